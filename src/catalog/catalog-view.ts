@@ -1,0 +1,47 @@
+/**
+ * CatalogView: the relations and schemas a session can see, with stable OIDs. pg_catalog and
+ * information_schema are generated from it, and the binder resolves names through it.
+ */
+import type { TableSource } from './table-source.ts';
+
+export type RelKind = 'r' | 'v' | 'm' | 'f' | 'p' | 'i' | 'S';
+
+export interface SchemaInfo {
+  readonly oid: number;
+  readonly name: string;
+  readonly owner: string;
+  readonly comment?: string;
+}
+
+export interface RelationInfo {
+  readonly oid: number;
+  readonly schema: string;
+  readonly schemaOid: number;
+  readonly name: string;
+  /** pg_class.relkind */
+  readonly kind: RelKind;
+  /** 'p' permanent, 't' temporary (session), 'u' unlogged */
+  readonly persistence: 'p' | 't' | 'u';
+  /** pg_class.reltype: OID of the relation's composite row type */
+  readonly rowTypeOid: number;
+  readonly source: TableSource;
+  /** for views: the defining SELECT, as pg_get_viewdef shows it */
+  readonly viewDefinition?: string;
+  readonly comment?: string;
+  /** column positions (0-based) of the primary key, if the relation has one */
+  readonly primaryKey?: readonly number[];
+}
+
+export interface CatalogView {
+  /** the database (catalog) name this view belongs to */
+  readonly database: string;
+  schemas(): readonly SchemaInfo[];
+  relations(): readonly RelationInfo[];
+  /** exact lookup; schema names and relation names are case-sensitive here (the binder folds case) */
+  findRelation(schema: string, name: string): RelationInfo | undefined;
+  relationByOid(oid: number): RelationInfo | undefined;
+  schemaByName(name: string): SchemaInfo | undefined;
+  schemaByOid(oid: number): SchemaInfo | undefined;
+  /** all databases the server serves (pg_database) */
+  databases(): readonly string[];
+}

@@ -1,0 +1,54 @@
+/**
+ * SessionView: what functions and system tables may read of (and do to) a session:
+ * settings (current_setting/set_config/pg_settings), identity, and the server's other sessions
+ * (pg_stat_activity, pg_cancel_backend, pg_terminate_backend).
+ */
+export interface SettingInfo {
+  readonly name: string;
+  readonly setting: string;
+  readonly unit: string | null;
+  readonly category: string;
+  readonly shortDesc: string;
+  readonly context: string; // internal | postmaster | sighup | backend | superuser | user
+  readonly vartype: string; // bool | integer | real | string | enum
+  readonly source: string; // default | session | client | override | configuration file
+  readonly enumvals: readonly string[] | null;
+  readonly bootVal: string;
+  readonly resetVal: string;
+}
+
+export interface SessionSummary {
+  readonly pid: number;
+  readonly user: string;
+  readonly database: string;
+  readonly applicationName: string;
+  readonly clientAddr: string;
+  readonly clientPort: number;
+  readonly backendStart: bigint; // µs since epoch
+  readonly xactStart: bigint | null;
+  readonly queryStart: bigint | null;
+  readonly state: 'active' | 'idle' | 'idle in transaction' | 'idle in transaction (aborted)';
+  readonly query: string;
+}
+
+export interface SessionView {
+  readonly user: string;
+  readonly database: string;
+  readonly backendPid: number;
+  readonly serverStartTime: bigint; // µs since epoch
+  readonly localAddress: string;
+  readonly localPort: number;
+  /** the schemas of search_path that exist, in order, as current_schemas(false) returns them */
+  searchPath(): readonly string[];
+  /** current_setting(name, missingOk): throws 42704 `unrecognized configuration parameter "x"` unless missingOk */
+  getSetting(name: string, missingOk?: boolean): string | null;
+  /** set_config(name, value, isLocal): returns the new value */
+  setSetting(name: string, value: string, isLocal: boolean): string;
+  settings(): readonly SettingInfo[];
+  sessions(): readonly SessionSummary[];
+  /** pg_cancel_backend / pg_terminate_backend: true if a session with that pid existed */
+  cancelBackend(pid: number): boolean;
+  terminateBackend(pid: number): boolean;
+  /** txid_current(): allocates an id for the current transaction if it has none */
+  currentTransactionId(): bigint;
+}

@@ -1,0 +1,119 @@
+/**
+ * QueryHandler: the seam between the wire protocol (wire/) and whatever answers queries (engine/).
+ * wire/ owns bytes, framing, auth, portals' row limits and formats; the handler owns SQL.
+ * The engine implements these interfaces; wire/ never imports the engine (dependency inversion, as in
+ * pg-gateway's hooks and pgwire's handler traits).
+ */
+import type { Batch } from '../common/batch.ts';
+import type { GatewayError } from '../common/errors.ts';
+
+/** One result column, as RowDescription describes it. */
+export interface ResultColumn {
+  readonly name: string;
+  /** pg_class OID of the source table, or 0 */
+  readonly tableOid: number;
+  /** pg_attribute.attnum of the source column, or 0 */
+  readonly columnAttr: number;
+  readonly typeOid: number;
+  /** pg_type.typlen */
+  readonly typeSize: number;
+  readonly typeMod: number;
+}
+
+/** The text I/O settings of a session that change how values print (used by wire/encode). */
+export interface OutputSettings {
+  readonly dateStyle: string; // e.g. "ISO, MDY"
+  readonly intervalStyle: string; // postgres | postgres_verbose | sql_standard | iso_8601
+  readonly timeZone: string; // IANA name or offset, e.g. "UTC", "Europe/Paris"
+  readonly extraFloatDigits: number; // 1 by default (shortest exact float text)
+  readonly byteaOutput: 'hex' | 'escape';
+}
+
+export interface StartupInfo {
+  readonly user: string;
+  readonly database: string;
+  /** every startup parameter as sent, including `options` and `application_name` */
+  readonly parameters: Readonly<Record<string, string>>;
+  readonly backendPid: number;
+  readonly remoteAddress: string;
+  readonly remotePort: number;
+  readonly localAddress: string;
+  readonly localPort: number;
+  readonly ssl: boolean;
+}
+
+/** What a statement produced. Row results stream as batches so that wire/ can await socket drain. */
+export type StatementResult =
+  | {
+      readonly kind: 'rows';
+      readonly columns: readonly ResultColumn[];
+      readonly batches: AsyncIterable<Batch>;
+      /** command tag once all rows were sent, e.g. `SELECT 3`, `FETCH 2`, `INSERT 0 1` (for RETURNING) */
+      readonly tag: (rowCount: number) => string;
+    }
+  | { readonly kind: 'command'; readonly tag: string }
+  /** empty query string: EmptyQueryResponse */
+  | { readonly kind: 'empty' }
+  | {
+      readonly kind: 'copyOut';
+      /** 0 text, 1 binary: the CopyOutResponse overall format */
+      readonly format: 0 | 1;
+      readonly columnCount: number;
+      /** each chunk becomes one CopyData message */
+      readonly data: AsyncIterable<Uint8Array>;
+      readonly tag: (rowCount: number) => string;
+      readonly rowCount: () => number;
+    }
+  | {
+      readonly kind: 'copyIn';
+      readonly format: 0 | 1;
+      readonly columnCount: number;
+      /** called once with the stream of CopyData payloads; ends on CopyDone, throws on CopyFail (57014). Returns the tag. */
+      readonly consume: (data: AsyncIterable<Uint8Array>) => Promise<string>;
+    };
+
+/** A statement prepared by Parse. */
+export interface PreparedStatement {
+  /** parameter type OIDs, the given ones with the unknown (0) ones inferred */
+  readonly paramTypes: readonly number[];
+  /** result columns when executed, or null if the statement returns no rows (NoData) */
+  readonly columns: readonly ResultColumn[] | null;
+}
+
+/** One session of the handler, created after authentication; lives as long as the connection. */
+export interface HandlerSession {
+  /** ParameterStatus values to send after AuthenticationOk */
+  initialParameterStatus(): ReadonlyArray<readonly [string, string]>;
+  /** reported parameters (GUC_REPORT) whose values changed since the last call, to send before ReadyForQuery */
+  takeParameterChanges(): ReadonlyArray<readonly [string, string]>;
+  /** 'I' idle, 'T' in a transaction block, 'E' in a failed transaction block */
+  transactionStatus(): 'I' | 'T' | 'E';
+  outputSettings(): OutputSettings;
+
+  /** Simple query: one result per statement, in order. Throws (GatewayError) at the failing statement. */
+  simpleQuery(sql: string): AsyncIterable<StatementResult>;
+
+  /** Parse: `paramTypes` are the OIDs the client gave (0 = infer). */
+  prepare(sql: string, paramTypes: readonly number[]): Promise<PreparedStatement>;
+  /**
+   * Bind + Execute: params are already decoded JS values (see pgtypes/values.ts) typed as
+   * prepared.paramTypes. Returns the (lazy) result; wire/ pulls batches up to the Execute row limit and
+   * keeps the iterator for the next Execute (PortalSuspended).
+   */
+  execute(prepared: PreparedStatement, params: readonly unknown[]): Promise<StatementResult>;
+  /** Sync in the extended protocol: ends the implicit transaction if any. */
+  sync(): Promise<void>;
+
+  /** CancelRequest for this backend: aborts the running statement with 57014. */
+  cancel(): void;
+  /** the connection is gone (Terminate or socket closed): release everything (temp tables, portals, work) */
+  close(): Promise<void>;
+
+  /** wire/ installs this to forward NoticeResponse messages */
+  onNotice?: (notice: GatewayError) => void;
+}
+
+export interface QueryHandler {
+  /** After authentication succeeded. Throws a GatewayError (e.g. 3D000 unknown database) to refuse. */
+  connect(info: StartupInfo): Promise<HandlerSession>;
+}
