@@ -8,5 +8,6 @@ export default defineConfig({
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,
+    globalSetup: ['test/helpers/global-setup.ts'],
   },
 });

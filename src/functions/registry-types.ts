@@ -102,6 +102,9 @@ export interface CastDef {
   readonly context: CastContext;
   /** 'f' function, 'b' binary-coercible (no work), 'i' via I/O */
   readonly method: 'f' | 'b' | 'i';
-  /** converts a non-null value; typmod is the target's (-1 if none), e.g. to round numeric(10,2) or cut varchar(5) */
-  readonly impl: (value: unknown, targetTypmod: number, ctx: EvalContext) => unknown;
+  /**
+   * converts a non-null value; typmod is the target's (-1 if none), e.g. to round numeric(10,2) or cut varchar(5).
+   * `explicit` is true for CAST/:: (varchar(n)/bpchar(n) then truncate instead of raising 22001), as PostgreSQL's isExplicit.
+   */
+  readonly impl: (value: unknown, targetTypmod: number, ctx: EvalContext, explicit?: boolean) => unknown;
 }

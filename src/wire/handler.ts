@@ -50,6 +50,8 @@ export type StatementResult =
       readonly batches: AsyncIterable<Batch>;
       /** command tag once all rows were sent, e.g. `SELECT 3`, `FETCH 2`, `INSERT 0 1` (for RETURNING) */
       readonly tag: (rowCount: number) => string;
+      /** BINARY cursors: FETCH results are sent in binary even in the simple protocol */
+      readonly binary?: boolean;
     }
   | { readonly kind: 'command'; readonly tag: string }
   /** empty query string: EmptyQueryResponse */
@@ -111,6 +113,18 @@ export interface HandlerSession {
 
   /** wire/ installs this to forward NoticeResponse messages */
   onNotice?: (notice: GatewayError) => void;
+  /**
+   * wire/ installs this: SQL `DEALLOCATE name` / `DEALLOCATE ALL` (null) also closes protocol-level
+   * prepared statements, which share one namespace in PostgreSQL. Returns true if one was closed.
+   */
+  onDeallocate?: (name: string | null) => boolean;
+  /** wire/ installs this: pg_terminate_backend closes the connection (FATAL 57P01) */
+  onTerminate?: () => void;
+  /**
+   * Text output of values whose text depends on the catalog (regclass, regtype, regproc, regnamespace, ...):
+   * returns the text, or null to use pgtypes' textOut. wire/ calls it for those type OIDs only.
+   */
+  renderText?: (typeOid: number, value: unknown) => string | null;
 }
 
 export interface QueryHandler {

@@ -1,0 +1,49 @@
+/**
+ * EngineServer: state shared by all sessions of one lakegate process — databases and their catalogs,
+ * the system catalog, the function registry, the live sessions (pg_stat_activity, pg_cancel_backend)
+ * and a catalog version that invalidates cached plans after DDL.
+ */
+import { pgError } from '../common/errors.ts';
+import { SqlState } from '../common/sqlstate.ts';
+import type { FunctionRegistry } from '../functions/index.ts';
+import { DatabaseCatalog, OidAllocator } from './database-catalog.ts';
+import type { SystemCatalog } from './session-catalog.ts';
+import type { EngineSession } from './engine-session.ts';
+
+export class EngineServer {
+  readonly sessions = new Map<number, EngineSession>();
+  readonly startTime = BigInt(Date.now()) * 1000n;
+  private readonly catalogs = new Map<string, DatabaseCatalog>();
+  private readonly oids = new OidAllocator();
+  private version = 0;
+
+  constructor(
+    databaseNames: readonly string[],
+    readonly system: SystemCatalog,
+    readonly functions: FunctionRegistry,
+    readonly serverVersion: string,
+    readonly defaultOwner = 'lakegate',
+  ) {
+    let dbOid = 16384 - databaseNames.length - 1;
+    for (const name of databaseNames) this.catalogs.set(name, new DatabaseCatalog(name, dbOid++, this.oids, defaultOwner));
+  }
+
+  databaseNames(): string[] {
+    return [...this.catalogs.keys()];
+  }
+
+  database(name: string): DatabaseCatalog {
+    const db = this.catalogs.get(name);
+    if (db === undefined) throw pgError(SqlState.invalid_catalog_name, `database "${name}" does not exist`, { severity: 'FATAL' });
+    return db;
+  }
+
+  /** bumped by DDL so that cached plans are rebound */
+  get catalogVersion(): number {
+    return this.version;
+  }
+
+  catalogChanged(): void {
+    this.version++;
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * EngineSessionView: the SessionView (catalog/session-view.ts) of an EngineSession, handed to functions
+ * and system tables: settings, identity, and the server's other sessions.
+ */
+import type { SessionSummary, SessionView, SettingInfo } from '../catalog/session-view.ts';
+import type { EngineSession } from './engine-session.ts';
+import { searchPathSchemas } from './search-path.ts';
+
+export class EngineSessionView implements SessionView {
+  constructor(private readonly session: EngineSession) {}
+
+  get user(): string {
+    return this.session.info.user;
+  }
+
+  get database(): string {
+    return this.session.info.database;
+  }
+
+  get backendPid(): number {
+    return this.session.info.backendPid;
+  }
+
+  get serverStartTime(): bigint {
+    return this.session.server.startTime;
+  }
+
+  get localAddress(): string {
+    return this.session.info.localAddress;
+  }
+
+  get localPort(): number {
+    return this.session.info.localPort;
+  }
+
+  searchPath(): readonly string[] {
+    return searchPathSchemas(this.session.settings.get('search_path') ?? '', this.user, this.session.catalog, false);
+  }
+
+  getSetting(name: string, missingOk = false): string | null {
+    if (missingOk) return this.session.settings.get(name) ?? null;
+    return this.session.settings.require(name);
+  }
+
+  setSetting(name: string, value: string, isLocal: boolean): string {
+    const stored = this.session.settings.set(name, value, isLocal && this.session.tx.inBlock);
+    return this.session.settings.get(name) ?? stored;
+  }
+
+  settings(): readonly SettingInfo[] {
+    return this.session.settings.info();
+  }
+
+  sessions(): readonly SessionSummary[] {
+    return [...this.session.server.sessions.values()].map((s) => ({
+      pid: s.info.backendPid,
+      user: s.info.user,
+      database: s.info.database,
+      applicationName: s.settings.get('application_name') ?? '',
+      clientAddr: s.info.remoteAddress,
+      clientPort: s.info.remotePort,
+      backendStart: s.backendStart,
+      xactStart: s.tx.inBlock ? s.tx.startedAt : s.active ? s.queryStart : null,
+      queryStart: s.queryStart,
+      state: s.active ? 'active' : s.tx.status === 'T' ? 'idle in transaction' : s.tx.status === 'E' ? 'idle in transaction (aborted)' : 'idle',
+      query: s.currentQuery,
+    }));
+  }
+
+  cancelBackend(pid: number): boolean {
+    const s = this.session.server.sessions.get(pid);
+    s?.cancel();
+    return s !== undefined;
+  }
+
+  terminateBackend(pid: number): boolean {
+    const s = this.session.server.sessions.get(pid);
+    if (s === undefined) return false;
+    s.terminated = true;
+    s.cancel();
+    s.onTerminate?.();
+    return true;
+  }
+
+  currentTransactionId(): bigint {
+    return this.session.tx.transactionId();
+  }
+}

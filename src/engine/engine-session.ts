@@ -1,0 +1,391 @@
+/**
+ * EngineSession: one client session of the engine — implements wire's HandlerSession. It parses each
+ * statement, routes utility statements (SET, transactions, cursors, DDL, COPY, ...) to their handlers in
+ * statements/, and sends queries through bind → plan → execute. It owns the session's settings,
+ * transaction state, cursors, SQL-level prepared statements, temp schema and statement cancellation.
+ */
+import { GatewayError, pgError, queryCanceled, toGatewayError } from '../common/errors.ts';
+import { SqlState } from '../common/sqlstate.ts';
+import type { Batch } from '../common/batch.ts';
+import type {
+  HandlerSession,
+  OutputSettings,
+  PreparedStatement,
+  ResultColumn,
+  StartupInfo,
+  StatementResult,
+} from '../wire/handler.ts';
+import type { ScanContext } from '../catalog/table-source.ts';
+import { bindQuery, parseSql, type BoundColumn, type BoundQuery, type ParsedStatement } from '../sql/index.ts';
+import { executePlan, type ExecContext } from '../exec/index.ts';
+import { typeInfo } from '../common/pgtypes/index.ts';
+import type { EngineServer } from './engine-server.ts';
+import { SessionCatalog } from './session-catalog.ts';
+import { SessionSettings } from './session-settings.ts';
+import { TransactionState } from './transaction.ts';
+import { EngineSessionView } from './engine-session-view.ts';
+import { nodeBody, nodeKind } from './ast.ts';
+import { routeUtility } from './statements/route-utility.ts';
+import type { Cursor } from './statements/cursor-stmt.ts';
+import { searchPathSchemas } from './search-path.ts';
+import { renderRegText } from './render-reg-text.ts';
+
+export interface EnginePrepared extends PreparedStatement {
+  readonly parsed: ParsedStatement | null;
+  bound: BoundQuery | null;
+  catalogVersion: number;
+  readonly givenParamTypes: readonly number[];
+}
+
+export interface SqlPrepared {
+  readonly name: string;
+  readonly statement: string;
+  readonly prepared: EnginePrepared;
+  readonly prepareTime: bigint;
+}
+
+export class EngineSession implements HandlerSession {
+  readonly settings: SessionSettings;
+  readonly tx = new TransactionState();
+  readonly catalog: SessionCatalog;
+  readonly view: EngineSessionView;
+  readonly cursors = new Map<string, Cursor>();
+  readonly sqlPrepared = new Map<string, SqlPrepared>();
+  readonly backendStart = BigInt(Date.now()) * 1000n;
+  onNotice?: (notice: GatewayError) => void;
+  /** set by wire/: closes protocol-level prepared statements on DEALLOCATE (they share PostgreSQL's namespace) */
+  onDeallocate?: (name: string | null) => boolean;
+  /** set by wire/: closes the connection (pg_terminate_backend) */
+  onTerminate?: () => void;
+
+  currentQuery = '';
+  queryStart: bigint | null = null;
+  active = false;
+  private abort: AbortController | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private statementStart = 0n;
+  terminated = false;
+
+  constructor(
+    readonly server: EngineServer,
+    readonly info: StartupInfo,
+  ) {
+    const params: Record<string, string> = { session_authorization: info.user };
+    for (const [k, v] of Object.entries(info.parameters)) {
+      if (k !== 'user' && k !== 'database' && k !== 'options' && k !== 'replication') params[k] = v;
+    }
+    Object.assign(params, parseOptions(info.parameters.options ?? ''));
+    this.settings = new SessionSettings(params);
+    const db = server.database(info.database);
+    this.catalog = new SessionCatalog(db, server.system, `pg_temp_${info.backendPid % 1000 || 3}`, () => server.databaseNames(), info.user);
+    this.view = new EngineSessionView(this);
+  }
+
+  // ---- HandlerSession ----
+
+  initialParameterStatus(): ReadonlyArray<readonly [string, string]> {
+    this.settings.takeChanges();
+    return this.settings.reported();
+  }
+
+  takeParameterChanges(): ReadonlyArray<readonly [string, string]> {
+    return this.settings.takeChanges();
+  }
+
+  transactionStatus(): 'I' | 'T' | 'E' {
+    return this.tx.status;
+  }
+
+  outputSettings(): OutputSettings {
+    return {
+      dateStyle: this.settings.get('DateStyle') ?? 'ISO, MDY',
+      intervalStyle: this.settings.get('IntervalStyle') ?? 'postgres',
+      timeZone: this.settings.get('TimeZone') ?? 'UTC',
+      extraFloatDigits: Number(this.settings.get('extra_float_digits') ?? '1'),
+      byteaOutput: this.settings.get('bytea_output') === 'escape' ? 'escape' : 'hex',
+    };
+  }
+
+  async *simpleQuery(sql: string): AsyncIterable<StatementResult> {
+    let statements: ParsedStatement[];
+    try {
+      statements = parseSql(sql);
+    } catch (e) {
+      this.failTransaction();
+      throw e;
+    }
+    if (statements.length === 0) {
+      yield { kind: 'empty' };
+      return;
+    }
+    for (const stmt of statements) {
+      yield await this.runParsed(stmt, [], null);
+    }
+  }
+
+  async prepare(sql: string, paramTypes: readonly number[]): Promise<EnginePrepared> {
+    const statements = parseSql(sql);
+    if (statements.length > 1) {
+      throw pgError(SqlState.syntax_error, 'cannot insert multiple commands into a prepared statement');
+    }
+    return this.prepareParsed(statements[0] ?? null, paramTypes);
+  }
+
+  async prepareParsed(parsed: ParsedStatement | null, paramTypes: readonly number[]): Promise<EnginePrepared> {
+    if (parsed !== null) this.checkNotFailed(parsed.ast);
+    const prepared: EnginePrepared = {
+      parsed,
+      bound: null,
+      catalogVersion: this.server.catalogVersion,
+      givenParamTypes: paramTypes,
+      paramTypes: [...paramTypes],
+      columns: null,
+    };
+    if (parsed === null) return prepared;
+    if (isQuery(parsed.ast)) {
+      const bound = this.bind(parsed.ast, paramTypes);
+      return { ...prepared, bound, paramTypes: bound.paramTypes.map((t) => t.oid), columns: bound.columns.length === 0 && !returnsRows(parsed.ast) ? null : toResultColumns(bound.columns) };
+    }
+    return { ...prepared, columns: utilityColumns(parsed.ast) };
+  }
+
+  async execute(prepared: PreparedStatement, params: readonly unknown[]): Promise<StatementResult> {
+    const p = prepared as EnginePrepared;
+    if (p.parsed === null) return { kind: 'empty' };
+    return this.runParsed(p.parsed, params, p);
+  }
+
+  async sync(): Promise<void> {
+    // an implicit transaction ends at Sync; lakegate commits each statement as it finishes
+  }
+
+  cancel(): void {
+    this.abort?.abort(queryCanceled());
+  }
+
+  async close(): Promise<void> {
+    this.cancel();
+    for (const cursor of this.cursors.values()) await cursor.stream.close().catch(() => undefined);
+    this.cursors.clear();
+    this.catalog.dropAllTemp();
+    this.server.sessions.delete(this.info.backendPid);
+  }
+
+  // ---- statement execution ----
+
+  /** runs one parsed statement; queries stream, everything else completes here */
+  async runParsed(stmt: ParsedStatement, params: readonly unknown[], prepared: EnginePrepared | null): Promise<StatementResult> {
+    this.checkNotFailed(stmt.ast);
+    this.beginStatement(stmt.text);
+    try {
+      if (isQuery(stmt.ast) && !hasInto(stmt.ast)) {
+        return this.runQuery(stmt, params, prepared);
+      }
+      const result = await routeUtility(this, stmt, params);
+      if (result.kind !== 'rows') this.endStatement();
+      else return { ...result, batches: this.guard(result.batches) };
+      return result;
+    } catch (e) {
+      this.endStatement();
+      this.failTransaction();
+      throw toGatewayError(e);
+    }
+  }
+
+  private runQuery(stmt: ParsedStatement, params: readonly unknown[], prepared: EnginePrepared | null): StatementResult {
+    let bound: BoundQuery;
+    if (prepared !== null && prepared.bound !== null && prepared.catalogVersion === this.server.catalogVersion) {
+      bound = prepared.bound;
+    } else {
+      bound = this.bind(stmt.ast, prepared?.paramTypes ?? params.map(() => 0));
+      if (prepared !== null) {
+        prepared.bound = bound;
+        prepared.catalogVersion = this.server.catalogVersion;
+      }
+    }
+    const kind = nodeKind(stmt.ast);
+    const batches = this.guard(executePlan(bound.plan, this.execContext(params)));
+    if (kind === 'SelectStmt') {
+      return { kind: 'rows', columns: toResultColumns(bound.columns), batches, tag: (n) => `SELECT ${n}` };
+    }
+    // INSERT / UPDATE / DELETE: with RETURNING the rows stream out; else the plan yields the count
+    const verb = kind === 'InsertStmt' ? 'INSERT 0' : kind === 'UpdateStmt' ? 'UPDATE' : kind === 'DeleteStmt' ? 'DELETE' : 'MERGE';
+    if (Array.isArray(nodeBody(stmt.ast).returningList) && (nodeBody(stmt.ast).returningList as unknown[]).length > 0) {
+      return { kind: 'rows', columns: toResultColumns(bound.columns), batches, tag: (n) => `${verb} ${n}` };
+    }
+    return { kind: 'rows', columns: [], batches: countOnly(batches), tag: (n) => `${verb} ${n}` };
+  }
+
+  bind(ast: unknown, paramTypes: readonly number[]): BoundQuery {
+    return bindQuery(ast, {
+      catalog: this.catalog,
+      searchPath: this.effectiveSearchPath(),
+      functions: this.server.functions,
+      paramTypes: paramTypes.map((oid) => ({ oid, typmod: -1 })),
+      tempSchema: this.catalog.tempSchemaName,
+    });
+  }
+
+  effectiveSearchPath(): string[] {
+    return searchPathSchemas(this.settings.get('search_path') ?? '', this.info.user, this.catalog, true);
+  }
+
+  execContext(params: readonly unknown[]): ExecContext {
+    const signal = this.abort?.signal ?? new AbortController().signal;
+    const scan: ScanContext = { signal, session: this.view, catalog: this.catalog };
+    return {
+      session: this.view,
+      catalog: this.catalog,
+      transactionTimestamp: this.tx.inBlock ? this.tx.startedAt : this.statementStart,
+      statementTimestamp: this.statementStart,
+      signal,
+      params,
+      scan,
+    };
+  }
+
+  /** wraps a result stream so that errors fail the transaction and the statement ends when it does */
+  async *guard(batches: AsyncIterable<Batch>): AsyncIterable<Batch> {
+    try {
+      for await (const batch of batches) {
+        if (this.abort?.signal.aborted === true) throw abortReason(this.abort.signal);
+        yield batch;
+      }
+    } catch (e) {
+      this.failTransaction();
+      throw this.abort?.signal.aborted === true ? abortReason(this.abort.signal) : e;
+    } finally {
+      this.endStatement();
+    }
+  }
+
+  private beginStatement(text: string): void {
+    this.currentQuery = text;
+    this.statementStart = BigInt(Date.now()) * 1000n;
+    this.queryStart = this.statementStart;
+    this.active = true;
+    this.abort = new AbortController();
+    const timeout = Number(this.settings.get('statement_timeout') ?? '0');
+    if (timeout > 0) {
+      const controller = this.abort;
+      this.timer = setTimeout(() => controller.abort(queryCanceled('canceling statement due to statement timeout')), timeout);
+    }
+  }
+
+  private endStatement(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.active = false;
+  }
+
+  failTransaction(): void {
+    this.tx.fail();
+  }
+
+  private checkNotFailed(ast: unknown): void {
+    if (this.tx.status !== 'E') return;
+    if (ast !== null && nodeKind(ast) === 'TransactionStmt') {
+      const kind = String(nodeBody(ast).kind ?? '');
+      if (kind === 'TRANS_STMT_ROLLBACK' || kind === 'TRANS_STMT_ROLLBACK_TO' || kind === 'TRANS_STMT_COMMIT' || kind === 'TRANS_STMT_PREPARE') return;
+    }
+    throw pgError(SqlState.in_failed_sql_transaction, 'current transaction is aborted, commands ignored until end of transaction block');
+  }
+
+  /** text of catalog-dependent values (regclass → relation name, ...); null = the type's plain text output */
+  renderText(typeOid: number, value: unknown): string | null {
+    return renderRegText(typeOid, value, this.view, this.catalog);
+  }
+
+  notice(message: string, code: string = SqlState.successful_completion): void {
+    this.onNotice?.(pgError(code, message, { severity: 'NOTICE' }));
+  }
+
+  warning(message: string, code: string = SqlState.warning): void {
+    this.onNotice?.(pgError(code, message, { severity: 'WARNING' }));
+  }
+}
+
+function abortReason(signal: AbortSignal): GatewayError {
+  const reason: unknown = signal.reason;
+  return GatewayError.is(reason) ? reason : queryCanceled();
+}
+
+async function* countOnly(batches: AsyncIterable<Batch>): AsyncIterable<Batch> {
+  // the DML plan yields one row holding the affected-row count; turn it into that many empty rows for the tag
+  let count = 0;
+  for await (const b of batches) {
+    const v = b.columns[0]?.[0];
+    count += typeof v === 'bigint' ? Number(v) : typeof v === 'number' ? v : b.length;
+  }
+  yield { length: count, columns: [] };
+}
+
+const QUERY_KINDS = new Set(['SelectStmt', 'InsertStmt', 'UpdateStmt', 'DeleteStmt']);
+
+function isQuery(ast: unknown): boolean {
+  return QUERY_KINDS.has(nodeKind(ast));
+}
+
+function hasInto(ast: unknown): boolean {
+  return nodeKind(ast) === 'SelectStmt' && nodeBody(ast).intoClause !== undefined;
+}
+
+function returnsRows(ast: unknown): boolean {
+  const kind = nodeKind(ast);
+  if (kind === 'SelectStmt') return true;
+  const r = nodeBody(ast).returningList;
+  return Array.isArray(r) && r.length > 0;
+}
+
+/** RowDescription of the utility statements that return rows (for Describe) */
+function utilityColumns(ast: unknown): ResultColumn[] | null {
+  const kind = nodeKind(ast);
+  if (kind === 'VariableShowStmt') {
+    const name = String(nodeBody(ast).name ?? '');
+    if (name.toLowerCase() === 'all') return [textColumn('name'), textColumn('setting'), textColumn('description')];
+    return [textColumn(showColumnName(name))];
+  }
+  if (kind === 'ExplainStmt') return [textColumn('QUERY PLAN')];
+  return null;
+}
+
+export function showColumnName(name: string): string {
+  const lower = name.toLowerCase();
+  if (lower === 'transaction_isolation' || lower === 'transaction isolation level') return 'transaction_isolation';
+  if (lower === 'timezone') return 'TimeZone';
+  if (lower === 'datestyle') return 'DateStyle';
+  if (lower === 'intervalstyle') return 'IntervalStyle';
+  if (lower === 'session_authorization' || lower === 'session authorization') return 'session_authorization';
+  return lower;
+}
+
+export function textColumn(name: string): ResultColumn {
+  return { name, tableOid: 0, columnAttr: 0, typeOid: 25, typeSize: -1, typeMod: -1 };
+}
+
+export function toResultColumns(columns: readonly BoundColumn[]): ResultColumn[] {
+  return columns.map((c) => ({
+    name: c.name,
+    tableOid: c.tableOid,
+    columnAttr: c.attnum,
+    typeOid: c.type.oid,
+    typeSize: typeInfo(c.type.oid)?.typlen ?? -1,
+    typeMod: c.type.typmod,
+  }));
+}
+
+/** startup `options`: `-c name=value` and `--name=value`, as libpq passes them */
+function parseOptions(options: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const tokens = options.match(/(?:\\.|[^\s\\])+/g) ?? [];
+  for (let i = 0; i < tokens.length; i++) {
+    let t = tokens[i]!.replace(/\\(.)/g, '$1');
+    if (t === '-c') t = (tokens[++i] ?? '').replace(/\\(.)/g, '$1');
+    else if (t.startsWith('-c')) t = t.slice(2);
+    else if (t.startsWith('--')) t = t.slice(2);
+    else continue;
+    const eq = t.indexOf('=');
+    if (eq > 0) out[t.slice(0, eq).replace(/-/g, '_')] = t.slice(eq + 1);
+  }
+  return out;
+}

@@ -1,0 +1,99 @@
+/**
+ * SessionCatalog: the CatalogView one session sees — system schemas and relations (pg_catalog,
+ * information_schema), the database's user schemas and relations, and the session's temp schema
+ * (pg_temp_N), which exists only once the session created a temp table, as in PostgreSQL.
+ */
+import type { CatalogView, RelationInfo, SchemaInfo } from '../catalog/catalog-view.ts';
+import type { DatabaseCatalog } from './database-catalog.ts';
+
+export interface SystemCatalog {
+  readonly schemas: readonly SchemaInfo[];
+  readonly relations: readonly RelationInfo[];
+}
+
+export class SessionCatalog implements CatalogView {
+  private readonly tempRelations = new Map<string, RelationInfo>();
+  private tempSchemaInfo: SchemaInfo | undefined;
+  private readonly systemByKey: Map<string, RelationInfo>;
+  private readonly systemByOid: Map<number, RelationInfo>;
+
+  constructor(
+    readonly db: DatabaseCatalog,
+    private readonly system: SystemCatalog,
+    readonly tempSchemaName: string,
+    private readonly allDatabases: () => readonly string[],
+    private readonly owner: string,
+  ) {
+    this.systemByKey = new Map(system.relations.map((r) => [`${r.schema}\u0000${r.name}`, r]));
+    this.systemByOid = new Map(system.relations.map((r) => [r.oid, r]));
+  }
+
+  get database(): string {
+    return this.db.name;
+  }
+
+  databases(): readonly string[] {
+    return this.allDatabases();
+  }
+
+  schemas(): readonly SchemaInfo[] {
+    const out = [...this.system.schemas, ...this.db.schemas()];
+    if (this.tempSchemaInfo !== undefined) out.push(this.tempSchemaInfo);
+    return out;
+  }
+
+  relations(): readonly RelationInfo[] {
+    return [...this.system.relations, ...this.db.relations(), ...this.tempRelations.values()];
+  }
+
+  findRelation(schema: string, name: string): RelationInfo | undefined {
+    if (schema === this.tempSchemaName || schema === 'pg_temp') return this.tempRelations.get(name);
+    return this.systemByKey.get(`${schema}\u0000${name}`) ?? this.db.findRelation(schema, name);
+  }
+
+  relationByOid(oid: number): RelationInfo | undefined {
+    const sys = this.systemByOid.get(oid);
+    if (sys !== undefined) return sys;
+    for (const r of this.tempRelations.values()) if (r.oid === oid) return r;
+    return this.db.relations().find((r) => r.oid === oid);
+  }
+
+  schemaByName(name: string): SchemaInfo | undefined {
+    if (name === 'pg_temp') return this.tempSchemaInfo;
+    return this.schemas().find((s) => s.name === name);
+  }
+
+  schemaByOid(oid: number): SchemaInfo | undefined {
+    return this.schemas().find((s) => s.oid === oid);
+  }
+
+  /** the temp schema, created on first use */
+  tempSchema(): SchemaInfo {
+    if (this.tempSchemaInfo === undefined) {
+      this.tempSchemaInfo = { oid: this.db.allocOid(), name: this.tempSchemaName, owner: this.owner };
+    }
+    return this.tempSchemaInfo;
+  }
+
+  hasTempSchema(): boolean {
+    return this.tempSchemaInfo !== undefined;
+  }
+
+  tempRelationList(): RelationInfo[] {
+    return [...this.tempRelations.values()];
+  }
+
+  addTempRelation(info: RelationInfo): void {
+    this.tempRelations.set(info.name, info);
+  }
+
+  removeTempRelation(name: string): RelationInfo | undefined {
+    const info = this.tempRelations.get(name);
+    this.tempRelations.delete(name);
+    return info;
+  }
+
+  dropAllTemp(): void {
+    this.tempRelations.clear();
+  }
+}

@@ -1,0 +1,277 @@
+/**
+ * DDL on the session's catalog: CREATE/DROP SCHEMA, CREATE [TEMP] TABLE, CREATE TABLE AS / SELECT INTO,
+ * CREATE VIEW, DROP TABLE/VIEW, TRUNCATE, COMMENT ON. Tables created here are MemoryTables: temp tables
+ * for the session, and user tables in process memory until Iceberg storage backs them.
+ */
+import { pgError, undefinedTable } from '../../common/errors.ts';
+import { SqlState } from '../../common/sqlstate.ts';
+import type { RelationInfo } from '../../catalog/catalog-view.ts';
+import type { ColumnDef } from '../../catalog/table-source.ts';
+import { executePlan } from '../../exec/index.ts';
+import { deparseSync } from './deparse.ts';
+import type { UtilityHandler } from './route-utility.ts';
+import type { EngineSession } from '../engine-session.ts';
+import { constText, nodeBody, nodeKind, rangeVarName, stringList } from '../ast.ts';
+import { MemoryTable } from '../memory-table.ts';
+import { sqlTypeOf } from './type-name.ts';
+import { ViewSource } from '../view-source.ts';
+
+export const runCreateSchema: UtilityHandler = async (session, stmt) => {
+  const body = nodeBody(stmt.ast);
+  const name = String(body.schemaname ?? '');
+  if (name.startsWith('pg_')) {
+    throw pgError(SqlState.reserved_name, `unacceptable schema name "${name}"`, { detail: 'The prefix "pg_" is reserved for system schemas.' });
+  }
+  const created = session.catalog.db.createSchema(name, session.info.user, body.if_not_exists === true);
+  if (created === undefined) session.notice(`schema "${name}" already exists, skipping`, SqlState.duplicate_schema);
+  session.server.catalogChanged();
+  return { kind: 'command', tag: 'CREATE SCHEMA' };
+};
+
+/** the schema a new relation goes to: explicit, temp, or the first existing schema of search_path */
+export function creationSchema(session: EngineSession, rv: unknown): { schema: string; temp: boolean } {
+  const body = nodeKind(rv) === 'RangeVar' ? nodeBody(rv) : (rv as Record<string, unknown>);
+  const { schema } = rangeVarName(rv);
+  const temp = body.relpersistence === 't' || schema === 'pg_temp' || (schema !== undefined && schema === session.catalog.tempSchemaName);
+  if (temp) return { schema: session.catalog.tempSchema().name, temp: true };
+  if (schema !== undefined) {
+    if (session.catalog.schemaByName(schema) === undefined) throw pgError(SqlState.invalid_schema_name, `schema "${schema}" does not exist`);
+    if (schema === 'pg_catalog' || schema === 'information_schema') {
+      throw pgError(SqlState.insufficient_privilege, `permission denied to create "${schema}.${rangeVarName(rv).name}"`, { detail: 'System catalog modifications are currently disallowed.' });
+    }
+    return { schema, temp: false };
+  }
+  const first = session.effectiveSearchPath().find((s) => s !== 'pg_catalog' && !s.startsWith('pg_temp') && session.catalog.db.schema(s) !== undefined);
+  if (first === undefined) throw pgError(SqlState.invalid_schema_name, 'no schema has been selected to create in');
+  return { schema: first, temp: false };
+}
+
+export function registerRelation(session: EngineSession, schema: string, temp: boolean, name: string, kind: 'r' | 'v', source: RelationInfo['source'], extra: Partial<RelationInfo> = {}): RelationInfo {
+  const schemaInfo = temp ? session.catalog.tempSchema() : session.catalog.db.schema(schema)!;
+  const existing = session.catalog.findRelation(schema, name);
+  if (existing !== undefined) throw pgError(SqlState.duplicate_table, `relation "${name}" already exists`);
+  const info: RelationInfo = {
+    oid: session.catalog.db.allocOid(),
+    schema,
+    schemaOid: schemaInfo.oid,
+    name,
+    kind,
+    persistence: temp ? 't' : 'p',
+    rowTypeOid: session.catalog.db.allocOid(),
+    source,
+    ...extra,
+  };
+  if (temp) session.catalog.addTempRelation(info);
+  else session.catalog.db.addRelation(info);
+  session.server.catalogChanged();
+  return info;
+}
+
+export const runCreateTable: UtilityHandler = async (session, stmt) => {
+  const body = nodeBody(stmt.ast);
+  const rv = body.relation;
+  const { name } = rangeVarName(rv);
+  const { schema, temp } = creationSchema(session, rv);
+  if (session.catalog.findRelation(schema, name) !== undefined) {
+    if (body.if_not_exists === true) {
+      session.notice(`relation "${name}" already exists, skipping`, SqlState.duplicate_table);
+      return { kind: 'command', tag: 'CREATE TABLE' };
+    }
+    throw pgError(SqlState.duplicate_table, `relation "${name}" already exists`);
+  }
+  const columns: ColumnDef[] = [];
+  const primaryKeyNames: string[] = [];
+  for (const element of Array.isArray(body.tableElts) ? body.tableElts : []) {
+    const kind = nodeKind(element);
+    const el = nodeBody(element);
+    if (kind === 'ColumnDef') {
+      const colname = String(el.colname ?? '');
+      if (columns.some((c) => c.name === colname)) throw pgError(SqlState.duplicate_column, `column "${colname}" specified more than once`);
+      let nullable = el.is_not_null !== true;
+      let defaultExpr: string | undefined;
+      for (const c of Array.isArray(el.constraints) ? el.constraints : []) {
+        const con = nodeBody(c);
+        const contype = String(con.contype ?? '');
+        if (contype === 'CONSTR_NOTNULL') nullable = false;
+        else if (contype === 'CONSTR_PRIMARY') {
+          nullable = false;
+          primaryKeyNames.push(colname);
+        } else if (contype === 'CONSTR_DEFAULT') defaultExpr = deparseSync(con.raw_expr);
+      }
+      columns.push({ name: colname, type: sqlTypeOf(el.typeName), nullable, ...(defaultExpr === undefined ? {} : { defaultExpr }) });
+    } else if (kind === 'Constraint' && el.contype === 'CONSTR_PRIMARY') {
+      primaryKeyNames.push(...stringList(el.keys));
+    }
+  }
+  const pk = primaryKeyNames.map((n) => {
+    const i = columns.findIndex((c) => c.name === n);
+    if (i < 0) throw pgError(SqlState.undefined_column, `column "${n}" named in key does not exist`);
+    columns[i] = { ...columns[i]!, nullable: false };
+    return i;
+  });
+  const table = new MemoryTable(columns, name);
+  registerRelation(session, schema, temp, name, 'r', table, pk.length > 0 ? { primaryKey: pk } : {});
+  return { kind: 'command', tag: 'CREATE TABLE' };
+};
+
+async function createFromQuery(session: EngineSession, into: Record<string, unknown>, query: unknown, params: readonly unknown[], skipData: boolean, ifNotExists: boolean): Promise<number | null> {
+  const rv = into.rel;
+  const { name } = rangeVarName(rv);
+  const { schema, temp } = creationSchema(session, rv);
+  if (session.catalog.findRelation(schema, name) !== undefined) {
+    if (ifNotExists) {
+      session.notice(`relation "${name}" already exists, skipping`, SqlState.duplicate_table);
+      return null;
+    }
+    throw pgError(SqlState.duplicate_table, `relation "${name}" already exists`);
+  }
+  const bound = session.bind(query, params.map(() => 0));
+  const names = stringList(into.colNames);
+  if (names.length > bound.columns.length) throw pgError(SqlState.syntax_error, 'too many column names were specified');
+  const columns: ColumnDef[] = bound.columns.map((c, i) => ({ name: names[i] ?? c.name, type: c.type, nullable: true }));
+  const table = new MemoryTable(columns, name);
+  let count = 0;
+  if (!skipData) count = await table.insert(executePlan(bound.plan, session.execContext(params)));
+  registerRelation(session, schema, temp, name, 'r', table);
+  return count;
+}
+
+export const runCreateTableAs: UtilityHandler = async (session, stmt, params) => {
+  const body = nodeBody(stmt.ast);
+  const into = nodeBody({ IntoClause: (body.into as Record<string, unknown>).IntoClause ?? body.into });
+  if (body.objtype === 'OBJECT_MATVIEW') throw pgError(SqlState.feature_not_supported, 'CREATE MATERIALIZED VIEW is not supported');
+  const count = await createFromQuery(session, into, body.query, params, into.skipData === true, body.if_not_exists === true);
+  return { kind: 'command', tag: count === null ? 'CREATE TABLE AS' : `SELECT ${count}` };
+};
+
+/** SELECT … INTO [TEMP] t FROM … */
+export const runSelectInto: UtilityHandler = async (session, stmt, params) => {
+  const body = nodeBody(stmt.ast);
+  const into = nodeBody({ IntoClause: (body.intoClause as Record<string, unknown>).IntoClause ?? body.intoClause });
+  const query = { SelectStmt: { ...body, intoClause: undefined } };
+  const count = await createFromQuery(session, into, query, params, false, false);
+  return { kind: 'command', tag: `SELECT ${count ?? 0}` };
+};
+
+export const runCreateView: UtilityHandler = async (session, stmt) => {
+  const body = nodeBody(stmt.ast);
+  const rv = body.view;
+  const { name } = rangeVarName(rv);
+  const { schema, temp } = creationSchema(session, rv);
+  const bound = session.bind(body.query, []);
+  const aliases = stringList(body.aliases);
+  const columns: ColumnDef[] = bound.columns.map((c, i) => ({ name: aliases[i] ?? c.name, type: c.type, nullable: true }));
+  const definition = deparseSync(body.query);
+  const source = new ViewSource(columns, body.query, session.effectiveSearchPath(), session.server.functions);
+  const existing = session.catalog.findRelation(schema, name);
+  if (existing !== undefined) {
+    if (body.replace !== true || existing.kind !== 'v') throw pgError(SqlState.duplicate_table, `relation "${name}" already exists`);
+    const replaced: RelationInfo = { ...existing, source, viewDefinition: ` ${definition};` };
+    if (temp) session.catalog.addTempRelation(replaced);
+    else session.catalog.db.replaceRelation(replaced);
+    session.server.catalogChanged();
+    return { kind: 'command', tag: 'CREATE VIEW' };
+  }
+  registerRelation(session, schema, temp, name, 'v', source, { viewDefinition: ` ${definition};` });
+  return { kind: 'command', tag: 'CREATE VIEW' };
+};
+
+/** finds a relation by (possibly qualified) name the way DROP and TRUNCATE do */
+export function lookupRelation(session: EngineSession, names: readonly string[]): RelationInfo | undefined {
+  if (names.length >= 2) return session.catalog.findRelation(names[names.length - 2]!, names[names.length - 1]!);
+  const name = names[0] ?? '';
+  for (const schema of session.effectiveSearchPath()) {
+    const r = session.catalog.findRelation(schema, name);
+    if (r !== undefined) return r;
+  }
+  return undefined;
+}
+
+const DROP_KIND: Readonly<Record<string, { word: string; relkind: string; tag: string }>> = {
+  OBJECT_TABLE: { word: 'table', relkind: 'r', tag: 'DROP TABLE' },
+  OBJECT_VIEW: { word: 'view', relkind: 'v', tag: 'DROP VIEW' },
+};
+
+export const runDrop: UtilityHandler = async (session, stmt) => {
+  const body = nodeBody(stmt.ast);
+  const removeType = String(body.removeType ?? '');
+  const missingOk = body.missing_ok === true;
+  const objects = Array.isArray(body.objects) ? body.objects : [];
+  if (removeType === 'OBJECT_SCHEMA') {
+    for (const o of objects) {
+      const name = constText(o) ?? '';
+      if (name === 'pg_catalog' || name === 'information_schema' || name.startsWith('pg_')) {
+        throw pgError(SqlState.dependent_objects_still_exist, `cannot drop schema ${name} because it is required by the database system`);
+      }
+      if (!session.catalog.db.dropSchema(name, missingOk, body.behavior === 'DROP_CASCADE')) {
+        session.notice(`schema "${name}" does not exist, skipping`);
+      }
+    }
+    session.server.catalogChanged();
+    return { kind: 'command', tag: 'DROP SCHEMA' };
+  }
+  const spec = DROP_KIND[removeType];
+  if (spec === undefined) throw pgError(SqlState.feature_not_supported, `DROP ${removeType.replace('OBJECT_', '')} is not supported`);
+  for (const o of objects) {
+    const names = stringList(nodeBody(o).items);
+    const display = names.join('.');
+    const rel = lookupRelation(session, names);
+    if (rel === undefined) {
+      if (missingOk) {
+        session.notice(`${spec.word} "${display}" does not exist, skipping`);
+        continue;
+      }
+      throw pgError(SqlState.undefined_table, `${spec.word} "${display}" does not exist`);
+    }
+    if (rel.schema === 'pg_catalog' || rel.schema === 'information_schema') {
+      throw pgError(SqlState.insufficient_privilege, `permission denied: "${rel.name}" is a system catalog`);
+    }
+    if (rel.kind !== spec.relkind) {
+      throw pgError(SqlState.wrong_object_type, `"${rel.name}" is not a ${spec.word}`, { hint: `Use DROP ${rel.kind === 'v' ? 'VIEW' : 'TABLE'} to remove a ${rel.kind === 'v' ? 'view' : 'table'}.` });
+    }
+    if (rel.persistence === 't') session.catalog.removeTempRelation(rel.name);
+    else session.catalog.db.removeRelation(rel.schema, rel.name);
+  }
+  session.server.catalogChanged();
+  return { kind: 'command', tag: spec.tag };
+};
+
+export const runTruncate: UtilityHandler = async (session, stmt) => {
+  const body = nodeBody(stmt.ast);
+  for (const rv of Array.isArray(body.relations) ? body.relations : []) {
+    const { schema, name } = rangeVarName(rv);
+    const rel = lookupRelation(session, schema === undefined ? [name] : [schema, name]);
+    if (rel === undefined) throw undefinedTable(name);
+    if (!(rel.source instanceof MemoryTable)) throw pgError(SqlState.wrong_object_type, `"${name}" is not a table`);
+    session.tx.noteWrite(rel.source);
+    await rel.source.truncate();
+  }
+  return { kind: 'command', tag: 'TRUNCATE TABLE' };
+};
+
+export const runComment: UtilityHandler = async (session, stmt) => {
+  const body = nodeBody(stmt.ast);
+  const objtype = String(body.objtype ?? '');
+  const comment = typeof body.comment === 'string' ? body.comment : undefined;
+  const names = nodeKind(body.object) === 'List' ? stringList(nodeBody(body.object).items) : [constText(body.object) ?? ''];
+  if (objtype === 'OBJECT_TABLE' || objtype === 'OBJECT_VIEW') {
+    const rel = lookupRelation(session, names);
+    if (rel === undefined) throw undefinedTable(names.join('.'));
+    const updated: RelationInfo = { ...rel, ...(comment === undefined ? { comment: undefined } : { comment }) };
+    if (rel.persistence === 't') session.catalog.addTempRelation(updated);
+    else session.catalog.db.replaceRelation(updated);
+  } else if (objtype === 'OBJECT_COLUMN') {
+    const column = names[names.length - 1]!;
+    const rel = lookupRelation(session, names.slice(0, -1));
+    if (rel === undefined) throw undefinedTable(names.slice(0, -1).join('.'));
+    if (!(rel.source instanceof MemoryTable)) throw pgError(SqlState.wrong_object_type, `"${rel.name}" is not a table`);
+    const table = rel.source;
+    const i = table.columns.findIndex((c) => c.name === column);
+    if (i < 0) throw pgError(SqlState.undefined_column, `column "${column}" of relation "${rel.name}" does not exist`);
+    table.columns = table.columns.map((c, j) => (j === i ? { ...c, ...(comment === undefined ? { comment: undefined } : { comment }) } : c));
+  } else {
+    throw pgError(SqlState.feature_not_supported, `COMMENT ON ${objtype.replace('OBJECT_', '')} is not supported`);
+  }
+  session.server.catalogChanged();
+  return { kind: 'command', tag: 'COMMENT' };
+};

@@ -1,0 +1,119 @@
+/**
+ * BEGIN / START TRANSACTION / COMMIT / ROLLBACK / SAVEPOINT / RELEASE / ROLLBACK TO, with PostgreSQL's
+ * command tags and warnings (psqlODBC wraps every statement in a savepoint, so these are hot).
+ * @see https://www.postgresql.org/docs/current/sql-begin.html
+ */
+import { notSupported, pgError } from '../../common/errors.ts';
+import { SqlState } from '../../common/sqlstate.ts';
+import type { RelationInfo } from '../../catalog/catalog-view.ts';
+import type { UtilityHandler } from './route-utility.ts';
+import type { EngineSession } from '../engine-session.ts';
+import { constText, nodeBody } from '../ast.ts';
+import { closeCursorsAtTransactionEnd } from './cursor-stmt.ts';
+
+export const runTransaction: UtilityHandler = async (session, stmt) => {
+  const body = nodeBody(stmt.ast);
+  const kind = String(body.kind ?? '');
+  const savepoint = typeof body.savepoint_name === 'string' ? body.savepoint_name : '';
+  switch (kind) {
+    case 'TRANS_STMT_BEGIN':
+    case 'TRANS_STMT_START': {
+      const tag = kind === 'TRANS_STMT_BEGIN' ? 'BEGIN' : 'START TRANSACTION';
+      if (session.tx.inBlock) {
+        session.warning('there is already a transaction in progress', SqlState.active_sql_transaction);
+        return { kind: 'command', tag };
+      }
+      session.tx.begin(session.catalog.tempRelationList(), BigInt(Date.now()) * 1000n);
+      session.settings.pushFrame();
+      applyOptions(session, body.options);
+      return { kind: 'command', tag };
+    }
+    case 'TRANS_STMT_COMMIT': {
+      if (!session.tx.inBlock) {
+        session.warning('there is no transaction in progress', SqlState.no_active_sql_transaction);
+        return { kind: 'command', tag: 'COMMIT' };
+      }
+      if (session.tx.status === 'E') {
+        await rollbackAll(session);
+        return { kind: 'command', tag: 'ROLLBACK' };
+      }
+      session.tx.commit();
+      session.settings.commitAll();
+      await closeCursorsAtTransactionEnd(session, true);
+      return { kind: 'command', tag: 'COMMIT' };
+    }
+    case 'TRANS_STMT_ROLLBACK': {
+      if (!session.tx.inBlock) {
+        session.warning('there is no transaction in progress', SqlState.no_active_sql_transaction);
+        return { kind: 'command', tag: 'ROLLBACK' };
+      }
+      await rollbackAll(session);
+      return { kind: 'command', tag: 'ROLLBACK' };
+    }
+    case 'TRANS_STMT_SAVEPOINT':
+      requireBlock(session, 'SAVEPOINT');
+      session.tx.savepoint(savepoint, session.catalog.tempRelationList());
+      session.settings.pushFrame();
+      return { kind: 'command', tag: 'SAVEPOINT' };
+    case 'TRANS_STMT_RELEASE': {
+      requireBlock(session, 'RELEASE SAVEPOINT');
+      const depth = session.tx.findSavepoint(savepoint);
+      const frames = framesAbove(session, depth);
+      session.tx.release(depth);
+      for (let i = 0; i < frames; i++) session.settings.releaseFrame();
+      return { kind: 'command', tag: 'RELEASE' };
+    }
+    case 'TRANS_STMT_ROLLBACK_TO': {
+      requireBlock(session, 'ROLLBACK TO SAVEPOINT');
+      const depth = session.tx.findSavepoint(savepoint);
+      const frames = framesAbove(session, depth);
+      const temps = session.tx.rollbackTo(depth);
+      for (let i = 0; i < frames; i++) session.settings.rollbackFrame();
+      session.settings.pushFrame();
+      restoreTemps(session, temps);
+      return { kind: 'command', tag: 'ROLLBACK' };
+    }
+    case 'TRANS_STMT_PREPARE':
+    case 'TRANS_STMT_COMMIT_PREPARED':
+    case 'TRANS_STMT_ROLLBACK_PREPARED':
+      throw notSupported('two-phase commit (PREPARE TRANSACTION)');
+    default:
+      throw notSupported(`transaction statement ${kind}`);
+  }
+};
+
+/** the transaction and savepoint frames are kept aligned with the settings frames */
+function framesAbove(session: EngineSession, depth: number): number {
+  return session.tx.depth - depth;
+}
+
+function requireBlock(session: EngineSession, what: string): void {
+  if (!session.tx.inBlock) throw pgError(SqlState.no_active_sql_transaction, `${what} can only be used in transaction blocks`);
+}
+
+async function rollbackAll(session: EngineSession): Promise<void> {
+  const temps = session.tx.rollback();
+  session.settings.rollbackAll();
+  restoreTemps(session, temps);
+  await closeCursorsAtTransactionEnd(session, false);
+}
+
+function restoreTemps(session: EngineSession, temps: readonly RelationInfo[] | null): void {
+  if (temps === null) return;
+  const keep = new Set(temps.map((r) => r.name));
+  for (const r of session.catalog.tempRelationList()) if (!keep.has(r.name)) session.catalog.removeTempRelation(r.name);
+  for (const r of temps) session.catalog.addTempRelation(r);
+  session.server.catalogChanged();
+}
+
+function applyOptions(session: EngineSession, options: unknown): void {
+  if (!Array.isArray(options)) return;
+  for (const opt of options) {
+    const def = nodeBody(opt);
+    const name = String(def.defname ?? '');
+    const value = constText(def.arg) ?? '';
+    if (name === 'transaction_isolation' || name === 'transaction_read_only' || name === 'transaction_deferrable') {
+      session.settings.set(name, value === 'true' ? 'on' : value === 'false' ? 'off' : value, true);
+    }
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * Test support for the function-library tests (F2 area): an EvalContext with a settable session
+ * TimeZone, lookups into the exported definition arrays, and PostgreSQL-style text rendering of
+ * results (DateStyle ISO, IntervalStyle postgres) so expectations can be copied from psql verbatim.
+ */
+import { Oid } from '../common/pgtypes/oids.ts';
+import { Numeric } from '../common/pgtypes/numeric.ts';
+import { TIMESTAMP_INFINITY, TIMESTAMP_NEG_INFINITY, isPgArray, type Interval, type PgArray, type TimeTz } from '../common/pgtypes/values.ts';
+import type { SessionView } from '../catalog/session-view.ts';
+import type { CatalogView } from '../catalog/catalog-view.ts';
+import type { EvalContext, OperatorDef, RoutineDef } from './registry-types.ts';
+import { sqlType } from '../common/pgtypes/oids.ts';
+import { timestampToTm } from './datetime-fields.ts';
+import { formatOffset, offsetAtUtc, resolveZone } from './timezone.ts';
+
+export function testContext(timeZone = 'UTC', now = 1_710_072_000_000_000n): EvalContext & { settings: Map<string, string> } {
+  const settings = new Map<string, string>([['TimeZone', timeZone]]);
+  const session = {
+    user: 'test', database: 'test', backendPid: 1, serverStartTime: 0n, localAddress: '', localPort: 0,
+    searchPath: () => ['public'],
+    getSetting: (name: string) => settings.get(name) ?? null,
+    setSetting: (name: string, value: string) => { settings.set(name, value); return value; },
+    settings: () => [], sessions: () => [], cancelBackend: () => false, terminateBackend: () => false,
+    currentTransactionId: () => 1n,
+  } as unknown as SessionView;
+  return { session, catalog: {} as CatalogView, transactionTimestamp: now, statementTimestamp: now, signal: new AbortController().signal, settings };
+}
+
+/** Calls the scalar function `name` whose declared args are exactly `argOids`. */
+export function callFn(defs: readonly RoutineDef[], name: string, argOids: number[], args: unknown[], ctx: EvalContext = testContext()): unknown {
+  const def = defs.find((d) => d.name === name && d.args.length === argOids.length && d.args.every((a, i) => a === argOids[i]));
+  if (!def) throw new Error(`no ${name}(${argOids.join(',')})`);
+  const argTypes = argOids.map((o) => sqlType(o));
+  if (def.kind === 'scalar') {
+    if ((def.strict ?? true) && args.some((a) => a === null)) return null;
+    const rt = typeof def.returns === 'function' ? def.returns(argTypes) : sqlType(def.returns);
+    return def.impl(args, ctx, argTypes, rt);
+  }
+  if (def.kind === 'set') return [...def.impl(args, ctx, argTypes)];
+  throw new Error('aggregate');
+}
+
+export function callOp(defs: readonly OperatorDef[], name: string, left: number, right: number, l: unknown, r: unknown, ctx: EvalContext = testContext()): unknown {
+  const def = defs.find((d) => d.name === name && d.left === left && d.right === right);
+  if (!def) throw new Error(`no operator ${name}(${left},${right})`);
+  if (l === null || r === null) return null;
+  return def.impl(l, r, ctx, sqlType(left), sqlType(right));
+}
+
+const p2 = (n: number): string => String(n).padStart(2, '0');
+
+function fraction(micro: number): string {
+  return micro === 0 ? '' : '.' + String(micro).padStart(6, '0').replace(/0+$/, '');
+}
+
+export function dateText(d: number): string {
+  if (d === Infinity) return 'infinity';
+  if (d === -Infinity) return '-infinity';
+  const tm = timestampToTm(BigInt(d) * 86_400_000_000n);
+  const bc = tm.year <= 0;
+  return `${String(bc ? 1 - tm.year : tm.year).padStart(4, '0')}-${p2(tm.month)}-${p2(tm.day)}${bc ? ' BC' : ''}`;
+}
+
+export function timestampText(ts: bigint, zoneName: string | null = null): string {
+  if (ts === TIMESTAMP_INFINITY) return 'infinity';
+  if (ts === TIMESTAMP_NEG_INFINITY) return '-infinity';
+  const zone = zoneName === null ? null : resolveZone(zoneName);
+  const off = zone ? offsetAtUtc(zone, ts) : 0;
+  const tm = timestampToTm(ts + BigInt(off) * 1_000_000n);
+  const bc = tm.year <= 0;
+  return `${String(bc ? 1 - tm.year : tm.year).padStart(4, '0')}-${p2(tm.month)}-${p2(tm.day)} ${p2(tm.hour)}:${p2(tm.minute)}:${p2(tm.second)}${fraction(tm.micro)}${zone ? formatOffset(off, false) : ''}${bc ? ' BC' : ''}`;
+}
+
+export function timeText(t: number): string {
+  const micro = t % 1_000_000;
+  const s = Math.floor(t / 1_000_000);
+  return `${p2(Math.floor(s / 3600))}:${p2(Math.floor(s / 60) % 60)}:${p2(s % 60)}${fraction(micro)}`;
+}
+
+/** IntervalStyle postgres */
+export function intervalText(iv: Interval): string {
+  const parts: string[] = [];
+  let isBefore = false;
+  const add = (v: number, unit: string): void => {
+    if (v === 0) return;
+    parts.push(`${isBefore && v > 0 ? '+' : ''}${v} ${unit}${v === 1 || v === -1 ? '' : 's'}`);
+    if (v < 0) isBefore = true;
+  };
+  const years = Math.trunc(iv.months / 12);
+  add(years, 'year');
+  add(iv.months - years * 12, 'mon');
+  add(iv.days, 'day');
+  if (iv.micros !== 0n || parts.length === 0) {
+    const neg = iv.micros < 0n;
+    let t = neg ? -iv.micros : iv.micros;
+    const h = t / 3_600_000_000n; t -= h * 3_600_000_000n;
+    const m = t / 60_000_000n; t -= m * 60_000_000n;
+    const s = t / 1_000_000n; t -= s * 1_000_000n;
+    parts.push(`${neg ? '-' : isBefore ? '+' : ''}${String(h).padStart(2, '0')}:${p2(Number(m))}:${p2(Number(s))}${fraction(Number(t))}`);
+  }
+  return parts.join(' ');
+}
+
+/** Renders a value the way psql -At shows it, given its type and the session zone. */
+export function pgText(v: unknown, oid: number, zoneName = 'UTC'): string {
+  if (v === null || v === undefined) return '';
+  switch (oid) {
+    case Oid.date: return dateText(v as number);
+    case Oid.timestamp: return timestampText(v as bigint);
+    case Oid.timestamptz: return timestampText(v as bigint, zoneName);
+    case Oid.time: return timeText(v as number);
+    case Oid.timetz: { const t = v as TimeTz; return timeText(t.micros) + formatOffset(t.offsetSeconds, false); }
+    case Oid.interval: return intervalText(v as Interval);
+    case Oid.bool: return v ? 't' : 'f';
+    case Oid.float8: case Oid.float4: {
+      const n = v as number;
+      return Number.isNaN(n) ? 'NaN' : n === Infinity ? 'Infinity' : n === -Infinity ? '-Infinity' : String(n).replace('e+', 'e+');
+    }
+    default:
+      if (Numeric.isNumeric(v)) return v.toString();
+      if (isPgArray(v)) return arrayText(v);
+      return String(v);
+  }
+}
+
+export function arrayText(a: PgArray): string {
+  if (a.values.length === 0) return '{}';
+  const el = (x: unknown): string => {
+    if (x === null) return 'NULL';
+    const s = Numeric.isNumeric(x) ? x.toString() : typeof x === 'boolean' ? (x ? 't' : 'f') : String(x);
+    return s === '' || /[{},"\\\s]/.test(s) || s.toUpperCase() === 'NULL' ? `"${s.replace(/["\\]/g, '\\$&')}"` : s;
+  };
+  const prefix = a.lowerBounds.some((b) => b !== 1) ? a.dims.map((d, i) => `[${a.lowerBounds[i]}:${(a.lowerBounds[i] ?? 1) + d - 1}]`).join('') + '=' : '';
+  let pos = 0;
+  const build = (dim: number): string => {
+    const n = a.dims[dim] ?? 0;
+    const items: string[] = [];
+    for (let i = 0; i < n; i++) items.push(dim === a.dims.length - 1 ? el(a.values[pos++]) : build(dim + 1));
+    return `{${items.join(',')}}`;
+  };
+  return prefix + build(0);
+}
+
+// ---- literal parsing for test inputs ----------------------------------------------------------------
+
+import { daysFromCivil } from './datetime-fields.ts';
+import { localToUtc } from './timezone.ts';
+import { GatewayError } from '../common/errors.ts';
+
+/** 'YYYY-MM-DD[ HH:MM[:SS[.ffffff]]][ BC]' → local µs */
+export function ts(text: string): bigint {
+  const m = /^(\d+)-(\d+)-(\d+)(?:[ T](\d+):(\d+)(?::(\d+)(?:\.(\d+))?)?)?( BC)?$/.exec(text);
+  if (!m) throw new Error(`bad timestamp literal ${text}`);
+  const y = m[8] ? 1 - Number(m[1]) : Number(m[1]);
+  const days = daysFromCivil(y, Number(m[2]), Number(m[3]));
+  const micro = Number((m[7] ?? '').padEnd(6, '0'));
+  return BigInt(days) * 86_400_000_000n + BigInt(((Number(m[4] ?? 0) * 60 + Number(m[5] ?? 0)) * 60 + Number(m[6] ?? 0)) * 1_000_000 + micro);
+}
+
+export function tstz(text: string, zone = 'UTC'): bigint {
+  return localToUtc(resolveZone(zone), ts(text));
+}
+
+export function date(text: string): number {
+  return Number(ts(text) / 86_400_000_000n);
+}
+
+export function time(text: string): number {
+  return Number(ts('1970-01-01 ' + text));
+}
+
+/** '1 year 2 mons -3 days 04:05:06.5' (postgres style, units year/mon/day/hour/min/sec) */
+export function iv(text: string): Interval {
+  let months = 0, days = 0, micros = 0n;
+  const re = /(-?\d+(?:\.\d+)?)\s*(years?|mons?|months?|days?|hours?|mins?|minutes?|secs?|seconds?)|([+-]?)(\d+):(\d+)(?::(\d+)(?:\.(\d+))?)?/g;
+  for (const m of text.matchAll(re)) {
+    if (m[2]) {
+      const v = Number(m[1]);
+      const u = m[2];
+      if (u.startsWith('year')) months += v * 12;
+      else if (u.startsWith('mon')) months += v;
+      else if (u.startsWith('day')) days += v;
+      else if (u.startsWith('hour')) micros += BigInt(Math.round(v * 3_600_000_000));
+      else if (u.startsWith('min')) micros += BigInt(Math.round(v * 60_000_000));
+      else micros += BigInt(Math.round(v * 1_000_000));
+    } else {
+      const t = BigInt(((Number(m[4]) * 60 + Number(m[5])) * 60 + Number(m[6] ?? 0)) * 1_000_000 + Number((m[7] ?? '').padEnd(6, '0')));
+      micros += m[3] === '-' ? -t : t;
+    }
+  }
+  return { months, days, micros };
+}
+
+/** Runs `fn`, rendering its result as psql would, or an error as "ERROR <sqlstate>: <message>". */
+export function render(fn: () => unknown, oid: number, zone = 'UTC'): string {
+  try {
+    return pgText(fn(), oid, zone);
+  } catch (e) {
+    if (GatewayError.is(e)) return `ERROR ${e.code}: ${e.message}`;
+    throw e;
+  }
+}

@@ -1,0 +1,267 @@
+/**
+ * Input and output of the OID alias types (regclass, regtype, regproc, regprocedure, regoper, regoperator,
+ * regnamespace, regrole): name ⇄ OID through the catalog snapshot, with PostgreSQL's errors and its printing
+ * rules (schema-qualified only when not visible on the search path; unknown OIDs print as the number; 0 as '-').
+ * @see https://www.postgresql.org/docs/15/datatype-oid.html
+ */
+import { GatewayError } from '../common/errors.ts';
+import { formatType } from '../common/pgtypes/format-type.ts';
+import { Oid } from '../common/pgtypes/oids.ts';
+import { typeByName, typeInfo } from '../common/pgtypes/registry.ts';
+import { SqlState } from '../common/sqlstate.ts';
+import type { OperatorDef, RoutineDef } from '../functions/registry-types.ts';
+import type { CatalogSnapshot } from './catalog-snapshot.ts';
+import { quoteIdent } from './catalog-snapshot.ts';
+import { PG_IO_PROCS } from './data/pg-io-procs.ts';
+import { operatorOid, routineOid } from './routine-oids.ts';
+
+/** Splits a possibly qualified, possibly quoted name: 'Sales."My T"' → ['sales', 'My T'] (unquoted parts fold to lower case). */
+export function parseQualifiedName(text: string): string[] {
+  const parts: string[] = [];
+  let i = 0;
+  const s = text.trim();
+  for (;;) {
+    while (s[i] === ' ') i++;
+    let part = '';
+    if (s[i] === '"') {
+      i++;
+      for (;;) {
+        if (i >= s.length) throw invalidName(text);
+        if (s[i] === '"') {
+          if (s[i + 1] === '"') { part += '"'; i += 2; continue; }
+          i++;
+          break;
+        }
+        part += s[i++];
+      }
+    } else {
+      const start = i;
+      while (i < s.length && s[i] !== '.' && s[i] !== ' ') i++;
+      part = s.slice(start, i).toLowerCase();
+    }
+    if (part === '') throw invalidName(text);
+    parts.push(part);
+    while (s[i] === ' ') i++;
+    if (i >= s.length) return parts;
+    if (s[i] !== '.') throw invalidName(text);
+    i++;
+  }
+}
+
+function invalidName(text: string): GatewayError {
+  return new GatewayError(SqlState.invalid_name, `invalid name syntax`, { detail: text });
+}
+
+const NUMERIC = /^\s*\d+\s*$/;
+
+function relationParts(text: string, snap: CatalogSnapshot): [string | undefined, string] {
+  const parts = parseQualifiedName(text);
+  if (parts.length > 3) throw new GatewayError(SqlState.syntax_error, `improper relation name (too many dotted names): ${text}`);
+  if (parts.length === 3 && parts[0] !== snap.catalog.database) {
+    throw new GatewayError(SqlState.feature_not_supported, `cross-database references are not implemented: ${text}`);
+  }
+  return parts.length === 1 ? [undefined, parts[0]!] : [parts[parts.length - 2]!, parts[parts.length - 1]!];
+}
+
+/** regclassin; `missingOk` gives to_regclass's null instead of 42P01. */
+export function regclassIn(text: string, snap: CatalogSnapshot, missingOk = false): number | null {
+  if (NUMERIC.test(text)) return Number(text);
+  const [schema, name] = relationParts(text, snap);
+  if (schema !== undefined && snap.schemaByName(schema) === undefined) {
+    if (missingOk) return null;
+    throw new GatewayError(SqlState.invalid_schema_name, `schema "${schema}" does not exist`);
+  }
+  const rel = schema === undefined ? snap.lookupRelation(name) : snap.findRelation(schema, name);
+  if (rel !== undefined) return rel.oid;
+  if (missingOk) return null;
+  throw new GatewayError(SqlState.undefined_table, `relation "${schema === undefined ? name : `${schema}.${name}`}" does not exist`);
+}
+
+export function regclassOut(oid: number, snap: CatalogSnapshot): string {
+  if (oid === 0) return '-';
+  const rel = snap.relationByOid(oid);
+  if (rel === undefined) return String(oid);
+  return snap.isRelationVisible(rel) ? quoteIdent(rel.name) : snap.qualifiedName(rel);
+}
+
+export function regtypeIn(text: string, snap: CatalogSnapshot, missingOk = false): number | null {
+  if (NUMERIC.test(text)) return Number(text);
+  const t = typeByName(text);
+  if (t !== undefined) return t.oid;
+  try {
+    const [schema, name] = relationParts(text, snap);
+    const rel = schema === undefined ? snap.lookupRelation(name) : snap.findRelation(schema, name);
+    if (rel !== undefined && rel.rowTypeOid !== 0) return rel.rowTypeOid;
+  } catch {
+    // not a relation name either
+  }
+  if (missingOk) return null;
+  throw new GatewayError(SqlState.undefined_object, `type "${text.trim()}" does not exist`);
+}
+
+export function regtypeOut(oid: number, snap: CatalogSnapshot): string {
+  if (oid === 0) return '-';
+  if (typeInfo(oid) !== undefined) return formatType(oid);
+  const rel = snap.relations.find((r) => r.rowTypeOid === oid);
+  if (rel === undefined) return String(oid);
+  return snap.isRelationVisible(rel) ? quoteIdent(rel.name) : snap.qualifiedName(rel);
+}
+
+interface ProcEntry { readonly oid: number; readonly name: string; readonly args: readonly number[] }
+
+function procEntries(snap: CatalogSnapshot): ProcEntry[] {
+  const out: ProcEntry[] = [];
+  const seen = new Set<number>();
+  const routines: readonly RoutineDef[] = snap.functions?.allRoutines() ?? [];
+  for (const r of routines) {
+    const oid = routineOid(r);
+    if (!seen.has(oid)) { seen.add(oid); out.push({ oid, name: r.name, args: r.args }); }
+  }
+  for (const [oid, name, args] of PG_IO_PROCS) if (!seen.has(oid)) { seen.add(oid); out.push({ oid, name, args }); }
+  return out;
+}
+
+function procName(text: string): string {
+  const parts = parseQualifiedName(text);
+  if (parts.length > 2 || (parts.length === 2 && parts[0] !== 'pg_catalog')) {
+    throw new GatewayError(SqlState.undefined_function, `function "${text.trim()}" does not exist`);
+  }
+  return parts[parts.length - 1]!;
+}
+
+export function regprocIn(text: string, snap: CatalogSnapshot, missingOk = false): number | null {
+  if (NUMERIC.test(text)) return Number(text);
+  const name = procName(text);
+  const matches = procEntries(snap).filter((p) => p.name === name);
+  if (matches.length === 1) return matches[0]!.oid;
+  if (missingOk) return null;
+  if (matches.length > 1) throw new GatewayError(SqlState.ambiguous_function, `more than one function named "${text.trim()}"`);
+  throw new GatewayError(SqlState.undefined_function, `function "${text.trim()}" does not exist`);
+}
+
+export function regprocOut(oid: number, snap: CatalogSnapshot): string {
+  if (oid === 0) return '-';
+  return procEntries(snap).find((p) => p.oid === oid)?.name ?? String(oid);
+}
+
+/** 'name(type, type)' → OID */
+export function regprocedureIn(text: string, snap: CatalogSnapshot, missingOk = false): number | null {
+  if (NUMERIC.test(text)) return Number(text);
+  const m = /^\s*(.+?)\s*\((.*)\)\s*$/s.exec(text);
+  if (m === null) {
+    if (missingOk) return null;
+    throw new GatewayError(SqlState.invalid_text_representation, `expected a left parenthesis`);
+  }
+  const name = procName(m[1]!);
+  const argText = m[2]!.trim();
+  const args = argText === '' ? [] : argText.split(',').map((a) => regtypeIn(a.trim(), snap, missingOk));
+  const found = args.includes(null) ? undefined : procEntries(snap).find((p) => p.name === name && p.args.length === args.length && p.args.every((a, i) => a === args[i]));
+  if (found !== undefined) return found.oid;
+  if (missingOk) return null;
+  throw new GatewayError(SqlState.undefined_function, `function "${text.trim()}" does not exist`);
+}
+
+export function regprocedureOut(oid: number, snap: CatalogSnapshot): string {
+  if (oid === 0) return '-';
+  const p = procEntries(snap).find((e) => e.oid === oid);
+  return p === undefined ? String(oid) : `${p.name}(${p.args.map((a) => formatType(a)).join(',')})`;
+}
+
+function operators(snap: CatalogSnapshot): readonly OperatorDef[] {
+  return snap.functions?.allOperators() ?? [];
+}
+
+export function regoperIn(text: string, snap: CatalogSnapshot, missingOk = false): number | null {
+  if (NUMERIC.test(text)) return Number(text);
+  const name = text.trim().replace(/^pg_catalog\./, '');
+  const matches = operators(snap).filter((o) => o.name === name);
+  if (matches.length === 1) return operatorOid(matches[0]!);
+  if (missingOk) return null;
+  if (matches.length > 1) throw new GatewayError(SqlState.ambiguous_function, `more than one operator named ${name}`);
+  throw new GatewayError(SqlState.undefined_function, `operator does not exist: ${name}`);
+}
+
+export function regoperOut(oid: number, snap: CatalogSnapshot, withArgs: boolean): string {
+  if (oid === 0) return withArgs ? '0' : '0';
+  const op = operators(snap).find((o) => operatorOid(o) === oid);
+  if (op === undefined) return String(oid);
+  if (!withArgs) return op.name;
+  return `${op.name}(${op.left === 0 ? 'NONE' : formatType(op.left)},${formatType(op.right)})`;
+}
+
+export function regoperatorIn(text: string, snap: CatalogSnapshot, missingOk = false): number | null {
+  if (NUMERIC.test(text)) return Number(text);
+  const m = /^\s*(\S+?)\s*\(\s*(.+?)\s*,\s*(.+?)\s*\)\s*$/.exec(text);
+  const found = m === null ? undefined : operators(snap).find((o) => {
+    const left = m[2]!.toLowerCase() === 'none' ? 0 : regtypeIn(m[2]!, snap, true);
+    return o.name === m[1] && o.left === left && o.right === regtypeIn(m[3]!, snap, true);
+  });
+  if (found !== undefined) return operatorOid(found);
+  if (missingOk) return null;
+  throw new GatewayError(SqlState.undefined_function, `operator does not exist: ${text.trim()}`);
+}
+
+export function regnamespaceIn(text: string, snap: CatalogSnapshot, missingOk = false): number | null {
+  if (NUMERIC.test(text)) return Number(text);
+  const parts = parseQualifiedName(text);
+  if (parts.length !== 1) throw new GatewayError(SqlState.invalid_name, `invalid name syntax`);
+  const s = snap.schemaByName(parts[0]!);
+  if (s !== undefined) return s.oid;
+  if (missingOk) return null;
+  throw new GatewayError(SqlState.invalid_schema_name, `schema "${parts[0]}" does not exist`);
+}
+
+export function regnamespaceOut(oid: number, snap: CatalogSnapshot): string {
+  if (oid === 0) return '-';
+  const s = snap.schemaByOid(oid);
+  return s === undefined ? String(oid) : quoteIdent(s.name);
+}
+
+export function regroleIn(text: string, snap: CatalogSnapshot, missingOk = false): number | null {
+  if (NUMERIC.test(text)) return Number(text);
+  const parts = parseQualifiedName(text);
+  if (parts.length !== 1) throw new GatewayError(SqlState.invalid_name, `invalid name syntax`);
+  const r = snap.roles().find((x) => x.name === parts[0]);
+  if (r !== undefined) return r.oid;
+  if (missingOk) return null;
+  throw new GatewayError(SqlState.undefined_object, `role "${parts[0]}" does not exist`);
+}
+
+export function regroleOut(oid: number, snap: CatalogSnapshot): string {
+  if (oid === 0) return '-';
+  const r = snap.roles().find((x) => x.oid === oid);
+  return r === undefined ? String(oid) : quoteIdent(r.name);
+}
+
+/** The reg* type OIDs this module handles. */
+export const REG_TYPES = [Oid.regclass, Oid.regtype, Oid.regproc, Oid.regprocedure, Oid.regoper, Oid.regoperator, Oid.regnamespace, Oid.regrole] as const;
+
+/** Text input of any reg* type. */
+export function regIn(typeOid: number, text: string, snap: CatalogSnapshot, missingOk = false): number | null {
+  switch (typeOid) {
+    case Oid.regclass: return regclassIn(text, snap, missingOk);
+    case Oid.regtype: return regtypeIn(text, snap, missingOk);
+    case Oid.regproc: return regprocIn(text, snap, missingOk);
+    case Oid.regprocedure: return regprocedureIn(text, snap, missingOk);
+    case Oid.regoper: return regoperIn(text, snap, missingOk);
+    case Oid.regoperator: return regoperatorIn(text, snap, missingOk);
+    case Oid.regnamespace: return regnamespaceIn(text, snap, missingOk);
+    case Oid.regrole: return regroleIn(text, snap, missingOk);
+    default: return Number(text);
+  }
+}
+
+/** Text output of any reg* type (PostgreSQL prints names, not numbers). */
+export function regOut(typeOid: number, oid: number, snap: CatalogSnapshot): string {
+  switch (typeOid) {
+    case Oid.regclass: return regclassOut(oid, snap);
+    case Oid.regtype: return regtypeOut(oid, snap);
+    case Oid.regproc: return regprocOut(oid, snap);
+    case Oid.regprocedure: return regprocedureOut(oid, snap);
+    case Oid.regoper: return regoperOut(oid, snap, false);
+    case Oid.regoperator: return regoperOut(oid, snap, true);
+    case Oid.regnamespace: return regnamespaceOut(oid, snap);
+    case Oid.regrole: return regroleOut(oid, snap);
+    default: return String(oid);
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * pg_attribute: the columns of every relation (attnum 1..n), the system columns of tables (ctid … tableoid,
+ * negative attnum, as PostgreSQL stores them), and the key columns of primary-key indexes.
+ * @see https://www.postgresql.org/docs/15/catalog-pg-attribute.html
+ */
+import type { RelationInfo } from '../../catalog/catalog-view.ts';
+import type { ColumnDef } from '../../catalog/table-source.ts';
+import { Oid } from '../../common/pgtypes/oids.ts';
+import type { CatalogSnapshot } from '../catalog-snapshot.ts';
+import type { CatalogRow } from '../system-table.ts';
+import { typeFacts } from '../type-facts.ts';
+import { primaryKeyIndexes } from './relation-indexes.ts';
+
+/** name, attnum, type: PostgreSQL's system columns, in the order pg_attribute lists them */
+const SYSTEM_COLUMNS: readonly (readonly [string, number, number])[] = [
+  ['tableoid', -6, Oid.oid], ['cmax', -5, Oid.cid], ['xmax', -4, Oid.xid],
+  ['cmin', -3, Oid.cid], ['xmin', -2, Oid.xid], ['ctid', -1, Oid.tid],
+];
+
+function attributeRow(relOid: number, name: string, attnum: number, typeOid: number, typmod: number, notNull: boolean, hasDef: boolean): CatalogRow {
+  const t = typeFacts(typeOid);
+  return {
+    attrelid: relOid,
+    attname: name,
+    atttypid: typeOid,
+    attstattarget: attnum > 0 ? -1 : 0,
+    attlen: t.typlen,
+    attnum,
+    attndims: t.isArray ? 1 : 0,
+    attcacheoff: -1,
+    atttypmod: typmod,
+    attbyval: t.typbyval,
+    attalign: t.typalign,
+    attstorage: t.typstorage,
+    attcompression: '',
+    attnotnull: notNull,
+    atthasdef: hasDef,
+    atthasmissing: false,
+    attidentity: '',
+    attgenerated: '',
+    attisdropped: false,
+    attislocal: true,
+    attinhcount: 0,
+    attcollation: t.typcollation,
+    attacl: null,
+    attoptions: null,
+    attfdwoptions: null,
+    attmissingval: null,
+  };
+}
+
+function columnRow(relOid: number, col: ColumnDef, attnum: number): CatalogRow {
+  return attributeRow(relOid, col.name, attnum, col.type.oid, col.type.typmod, !col.nullable, col.defaultExpr !== undefined);
+}
+
+function hasSystemColumns(rel: RelationInfo): boolean {
+  return rel.kind === 'r' || rel.kind === 'm' || rel.kind === 'p' || rel.kind === 'S';
+}
+
+export function* pgAttributeRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
+  for (const rel of snap.relations) {
+    if (hasSystemColumns(rel)) {
+      for (const [name, attnum, typeOid] of SYSTEM_COLUMNS) yield attributeRow(rel.oid, name, attnum, typeOid, -1, true, false);
+    }
+    const cols = snap.columnsOf(rel);
+    for (let i = 0; i < cols.length; i++) yield columnRow(rel.oid, cols[i]!, i + 1);
+  }
+  for (const pk of primaryKeyIndexes(snap)) {
+    const cols = snap.columnsOf(pk.rel);
+    for (let i = 0; i < pk.attnums.length; i++) {
+      const col = cols[pk.attnums[i]! - 1];
+      if (col !== undefined) yield { ...columnRow(pk.oid, col, i + 1), atthasdef: false, attstattarget: -1 };
+    }
+  }
+}

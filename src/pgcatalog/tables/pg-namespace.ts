@@ -1,0 +1,13 @@
+/**
+ * pg_namespace: system schemas (pg_catalog 11, pg_toast 99, public 2200, information_schema) plus the CatalogView's.
+ * @see https://www.postgresql.org/docs/15/catalog-pg-namespace.html
+ */
+import type { CatalogSnapshot } from '../catalog-snapshot.ts';
+import type { CatalogRow } from '../system-table.ts';
+import { BOOTSTRAP_SUPERUSER_OID } from '../well-known-oids.ts';
+
+export function* pgNamespaceRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
+  for (const s of snap.schemas) {
+    yield { oid: s.oid, nspname: s.name, nspowner: BOOTSTRAP_SUPERUSER_OID, nspacl: null };
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * pg_proc, pg_aggregate: the routines of the function registry (scalar 'f', set-returning 'f' + proretset,
+ * aggregates 'a') plus PostgreSQL's type I/O functions that pg_type's regproc columns point at.
+ * @see https://www.postgresql.org/docs/15/catalog-pg-proc.html
+ */
+import { Oid } from '../../common/pgtypes/oids.ts';
+import type { RoutineDef } from '../../functions/registry-types.ts';
+import type { CatalogSnapshot } from '../catalog-snapshot.ts';
+import { PG_IO_PROCS } from '../data/pg-io-procs.ts';
+import { declaredReturnType, routineOid } from '../routine-oids.ts';
+import type { CatalogRow } from '../system-table.ts';
+import { BOOTSTRAP_SUPERUSER_OID, INTERNAL_LANGUAGE_OID, NamespaceOid } from '../well-known-oids.ts';
+import { charArray, oidArray, oidvector, textArray } from './vectors.ts';
+
+export function registryRoutines(snap: CatalogSnapshot): readonly RoutineDef[] {
+  return snap.functions?.allRoutines() ?? [];
+}
+
+function base(oid: number, name: string, args: readonly number[], rettype: number): Record<string, unknown> {
+  return {
+    oid, proname: name, pronamespace: NamespaceOid.pg_catalog, proowner: BOOTSTRAP_SUPERUSER_OID,
+    prolang: INTERNAL_LANGUAGE_OID, procost: 1, prorows: 0, provariadic: 0, prosupport: 0, prokind: 'f',
+    prosecdef: false, proleakproof: false, proisstrict: true, proretset: false, provolatile: 'i',
+    proparallel: 's', pronargs: args.length, pronargdefaults: 0, prorettype: rettype,
+    proargtypes: oidvector(args), proallargtypes: null, proargmodes: null, proargnames: null,
+    proargdefaults: null, protrftypes: null, prosrc: name, probin: null, prosqlbody: null, proconfig: null,
+    proacl: null,
+  };
+}
+
+function routineRow(def: RoutineDef): CatalogRow {
+  const row = base(routineOid(def), def.name, def.args, declaredReturnType(def.returns, def.args));
+  row['prokind'] = def.kind === 'aggregate' ? 'a' : 'f';
+  row['proisstrict'] = def.kind === 'aggregate' ? false : def.strict ?? true;
+  row['provolatile'] = def.volatility ?? 'i';
+  row['pronargdefaults'] = def.defaults ?? 0;
+  row['provariadic'] = def.variadic ?? 0;
+  if (def.kind === 'set') {
+    row['proretset'] = true;
+    row['prorows'] = 1000;
+    const outs = def.outColumns?.(def.args.map((a) => ({ oid: a, typmod: -1 })));
+    if (outs !== undefined && outs.length > 0) {
+      row['prorettype'] = Oid.record;
+      row['proallargtypes'] = oidArray([...def.args, ...outs.map((o) => o.type.oid)]);
+      row['proargmodes'] = charArray([...def.args.map(() => 'i'), ...outs.map(() => 'o')]);
+      row['proargnames'] = textArray([...def.args.map(() => ''), ...outs.map((o) => o.name)]);
+    }
+  }
+  return row;
+}
+
+export function* pgProcRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
+  const seen = new Set<number>();
+  for (const def of registryRoutines(snap)) {
+    const row = routineRow(def);
+    if (seen.has(row['oid'] as number)) continue;
+    seen.add(row['oid'] as number);
+    yield row;
+  }
+  for (const [oid, name, args, ret, volatility, strict] of PG_IO_PROCS) {
+    if (seen.has(oid)) continue;
+    seen.add(oid);
+    yield { ...base(oid, name, args, ret), provolatile: volatility, proisstrict: strict };
+  }
+}
+
+export function* pgAggregateRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
+  for (const def of registryRoutines(snap)) {
+    if (def.kind !== 'aggregate') continue;
+    yield {
+      aggfnoid: routineOid(def), aggkind: 'n', aggnumdirectargs: 0, aggtransfn: 0, aggfinalfn: 0,
+      aggcombinefn: 0, aggserialfn: 0, aggdeserialfn: 0, aggmtransfn: 0, aggminvtransfn: 0, aggmfinalfn: 0,
+      aggfinalextra: false, aggmfinalextra: false, aggfinalmodify: 'r', aggmfinalmodify: 'r', aggsortop: 0,
+      aggtranstype: declaredReturnType(def.returns, def.args), aggtransspace: 0, aggmtranstype: 0,
+      aggmtransspace: 0, agginitval: null, aggminitval: null,
+    };
+  }
+}

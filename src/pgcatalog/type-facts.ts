@@ -1,0 +1,45 @@
+/**
+ * pg_type facts pg_attribute / information_schema need for any type OID, with safe defaults for OIDs the
+ * type registry does not know, plus the regproc OID of a named I/O function (pg_type.typinput & co.).
+ */
+import { typeInfo, type PgTypeInfo } from '../common/pgtypes/registry.ts';
+import { PG_IO_PROCS } from './data/pg-io-procs.ts';
+
+export interface TypeFacts {
+  readonly typname: string;
+  readonly typlen: number;
+  readonly typbyval: boolean;
+  readonly typalign: string;
+  readonly typstorage: string;
+  readonly typcollation: number;
+  readonly typtype: string;
+  readonly typelem: number;
+  readonly isArray: boolean;
+  readonly info: PgTypeInfo | undefined;
+}
+
+export function typeFacts(oid: number): TypeFacts {
+  const t = typeInfo(oid);
+  if (t === undefined) {
+    return { typname: String(oid), typlen: -1, typbyval: false, typalign: 'i', typstorage: 'x', typcollation: 0, typtype: 'b', typelem: 0, isArray: false, info: undefined };
+  }
+  return {
+    typname: t.typname, typlen: t.typlen, typbyval: t.typbyval, typalign: t.typalign, typstorage: t.typstorage,
+    typcollation: t.typcollation, typtype: t.typtype, typelem: t.typelem,
+    isArray: t.typelem !== 0 && t.typlen === -1 && t.typinput === 'array_in', info: t,
+  };
+}
+
+const ioProcOid = new Map<string, number>();
+for (const [oid, name] of PG_IO_PROCS) if (!ioProcOid.has(name)) ioProcOid.set(name, oid);
+
+/** OID of a type I/O / support function by name ('-' or unknown → 0, which regproc prints as '-'). */
+export function ioProcOidByName(name: string): number {
+  return ioProcOid.get(name) ?? 0;
+}
+
+/** pg_type.typsubscript: array_subscript_handler for true arrays, raw_array_subscript_handler for name & co. */
+export function subscriptHandlerOid(t: PgTypeInfo): number {
+  if (t.typelem === 0) return 0;
+  return t.typinput === 'array_in' ? 6179 : 6180;
+}

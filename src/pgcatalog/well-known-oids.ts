@@ -1,0 +1,85 @@
+/**
+ * OIDs pg_catalog reports for things lakegate does not store: PostgreSQL's fixed catalog OIDs, and the
+ * deterministic OIDs we synthesise for primary-key indexes, constraints, defaults and routines.
+ * Synthetic OIDs sit far above the user range the catalog hands out (16384 upward), so they do not collide.
+ */
+export const NamespaceOid = { pg_catalog: 11, pg_toast: 99, public: 2200, information_schema: 13207 } as const;
+
+/** pg_class OIDs of the catalogs used as pg_description.classoid / pg_depend.classid. */
+export const ClassOid = {
+  pg_type: 1247, pg_attribute: 1249, pg_proc: 1255, pg_class: 1259, pg_authid: 1260, pg_database: 1262,
+  pg_namespace: 2615, pg_constraint: 2606, pg_attrdef: 2604, pg_description: 2609, pg_index: 2610,
+  pg_rewrite: 2618, pg_am: 2601, pg_tablespace: 1213,
+} as const;
+
+export const BOOTSTRAP_SUPERUSER_OID = 10;
+/** the 'lakegate' role when the session user is someone else (8000–9999 is unused by PostgreSQL releases) */
+export const LAKEGATE_ROLE_OID = 9999;
+export const HEAP_AM_OID = 2;
+export const BTREE_AM_OID = 403;
+export const DEFAULT_TABLESPACE_OID = 1663;
+export const DEFAULT_COLLATION_OID = 100;
+export const C_COLLATION_OID = 950;
+export const PLPGSQL_LANGUAGE_OID = 13563;
+export const INTERNAL_LANGUAGE_OID = 12;
+export const UTF8_ENCODING = 6;
+
+const MAX_OID = 4294967295;
+
+function inRange(base: number, span: number, key: number): number {
+  return base + (key % span);
+}
+
+/** pg_class/pg_index OID of the index backing a relation's primary key. */
+export function primaryKeyIndexOid(relOid: number): number {
+  return inRange(1_000_000_000, 500_000_000, relOid * 2);
+}
+
+/** pg_constraint OID of a relation's primary key constraint. */
+export function primaryKeyConstraintOid(relOid: number): number {
+  return inRange(1_000_000_000, 500_000_000, relOid * 2 + 1);
+}
+
+/** pg_attrdef OID of a column default. */
+export function attrDefOid(relOid: number, attnum: number): number {
+  return inRange(3_000_000_000, 1_000_000_000, relOid * 1601 + attnum);
+}
+
+/** pg_rewrite OID of a view's _RETURN rule. */
+export function viewRuleOid(relOid: number): number {
+  return inRange(1_500_000_000, 100_000_000, relOid);
+}
+
+/** pg_database OID of the i-th served database (the first one gets 5, as PostgreSQL's "postgres" does). */
+export function databaseOid(index: number): number {
+  return index === 0 ? 5 : 16_000 + index;
+}
+
+/** FNV-1a, for routine OIDs that must be the same in every session and process. */
+export function stableHash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+/** OID for a routine without a PostgreSQL-assigned one: stable, derived from its signature. */
+export function synthesizedRoutineOid(name: string, args: readonly number[]): number {
+  return inRange(2_000_000_000, 900_000_000, stableHash(`${name}(${args.join(',')})`));
+}
+
+/** OID for an operator without a PostgreSQL-assigned one. */
+export function synthesizedOperatorOid(name: string, left: number, right: number): number {
+  return inRange(2_900_000_000, 90_000_000, stableHash(`${name}(${left},${right})`));
+}
+
+/** OID for a pg_cast row. */
+export function synthesizedCastOid(source: number, target: number): number {
+  return inRange(2_990_000_000, 9_000_000, stableHash(`${source}->${target}`));
+}
+
+export function isValidOid(n: number): boolean {
+  return Number.isInteger(n) && n >= 0 && n <= MAX_OID;
+}

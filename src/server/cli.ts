@@ -1,0 +1,85 @@
+/**
+ * The `lakegate` command (bin/lakegate.mjs loads this file):
+ *   lakegate serve [--host H] [--port P] [--warehouse DIR] [--config FILE]
+ *   lakegate scram-verifier <password>
+ *   lakegate --help
+ */
+import { parseArgs } from 'node:util';
+import { makeScramVerifier } from '../wire/index.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { startServer } from './main.ts';
+
+const HELP = `lakegate: a PostgreSQL-protocol SQL gateway over Apache Iceberg tables
+
+Usage:
+  lakegate serve [--host HOST] [--port PORT] [--warehouse DIR] [--config FILE]
+  lakegate scram-verifier <password>    print a SCRAM-SHA-256 verifier for the config's users list
+  lakegate --help
+
+Defaults: host 127.0.0.1, port 5433, warehouse ./warehouse. Flags win over LAKEGATE_* environment
+variables (LAKEGATE_HOST, LAKEGATE_PORT, LAKEGATE_WAREHOUSE, LAKEGATE_CONFIG, ...), which win over the YAML file.
+`;
+
+export async function runCli(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(HELP);
+    return command === undefined ? 1 : 0;
+  }
+  if (command === 'scram-verifier') {
+    const password = rest[0];
+    if (password === undefined) {
+      process.stderr.write('usage: lakegate scram-verifier <password>\n');
+      return 2;
+    }
+    process.stdout.write(`${makeScramVerifier(password)}\n`);
+    return 0;
+  }
+  if (command !== 'serve') {
+    process.stderr.write(`lakegate: unknown command "${command}"\n\n${HELP}`);
+    return 2;
+  }
+  const { values } = parseArgs({
+    args: [...rest],
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      warehouse: { type: 'string' },
+      config: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const config = await loadConfig({
+    ...(values.host !== undefined && { host: values.host }),
+    ...(values.port !== undefined && { port: values.port }),
+    ...(values.warehouse !== undefined && { warehouse: values.warehouse }),
+    ...(values.config !== undefined && { config: values.config }),
+  });
+  const server = await startServer(config);
+  console.log(`lakegate listening on ${server.host}:${server.port}`);
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string): void => {
+      console.log(`lakegate: ${signal} received, shutting down`);
+      void server.close().then(resolve, resolve);
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  return 0;
+}
+
+try {
+  process.exitCode = await runCli(process.argv.slice(2));
+} catch (e) {
+  if (e instanceof ConfigError || (e instanceof Error && 'code' in e && e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')) {
+    process.stderr.write(`lakegate: ${e.message}\n`);
+  } else {
+    process.stderr.write(`lakegate: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  }
+  process.exitCode = 1;
+}

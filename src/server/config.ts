@@ -1,0 +1,99 @@
+/**
+ * Server configuration: a zod schema with defaults, read from a YAML file, LAKEGATE_* environment
+ * variables and CLI flags. Precedence: CLI flags > environment > file > defaults.
+ */
+import { readFile } from 'node:fs/promises';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+const UserSchema = z
+  .object({
+    name: z.string().min(1),
+    password: z.string().optional(),
+    verifier: z.string().startsWith('SCRAM-SHA-256$').optional(),
+  })
+  .strict();
+
+export const ConfigSchema = z
+  .object({
+    host: z.string().default('127.0.0.1'),
+    port: z.coerce.number().int().min(0).max(65535).default(5433),
+    warehouse: z.string().default('./warehouse'),
+    databases: z.array(z.string().min(1)).min(1).default(['lakegate']),
+    /** method for users listed with a password; unlisted users: trust from loopback only */
+    auth: z.enum(['trust', 'password', 'scram-sha-256']).default('scram-sha-256'),
+    users: z.array(UserSchema).default([]),
+    /** PEM file paths; absent = SSLRequest answered 'N' */
+    tls: z.object({ cert: z.string(), key: z.string() }).strict().nullable().default(null),
+    max_connections: z.coerce.number().int().positive().default(100),
+    /** milliseconds; 0 = off */
+    idle_session_timeout: z.coerce.number().int().min(0).default(0),
+    server_version: z.string().default('15.18 (lakegate 0.1.0)'),
+  })
+  .strict();
+
+export type Config = z.infer<typeof ConfigSchema>;
+export type ConfigInput = z.input<typeof ConfigSchema>;
+
+/** Flags the CLI understands (all optional; they win over everything). */
+export interface ConfigFlags {
+  readonly config?: string;
+  readonly host?: string;
+  readonly port?: string | number;
+  readonly warehouse?: string;
+}
+
+/** LAKEGATE_* variables → config fields. */
+export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const set = (name: string, key: string, map: (v: string) => unknown = (v) => v): void => {
+    const v = env[name];
+    if (v !== undefined && v !== '') out[key] = map(v);
+  };
+  set('LAKEGATE_HOST', 'host');
+  set('LAKEGATE_PORT', 'port');
+  set('LAKEGATE_WAREHOUSE', 'warehouse');
+  set('LAKEGATE_DATABASES', 'databases', (v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+  set('LAKEGATE_AUTH', 'auth');
+  set('LAKEGATE_MAX_CONNECTIONS', 'max_connections');
+  set('LAKEGATE_IDLE_SESSION_TIMEOUT', 'idle_session_timeout');
+  set('LAKEGATE_SERVER_VERSION', 'server_version');
+  if (env['LAKEGATE_TLS_CERT'] && env['LAKEGATE_TLS_KEY']) out['tls'] = { cert: env['LAKEGATE_TLS_CERT'], key: env['LAKEGATE_TLS_KEY'] };
+  return out;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Validates a config object (defaults filled in); throws ConfigError with every problem listed. */
+export function parseConfig(input: unknown, source = 'configuration'): Config {
+  const r = ConfigSchema.safeParse(input ?? {});
+  if (r.success) return r.data;
+  const problems = r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+  throw new ConfigError(`invalid ${source}: ${problems}`);
+}
+
+/** Loads the effective config: defaults < file (flags.config or LAKEGATE_CONFIG) < env < flags. */
+export async function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = process.env): Promise<Config> {
+  const path = flags.config ?? env['LAKEGATE_CONFIG'];
+  let file: Record<string, unknown> = {};
+  if (path) {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (e) {
+      throw new ConfigError(`could not read config file "${path}": ${(e as Error).message}`);
+    }
+    const doc: unknown = parseYaml(text);
+    if (doc !== null && doc !== undefined && (typeof doc !== 'object' || Array.isArray(doc))) {
+      throw new ConfigError(`invalid config file "${path}": expected a mapping at the top level`);
+    }
+    file = (doc ?? {}) as Record<string, unknown>;
+  }
+  const cli: Record<string, unknown> = {};
+  if (flags.host !== undefined) cli['host'] = flags.host;
+  if (flags.port !== undefined) cli['port'] = flags.port;
+  if (flags.warehouse !== undefined) cli['warehouse'] = flags.warehouse;
+  return parseConfig({ ...file, ...configFromEnv(env), ...cli }, path ? `config file "${path}"` : 'configuration');
+}

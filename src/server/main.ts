@@ -1,0 +1,59 @@
+/**
+ * Composition root: config → query engine (src/engine) + wire server (src/wire) → a running server.
+ * `startServer(config)` is what the CLI and the test harness call; port 0 picks a free port.
+ */
+import { createQueryEngine } from '../engine/index.ts';
+import { loadPgtypesCodec, PgWireServer, type QueryHandler, type ValueCodec, type WireLogger } from '../wire/index.ts';
+import { type Config, type ConfigInput, parseConfig } from './config.ts';
+import { loadTlsContext } from './tls.ts';
+
+export interface RunningServer {
+  readonly port: number;
+  readonly host: string;
+  readonly config: Config;
+  /** graceful: stops accepting, ends sessions, closes the engine */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** value codec; default: src/common/pgtypes */
+  readonly codec?: ValueCodec;
+  readonly log?: WireLogger;
+}
+
+/**
+ * Starts lakegate. Without `handler`, the engine is created with
+ * `createQueryEngine({ databases, serverVersion, warehouse })` and closed with the server.
+ */
+export async function startServer(config: Config | ConfigInput = {}, handler?: QueryHandler, options: StartOptions = {}): Promise<RunningServer> {
+  const cfg = parseConfig(config);
+  const engine = handler ? null : await createQueryEngine({ databases: cfg.databases, serverVersion: cfg.server_version, warehouse: cfg.warehouse });
+  const tls = loadTlsContext(cfg.tls);
+  const server = new PgWireServer({
+    handler: handler ?? engine!,
+    codec: options.codec ?? (await loadPgtypesCodec()),
+    auth: { method: cfg.auth, users: cfg.users },
+    maxConnections: cfg.max_connections,
+    ...(cfg.idle_session_timeout > 0 && { idleSessionTimeoutMs: cfg.idle_session_timeout }),
+    ...(tls && { tls }),
+    ...(options.log && { log: options.log }),
+  });
+  let addr: { port: number; host: string };
+  try {
+    addr = await server.listen(cfg.port, cfg.host);
+  } catch (e) {
+    await engine?.close();
+    throw e;
+  }
+  let closing: Promise<void> | null = null;
+  return {
+    port: addr.port,
+    host: addr.host,
+    config: cfg,
+    close: () =>
+      (closing ??= (async () => {
+        await server.close();
+        await engine?.close();
+      })()),
+  };
+}

@@ -1,0 +1,246 @@
+/**
+ * FROM clause: relations (through search_path), CTE references, subqueries, set-returning functions and
+ * joins (ON / USING / NATURAL, LATERAL). Each item becomes a plan plus RangeItems for name lookup.
+ */
+import { Oid, sqlType } from '../../common/pgtypes/oids.ts';
+import { notSupported, pgError, undefinedTable } from '../../common/errors.ts';
+import { SqlState } from '../../common/sqlstate.ts';
+import type { Expr } from '../logical/expr.ts';
+import type { JoinType } from '../logical/join.ts';
+import type { LogicalPlan, PlanColumn } from '../logical/plan.ts';
+import type { RelationInfo } from '../../catalog/catalog-view.ts';
+import { coerceToBoolean, commonType, coerce, INT8 } from './coerce.ts';
+import { bindExpr, locOf, makeOp, strVal, tagOf, withPosition } from './bind-expr.ts';
+import { Scope, type RangeItem, type ScopeColumn } from './scope.ts';
+import type { Binder, OutColumn } from './binder.ts';
+
+type Node = Record<string, unknown>;
+
+interface FromResult {
+  readonly plan: LogicalPlan;
+  readonly items: RangeItem[];
+  /** must be re-evaluated per row of the items to its left */
+  readonly lateral: boolean;
+}
+
+function pos(p: number | undefined): { position?: number } {
+  return p === undefined ? {} : { position: p };
+}
+
+function shift(items: readonly RangeItem[], by: number): RangeItem[] {
+  if (by === 0) return [...items];
+  return items.map((it) => ({ ...it, columns: it.columns.map((c) => ({ ...c, index: c.index + by })) }));
+}
+
+/** Binds a FROM list into `scope` (comma = cross join, left-deep); returns the plan. */
+export function bindFromList(b: Binder, from: readonly unknown[], scope: Scope): LogicalPlan {
+  let plan: LogicalPlan | null = null;
+  for (const node of from) {
+    const left = plan;
+    const r = bindFromItem(b, node, scope, scope.items);
+    if (left === null) {
+      plan = r.plan;
+      for (const it of r.items) scope.add(it);
+    } else {
+      const width = left.columns.length;
+      plan = makeJoin('inner', left, r.plan, null, r.lateral);
+      for (const it of shift(r.items, width)) scope.add(it);
+    }
+  }
+  return plan!;
+}
+
+function makeJoin(joinType: JoinType, left: LogicalPlan, right: LogicalPlan, condition: Expr | null, lateral: boolean): LogicalPlan {
+  return { kind: 'Join', joinType, left, right, condition, lateral, columns: [...left.columns, ...right.columns] };
+}
+
+/** `leftItems`: the items to the left, visible to LATERAL subqueries and function arguments */
+function bindFromItem(b: Binder, node: unknown, scope: Scope, leftItems: readonly RangeItem[]): FromResult {
+  const [tag, n] = tagOf(node);
+  const innerParent = (): Scope => {
+    if (leftItems.length === 0) return new Scope(scope.parent, scope);
+    const lat = new Scope(scope.parent, scope);
+    for (const it of leftItems) lat.add(it);
+    return lat;
+  };
+  switch (tag) {
+    case 'RangeVar': return bindRangeVar(b, n);
+    case 'RangeSubselect': {
+      const lateral = n.lateral === true && leftItems.length > 0;
+      const parent = lateral ? innerParent() : new Scope(scope.parent, scope);
+      const sub = b.bindSelect(n.subquery as Node, parent);
+      const alias = n.alias as Node | undefined;
+      const item = itemFor((alias?.aliasname as string | undefined) ?? null, sub.columns, alias, undefined);
+      return { plan: sub.plan, items: [item], lateral: lateral && sub.correlated };
+    }
+    case 'RangeFunction': return bindRangeFunction(b, n, innerParent(), leftItems.length > 0);
+    case 'JoinExpr': return bindJoin(b, n, scope, leftItems);
+    default: throw notSupported(`FROM item ${tag}`);
+  }
+}
+
+function itemFor(alias: string | null, cols: readonly OutColumn[], aliasNode: Node | undefined, schema: string | undefined): RangeItem {
+  const colnames = ((aliasNode?.colnames as Node[] | undefined) ?? []).map(strVal);
+  if (colnames.length > cols.length) {
+    throw pgError(SqlState.invalid_column_reference, `table "${alias}" has ${cols.length} columns available but ${colnames.length} columns specified`);
+  }
+  const columns: ScopeColumn[] = cols.map((c, i) => ({ name: colnames[i] ?? c.name, type: c.type, index: i, tableOid: c.tableOid, attnum: c.attnum }));
+  return schema === undefined ? { alias, columns } : { alias, schema, columns };
+}
+
+/** Resolves a relation name: temp schema, then search_path (pg_catalog implicitly first) — or the given schema. */
+export function lookupRelation(b: Binder, schema: string | undefined, name: string, position: number | undefined): RelationInfo {
+  const cat = b.ctx.catalog;
+  if (schema !== undefined) {
+    const s = schema === 'pg_temp' && b.ctx.tempSchema ? b.ctx.tempSchema : schema;
+    if (cat.schemaByName(s) === undefined) throw pgError(SqlState.invalid_schema_name, `schema "${schema}" does not exist`, pos(position));
+    const r = cat.findRelation(s, name);
+    if (r === undefined) throw undefinedTable(`${schema}.${name}`, position);
+    return r;
+  }
+  const path = [...(b.ctx.tempSchema ? [b.ctx.tempSchema] : []), ...b.ctx.searchPath];
+  if (!path.includes('pg_catalog')) path.splice(b.ctx.tempSchema ? 1 : 0, 0, 'pg_catalog');
+  for (const s of path) {
+    const r = cat.findRelation(s, name);
+    if (r !== undefined) return r;
+  }
+  throw undefinedTable(name, position);
+}
+
+function bindRangeVar(b: Binder, n: Node): FromResult {
+  const name = String(n.relname);
+  const schema = n.schemaname as string | undefined;
+  const alias = n.alias as Node | undefined;
+  const position = locOf(n);
+  if (n.catalogname !== undefined && n.catalogname !== b.ctx.catalog.database) {
+    throw notSupported(`cross-database references are not implemented: ${String(n.catalogname)}.${schema}.${name}`, pos(position));
+  }
+  if (schema === undefined) {
+    const cte = b.findCte(name);
+    if (cte !== undefined) {
+      const plan: LogicalPlan = cte.plan ?? { kind: 'WorkTableScan', id: cte.workTableId!, name, columns: cte.columns.map((c) => ({ name: c.name, type: c.type })) };
+      return { plan, items: [itemFor((alias?.aliasname as string | undefined) ?? name, cte.columns, alias, undefined)], lateral: false };
+    }
+  }
+  const rel = lookupRelation(b, schema, name, position);
+  const cols: OutColumn[] = rel.source.columns.map((c, i) => ({ name: c.name, type: c.type, tableOid: rel.oid, attnum: i + 1 }));
+  const asOf = n.lakegateAsOf as string | undefined;
+  const plan: LogicalPlan = {
+    kind: 'TableScan', source: rel.source, name: `${rel.schema}.${rel.name}`, tableOid: rel.oid,
+    columns: cols.map((c) => ({ name: c.name, type: c.type })), ...(asOf === undefined ? {} : { asOf }),
+  };
+  return { plan, items: [itemFor((alias?.aliasname as string | undefined) ?? name, cols, alias, rel.schema)], lateral: false };
+}
+
+function bindRangeFunction(b: Binder, n: Node, argParent: Scope, hasLeft: boolean): FromResult {
+  const fns = n.functions as Node[];
+  if (n.is_rowsfrom === true || fns.length !== 1) throw notSupported('ROWS FROM()');
+  const pair = (fns[0]!.List as Node).items as unknown[];
+  if (pair[1] !== undefined || n.coldeflist !== undefined) throw notSupported('column definition lists for functions');
+  const [tag, fc] = tagOf(pair[0]);
+  const alias = n.alias as Node | undefined;
+  const argScope = new Scope(argParent);
+  const e = bindExpr(b, pair[0], { scope: argScope, clause: 'functions in FROM', allowAgg: false, allowWindow: false, allowSrf: true });
+  const lateral = hasLeft && argScope.hasOuterRefs;
+  const fname = tag === 'FuncCall' ? strVal((fc.funcname as Node[])[(fc.funcname as Node[]).length - 1]) : 'expr';
+  const aliasName = (alias?.aliasname as string | undefined) ?? fname;
+  let cols: PlanColumn[];
+  let plan: LogicalPlan;
+  if (e.kind === 'SetCall') {
+    const multi = e.def.outColumns !== undefined;
+    cols = multi ? e.def.outColumns!(e.argTypes).map((c) => ({ name: c.name, type: c.type })) : [{ name: aliasName === fname ? fname : aliasName, type: e.type }];
+    if (!multi && alias?.aliasname !== undefined && alias.colnames === undefined) cols = [{ name: aliasName, type: e.type }];
+    if (n.ordinality === true) cols.push({ name: 'ordinality', type: INT8 });
+    plan = { kind: 'FunctionScan', name: e.name, def: e.def, args: e.args, argTypes: e.argTypes, multiColumn: multi, ordinality: n.ordinality === true, columns: cols };
+  } else {
+    cols = [{ name: alias?.aliasname !== undefined ? aliasName : fname, type: e.type.oid === Oid.unknown ? sqlType(Oid.text) : e.type }];
+    const row: Expr[] = [e];
+    if (n.ordinality === true) {
+      cols.push({ name: 'ordinality', type: INT8 });
+      row.push({ kind: 'Literal', value: 1n, type: INT8 });
+    }
+    plan = { kind: 'Values', rows: [row], columns: cols };
+  }
+  const out = cols.map((c) => ({ ...c, tableOid: 0, attnum: 0 }));
+  return { plan, items: [itemFor(aliasName, out, alias, undefined)], lateral };
+}
+
+function bindJoin(b: Binder, n: Node, scope: Scope, outerLeft: readonly RangeItem[]): FromResult {
+  const joinType: JoinType = ({ JOIN_INNER: 'inner', JOIN_LEFT: 'left', JOIN_RIGHT: 'right', JOIN_FULL: 'full' } as const)[String(n.jointype) as 'JOIN_INNER'];
+  if (joinType === undefined) throw notSupported(`join type ${String(n.jointype)}`);
+  const left = bindFromItem(b, n.larg, scope, outerLeft);
+  const right = bindFromItem(b, n.rarg, scope, left.items);
+  if (right.lateral && (joinType === 'right' || joinType === 'full')) {
+    throw pgError(SqlState.invalid_column_reference, `The combining JOIN type must be INNER or LEFT for a LATERAL reference.`);
+  }
+  const width = left.plan.columns.length;
+  const items = [...left.items, ...shift(right.items, width)];
+  const joinScope = new Scope(scope.parent, scope);
+  for (const it of items) joinScope.add(it);
+  let condition: Expr | null = null;
+  let names: string[] = [];
+  if (n.isNatural === true) {
+    const lnames = left.items.flatMap((it) => it.columns.filter((c) => !c.usingHidden).map((c) => c.name));
+    const rnames = new Set(right.items.flatMap((it) => it.columns.filter((c) => !c.usingHidden).map((c) => c.name)));
+    names = [...new Set(lnames.filter((x) => rnames.has(x)))];
+  } else if (n.usingClause !== undefined) {
+    names = (n.usingClause as Node[]).map(strVal);
+  }
+  const merged: { name: string; l: Expr; r: Expr; lc: ScopeColumn; rc: ScopeColumn }[] = [];
+  if (names.length > 0 || n.isNatural === true) {
+    const conds: Expr[] = [];
+    for (const name of names) {
+      const lc = findUsing(items.slice(0, left.items.length), name, 'left');
+      const rc = findUsing(items.slice(left.items.length), name, 'right');
+      const l: Expr = { kind: 'ColumnRef', index: lc.index, levelsUp: 0, type: lc.type, name };
+      const r: Expr = { kind: 'ColumnRef', index: rc.index, levelsUp: 0, type: rc.type, name };
+      conds.push(makeOp(b, '=', l, r, locOf(n)));
+      merged.push({ name, l, r, lc, rc });
+    }
+    condition = conds.length === 0 ? null : conds.length === 1 ? conds[0]! : { kind: 'BoolOp', op: 'and', args: conds, type: conds[0]!.type };
+  } else if (n.quals !== undefined) {
+    const raw = bindExpr(b, n.quals, { scope: joinScope, clause: 'JOIN conditions', allowAgg: false, allowWindow: false, allowSrf: false });
+    condition = coerceToBoolean(b.env, raw, 'JOIN/ON', locOf(n));
+  }
+  let plan = makeJoin(joinType, left.plan, right.plan, condition, right.lateral);
+  let outItems = items;
+  if (merged.length > 0) {
+    // USING/NATURAL: the merged columns come first in `*` and hide both inputs' columns from unqualified lookup
+    const extra: Expr[] = merged.map((m) => {
+      if (joinType === 'full') {
+        const t = commonType(b.env, [m.l.type, m.r.type], 'JOIN/USING');
+        return { kind: 'Coalesce', args: [coerce(b.env, m.l, t, 'i'), coerce(b.env, m.r, t, 'i')], type: t };
+      }
+      return joinType === 'right' ? m.r : m.l;
+    });
+    const base = plan.columns.length;
+    const refs: Expr[] = plan.columns.map((c, i) => ({ kind: 'ColumnRef', index: i, levelsUp: 0, type: c.type, name: c.name }));
+    plan = { kind: 'Projection', input: plan, exprs: [...refs, ...extra], columns: [...plan.columns, ...merged.map((m, i) => ({ name: m.name, type: extra[i]!.type }))] };
+    const mergedItem: RangeItem = {
+      alias: (n.join_using_alias as Node | undefined)?.aliasname as string ?? null,
+      columns: merged.map((m, i) => {
+        const src = joinType === 'right' ? m.rc : m.lc;
+        return { name: m.name, type: extra[i]!.type, index: base + i, tableOid: joinType === 'full' ? 0 : src.tableOid, attnum: joinType === 'full' ? 0 : src.attnum };
+      }),
+    };
+    outItems = items.map((it) => ({ ...it, columns: it.columns.map((c) => (names.includes(c.name) ? { ...c, usingHidden: true } : c)) }));
+    outItems = [mergedItem, ...outItems];
+  }
+  const alias = n.alias as Node | undefined;
+  if (alias !== undefined) {
+    const visible = outItems.flatMap((it) => it.columns.filter((c) => !c.usingHidden && !c.starHidden));
+    const colnames = ((alias.colnames as Node[] | undefined) ?? []).map(strVal);
+    const joinItem: RangeItem = { alias: String(alias.aliasname), columns: visible.map((c, i) => ({ ...c, name: colnames[i] ?? c.name })) };
+    outItems = [...outItems.map((it) => ({ ...it, qualifiedHidden: true, columns: it.columns.map((c) => ({ ...c, usingHidden: true })) })), joinItem];
+  }
+  return { plan, items: outItems, lateral: left.lateral };
+}
+
+function findUsing(items: readonly RangeItem[], name: string, side: string): ScopeColumn {
+  const found = items.flatMap((it) => it.columns.filter((c) => c.name === name && !c.usingHidden));
+  if (found.length === 0) throw pgError(SqlState.undefined_column, `column "${name}" specified in USING clause does not exist in ${side} table`);
+  if (found.length > 1) throw pgError(SqlState.ambiguous_column, `common column name "${name}" appears more than once in ${side} table`);
+  return found[0]!;
+}
+
+export { withPosition };

@@ -1,0 +1,116 @@
+/**
+ * Binder: resolves names and types of one statement and builds its LogicalPlan (PostgreSQL's analyze.c).
+ * One Binder per statement; it carries the CTEs in view and the parameter types being inferred.
+ */
+import type { SqlType } from '../../common/pgtypes/oids.ts';
+import { notSupported, pgError } from '../../common/errors.ts';
+import { SqlState } from '../../common/sqlstate.ts';
+import type { LogicalPlan } from '../logical/plan.ts';
+import type { PlanColumn } from '../logical/plan-column.ts';
+import type { BindContext } from './bind-context.ts';
+import type { CoerceEnv } from './coerce.ts';
+import type { Scope } from './scope.ts';
+import { bindSimpleSelect } from './bind-select.ts';
+import { bindSetOp, bindValues } from './bind-set-op.ts';
+import { bindWith } from './bind-cte.ts';
+import { bindSortAndLimitOver } from './bind-order.ts';
+
+type Node = Record<string, unknown>;
+
+/** A bound query block: plan plus output columns with their origin (for RowDescription). */
+export interface OutColumn extends PlanColumn {
+  readonly tableOid: number;
+  readonly attnum: number;
+}
+
+export interface QueryResult {
+  readonly plan: LogicalPlan;
+  readonly columns: readonly OutColumn[];
+  /** references a column of an enclosing query level */
+  readonly correlated: boolean;
+}
+
+export interface ExprScope {
+  readonly scope: Scope;
+  /** clause name for error messages: `aggregate functions are not allowed in WHERE` */
+  readonly clause: string;
+  readonly allowAgg: boolean;
+  readonly allowWindow: boolean;
+  readonly allowSrf: boolean;
+  /** inside an aggregate's arguments */
+  readonly inAgg?: boolean;
+  /** named windows of the WINDOW clause */
+  readonly windows?: ReadonlyMap<string, Node>;
+}
+
+export interface CteEntry {
+  readonly name: string;
+  readonly columns: readonly OutColumn[];
+  /** the bound CTE, or null while its own recursive term is being bound */
+  plan: LogicalPlan | null;
+  /** WorkTableScan id while binding the recursive term */
+  readonly workTableId?: number;
+}
+
+export interface SelectOptions {
+  /** turn unknown-typed outputs into text (false for INSERT … SELECT and set-operation leaves) */
+  readonly resolveUnknowns?: boolean;
+}
+
+export class Binder {
+  readonly env: CoerceEnv;
+  readonly ctes: Map<string, CteEntry>[] = [];
+  #nextId = 1;
+
+  constructor(readonly ctx: BindContext) {
+    this.env = { functions: ctx.functions, paramTypes: ctx.paramTypes };
+  }
+
+  nextId(): number {
+    return this.#nextId++;
+  }
+
+  findCte(name: string): CteEntry | undefined {
+    for (let i = this.ctes.length - 1; i >= 0; i--) {
+      const e = this.ctes[i]!.get(name);
+      if (e !== undefined) return e;
+    }
+    return undefined;
+  }
+
+  /** Binds a SelectStmt (given as `{SelectStmt: …}` or the bare node) whose enclosing level is `parent`. */
+  bindSelect(node: Node, parent: Scope | null, opts: SelectOptions = {}): QueryResult {
+    const stmt = (node.SelectStmt ?? node) as Node;
+    if (stmt.intoClause !== undefined) throw notSupported('SELECT INTO');
+    const pushed = stmt.withClause !== undefined;
+    if (pushed) this.ctes.push(bindWith(this, stmt.withClause as Node, parent));
+    try {
+      let r: QueryResult;
+      if (stmt.op !== undefined && stmt.op !== 'SETOP_NONE') {
+        r = bindSetOp(this, stmt, parent, opts);
+        r = bindSortAndLimitOver(this, r, stmt, parent);
+      } else if (stmt.valuesLists !== undefined) {
+        r = bindValues(this, stmt.valuesLists as Node[], parent, opts);
+        r = bindSortAndLimitOver(this, r, stmt, parent);
+      } else {
+        r = bindSimpleSelect(this, stmt, parent, opts);
+      }
+      return r;
+    } finally {
+      if (pushed) this.ctes.pop();
+    }
+  }
+}
+
+export function columnsOf(cols: readonly { name: string; type: SqlType }[]): PlanColumn[] {
+  return cols.map((c) => ({ name: c.name, type: c.type }));
+}
+
+export function checkNoLocking(stmt: Node): void {
+  if (stmt.lockingClause !== undefined) return; // FOR UPDATE/SHARE: a no-op on read-only snapshots
+  if (stmt.limitOption === 'LIMIT_OPTION_WITH_TIES') throw notSupported('FETCH FIRST … WITH TIES');
+}
+
+export function syntax(message: string, position?: number): never {
+  throw pgError(SqlState.syntax_error, message, position === undefined ? {} : { position });
+}

@@ -1,0 +1,95 @@
+/**
+ * Type coercion at bind time (PostgreSQL's coerce_type / select_common_type): unknown literals and `$n`
+ * parameters take the type the context wants; other types go through the registry's coercion pathways.
+ */
+import { Oid, sqlType, type SqlType } from '../../common/pgtypes/oids.ts';
+import { typeInfo } from '../../common/pgtypes/registry.ts';
+import { formatType } from '../../common/pgtypes/format-type.ts';
+import { pgError } from '../../common/errors.ts';
+import { SqlState } from '../../common/sqlstate.ts';
+import type { CastContext } from '../../functions/registry-types.ts';
+import type { Expr } from '../logical/expr.ts';
+import type { FunctionRegistry } from './function-registry.ts';
+
+export const UNKNOWN: SqlType = sqlType(Oid.unknown);
+export const BOOL: SqlType = sqlType(Oid.bool);
+export const TEXT: SqlType = sqlType(Oid.text);
+export const INT4: SqlType = sqlType(Oid.int4);
+export const INT8: SqlType = sqlType(Oid.int8);
+
+export interface CoerceEnv {
+  readonly functions: FunctionRegistry;
+  readonly paramTypes: SqlType[];
+}
+
+/** Converts `e` to `target`, or returns undefined when `context` does not allow it. */
+export function tryCoerce(env: CoerceEnv, e: Expr, target: SqlType, context: CastContext): Expr | undefined {
+  const src = e.type;
+  if (target.oid === Oid.any || target.oid === Oid.anyelement || target.oid === Oid.anycompatible || target.oid === Oid.record && src.oid !== Oid.unknown) return e;
+  if (e.kind === 'Param' && src.oid === Oid.unknown) {
+    env.paramTypes[e.index] = target;
+    return { ...e, type: target };
+  }
+  if (src.oid === target.oid) {
+    if (target.typmod < 0 || src.typmod === target.typmod) return e;
+    // length coercion (varchar(n), numeric(p,s)): the type's own cast with the new typmod
+    const self = env.functions.cast(src.oid, target.oid);
+    return { kind: 'Cast', arg: e, fn: self ? self.impl : null, type: target };
+  }
+  const path = env.functions.findCoercion(src.oid, target.oid, context);
+  if (path === undefined) return undefined;
+  if (path.method === 'b' && target.typmod < 0 && e.kind !== 'Literal') return { kind: 'Cast', arg: e, fn: null, type: target };
+  return { kind: 'Cast', arg: e, fn: path.impl, type: target };
+}
+
+export function coerce(env: CoerceEnv, e: Expr, target: SqlType, context: CastContext, position?: number): Expr {
+  const r = tryCoerce(env, e, target, context);
+  if (r !== undefined) return r;
+  if (context === 'e') {
+    throw pgError(SqlState.cannot_coerce, `cannot cast type ${formatType(e.type.oid)} to ${formatType(target.oid, target.typmod)}`, pos(position));
+  }
+  throw pgError(SqlState.datatype_mismatch, `argument is of type ${formatType(e.type.oid)} but ${formatType(target.oid)} is expected`, pos(position));
+}
+
+/** Coerces a condition (WHERE, HAVING, ON, CASE WHEN) to boolean: 42804 `argument of WHERE must be type boolean, not type integer`. */
+export function coerceToBoolean(env: CoerceEnv, e: Expr, clause: string, position?: number): Expr {
+  if (e.type.oid === Oid.bool) return e;
+  const r = e.type.oid === Oid.unknown ? tryCoerce(env, e, BOOL, 'i') : undefined;
+  if (r !== undefined) return r;
+  throw pgError(SqlState.datatype_mismatch, `argument of ${clause} must be type boolean, not type ${formatType(e.type.oid)}`, pos(position));
+}
+
+/**
+ * select_common_type: text if all unknown; otherwise the first known type, replaced by a later one of the
+ * same category that is preferred or coerces one way only. 42804 `<context> types x and y cannot be matched`.
+ */
+export function commonType(env: CoerceEnv, types: readonly SqlType[], context: string, position?: number): SqlType {
+  const known = types.filter((t) => t.oid !== Oid.unknown);
+  if (known.length === 0) return TEXT;
+  let p = known[0]!;
+  let pInfo = typeInfo(p.oid);
+  const implicit = (s: number, t: number): boolean => env.functions.canCoerce(s, t, 'i');
+  for (const n of known.slice(1)) {
+    if (n.oid === p.oid) continue;
+    const nInfo = typeInfo(n.oid);
+    if ((nInfo?.typcategory ?? 'X') !== (pInfo?.typcategory ?? 'X')) {
+      throw pgError(SqlState.datatype_mismatch, `${context} types ${formatType(p.oid)} and ${formatType(n.oid)} cannot be matched`, pos(position));
+    }
+    if (!(pInfo?.typispreferred ?? false) && implicit(p.oid, n.oid) && !implicit(n.oid, p.oid)) {
+      p = n;
+      pInfo = nInfo;
+    }
+  }
+  for (const t of known) {
+    if (t.oid !== p.oid && !implicit(t.oid, p.oid)) {
+      throw pgError(SqlState.datatype_mismatch, `${context} could not convert type ${formatType(t.oid)} to ${formatType(p.oid)}`, pos(position));
+    }
+  }
+  // keep a typmod only when every input agrees (select_common_typmod)
+  const mods = new Set(known.filter((t) => t.oid === p.oid).map((t) => t.typmod));
+  return sqlType(p.oid, mods.size === 1 && known.every((t) => t.oid === p.oid) ? p.typmod : -1);
+}
+
+function pos(position: number | undefined): { position?: number } {
+  return position === undefined ? {} : { position };
+}

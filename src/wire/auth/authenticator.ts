@@ -1,0 +1,117 @@
+/**
+ * Authentication exchange after StartupMessage. The method is chosen per user:
+ * a user listed with a password or verifier → SCRAM-SHA-256 (or cleartext when `method: password`);
+ * an unlisted user → trust from loopback addresses only (anywhere when `method: trust`).
+ * Failures are FATAL with PostgreSQL's wording (28P01 `password authentication failed for user "x"`).
+ * @see https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-START-UP
+ */
+import { randomBytes } from 'node:crypto';
+import { GatewayError } from '../../common/errors.ts';
+import { SqlState } from '../../common/sqlstate.ts';
+import {
+  AuthenticationCleartextPassword,
+  AuthenticationSASL,
+  AuthenticationSASLContinue,
+  AuthenticationSASLFinal,
+} from '../protocol/backend-serializer.ts';
+import { BufferReader } from '../protocol/buffer-reader.ts';
+import type { BufferWriter } from '../protocol/buffer-writer.ts';
+import {
+  deriveScramVerifier,
+  parseScramVerifier,
+  SCRAM_SHA_256,
+  ScramServerExchange,
+  type ScramVerifier,
+  verifyPasswordAgainstScram,
+} from './scram-sha-256.ts';
+
+export const AuthMethod = { trust: 'trust', password: 'password', scram: 'scram-sha-256' } as const;
+export type AuthMethod = (typeof AuthMethod)[keyof typeof AuthMethod];
+
+export interface AuthUser {
+  readonly name: string;
+  /** cleartext password (kept in memory only; prefer `verifier`) */
+  readonly password?: string;
+  /** `SCRAM-SHA-256$<iter>:<salt>$<StoredKey>:<ServerKey>` */
+  readonly verifier?: string;
+}
+
+export interface AuthConfig {
+  readonly method: AuthMethod;
+  readonly users: readonly AuthUser[];
+}
+
+export interface AuthPeer {
+  readonly user: string;
+  readonly database: string;
+  readonly remoteAddress: string;
+  readonly ssl: boolean;
+}
+
+/** How the exchange talks to the client: send (and flush) a message, receive the next 'p' payload. */
+export interface AuthIO {
+  send(write: (w: BufferWriter) => void): Promise<void>;
+  receive(): Promise<Uint8Array>;
+}
+
+export function isLoopback(address: string): boolean {
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.') || address === '';
+}
+
+export function passwordFailed(user: string): GatewayError {
+  return new GatewayError(SqlState.invalid_password, `password authentication failed for user "${user}"`, { severity: 'FATAL' });
+}
+
+/** Runs the exchange; resolves when the client is authenticated (the caller then sends AuthenticationOk). */
+export async function authenticate(cfg: AuthConfig, peer: AuthPeer, io: AuthIO): Promise<void> {
+  if (cfg.method === AuthMethod.trust) return;
+  const user = cfg.users.find((u) => u.name === peer.user);
+  if (!user || (user.password === undefined && user.verifier === undefined)) {
+    if (isLoopback(peer.remoteAddress)) return;
+    const enc = peer.ssl ? 'SSL encryption' : 'no encryption';
+    throw new GatewayError(
+      SqlState.invalid_authorization_specification,
+      `no pg_hba.conf entry for host "${peer.remoteAddress}", user "${peer.user}", database "${peer.database}", ${enc}`,
+      { severity: 'FATAL' },
+    );
+  }
+  const verifier = user.verifier === undefined ? null : parseScramVerifier(user.verifier);
+  if (user.verifier !== undefined && verifier === null) throw passwordFailed(peer.user);
+  if (cfg.method === AuthMethod.password) {
+    await io.send(AuthenticationCleartextPassword);
+    const password = new BufferReader(Buffer.from(await io.receive())).cstring();
+    const ok = verifier ? verifyPasswordAgainstScram(password, verifier) : password === user.password;
+    if (!ok) throw passwordFailed(peer.user);
+    return;
+  }
+  await scram(verifier ?? verifierFromPassword(user), peer.user, io);
+}
+
+/** Users configured with a cleartext password get a verifier with a random salt, derived once. */
+const derived = new WeakMap<AuthUser, ScramVerifier>();
+function verifierFromPassword(user: AuthUser): ScramVerifier {
+  let v = derived.get(user);
+  if (!v) {
+    v = deriveScramVerifier(user.password!, randomBytes(16), 4096);
+    derived.set(user, v);
+  }
+  return v;
+}
+
+async function scram(verifier: ScramVerifier, user: string, io: AuthIO): Promise<void> {
+  await io.send((w) => AuthenticationSASL(w, [SCRAM_SHA_256]));
+  const initial = new BufferReader(Buffer.from(await io.receive()));
+  const mechanism = initial.cstring();
+  if (mechanism !== SCRAM_SHA_256) {
+    throw new GatewayError(SqlState.protocol_violation, 'client selected an invalid SASL authentication mechanism', { severity: 'FATAL' });
+  }
+  const len = initial.i32();
+  const clientFirst = Buffer.from(initial.bytes(len < 0 ? 0 : len)).toString('utf8');
+  const exchange = new ScramServerExchange(verifier);
+  const serverFirst = exchange.clientFirst(clientFirst);
+  await io.send((w) => AuthenticationSASLContinue(w, serverFirst));
+  const clientFinal = Buffer.from(await io.receive()).toString('utf8');
+  const serverFinal = exchange.clientFinal(clientFinal);
+  if (serverFinal === null) throw passwordFailed(user);
+  await io.send((w) => AuthenticationSASLFinal(w, serverFinal));
+}

@@ -1,0 +1,411 @@
+/**
+ * PgConnection: the per-connection state machine of the v3 protocol.
+ *
+ *   AwaitingStartup ──SSLRequest/GSSENCRequest──▶ (TLS upgrade | 'N') ──▶ AwaitingStartup
+ *        │ StartupMessage                    CancelRequest ─▶ cancel + close
+ *        ▼
+ *   Authenticating ──▶ AuthenticationOk, ParameterStatus*, BackendKeyData ──▶ Ready
+ *   Ready ⇄ simple Query | extended Parse/Bind/Describe/Execute/Close … Sync (skip to Sync after an error)
+ *        ⇄ CopyIn / CopyOut
+ *
+ * One async loop per connection pulls parsed messages in order, so pipelined messages are answered in order.
+ * Output goes through one BufferWriter flushed at ReadyForQuery, PortalSuspended, Flush and big batches.
+ * @see https://www.postgresql.org/docs/current/protocol-flow.html
+ */
+import type { Socket } from 'node:net';
+import type { SecureContext, TLSSocket } from 'node:tls';
+import { GatewayError, toGatewayError } from '../common/errors.ts';
+import { SqlState } from '../common/sqlstate.ts';
+import { authenticate, type AuthConfig } from './auth/authenticator.ts';
+import type { CancelRegistry } from './cancel-registry.ts';
+import type { ValueCodec } from './encode/value-codec.ts';
+import { ExtendedQuery } from './extended-query.ts';
+import type { HandlerSession, OutputSettings, QueryHandler } from './handler.ts';
+import { MessageQueue } from './message-queue.ts';
+import * as msg from './protocol/backend-serializer.ts';
+import { BufferWriter } from './protocol/buffer-writer.ts';
+import type { FrontendMessage, StartupMessage } from './protocol/frontend-messages.ts';
+import { FrontendParser } from './protocol/frontend-parser.ts';
+import { sendStatementResult } from './statement-result.ts';
+import { expandStartupParameters } from './startup-options.ts';
+import type { WireIO } from './wire-io.ts';
+import { upgradeToTls } from './tls-upgrade.ts';
+import type { WireLogger } from './wire-logger.ts';
+
+const FLUSH_THRESHOLD = 64 * 1024;
+
+export interface ConnectionOptions {
+  readonly handler: QueryHandler;
+  readonly codec: ValueCodec;
+  readonly auth: AuthConfig;
+  readonly cancelRegistry: CancelRegistry;
+  readonly log: WireLogger;
+  /** present when TLS is configured: SSLRequest is answered 'S' */
+  readonly tls?: SecureContext;
+  readonly maxMessageLength?: number;
+  readonly idleSessionTimeoutMs?: number;
+  /** asked once StartupMessage arrived; false → FATAL 53300 */
+  readonly admit: () => boolean;
+  readonly release: () => void;
+}
+
+export class PgConnection implements WireIO {
+  readonly w = new BufferWriter();
+  readonly codec: ValueCodec;
+  private socket: Socket | TLSSocket;
+  private readonly parser: FrontendParser;
+  private readonly queue: MessageQueue;
+  private closed = false;
+  private ssl = false;
+  private admitted = false;
+  private sessionRef: HandlerSession | null = null;
+  private processId = 0;
+  private waitingDrain: (() => void) | null = null;
+  private settingsCache: OutputSettings | null = null;
+  /** resolves when the connection is fully cleaned up */
+  readonly finished: Promise<void>;
+
+  constructor(
+    private readonly raw: Socket,
+    private readonly opts: ConnectionOptions,
+  ) {
+    this.codec = opts.codec;
+    this.socket = raw;
+    this.parser = new FrontendParser(opts.maxMessageLength);
+    this.queue = new MessageQueue(
+      () => this.socket.pause(),
+      () => this.socket.resume(),
+    );
+    raw.setNoDelay(true);
+    raw.on('data', this.onData);
+    raw.on('error', () => this.onClose());
+    raw.on('close', () => this.onClose());
+    this.finished = this.run();
+  }
+
+  get session(): HandlerSession {
+    if (!this.sessionRef) throw new GatewayError(SqlState.internal_error, 'no session');
+    return this.sessionRef;
+  }
+
+  get settings(): OutputSettings {
+    return (this.settingsCache ??= this.session.outputSettings());
+  }
+
+  isClosed(): boolean {
+    return this.closed;
+  }
+
+  private readonly onData = (chunk: Buffer): void => {
+    if (this.closed) return;
+    try {
+      for (const m of this.parser.push(chunk)) {
+        this.queue.push(m);
+        // stop reading raw bytes until the loop answered: TLS bytes must not reach the parser
+        if (m.type === 'SSLRequest' || m.type === 'GSSENCRequest') this.socket.pause();
+      }
+    } catch (e) {
+      this.fatal(toGatewayError(e));
+    }
+  };
+
+  private onClose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue.end();
+    this.waitingDrain?.();
+    // the client is gone: release the handler's work now, even mid-query
+    if (this.sessionRef) void this.closeSession();
+  }
+
+  private sessionClosing: Promise<void> | null = null;
+  private closeSession(): Promise<void> {
+    const session = this.sessionRef;
+    if (!session) return Promise.resolve();
+    return (this.sessionClosing ??= session.close().catch((e: unknown) => {
+      this.opts.log.error(`closing session of backend ${this.processId}`, e);
+    }));
+  }
+
+  /** Sends a FATAL error and closes (protocol violation, shutdown, idle timeout). */
+  fatal(e: GatewayError): void {
+    if (this.closed) return;
+    msg.ErrorResponse(this.w, e.severity === 'FATAL' ? e : asFatal(e));
+    this.socket.end(this.w.take());
+    this.onClose();
+  }
+
+  async flush(): Promise<void> {
+    if (this.w.length === 0 || this.closed) return;
+    if (!this.socket.write(this.w.take()) && !this.closed) {
+      await new Promise<void>((resolve) => {
+        this.waitingDrain = resolve;
+        this.socket.once('drain', resolve);
+      });
+      this.waitingDrain = null;
+    }
+  }
+
+  async flushIfFull(): Promise<void> {
+    if (this.w.length >= FLUSH_THRESHOLD) await this.flush();
+  }
+
+  nextMessage(): Promise<FrontendMessage | null> {
+    return this.queue.next();
+  }
+
+  private async run(): Promise<void> {
+    try {
+      const startup = await this.startup();
+      if (!startup) return;
+      await this.begin(startup);
+      await this.loop();
+    } catch (e) {
+      const ge = this.report(e);
+      this.fatal(ge);
+    } finally {
+      await this.cleanup();
+    }
+  }
+
+  /** Startup phase: SSLRequest / GSSENCRequest / CancelRequest until StartupMessage. */
+  private async startup(): Promise<StartupMessage | null> {
+    for (;;) {
+      const m = await this.queue.next();
+      if (m === null) return null;
+      switch (m.type) {
+        case 'SSLRequest':
+        case 'GSSENCRequest': {
+          if (this.queue.size > 0 || this.parser.pendingBytes > 0) {
+            throw new GatewayError(SqlState.protocol_violation, `received unencrypted data after ${m.type === 'SSLRequest' ? 'SSL' : 'GSSAPI encryption'} request`, { severity: 'FATAL' });
+          }
+          if (m.type === 'SSLRequest' && this.opts.tls && !this.ssl) {
+            this.raw.write('S');
+            this.raw.off('data', this.onData);
+            this.socket = upgradeToTls(this.raw, this.opts.tls, this.onData, () => this.onClose());
+            this.ssl = true;
+          } else {
+            this.raw.write('N');
+            this.socket.resume();
+          }
+          continue;
+        }
+        case 'CancelRequest':
+          this.opts.cancelRegistry.cancel(m.processId, m.secretKey);
+          this.socket.end();
+          return null;
+        case 'StartupMessage':
+          return m;
+        default:
+          throw new GatewayError(SqlState.protocol_violation, 'unexpected message during startup', { severity: 'FATAL' });
+      }
+    }
+  }
+
+  /** Protocol version check, admission, authentication, handler session, greeting. */
+  private async begin(m: StartupMessage): Promise<void> {
+    const major = m.protocolVersion >>> 16;
+    const minor = m.protocolVersion & 0xffff;
+    if (major !== 3) {
+      throw new GatewayError(SqlState.feature_not_supported, `unsupported frontend protocol ${major}.${minor}: server supports 3.0 to 3.0`, { severity: 'FATAL' });
+    }
+    const unrecognized = Object.keys(m.parameters).filter((k) => k.startsWith('_pq_.'));
+    if (minor > 0 || unrecognized.length > 0) msg.NegotiateProtocolVersion(this.w, 0, unrecognized);
+    const user = m.parameters['user'];
+    if (!user) {
+      throw new GatewayError(SqlState.invalid_authorization_specification, 'no PostgreSQL user name specified in startup packet', { severity: 'FATAL' });
+    }
+    const database = m.parameters['database'] || user;
+    if (!this.opts.admit()) {
+      throw new GatewayError(SqlState.too_many_connections, 'sorry, too many clients already', { severity: 'FATAL' });
+    }
+    this.admitted = true;
+    const remoteAddress = this.raw.remoteAddress ?? '';
+    await authenticate(this.opts.auth, { user, database, remoteAddress, ssl: this.ssl }, {
+      send: async (write) => {
+        write(this.w);
+        await this.flush();
+      },
+      receive: async () => {
+        const r = await this.queue.next();
+        if (r === null) throw new ClientGone();
+        if (r.type !== 'PasswordMessage') {
+          throw new GatewayError(SqlState.protocol_violation, `expected password response, got message type ${'code' in r ? r.code : 0}`, { severity: 'FATAL' });
+        }
+        return r.data;
+      },
+    });
+    const { processId, secretKey } = this.opts.cancelRegistry.allocate();
+    this.processId = processId;
+    msg.AuthenticationOk(this.w);
+    let session: HandlerSession;
+    try {
+      session = await this.opts.handler.connect({
+        user,
+        database,
+        parameters: expandStartupParameters(m.parameters),
+        backendPid: processId,
+        remoteAddress,
+        remotePort: this.raw.remotePort ?? 0,
+        localAddress: this.raw.localAddress ?? '',
+        localPort: this.raw.localPort ?? 0,
+        ssl: this.ssl,
+      });
+    } catch (e) {
+      throw asFatal(toGatewayError(e));
+    }
+    this.sessionRef = session;
+    if (this.closed) {
+      await this.closeSession();
+      return;
+    }
+    session.onNotice = (n) => {
+      if (!this.closed) msg.NoticeResponse(this.w, n);
+    };
+    this.opts.cancelRegistry.register(processId, secretKey, session);
+    for (const [k, v] of session.initialParameterStatus()) msg.ParameterStatus(this.w, k, v);
+    msg.BackendKeyData(this.w, processId, secretKey);
+    msg.ReadyForQuery(this.w, session.transactionStatus());
+    await this.flush();
+  }
+
+  /** Ready state: one message at a time, in order. */
+  private async loop(): Promise<void> {
+    const extended = new ExtendedQuery(this);
+    let skipToSync = false;
+    for (;;) {
+      const m = await this.nextWithIdleTimeout();
+      if (m === null || this.closed) return;
+      if (skipToSync && m.type !== 'Sync' && m.type !== 'Terminate') continue;
+      try {
+        switch (m.type) {
+          case 'Query':
+            await extended.dropUnnamed();
+            await this.simpleQuery(m.sql);
+            await this.readyForQuery(extended);
+            break;
+          case 'Parse':
+            await extended.parse(m);
+            break;
+          case 'Bind':
+            await extended.bind(m);
+            break;
+          case 'Describe':
+            extended.describe(m);
+            break;
+          case 'Execute':
+            await extended.execute(m);
+            break;
+          case 'Close':
+            await extended.close(m);
+            break;
+          case 'Flush':
+            await this.flush();
+            break;
+          case 'Sync':
+            skipToSync = false;
+            await this.sync(extended);
+            break;
+          case 'Terminate':
+            return;
+          case 'CopyData':
+          case 'CopyDone':
+          case 'CopyFail':
+            break; // leftovers of a failed COPY: ignored, per protocol
+          case 'Malformed':
+            throw m.error;
+          case 'FunctionCall':
+            throw new GatewayError(SqlState.feature_not_supported, 'fastpath function calls are not supported');
+          default:
+            throw new GatewayError(SqlState.protocol_violation, `invalid frontend message type ${'code' in m ? m.code : 0}`, { severity: 'FATAL' });
+        }
+      } catch (e) {
+        if (e instanceof ClientGone || this.closed) return;
+        const ge = this.report(e);
+        if (ge.severity === 'FATAL' || ge.severity === 'PANIC') throw ge;
+        msg.ErrorResponse(this.w, ge);
+        if (m.type === 'Query') await this.readyForQuery(extended);
+        else skipToSync = true;
+      }
+    }
+  }
+
+  private async simpleQuery(sql: string): Promise<void> {
+    let any = false;
+    try {
+      for await (const result of this.session.simpleQuery(sql)) {
+        any = true;
+        this.settingsCache = null;
+        await sendStatementResult(this, result);
+        if (this.closed) return;
+      }
+      if (!any) msg.EmptyQueryResponse(this.w);
+    } catch (e) {
+      if (e instanceof ClientGone || this.closed) return;
+      const ge = this.report(e);
+      if (ge.severity === 'FATAL' || ge.severity === 'PANIC') throw ge;
+      msg.ErrorResponse(this.w, ge);
+    }
+  }
+
+  private async sync(extended: ExtendedQuery): Promise<void> {
+    try {
+      await this.session.sync();
+    } catch (e) {
+      const ge = this.report(e);
+      if (ge.severity === 'FATAL') throw ge;
+      msg.ErrorResponse(this.w, ge);
+    }
+    await this.readyForQuery(extended);
+  }
+
+  private async readyForQuery(extended: ExtendedQuery): Promise<void> {
+    const status = this.session.transactionStatus();
+    if (status === 'I') await extended.closeAllPortals();
+    this.settingsCache = null;
+    for (const [k, v] of this.session.takeParameterChanges()) msg.ParameterStatus(this.w, k, v);
+    msg.ReadyForQuery(this.w, status);
+    await this.flush();
+  }
+
+  private async nextWithIdleTimeout(): Promise<FrontendMessage | null> {
+    const ms = this.opts.idleSessionTimeoutMs;
+    if (!ms || this.queue.size > 0 || this.session.transactionStatus() !== 'I') return this.queue.next();
+    const timer = setTimeout(() => {
+      this.fatal(new GatewayError('57P05', 'terminating connection due to idle-session timeout', { severity: 'FATAL' }));
+    }, ms);
+    try {
+      return await this.queue.next();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Turns any throwable into a GatewayError; non-gateway errors are bugs: logged with their stack. */
+  private report(e: unknown): GatewayError {
+    if (GatewayError.is(e)) return e;
+    if (e instanceof ClientGone) return new GatewayError(SqlState.connection_exception, 'client gone', { severity: 'FATAL' });
+    this.opts.log.error(`internal error on backend ${this.processId}`, e);
+    return toGatewayError(e);
+  }
+
+  private async cleanup(): Promise<void> {
+    this.onClose();
+    if (!this.socket.destroyed) this.socket.end();
+    if (this.processId) this.opts.cancelRegistry.unregister(this.processId);
+    if (this.admitted) this.opts.release();
+    await this.closeSession();
+  }
+}
+
+/** The client closed the connection while we waited for it (e.g. psql re-prompting for a password). */
+class ClientGone extends Error {}
+
+function asFatal(e: GatewayError): GatewayError {
+  if (e.severity === 'FATAL') return e;
+  return new GatewayError(e.code, e.message, {
+    severity: 'FATAL',
+    ...(e.detail !== undefined && { detail: e.detail }),
+    ...(e.hint !== undefined && { hint: e.hint }),
+  });
+}

@@ -1,0 +1,184 @@
+/**
+ * Extended query protocol: prepared statements and portals of one connection, and the Parse / Bind /
+ * Describe / Execute / Close messages. Execute honours the row limit: the portal keeps its RowCursor and
+ * answers PortalSuspended, and the next Execute resumes. Errors are thrown; the connection then skips to Sync.
+ * @see https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-EXT-QUERY
+ */
+import { GatewayError } from '../common/errors.ts';
+import { SqlState } from '../common/sqlstate.ts';
+import type { PreparedStatement, StatementResult } from './handler.ts';
+import { rowEncoding } from './encode/data-row-encoder.ts';
+import {
+  BindComplete,
+  CloseComplete,
+  CommandComplete,
+  EmptyQueryResponse,
+  NoData,
+  ParameterDescription,
+  ParseComplete,
+  PortalSuspended,
+  RowDescription,
+} from './protocol/backend-serializer.ts';
+import type { Bind, Close, Describe, Execute, Parse } from './protocol/frontend-messages.ts';
+import { RowCursor } from './row-cursor.ts';
+import { receiveCopyIn, sendCopyOut } from './statement-result.ts';
+import type { WireIO } from './wire-io.ts';
+
+interface Portal {
+  readonly statement: PreparedStatement;
+  readonly params: readonly unknown[];
+  readonly resultFormats: readonly number[];
+  started: boolean;
+  cursor: RowCursor | null;
+  result: StatementResult | null;
+}
+
+export class ExtendedQuery {
+  private readonly statements = new Map<string, PreparedStatement>();
+  private readonly portals = new Map<string, Portal>();
+
+  constructor(private readonly io: WireIO) {}
+
+  async parse(m: Parse): Promise<void> {
+    if (m.name !== '' && this.statements.has(m.name)) {
+      throw new GatewayError(SqlState.duplicate_prepared_statement, `prepared statement "${m.name}" already exists`);
+    }
+    const prepared = await this.io.session.prepare(m.sql, m.paramTypes);
+    this.statements.set(m.name, prepared);
+    ParseComplete(this.io.w);
+  }
+
+  async bind(m: Bind): Promise<void> {
+    const stmt = this.statement(m.statement);
+    const n = stmt.paramTypes.length;
+    if (m.params.length !== n) {
+      throw new GatewayError(
+        SqlState.protocol_violation,
+        `bind message supplies ${m.params.length} parameters, but prepared statement "${m.statement}" requires ${n}`,
+      );
+    }
+    const pf = m.paramFormats;
+    if (pf.length > 1 && pf.length !== m.params.length) {
+      throw new GatewayError(SqlState.protocol_violation, `bind message has ${pf.length} parameter formats but ${m.params.length} parameters`);
+    }
+    const rf = m.resultFormats;
+    for (const f of [...pf, ...rf]) {
+      if (f !== 0 && f !== 1) throw new GatewayError(SqlState.invalid_parameter_value, `unsupported format code: ${f}`);
+    }
+    const ncols = stmt.columns?.length ?? 0;
+    if (rf.length > 1 && rf.length !== ncols) {
+      throw new GatewayError(SqlState.protocol_violation, `bind message has ${rf.length} result formats but query has ${ncols} columns`);
+    }
+    const params = m.params.map((bytes, i) => this.decodeParam(stmt.paramTypes[i] ?? 0, pf.length === 0 ? 0 : pf.length === 1 ? pf[0]! : pf[i]!, bytes, i + 1));
+    if (m.portal !== '' && this.portals.has(m.portal)) {
+      throw new GatewayError(SqlState.duplicate_cursor, `cursor "${m.portal}" already exists`);
+    }
+    await this.closePortal(m.portal);
+    this.portals.set(m.portal, { statement: stmt, params, resultFormats: rf, started: false, cursor: null, result: null });
+    BindComplete(this.io.w);
+  }
+
+  private decodeParam(oid: number, format: number, bytes: Uint8Array | null, index: number): unknown {
+    if (bytes === null) return null;
+    if (format === 0) {
+      const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8');
+      return oid === 0 ? text : this.io.codec.textIn(oid, -1, text, this.io.settings);
+    }
+    try {
+      return this.io.codec.binaryIn(oid, bytes);
+    } catch (e) {
+      if (GatewayError.is(e)) throw e;
+      throw new GatewayError(SqlState.invalid_binary_representation, `incorrect binary data format in bind parameter ${index}`);
+    }
+  }
+
+  describe(m: Describe): void {
+    if (m.target === 'S') {
+      const stmt = this.statement(m.name);
+      ParameterDescription(this.io.w, stmt.paramTypes);
+      if (stmt.columns) RowDescription(this.io.w, stmt.columns);
+      else NoData(this.io.w);
+      return;
+    }
+    const portal = this.portal(m.name);
+    const columns = portal.statement.columns;
+    if (columns) RowDescription(this.io.w, columns, portal.resultFormats);
+    else NoData(this.io.w);
+  }
+
+  async execute(m: Execute): Promise<void> {
+    const portal = this.portal(m.portal);
+    if (!portal.started) {
+      portal.started = true;
+      const result = await this.io.session.execute(portal.statement, portal.params);
+      portal.result = result;
+      switch (result.kind) {
+        case 'rows':
+          portal.cursor = new RowCursor(result.batches, rowEncoding(result.columns, portal.resultFormats));
+          break;
+        case 'command':
+          CommandComplete(this.io.w, result.tag);
+          return;
+        case 'empty':
+          EmptyQueryResponse(this.io.w);
+          return;
+        case 'copyOut':
+          await sendCopyOut(this.io, result);
+          return;
+        case 'copyIn':
+          await receiveCopyIn(this.io, result);
+          return;
+      }
+    }
+    const result = portal.result;
+    if (portal.cursor && result?.kind === 'rows') {
+      const n = await portal.cursor.send(this.io, m.maxRows);
+      if (this.io.isClosed()) return;
+      if (portal.cursor.done) CommandComplete(this.io.w, result.tag(n));
+      else {
+        PortalSuspended(this.io.w);
+        await this.io.flush();
+      }
+    } else if (result?.kind === 'command') {
+      CommandComplete(this.io.w, result.tag);
+    } else {
+      EmptyQueryResponse(this.io.w);
+    }
+  }
+
+  async close(m: Close): Promise<void> {
+    if (m.target === 'S') this.statements.delete(m.name);
+    else await this.closePortal(m.name);
+    CloseComplete(this.io.w);
+  }
+
+  /** A simple Query drops the unnamed statement and portal, as PostgreSQL does. */
+  async dropUnnamed(): Promise<void> {
+    this.statements.delete('');
+    await this.closePortal('');
+  }
+
+  /** At transaction end (Sync with status I) portals are gone; prepared statements stay. */
+  async closeAllPortals(): Promise<void> {
+    for (const name of [...this.portals.keys()]) await this.closePortal(name);
+  }
+
+  private async closePortal(name: string): Promise<void> {
+    const p = this.portals.get(name);
+    if (!p) return;
+    this.portals.delete(name);
+    await p.cursor?.close().catch(() => undefined);
+  }
+
+  private statement(name: string): PreparedStatement {
+    const s = this.statements.get(name);
+    if (!s) throw new GatewayError(SqlState.invalid_sql_statement_name, `prepared statement "${name}" does not exist`);
+    return s;
+  }
+
+  private portal(name: string): Portal {
+    const p = this.portals.get(name);
+    if (!p) throw new GatewayError(SqlState.invalid_cursor_name, `portal "${name}" does not exist`);
+    return p;
+  }
+}

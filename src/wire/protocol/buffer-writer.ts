@@ -1,0 +1,113 @@
+/**
+ * BufferWriter: one growable output buffer per connection. Backend messages are written straight into it
+ * (no per-message allocation) and the connection hands the bytes to the socket in one write at flush points
+ * (ReadyForQuery, PortalSuspended, Flush, large batches).
+ * @see https://www.postgresql.org/docs/current/protocol-message-formats.html
+ */
+export class BufferWriter {
+  private buf: Buffer;
+  private pos = 0;
+  private messageStart = -1;
+
+  constructor(initialSize = 16 * 1024) {
+    this.buf = Buffer.allocUnsafe(initialSize);
+  }
+
+  /** bytes written and not yet taken */
+  get length(): number {
+    return this.pos;
+  }
+
+  private ensure(extra: number): void {
+    const need = this.pos + extra;
+    if (need <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < need) size *= 2;
+    const next = Buffer.allocUnsafe(size);
+    this.buf.copy(next, 0, 0, this.pos);
+    this.buf = next;
+  }
+
+  /** Starts a typed message: the type byte and a length placeholder patched by endMessage. */
+  startMessage(code: number): this {
+    this.ensure(5);
+    this.buf[this.pos] = code;
+    this.messageStart = this.pos + 1;
+    this.pos += 5;
+    return this;
+  }
+
+  endMessage(): this {
+    this.buf.writeInt32BE(this.pos - this.messageStart, this.messageStart);
+    this.messageStart = -1;
+    return this;
+  }
+
+  u8(v: number): this {
+    this.ensure(1);
+    this.buf[this.pos++] = v;
+    return this;
+  }
+
+  i16(v: number): this {
+    this.ensure(2);
+    this.buf.writeInt16BE(v, this.pos);
+    this.pos += 2;
+    return this;
+  }
+
+  i32(v: number): this {
+    this.ensure(4);
+    this.buf.writeInt32BE(v, this.pos);
+    this.pos += 4;
+    return this;
+  }
+
+  /** UTF-8 text without terminator */
+  string(s: string): this {
+    this.ensure(s.length * 3);
+    this.pos += this.buf.write(s, this.pos, 'utf8');
+    return this;
+  }
+
+  /** UTF-8 text + NUL (the protocol's String type) */
+  cstring(s: string): this {
+    this.ensure(s.length * 3 + 1);
+    this.pos += this.buf.write(s, this.pos, 'utf8');
+    this.buf[this.pos++] = 0;
+    return this;
+  }
+
+  bytes(b: Uint8Array): this {
+    this.ensure(b.length);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
+    return this;
+  }
+
+  /** Int32 byte length followed by the UTF-8 text: a DataRow column value, encoded in place. */
+  lengthPrefixedString(s: string): this {
+    this.ensure(4 + s.length * 3);
+    const n = this.buf.write(s, this.pos + 4, 'utf8');
+    this.buf.writeInt32BE(n, this.pos);
+    this.pos += 4 + n;
+    return this;
+  }
+
+  lengthPrefixedBytes(b: Uint8Array): this {
+    this.ensure(4 + b.length);
+    this.buf.writeInt32BE(b.length, this.pos);
+    this.buf.set(b, this.pos + 4);
+    this.pos += 4 + b.length;
+    return this;
+  }
+
+  /** Copies out the written bytes and resets; the backing buffer is reused. */
+  take(): Buffer {
+    const out = Buffer.allocUnsafe(this.pos);
+    this.buf.copy(out, 0, 0, this.pos);
+    this.pos = 0;
+    if (this.buf.length > 4 * 1024 * 1024) this.buf = Buffer.allocUnsafe(64 * 1024); // give back big spikes
+    return out;
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Sends one StatementResult: rows (optional RowDescription, DataRows, CommandComplete), a command tag,
+ * EmptyQueryResponse, or a COPY exchange (CopyOutResponse + CopyData… + CopyDone, or CopyInResponse and
+ * the client's CopyData stream fed to the handler).
+ * @see https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-COPY
+ */
+import { GatewayError } from '../common/errors.ts';
+import { SqlState } from '../common/sqlstate.ts';
+import type { StatementResult } from './handler.ts';
+import { rowEncoding } from './encode/data-row-encoder.ts';
+import {
+  CommandComplete,
+  CopyData,
+  CopyDone,
+  CopyInResponse,
+  CopyOutResponse,
+  EmptyQueryResponse,
+  RowDescription,
+} from './protocol/backend-serializer.ts';
+import { FrontendCode } from './protocol/message-codes.ts';
+import { RowCursor } from './row-cursor.ts';
+import type { WireIO } from './wire-io.ts';
+
+/** Simple-query flavour: the whole result, with RowDescription for row results, text format. */
+export async function sendStatementResult(io: WireIO, result: StatementResult): Promise<void> {
+  switch (result.kind) {
+    case 'rows': {
+      RowDescription(io.w, result.columns);
+      const cursor = new RowCursor(result.batches, rowEncoding(result.columns, []));
+      try {
+        const n = await cursor.send(io, 0);
+        if (!io.isClosed()) CommandComplete(io.w, result.tag(n));
+      } finally {
+        await cursor.close();
+      }
+      return;
+    }
+    case 'command':
+      CommandComplete(io.w, result.tag);
+      return;
+    case 'empty':
+      EmptyQueryResponse(io.w);
+      return;
+    case 'copyOut':
+      await sendCopyOut(io, result);
+      return;
+    case 'copyIn':
+      await receiveCopyIn(io, result);
+      return;
+  }
+}
+
+export async function sendCopyOut(io: WireIO, result: Extract<StatementResult, { kind: 'copyOut' }>): Promise<void> {
+  CopyOutResponse(io.w, result.format, result.columnCount);
+  for await (const chunk of result.data) {
+    CopyData(io.w, chunk);
+    await io.flushIfFull();
+    if (io.isClosed()) return;
+  }
+  CopyDone(io.w);
+  CommandComplete(io.w, result.tag(result.rowCount()));
+}
+
+export async function receiveCopyIn(io: WireIO, result: Extract<StatementResult, { kind: 'copyIn' }>): Promise<void> {
+  CopyInResponse(io.w, result.format, result.columnCount);
+  await io.flush();
+  const tag = await result.consume(copyInStream(io));
+  CommandComplete(io.w, tag);
+}
+
+/** CopyData payloads until CopyDone; CopyFail → 57014; anything but Flush/Sync → 08P01. */
+async function* copyInStream(io: WireIO): AsyncGenerator<Uint8Array> {
+  for (;;) {
+    const m = await io.nextMessage();
+    if (m === null) throw new GatewayError(SqlState.connection_exception, 'unexpected EOF on client connection with an open transaction', { severity: 'FATAL' });
+    switch (m.type) {
+      case 'CopyData':
+        yield m.data;
+        break;
+      case 'CopyDone':
+        return;
+      case 'CopyFail':
+        throw new GatewayError(SqlState.query_canceled, `COPY from stdin failed: ${m.message}`);
+      case 'Flush':
+      case 'Sync':
+        break;
+      case 'Terminate':
+        throw new GatewayError(SqlState.connection_exception, 'terminating connection during COPY from stdin', { severity: 'FATAL' });
+      default: {
+        const code = 'code' in m ? m.code : (FrontendCode[m.type as keyof typeof FrontendCode] ?? 0);
+        const hex = code.toString(16).toUpperCase().padStart(2, '0');
+        throw new GatewayError(SqlState.protocol_violation, `unexpected message type 0x${hex} during COPY from stdin`);
+      }
+    }
+  }
+}
