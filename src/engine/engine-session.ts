@@ -24,7 +24,9 @@ import { SessionCatalog } from './session-catalog.ts';
 import { SessionSettings } from './session-settings.ts';
 import { TransactionState } from './transaction.ts';
 import { EngineSessionView } from './engine-session-view.ts';
-import { nodeBody, nodeKind } from './ast.ts';
+import { nodeBody, nodeKind, rangeVarName } from './ast.ts';
+import { lookupRelation } from './statements/ddl.ts';
+import { MemoryTable } from './memory-table.ts';
 import { routeUtility } from './statements/route-utility.ts';
 import type { Cursor } from './statements/cursor-stmt.ts';
 import { searchPathSchemas } from './search-path.ts';
@@ -192,7 +194,7 @@ export class EngineSession implements HandlerSession {
     }
   }
 
-  private runQuery(stmt: ParsedStatement, params: readonly unknown[], prepared: EnginePrepared | null): StatementResult {
+  private async runQuery(stmt: ParsedStatement, params: readonly unknown[], prepared: EnginePrepared | null): Promise<StatementResult> {
     let bound: BoundQuery;
     if (prepared !== null && prepared.bound !== null && prepared.catalogVersion === this.server.catalogVersion) {
       bound = prepared.bound;
@@ -204,6 +206,7 @@ export class EngineSession implements HandlerSession {
       }
     }
     const kind = nodeKind(stmt.ast);
+    if (kind !== 'SelectStmt') this.noteDmlTarget(stmt.ast);
     const batches = this.guard(executePlan(bound.plan, this.execContext(params)));
     if (kind === 'SelectStmt') {
       return { kind: 'rows', columns: toResultColumns(bound.columns), batches, tag: (n) => `SELECT ${n}` };
@@ -213,7 +216,14 @@ export class EngineSession implements HandlerSession {
     if (Array.isArray(nodeBody(stmt.ast).returningList) && (nodeBody(stmt.ast).returningList as unknown[]).length > 0) {
       return { kind: 'rows', columns: toResultColumns(bound.columns), batches, tag: (n) => `${verb} ${n}` };
     }
-    return { kind: 'rows', columns: [], batches: countOnly(batches), tag: (n) => `${verb} ${n}` };
+    return { kind: 'command', tag: `${verb} ${await countRows(batches)}` };
+  }
+
+  /** remembers the target table's contents so that ROLLBACK can undo the write */
+  private noteDmlTarget(ast: unknown): void {
+    const { schema, name } = rangeVarName(nodeBody(ast).relation);
+    const rel = lookupRelation(this, schema === undefined ? [name] : [schema, name]);
+    if (rel !== undefined && rel.source instanceof MemoryTable) this.tx.noteWrite(rel.source);
   }
 
   bind(ast: unknown, paramTypes: readonly number[]): BoundQuery {
@@ -310,14 +320,14 @@ function abortReason(signal: AbortSignal): GatewayError {
   return GatewayError.is(reason) ? reason : queryCanceled();
 }
 
-async function* countOnly(batches: AsyncIterable<Batch>): AsyncIterable<Batch> {
-  // the DML plan yields one row holding the affected-row count; turn it into that many empty rows for the tag
+/** a DML plan without RETURNING yields one row holding the affected-row count */
+async function countRows(batches: AsyncIterable<Batch>): Promise<number> {
   let count = 0;
   for await (const b of batches) {
     const v = b.columns[0]?.[0];
     count += typeof v === 'bigint' ? Number(v) : typeof v === 'number' ? v : b.length;
   }
-  yield { length: count, columns: [] };
+  return count;
 }
 
 const QUERY_KINDS = new Set(['SelectStmt', 'InsertStmt', 'UpdateStmt', 'DeleteStmt']);

@@ -20,7 +20,7 @@ export function rint(x: number): number {
   const r = Math.round(x);
   // Math.round rounds .5 up; fix exact ties toward even
   if (Math.abs(x % 1) === 0.5 && r % 2 !== 0) return r - 1;
-  return r === 0 ? 0 : r;
+  return r;
 }
 
 export function isIntOid(oid: number): boolean {
@@ -56,7 +56,9 @@ export function floatToNumeric(v: number, digits: number): Numeric {
   if (Number.isNaN(v)) return Numeric.NaN;
   if (!Number.isFinite(v)) return v > 0 ? Numeric.POSITIVE_INFINITY : Numeric.NEGATIVE_INFINITY;
   if (v === 0) return Numeric.ZERO;
-  return Numeric.parse(v.toPrecision(digits));
+  // %g drops trailing zeros of the mantissa
+  const g = v.toPrecision(digits).replace(/(\.\d*?)0+(?=$|e)/, '$1').replace(/\.(?=$|e)/, '');
+  return Numeric.parse(g);
 }
 
 /** numeric → float4/float8 goes through the text form, so out-of-range values fail as float8in does. */

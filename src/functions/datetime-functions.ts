@@ -11,16 +11,16 @@ import { Numeric } from '../common/pgtypes/numeric.ts';
 import { TIMESTAMP_INFINITY, TIMESTAMP_NEG_INFINITY, type Interval, type TimeTz } from '../common/pgtypes/values.ts';
 import type { EvalContext, RoutineDef, ScalarFunctionDef } from './registry-types.ts';
 import {
-  USECS_PER_DAY, checkTimestamp, daysFromCivil, daysInMonth, floorDiv, isInfiniteTs, timestampToTm, tmToTimestamp,
+  USECS_PER_DAY, checkTimestamp, daysFromCivil, daysInMonth, floorDiv, isInfiniteTs, timestampToTm,
 } from './datetime-fields.ts';
 import {
   TYPE_DATE, TYPE_INTERVAL, TYPE_TIME, TYPE_TIMESTAMP, TYPE_TIMESTAMPTZ, decToNumber, extractInterval, extractTimestamp,
   parseUnit, truncInterval, truncTimestamp, unitNotSupported, type Dec, type Unit,
 } from './datetime-units.ts';
-import { age, intervalCmpValue, justifyDays, justifyHours, justifyInterval, rint } from './interval-math.ts';
+import { age, justifyDays, justifyHours, justifyInterval, rint } from './interval-math.ts';
 import { localToUtc, offsetAtUtc, resolveZone, utcToLocal, type Zone } from './timezone.ts';
 import {
-  clockMicros, dateToTimestamp, roundMicros, roundTimestamp, sessionZoneOf, timeOfTimestamp, timestampToDate,
+  clockMicros, dateToTimestamp, roundMicros, sessionZoneOf, timeOfTimestamp,
   timestampToTimestamptz, timestamptzToTimestamp,
 } from './datetime-support.ts';
 import { toCharInterval, toCharTimestamp } from './to-char.ts';
@@ -119,7 +119,7 @@ function toNumericResult(r: Extracted): Numeric {
   if (r === '-inf') return Numeric.NEGATIVE_INFINITY;
   if ('jday' in r) {
     const jd = Numeric.fromBigInt(BigInt(r.jday));
-    return r.julianMicros === 0n && false ? jd : jd.add(Numeric.fromBigInt(r.julianMicros).div(Numeric.fromBigInt(USECS_PER_DAY)));
+    return jd.add(Numeric.fromBigInt(r.julianMicros).div(Numeric.fromBigInt(USECS_PER_DAY)));
   }
   return Numeric.of(r.value, r.scale);
 }
@@ -351,4 +351,3 @@ export const datetimeFunctions: readonly RoutineDef[] = [
   ...currentFunctions, ...truncFunctions, ...partFunctions, ...ageFunctions, ...makeFunctions, ...miscFunctions,
 ];
 
-export { intervalCmpValue, tmToTimestamp, roundTimestamp, timestampToDate };

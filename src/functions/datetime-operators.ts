@@ -9,7 +9,7 @@ import { SqlState } from '../common/sqlstate.ts';
 import { Oid } from '../common/pgtypes/oids.ts';
 import type { Interval } from '../common/pgtypes/values.ts';
 import type { OperatorDef } from './registry-types.ts';
-import { USECS_PER_DAY, checkDate, checkTimestamp, isInfiniteTs } from './datetime-fields.ts';
+import { checkDate, checkTimestamp } from './datetime-fields.ts';
 import { intervalAdd, intervalDiv, intervalMul, intervalNeg, intervalSub, timestampMinus, timestampPlusInterval } from './interval-math.ts';
 import { dateToTimestamp, sessionZoneOf } from './datetime-support.ts';
 
@@ -69,4 +69,3 @@ export const datetimeOperators: readonly OperatorDef[] = [
   op('/', INTERVAL, FLOAT8, INTERVAL, (l, r) => intervalDiv(l as Interval, r as number), 'interval_div', 1585),
 ];
 
-export { USECS_PER_DAY, isInfiniteTs };

@@ -48,10 +48,13 @@ export const TYPE_DATE = 'date';
 export const TYPE_TIME = 'time without time zone';
 
 export function parseUnit(text: string, typeName: string): Unit {
-  const lower = text.toLowerCase();
-  const u = UNIT_ALIASES[lower];
-  if (u === undefined) throw pgError(SqlState.invalid_parameter_value, `unit "${lower}" not recognized for type ${typeName}`);
+  const u = UNIT_ALIASES[text.toLowerCase()];
+  if (u === undefined) throw unitNotRecognized(text, typeName);
   return u;
+}
+
+export function unitNotRecognized(text: string, typeName: string): Error {
+  return pgError(SqlState.invalid_parameter_value, `unit "${text.toLowerCase()}" not recognized for type ${typeName}`);
 }
 
 export function unitNotSupported(unit: string, typeName: string, detail?: string): Error {
@@ -62,7 +65,7 @@ const TRUNC_UNITS: ReadonlySet<Unit> = new Set<Unit>(['microseconds', 'milliseco
 
 /** date_trunc on a (local) timestamp. */
 export function truncTimestamp(unit: Unit, unitText: string, ts: bigint, typeName: string): bigint {
-  if (!TRUNC_UNITS.has(unit)) throw unitNotSupported(unitText.toLowerCase(), typeName);
+  if (!TRUNC_UNITS.has(unit)) throw unitNotRecognized(unitText, typeName);
   const tm = timestampToTm(ts);
   if (unit === 'week') {
     const monday = isoYearStart(isoWeek(timestampDays(ts)).isoYear) + (isoWeek(timestampDays(ts)).week - 1) * 7;
@@ -114,7 +117,7 @@ export function intervalToTm(iv: Interval): Tm {
 
 export function truncInterval(unit: Unit, unitText: string, iv: Interval): Interval {
   if (unit === 'week') throw unitNotSupported('week', TYPE_INTERVAL, 'Months usually have fractional weeks.');
-  if (!TRUNC_UNITS.has(unit)) throw unitNotSupported(unitText.toLowerCase(), TYPE_INTERVAL);
+  if (!TRUNC_UNITS.has(unit)) throw unitNotRecognized(unitText, TYPE_INTERVAL);
   const tm = intervalToTm(iv);
   truncTm(unit, tm, true);
   const micros = BigInt((tm.hour * 60 + tm.minute) * 60 + tm.second) * 1_000_000n + BigInt(tm.micro);

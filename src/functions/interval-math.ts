@@ -9,7 +9,7 @@ import { pgError, divisionByZero } from '../common/errors.ts';
 import { SqlState } from '../common/sqlstate.ts';
 import type { Interval } from '../common/pgtypes/values.ts';
 import {
-  USECS_PER_DAY, USECS_PER_SEC, checkTimestamp, daysFromCivil, daysInMonth, isInfiniteTs, timestampToTm, tmToTimestamp,
+  USECS_PER_DAY, USECS_PER_SEC, checkTimestamp, daysInMonth, isInfiniteTs, timestampToTm, tmToTimestamp,
   type Tm,
 } from './datetime-fields.ts';
 import { localToUtc, utcToLocal, type Zone } from './timezone.ts';
@@ -58,7 +58,7 @@ export function rint(x: number): number {
 const tsround = (j: number): number => rint(j * 1e6) / 1e6;
 
 /** interval_mul / interval_div: fractional months spill into days (30 per month), fractional days into time. */
-function scaleInterval(span: Interval, monthsF: number, daysF: number, timeF: number): Interval {
+function scaleInterval(monthsF: number, daysF: number, timeF: number): Interval {
   if (!Number.isFinite(monthsF) || !Number.isFinite(daysF) || !Number.isFinite(timeF)) throw intervalOutOfRange();
   const months = checkInt32(Math.trunc(monthsF));
   let days = checkInt32(Math.trunc(daysF));
@@ -71,18 +71,17 @@ function scaleInterval(span: Interval, monthsF: number, daysF: number, timeF: nu
   days = checkInt32(days + Math.trunc(monthRemainderDays));
   const time = rint(timeF + secRemainder * 1e6);
   if (!Number.isFinite(time) || Math.abs(time) > 9.223372036854775e18) throw intervalOutOfRange();
-  void span;
   return interval(months, days, BigInt(time));
 }
 
 export function intervalMul(span: Interval, factor: number): Interval {
   if (Number.isNaN(factor)) throw pgError(SqlState.datetime_field_overflow, 'interval out of range');
-  return scaleInterval(span, span.months * factor, span.days * factor, Number(span.micros) * factor);
+  return scaleInterval(span.months * factor, span.days * factor, Number(span.micros) * factor);
 }
 
 export function intervalDiv(span: Interval, factor: number): Interval {
   if (factor === 0) throw divisionByZero();
-  return scaleInterval(span, span.months / factor, span.days / factor, Number(span.micros) / factor);
+  return scaleInterval(span.months / factor, span.days / factor, Number(span.micros) / factor);
 }
 
 /** Adds months to a broken-down date, clamping the day to the month's end (Jan 31 + 1 month = Feb 28/29). */
@@ -183,4 +182,3 @@ export function intervalCmpValue(a: Interval): bigint {
   return (BigInt(a.months) * 30n + BigInt(a.days)) * USECS_PER_DAY + a.micros;
 }
 
-export { daysFromCivil };

@@ -26,7 +26,8 @@ export function likeRegex(pattern: string, caseInsensitive: boolean): RegExp {
     const c = chars[i]!;
     if (c === '\\') {
       const n = chars[++i];
-      if (n === undefined) throw likeEndsWithEscape();
+      // MatchText only complains when matching reaches the dangling escape with text left over
+      if (n === undefined) return trailingEscape(src, caseInsensitive);
       src += REGEX_SPECIAL.test(n) ? '\\' + n : n;
     } else if (c === '%') src += '[\\s\\S]*';
     else if (c === '_') src += '[\\s\\S]';
@@ -36,6 +37,15 @@ export function likeRegex(pattern: string, caseInsensitive: boolean): RegExp {
   if (likeCache.size > 256) likeCache.clear();
   likeCache.set(key, re);
   return re;
+}
+
+/** A pattern ending in an escape: matching text raises 22025, anything else is simply false. */
+function trailingEscape(prefix: string, caseInsensitive: boolean): RegExp {
+  const probe = new RegExp(prefix + '[\\s\\S]', caseInsensitive ? 'iu' : 'u');
+  return { test: (s: string): boolean => {
+    if (probe.test(s)) throw likeEndsWithEscape();
+    return false;
+  } } as RegExp;
 }
 
 /** s LIKE pattern (backslash escape). */

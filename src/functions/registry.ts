@@ -5,14 +5,14 @@
  * @see https://www.postgresql.org/docs/15/typeconv.html
  */
 import { Oid, sqlType, type SqlType } from '../common/pgtypes/oids.ts';
-import { arrayTypeOf, elementTypeOf, typeInfo } from '../common/pgtypes/registry.ts';
+import { arrayTypeOf, elementTypeOf, typeByName, typeInfo } from '../common/pgtypes/registry.ts';
 import { formatType } from '../common/pgtypes/format-type.ts';
 import { pgError } from '../common/errors.ts';
 import { SqlState } from '../common/sqlstate.ts';
 import type { CastContext, CastDef, OperatorDef, RoutineDef } from './registry-types.ts';
 import { isAnyLike, isPolymorphic, resolvePolymorphic, substitute } from './polymorphic.ts';
 import { matchArgTypes, selectCandidate, type Candidate } from './select-candidate.ts';
-import { arrayCoercion, ioCoercion } from './coercions.ts';
+import { applyCoercion, arrayCoercion, ioCoercion } from './coercions.ts';
 
 export interface ResolvedFunction {
   readonly def: RoutineDef;
@@ -41,23 +41,33 @@ export class FunctionRegistry {
   readonly #casts = new Map<string, CastDef>();
   readonly #oids = new Map<RoutineDef | OperatorDef, number>();
   #nextOid = FIRST_ASSIGNED_OID;
+  readonly #castRoutines = new Map<string, RoutineDef>();
 
+  /** Adds routines; one with the same name and argument types as an earlier one replaces it. */
   registerRoutines(defs: readonly RoutineDef[]): void {
     for (const d of defs) {
       const list = this.#routines.get(d.name) ?? [];
-      list.push(d);
+      this.#put(list, d, (o) => o.args.length === d.args.length && o.args.every((a, i) => a === d.args[i]));
       this.#routines.set(d.name, list);
-      this.#oids.set(d, d.oid ?? this.#nextOid++);
     }
   }
 
+  /** Adds operators; one with the same name and operand types as an earlier one replaces it. */
   registerOperators(defs: readonly OperatorDef[]): void {
     for (const d of defs) {
       const list = this.#operators.get(d.name) ?? [];
-      list.push(d);
+      this.#put(list, d, (o) => o.left === d.left && o.right === d.right);
       this.#operators.set(d.name, list);
-      this.#oids.set(d, d.oid ?? this.#nextOid++);
     }
+  }
+
+  #put<T extends RoutineDef | OperatorDef>(list: T[], d: T, same: (o: T) => boolean): void {
+    const i = list.findIndex(same);
+    if (i >= 0) {
+      this.#oids.delete(list[i]!);
+      list[i] = d;
+    } else list.push(d);
+    this.#oids.set(d, d.oid ?? this.#nextOid++);
   }
 
   /** Adds (or replaces) pg_cast entries; other modules (catalog: text → regclass, ...) call this too. */
@@ -147,7 +157,14 @@ export class FunctionRegistry {
       const expanded = expandArgs(def, inputs.length);
       if (expanded !== undefined) cands.push({ def, args: expanded });
     }
+    const coercion = this.#functionStyleCast(lname, argTypes, cands);
+    if (coercion !== undefined) return coercion;
     const chosen = this.#choose(inputs, cands);
+    if (chosen === 'none') {
+      // the cast functions of pg_proc (int4(numeric), text(bool) ...) are served by their casts
+      const viaCast = this.#functionStyleCast(lname, argTypes, cands, true);
+      if (viaCast !== undefined) return viaCast;
+    }
     if (chosen === 'none') {
       throw pgError(SqlState.undefined_function, `function ${lname}(${inputs.map((t) => formatType(t)).join(', ')}) does not exist`, {
         hint: 'No function matches the given name and argument types. You might need to add explicit type casts.',
@@ -160,6 +177,34 @@ export class FunctionRegistry {
     }
     const { resolved, returnType } = this.#finish(argTypes, chosen.args, chosen.def.returns);
     return { def: chosen.def, oid: this.oidOf(chosen.def), argTypes: resolved, returnType };
+  }
+
+  /**
+   * func_get_detail's FUNCDETAIL_COERCION: `typename(x)` with one argument is a cast when x is an unknown
+   * literal or the cast is binary / via I/O (checked before overload matching, unless a routine matches
+   * exactly); `allPaths` also accepts function casts, standing in for pg_proc's cast functions.
+   */
+  #functionStyleCast(name: string, argTypes: readonly SqlType[], cands: readonly Candidate<RoutineDef>[], allPaths = false): ResolvedFunction | undefined {
+    if (argTypes.length !== 1) return undefined;
+    const target = typeByName(name);
+    if (target === undefined || (target.typname !== name && !(name === 'char' && target.oid === Oid.bpchar))) return undefined;
+    const source = argTypes[0]!.oid;
+    if (cands.some((c) => c.args[0] === source)) return undefined;
+    const path = this.findCoercion(source, target.oid, 'e');
+    if (path === undefined) return undefined;
+    if (!allPaths && source !== Oid.unknown && path.method === 'f') return undefined;
+    const key = `${source}:${target.oid}`;
+    let def = this.#castRoutines.get(key);
+    if (def === undefined) {
+      const returnType = sqlType(target.oid);
+      def = {
+        kind: 'scalar', name, args: [source], returns: target.oid, volatility: 's',
+        impl: (args, ctx) => applyCoercion(this, args[0], argTypes[0]!, returnType, 'e', ctx),
+      };
+      this.#castRoutines.set(key, def);
+      this.#oids.set(def, this.#nextOid++);
+    }
+    return { def, oid: this.oidOf(def), argTypes: [argTypes[0]!], returnType: sqlType(target.oid) };
   }
 
   /**
@@ -231,7 +276,8 @@ export class FunctionRegistry {
 function expandArgs(def: RoutineDef, n: number): number[] | undefined {
   const declared = def.args.length;
   if (def.variadic !== undefined) {
-    if (n < declared - 1) return undefined;
+    // PostgreSQL expands VARIADIC only for calls with at least one variadic argument
+    if (n < declared) return undefined;
     const out = def.args.slice(0, declared - 1);
     while (out.length < n) out.push(def.variadic);
     return out;

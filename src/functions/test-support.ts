@@ -5,13 +5,14 @@
  */
 import { Oid } from '../common/pgtypes/oids.ts';
 import { Numeric } from '../common/pgtypes/numeric.ts';
-import { TIMESTAMP_INFINITY, TIMESTAMP_NEG_INFINITY, isPgArray, type Interval, type PgArray, type TimeTz } from '../common/pgtypes/values.ts';
+import { isPgArray, type Interval, type PgArray, type TimeTz } from '../common/pgtypes/values.ts';
 import type { SessionView } from '../catalog/session-view.ts';
 import type { CatalogView } from '../catalog/catalog-view.ts';
 import type { EvalContext, OperatorDef, RoutineDef } from './registry-types.ts';
 import { sqlType } from '../common/pgtypes/oids.ts';
-import { timestampToTm } from './datetime-fields.ts';
-import { formatOffset, offsetAtUtc, resolveZone } from './timezone.ts';
+import { formatOffset, resolveZone } from './timezone.ts';
+import { dateText, timeText, timestampText, intervalText } from './datetime-text.ts';
+export { dateText, timeText, timestampText, intervalText };
 
 export function testContext(timeZone = 'UTC', now = 1_710_072_000_000_000n): EvalContext & { settings: Map<string, string> } {
   const settings = new Map<string, string>([['TimeZone', timeZone]]);
@@ -43,62 +44,8 @@ export function callFn(defs: readonly RoutineDef[], name: string, argOids: numbe
 export function callOp(defs: readonly OperatorDef[], name: string, left: number, right: number, l: unknown, r: unknown, ctx: EvalContext = testContext()): unknown {
   const def = defs.find((d) => d.name === name && d.left === left && d.right === right);
   if (!def) throw new Error(`no operator ${name}(${left},${right})`);
-  if (l === null || r === null) return null;
+  if ((left !== 0 && l === null) || r === null) return null;
   return def.impl(l, r, ctx, sqlType(left), sqlType(right));
-}
-
-const p2 = (n: number): string => String(n).padStart(2, '0');
-
-function fraction(micro: number): string {
-  return micro === 0 ? '' : '.' + String(micro).padStart(6, '0').replace(/0+$/, '');
-}
-
-export function dateText(d: number): string {
-  if (d === Infinity) return 'infinity';
-  if (d === -Infinity) return '-infinity';
-  const tm = timestampToTm(BigInt(d) * 86_400_000_000n);
-  const bc = tm.year <= 0;
-  return `${String(bc ? 1 - tm.year : tm.year).padStart(4, '0')}-${p2(tm.month)}-${p2(tm.day)}${bc ? ' BC' : ''}`;
-}
-
-export function timestampText(ts: bigint, zoneName: string | null = null): string {
-  if (ts === TIMESTAMP_INFINITY) return 'infinity';
-  if (ts === TIMESTAMP_NEG_INFINITY) return '-infinity';
-  const zone = zoneName === null ? null : resolveZone(zoneName);
-  const off = zone ? offsetAtUtc(zone, ts) : 0;
-  const tm = timestampToTm(ts + BigInt(off) * 1_000_000n);
-  const bc = tm.year <= 0;
-  return `${String(bc ? 1 - tm.year : tm.year).padStart(4, '0')}-${p2(tm.month)}-${p2(tm.day)} ${p2(tm.hour)}:${p2(tm.minute)}:${p2(tm.second)}${fraction(tm.micro)}${zone ? formatOffset(off, false) : ''}${bc ? ' BC' : ''}`;
-}
-
-export function timeText(t: number): string {
-  const micro = t % 1_000_000;
-  const s = Math.floor(t / 1_000_000);
-  return `${p2(Math.floor(s / 3600))}:${p2(Math.floor(s / 60) % 60)}:${p2(s % 60)}${fraction(micro)}`;
-}
-
-/** IntervalStyle postgres */
-export function intervalText(iv: Interval): string {
-  const parts: string[] = [];
-  let isBefore = false;
-  const add = (v: number, unit: string): void => {
-    if (v === 0) return;
-    parts.push(`${isBefore && v > 0 ? '+' : ''}${v} ${unit}${v === 1 || v === -1 ? '' : 's'}`);
-    if (v < 0) isBefore = true;
-  };
-  const years = Math.trunc(iv.months / 12);
-  add(years, 'year');
-  add(iv.months - years * 12, 'mon');
-  add(iv.days, 'day');
-  if (iv.micros !== 0n || parts.length === 0) {
-    const neg = iv.micros < 0n;
-    let t = neg ? -iv.micros : iv.micros;
-    const h = t / 3_600_000_000n; t -= h * 3_600_000_000n;
-    const m = t / 60_000_000n; t -= m * 60_000_000n;
-    const s = t / 1_000_000n; t -= s * 1_000_000n;
-    parts.push(`${neg ? '-' : isBefore ? '+' : ''}${String(h).padStart(2, '0')}:${p2(Number(m))}:${p2(Number(s))}${fraction(Number(t))}`);
-  }
-  return parts.join(' ');
 }
 
 /** Renders a value the way psql -At shows it, given its type and the session zone. */
@@ -195,6 +142,28 @@ export function iv(text: string): Interval {
 export function render(fn: () => unknown, oid: number, zone = 'UTC'): string {
   try {
     return pgText(fn(), oid, zone);
+  } catch (e) {
+    if (GatewayError.is(e)) return `ERROR ${e.code}: ${e.message}`;
+    throw e;
+  }
+}
+
+import { pgArray } from '../common/pgtypes/values.ts';
+
+/** A 1-D array literal (or 2-D when given nested arrays). */
+export function arr(elementOid: number, values: readonly unknown[]): PgArray {
+  if (values.length > 0 && values.every((v) => Array.isArray(v))) {
+    const rows = values as unknown[][];
+    return { kind: 'array', elementOid, dims: [rows.length, rows[0]!.length], lowerBounds: [1, 1], values: rows.flat() };
+  }
+  return pgArray(elementOid, values);
+}
+
+/** Renders set-returning results like psql -At: one line per row, columns joined by '|'. */
+export function renderRows(fn: () => unknown, oids: number[], zone = 'UTC'): string {
+  try {
+    const rows = fn() as unknown[];
+    return rows.map((r) => (oids.length > 1 ? (r as unknown[]).map((v, i) => pgText(v, oids[i]!, zone)).join('|') : pgText(r, oids[0]!, zone))).join('\n');
   } catch (e) {
     if (GatewayError.is(e)) return `ERROR ${e.code}: ${e.message}`;
     throw e;

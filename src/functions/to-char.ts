@@ -78,11 +78,13 @@ function ordinal(n: number, upper: boolean): string {
   return upper ? s.toUpperCase() : s;
 }
 
+/** C's "%0*d": the width includes the minus sign. */
 const pad = (n: number, width: number, fm: boolean): string => {
   if (fm) return String(n);
-  const s = String(Math.abs(n)).padStart(width, '0');
-  return n < 0 ? '-' + s : s;
+  return n < 0 ? '-' + String(-n).padStart(width - 1, '0') : String(n).padStart(width, '0');
 };
+/** Fields PostgreSQL prints one wider when negative (intervals): HH24, MI, SS, YYYY. */
+const padSigned = (n: number, width: number, fm: boolean): string => pad(n, n < 0 ? width + 1 : width, fm);
 
 function casedName(name: string, raw: string, width: number, fm: boolean): string {
   const out = raw === raw.toUpperCase() ? name.toUpperCase() : raw[0] === raw[0]!.toUpperCase() ? name : name.toLowerCase();
@@ -107,13 +109,13 @@ function formatField(node: Extract<FormatNode, { kind: 'field' }>, c: Ctx): stri
   let num: number | null = null;
   let s: string;
   switch (node.key) {
-    case 'HH24': num = tm.hour; s = pad(tm.hour, 2, fm); break;
+    case 'HH24': num = tm.hour; s = padSigned(tm.hour, 2, fm); break;
     case 'HH': case 'HH12': {
       const h = tm.hour % 12 === 0 ? 12 : tm.hour % 12;
-      num = h; s = pad(c.interval ? tm.hour % 12 : h, 2, fm); break;
+      num = h; s = padSigned(c.interval ? tm.hour % 12 : h, 2, fm); break;
     }
-    case 'MI': num = tm.minute; s = pad(tm.minute, 2, fm); break;
-    case 'SS': num = tm.second; s = pad(tm.second, 2, fm); break;
+    case 'MI': num = tm.minute; s = padSigned(tm.minute, 2, fm); break;
+    case 'SS': num = tm.second; s = padSigned(tm.second, 2, fm); break;
     case 'MS': num = Math.trunc(tm.micro / 1000); s = pad(num, 3, fm); break;
     case 'US': num = tm.micro; s = pad(num, 6, fm); break;
     case 'FF1': case 'FF2': case 'FF3': case 'FF4': case 'FF5': case 'FF6': {
@@ -126,7 +128,7 @@ function formatField(node: Extract<FormatNode, { kind: 'field' }>, c: Ctx): stri
     case 'AD': case 'BC': s = bc ? 'BC' : 'AD'; if (!isUpperRaw) s = s.toLowerCase(); break;
     case 'A.D.': case 'B.C.': s = bc ? 'B.C.' : 'A.D.'; if (!isUpperRaw) s = s.toLowerCase(); break;
     case 'Y,YYY': s = `${Math.trunc(year / 1000)},${String(Math.abs(year) % 1000).padStart(3, '0')}`; break;
-    case 'YYYY': num = year; s = pad(year, 4, fm); break;
+    case 'YYYY': num = year; s = padSigned(year, 4, fm); break;
     case 'YYY': num = year % 1000; s = pad(num, 3, fm); break;
     case 'YY': num = year % 100; s = pad(num, 2, fm); break;
     case 'Y': num = year % 10; s = String(num); break;

@@ -9,6 +9,8 @@ export interface FunctionCatalog {
   allRoutines(): readonly RoutineDef[];
   allOperators(): readonly OperatorDef[];
   allCasts(): readonly CastDef[];
+  /** the OID the registry assigned to a definition (FunctionRegistry.oidOf) */
+  oidOf?(def: RoutineDef | OperatorDef): number;
 }
 
 let active: FunctionCatalog | undefined;

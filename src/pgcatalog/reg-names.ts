@@ -114,7 +114,7 @@ function procEntries(snap: CatalogSnapshot): ProcEntry[] {
   const seen = new Set<number>();
   const routines: readonly RoutineDef[] = snap.functions?.allRoutines() ?? [];
   for (const r of routines) {
-    const oid = routineOid(r);
+    const oid = routineOid(r, snap.functions);
     if (!seen.has(oid)) { seen.add(oid); out.push({ oid, name: r.name, args: r.args }); }
   }
   for (const [oid, name, args] of PG_IO_PROCS) if (!seen.has(oid)) { seen.add(oid); out.push({ oid, name, args }); }
@@ -175,7 +175,7 @@ export function regoperIn(text: string, snap: CatalogSnapshot, missingOk = false
   if (NUMERIC.test(text)) return Number(text);
   const name = text.trim().replace(/^pg_catalog\./, '');
   const matches = operators(snap).filter((o) => o.name === name);
-  if (matches.length === 1) return operatorOid(matches[0]!);
+  if (matches.length === 1) return operatorOid(matches[0]!, snap.functions);
   if (missingOk) return null;
   if (matches.length > 1) throw new GatewayError(SqlState.ambiguous_function, `more than one operator named ${name}`);
   throw new GatewayError(SqlState.undefined_function, `operator does not exist: ${name}`);
@@ -183,7 +183,7 @@ export function regoperIn(text: string, snap: CatalogSnapshot, missingOk = false
 
 export function regoperOut(oid: number, snap: CatalogSnapshot, withArgs: boolean): string {
   if (oid === 0) return withArgs ? '0' : '0';
-  const op = operators(snap).find((o) => operatorOid(o) === oid);
+  const op = operators(snap).find((o) => operatorOid(o, snap.functions) === oid);
   if (op === undefined) return String(oid);
   if (!withArgs) return op.name;
   return `${op.name}(${op.left === 0 ? 'NONE' : formatType(op.left)},${formatType(op.right)})`;
@@ -196,7 +196,7 @@ export function regoperatorIn(text: string, snap: CatalogSnapshot, missingOk = f
     const left = m[2]!.toLowerCase() === 'none' ? 0 : regtypeIn(m[2]!, snap, true);
     return o.name === m[1] && o.left === left && o.right === regtypeIn(m[3]!, snap, true);
   });
-  if (found !== undefined) return operatorOid(found);
+  if (found !== undefined) return operatorOid(found, snap.functions);
   if (missingOk) return null;
   throw new GatewayError(SqlState.undefined_function, `operator does not exist: ${text.trim()}`);
 }

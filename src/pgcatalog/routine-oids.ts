@@ -5,14 +5,25 @@
 import type { SqlType } from '../common/pgtypes/oids.ts';
 import { Oid, sqlType } from '../common/pgtypes/oids.ts';
 import type { DeclaredType, OperatorDef, ReturnTypeFn, RoutineDef } from '../functions/registry-types.ts';
+import type { FunctionCatalog } from './function-catalog.ts';
 import { synthesizedOperatorOid, synthesizedRoutineOid } from './well-known-oids.ts';
 
-export function routineOid(def: RoutineDef): number {
-  return def.oid ?? synthesizedRoutineOid(def.name, def.args);
+/** The registry's OID for the definition when it assigns one (FunctionRegistry.oidOf), else the def's own or a stable one. */
+export function routineOid(def: RoutineDef, functions?: FunctionCatalog): number {
+  return registryOid(def, functions) ?? def.oid ?? synthesizedRoutineOid(def.name, def.args);
 }
 
-export function operatorOid(def: OperatorDef): number {
-  return def.oid ?? synthesizedOperatorOid(def.name, def.left, def.right);
+export function operatorOid(def: OperatorDef, functions?: FunctionCatalog): number {
+  return registryOid(def, functions) ?? def.oid ?? synthesizedOperatorOid(def.name, def.left, def.right);
+}
+
+function registryOid(def: RoutineDef | OperatorDef, functions: FunctionCatalog | undefined): number | undefined {
+  if (functions?.oidOf === undefined) return undefined;
+  try {
+    return functions.oidOf(def);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The declared return type OID; computed ones are evaluated with the declared argument types. */

@@ -75,6 +75,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 
 try {
   process.exitCode = await runCli(process.argv.slice(2));
+  // after a shutdown, leftover handles (e.g. engine workers) must not keep the process alive
+  setTimeout(() => process.exit(), 2000).unref();
 } catch (e) {
   if (e instanceof ConfigError || (e instanceof Error && 'code' in e && e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')) {
     process.stderr.write(`lakegate: ${e.message}\n`);

@@ -2,7 +2,7 @@
  * Composition root: config → query engine (src/engine) + wire server (src/wire) → a running server.
  * `startServer(config)` is what the CLI and the test harness call; port 0 picks a free port.
  */
-import { createQueryEngine } from '../engine/index.ts';
+import type { QueryEngine } from '../engine/index.ts';
 import { loadPgtypesCodec, PgWireServer, type QueryHandler, type ValueCodec, type WireLogger } from '../wire/index.ts';
 import { type Config, type ConfigInput, parseConfig } from './config.ts';
 import { loadTlsContext } from './tls.ts';
@@ -21,13 +21,19 @@ export interface StartOptions {
   readonly log?: WireLogger;
 }
 
+/** Loaded lazily so that tests passing their own handler do not load the whole engine. */
+async function createEngine(cfg: Config): Promise<QueryEngine> {
+  const { createQueryEngine } = await import('../engine/index.ts');
+  return createQueryEngine({ databases: cfg.databases, serverVersion: cfg.server_version, warehouse: cfg.warehouse });
+}
+
 /**
  * Starts lakegate. Without `handler`, the engine is created with
  * `createQueryEngine({ databases, serverVersion, warehouse })` and closed with the server.
  */
 export async function startServer(config: Config | ConfigInput = {}, handler?: QueryHandler, options: StartOptions = {}): Promise<RunningServer> {
   const cfg = parseConfig(config);
-  const engine = handler ? null : await createQueryEngine({ databases: cfg.databases, serverVersion: cfg.server_version, warehouse: cfg.warehouse });
+  const engine = handler ? null : await createEngine(cfg);
   const tls = loadTlsContext(cfg.tls);
   const server = new PgWireServer({
     handler: handler ?? engine!,

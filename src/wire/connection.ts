@@ -44,6 +44,8 @@ export interface ConnectionOptions {
   readonly tls?: SecureContext;
   readonly maxMessageLength?: number;
   readonly idleSessionTimeoutMs?: number;
+  /** startup + authentication must finish within this time (PostgreSQL's authentication_timeout); default 60 s */
+  readonly authenticationTimeoutMs?: number;
   /** asked once StartupMessage arrived; false → FATAL 53300 */
   readonly admit: () => boolean;
   readonly release: () => void;
@@ -60,7 +62,7 @@ export class PgConnection implements WireIO {
   private admitted = false;
   private sessionRef: HandlerSession | null = null;
   private processId = 0;
-  private waitingDrain: (() => void) | null = null;
+  private drainWaiters: Array<() => void> = [];
   private settingsCache: OutputSettings | null = null;
   /** resolves when the connection is fully cleaned up */
   readonly finished: Promise<void>;
@@ -113,7 +115,7 @@ export class PgConnection implements WireIO {
     if (this.closed) return;
     this.closed = true;
     this.queue.end();
-    this.waitingDrain?.();
+    for (const wake of this.drainWaiters.splice(0)) wake();
     // the client is gone: release the handler's work now, even mid-query
     if (this.sessionRef) void this.closeSession();
   }
@@ -130,8 +132,11 @@ export class PgConnection implements WireIO {
   /** Sends a FATAL error and closes (protocol violation, shutdown, idle timeout). */
   fatal(e: GatewayError): void {
     if (this.closed) return;
+    this.w.abortMessage();
     msg.ErrorResponse(this.w, e.severity === 'FATAL' ? e : asFatal(e));
-    this.socket.end(this.w.take());
+    const socket = this.socket;
+    socket.end(this.w.take());
+    setTimeout(() => socket.destroy(), 5000).unref(); // a client that does not read must not keep it open
     this.onClose();
   }
 
@@ -139,10 +144,15 @@ export class PgConnection implements WireIO {
     if (this.w.length === 0 || this.closed) return;
     if (!this.socket.write(this.w.take()) && !this.closed) {
       await new Promise<void>((resolve) => {
-        this.waitingDrain = resolve;
-        this.socket.once('drain', resolve);
+        const wake = (): void => {
+          this.socket.off('drain', wake);
+          const i = this.drainWaiters.indexOf(wake);
+          if (i >= 0) this.drainWaiters.splice(i, 1);
+          resolve();
+        };
+        this.drainWaiters.push(wake);
+        this.socket.on('drain', wake);
       });
-      this.waitingDrain = null;
     }
   }
 
@@ -155,15 +165,23 @@ export class PgConnection implements WireIO {
   }
 
   private async run(): Promise<void> {
+    // a client that never finishes the handshake must not hold the socket forever
+    const authTimer = setTimeout(() => {
+      this.onClose();
+      this.socket.destroy();
+    }, this.opts.authenticationTimeoutMs ?? 60_000);
+    authTimer.unref();
     try {
       const startup = await this.startup();
       if (!startup) return;
       await this.begin(startup);
+      clearTimeout(authTimer);
       await this.loop();
     } catch (e) {
       const ge = this.report(e);
       this.fatal(ge);
     } finally {
+      clearTimeout(authTimer);
       await this.cleanup();
     }
   }
@@ -185,7 +203,7 @@ export class PgConnection implements WireIO {
             this.socket = upgradeToTls(this.raw, this.opts.tls, this.onData, () => this.onClose());
             this.ssl = true;
           } else {
-            this.raw.write('N');
+            this.socket.write('N');
             this.socket.resume();
           }
           continue;
@@ -260,7 +278,9 @@ export class PgConnection implements WireIO {
       return;
     }
     session.onNotice = (n) => {
-      if (!this.closed) msg.NoticeResponse(this.w, n);
+      if (this.closed) return;
+      msg.NoticeResponse(this.w, n);
+      void this.flush(); // as PostgreSQL: a notice reaches the client right away
     };
     this.opts.cancelRegistry.register(processId, secretKey, session);
     for (const [k, v] of session.initialParameterStatus()) msg.ParameterStatus(this.w, k, v);
@@ -323,8 +343,9 @@ export class PgConnection implements WireIO {
         if (e instanceof ClientGone || this.closed) return;
         const ge = this.report(e);
         if (ge.severity === 'FATAL' || ge.severity === 'PANIC') throw ge;
+        this.w.abortMessage();
         msg.ErrorResponse(this.w, ge);
-        if (m.type === 'Query') await this.readyForQuery(extended);
+        if (m.type === 'Query' || m.type === 'FunctionCall') await this.readyForQuery(extended);
         else skipToSync = true;
       }
     }
@@ -344,6 +365,7 @@ export class PgConnection implements WireIO {
       if (e instanceof ClientGone || this.closed) return;
       const ge = this.report(e);
       if (ge.severity === 'FATAL' || ge.severity === 'PANIC') throw ge;
+      this.w.abortMessage();
       msg.ErrorResponse(this.w, ge);
     }
   }
@@ -354,6 +376,7 @@ export class PgConnection implements WireIO {
     } catch (e) {
       const ge = this.report(e);
       if (ge.severity === 'FATAL') throw ge;
+      this.w.abortMessage();
       msg.ErrorResponse(this.w, ge);
     }
     await this.readyForQuery(extended);

@@ -139,16 +139,20 @@ export class ExtendedQuery {
         PortalSuspended(this.io.w);
         await this.io.flush();
       }
-    } else if (result?.kind === 'command') {
-      CommandComplete(this.io.w, result.tag);
-    } else {
+    } else if (result?.kind === 'empty') {
       EmptyQueryResponse(this.io.w);
+    } else {
+      throw new GatewayError(SqlState.object_not_in_prerequisite_state, `portal "${m.portal}" cannot be run`);
     }
   }
 
   async close(m: Close): Promise<void> {
-    if (m.target === 'S') this.statements.delete(m.name);
-    else await this.closePortal(m.name);
+    if (m.target === 'S') {
+      const stmt = this.statements.get(m.name);
+      this.statements.delete(m.name);
+      // closing a statement closes the portals built from it, as in PostgreSQL
+      for (const [name, p] of [...this.portals]) if (stmt && p.statement === stmt) await this.closePortal(name);
+    } else await this.closePortal(m.name);
     CloseComplete(this.io.w);
   }
 

@@ -27,6 +27,8 @@ export interface PgWireServerOptions {
   /** idle_session_timeout in ms; 0/undefined = off */
   readonly idleSessionTimeoutMs?: number;
   readonly maxMessageLength?: number;
+  /** startup + authentication deadline in ms (default 60 000) */
+  readonly authenticationTimeoutMs?: number;
   readonly log?: WireLogger;
 }
 
@@ -80,6 +82,7 @@ export class PgWireServer {
       ...(this.options.tls && { tls: this.options.tls }),
       ...(this.options.maxMessageLength !== undefined && { maxMessageLength: this.options.maxMessageLength }),
       ...(this.options.idleSessionTimeoutMs !== undefined && { idleSessionTimeoutMs: this.options.idleSessionTimeoutMs }),
+      ...(this.options.authenticationTimeoutMs !== undefined && { authenticationTimeoutMs: this.options.authenticationTimeoutMs }),
       admit: () => {
         if (this.closing || this.active >= max) return false;
         this.active++;

@@ -15,6 +15,7 @@ import {
   CopyInResponse,
   CopyOutResponse,
   EmptyQueryResponse,
+  ErrorResponse,
   RowDescription,
 } from './protocol/backend-serializer.ts';
 import { FrontendCode } from './protocol/message-codes.ts';
@@ -64,12 +65,19 @@ export async function sendCopyOut(io: WireIO, result: Extract<StatementResult, {
 export async function receiveCopyIn(io: WireIO, result: Extract<StatementResult, { kind: 'copyIn' }>): Promise<void> {
   CopyInResponse(io.w, result.format, result.columnCount);
   await io.flush();
-  const tag = await result.consume(copyInStream(io));
-  CommandComplete(io.w, tag);
+  const state = { desynchronized: null as GatewayError | null };
+  try {
+    CommandComplete(io.w, await result.consume(copyInStream(io, state)));
+  } catch (e) {
+    if (!state.desynchronized) throw e;
+    // as PostgreSQL: the ERROR, then FATAL because message boundaries can no longer be trusted
+    ErrorResponse(io.w, state.desynchronized);
+    throw new GatewayError(SqlState.protocol_violation, 'terminating connection because protocol synchronization was lost', { severity: 'FATAL' });
+  }
 }
 
 /** CopyData payloads until CopyDone; CopyFail → 57014; anything but Flush/Sync → 08P01. */
-async function* copyInStream(io: WireIO): AsyncGenerator<Uint8Array> {
+async function* copyInStream(io: WireIO, state: { desynchronized: GatewayError | null }): AsyncGenerator<Uint8Array> {
   for (;;) {
     const m = await io.nextMessage();
     if (m === null) throw new GatewayError(SqlState.connection_exception, 'unexpected EOF on client connection with an open transaction', { severity: 'FATAL' });
@@ -89,7 +97,8 @@ async function* copyInStream(io: WireIO): AsyncGenerator<Uint8Array> {
       default: {
         const code = 'code' in m ? m.code : (FrontendCode[m.type as keyof typeof FrontendCode] ?? 0);
         const hex = code.toString(16).toUpperCase().padStart(2, '0');
-        throw new GatewayError(SqlState.protocol_violation, `unexpected message type 0x${hex} during COPY from stdin`);
+        state.desynchronized = new GatewayError(SqlState.protocol_violation, `unexpected message type 0x${hex} during COPY from stdin`);
+        throw state.desynchronized;
       }
     }
   }

@@ -91,6 +91,19 @@ describe('authentication', () => {
     expect(params['options']).toBe('-c search_path=foo --work-mem=64MB');
   });
 
+  it('psql: \\copy to stdout and from stdin', async () => {
+    fx = await startWire();
+    const out = await psql(['-U', 'e', '-c', '\\copy t to stdout']);
+    expect(out.stdout).toBe('1\trow 1\n2\trow 2\n3\trow 3\n');
+    const input = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(PSQL, ['-h', fx!.host, '-p', String(fx!.port), '-d', 'lakegate', '-U', 'e', '-X', '-c', '\\copy t from stdin'], (_e, stdout, stderr) => resolve({ stdout, stderr }));
+      child.stdin!.end('7\tx\n8\ty\n');
+    });
+    expect(input.stderr).toBe('');
+    expect(input.stdout.trim()).toBe('COPY 2');
+    expect(fx.handler.copied.at(-1)).toBe('7\tx\n8\ty\n');
+  });
+
   it('too many connections → FATAL 53300', async () => {
     fx = await startWire({ maxConnections: 2 });
     const a = await login('u1');

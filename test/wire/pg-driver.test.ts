@@ -103,11 +103,14 @@ describe('node-postgres', () => {
     const c = await client();
     try {
       const notices: string[] = [];
-      c.on('notice', (n) => notices.push(n.message));
+      c.on('notice', (n) => notices.push(n.message ?? ''));
+      const statuses: string[] = [];
+      const conn = (c as unknown as { connection: { on(e: string, f: (m: { parameterName: string; parameterValue: string }) => void): void } }).connection;
+      conn.on('parameterStatus', (m) => statuses.push(`${m.parameterName}=${m.parameterValue}`));
       await c.query('begin');
       await c.query('commit');
       await c.query('set application_name = hello');
-      expect((c as unknown as { connectionParameters: unknown }) && true).toBe(true);
+      expect(statuses).toEqual(['application_name=hello']);
       await c.query('notice');
       expect(notices).toEqual(['hello from the handler']);
     } finally {
@@ -185,6 +188,12 @@ describe('postgres.js', () => {
       });
       expect(seen.length).toBe(25);
       await expect(sql.unsafe('select * from missing')).rejects.toMatchObject({ code: '42P01' });
+      const slow = sql.unsafe('select pg_sleep(30)');
+      const settled = slow.then(() => null, (e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 100));
+      await slow.cancel();
+      expect(await settled).toMatchObject({ code: '57014' });
+      expect(await sql.unsafe('select 4')).toEqual([{ '?column?': 4 }]);
     } finally {
       await sql.end({ timeout: 1 });
     }

@@ -15,7 +15,7 @@ export interface WireFixture {
   close(): Promise<void>;
 }
 
-export async function startWire(opts: { auth?: AuthConfig; maxConnections?: number; tls?: SecureContext; idleSessionTimeoutMs?: number } = {}): Promise<WireFixture> {
+export async function startWire(opts: { auth?: AuthConfig; maxConnections?: number; tls?: SecureContext; idleSessionTimeoutMs?: number; authenticationTimeoutMs?: number } = {}): Promise<WireFixture> {
   const handler = new FakeHandler();
   const errors: unknown[] = [];
   const log: WireLogger = { ...silentLogger, error: (_m, e) => errors.push(e) };

@@ -20,20 +20,22 @@ function err(code: string, msg: string): GatewayError {
   return new GatewayError(code, msg);
 }
 
-/** floor(sqrt(n)) for n ≥ 0 */
+/** floor(sqrt(n)) for n ≥ 0: Newton's iteration from an estimate above the root. */
 export function isqrt(n: bigint): bigint {
   if (n < 2n) return n;
-  let x = BigInt(Math.floor(Math.sqrt(Number(n))));
-  if (x === 0n) x = 1n;
+  let x = upperEstimate(n);
   for (;;) {
     const y = (x + n / x) >> 1n;
-    if (y >= x) {
-      while (x * x > n) x--;
-      while ((x + 1n) * (x + 1n) <= n) x++;
-      return x;
-    }
+    if (y >= x) return x;
     x = y;
   }
+}
+
+function upperEstimate(n: bigint): bigint {
+  const d = Number(n);
+  if (d < 1e300) return BigInt(Math.ceil(Math.sqrt(d) * (1 + 1e-12))) + 1n;
+  const shift = BigInt((n.toString(16).length - 200) * 4); // even, leaves ~800 bits
+  return (upperEstimate(n >> shift) + 1n) << (shift / 2n);
 }
 
 /** numeric_sqrt: rscale = 16 - (weight+1)*4/2 + 1, at least the argument's dscale. */

@@ -38,7 +38,7 @@ function copyTo(session: EngineSession, body: Record<string, unknown>, options: 
     const rel = lookupRelation(session, rv.schema === undefined ? [rv.name] : [rv.schema, rv.name]);
     if (rel === undefined) throw undefinedTable(rv.name);
     const targets = attlist.length > 0 ? attlist.map((c) => columnRef(c)) : [{ ResTarget: { val: { ColumnRef: { fields: [{ A_Star: {} }] } } } }];
-    query = { SelectStmt: { targetList: targets, fromClause: [body.relation], limitOption: 'LIMIT_OPTION_DEFAULT', op: 'SETOP_NONE' } };
+    query = { SelectStmt: { targetList: targets, fromClause: [{ RangeVar: body.relation }], limitOption: 'LIMIT_OPTION_DEFAULT', op: 'SETOP_NONE' } };
   }
   const bound = session.bind(query, params.map(() => 0));
   const columns: CopyColumn[] = bound.columns.map((c) => ({ name: c.name, typeOid: c.type.oid }));

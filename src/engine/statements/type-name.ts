@@ -6,10 +6,11 @@ import { pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import { Oid, type SqlType } from '../../common/pgtypes/oids.ts';
 import { typeByName } from '../../common/pgtypes/index.ts';
-import { constText, nodeBody, stringList } from '../ast.ts';
+import { constText, nodeBody, nodeKind, stringList } from '../ast.ts';
 
 export function sqlTypeOf(typeName: unknown): SqlType {
-  const body = nodeBody(typeName);
+  // ColumnDef.typeName is a bare TypeName object; elsewhere it comes wrapped as {TypeName: …}
+  const body = nodeKind(typeName) === 'TypeName' ? nodeBody(typeName) : (typeName as Record<string, unknown>);
   const names = stringList(body.names);
   const bare = names[names.length - 1] ?? '';
   if (bare === 'serial' || bare === 'bigserial' || bare === 'smallserial') {

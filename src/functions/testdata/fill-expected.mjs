@@ -8,11 +8,11 @@ const out = src.map((line) => {
   const m = /^(\s*c\()("(?:[^"\\]|\\.)*"), "\?"(.*)$/.exec(line);
   if (!m) return line;
   const sql = JSON.parse(m[2]);
-  const zm = /'([A-Za-z_\/+\-0-9]+)'\),?\s*$/.exec(m[3]);
+  const zm = /'([A-Za-z_\/+\-0-9]+)'\);?\s*$/.exec(m[3]);
   const zone = zm ? zm[1] : 'UTC';
   let res;
   try {
-    res = execFileSync('psql', ['-h', '/tmp', '-p', port, '-U', 'postgres', '-At', '-v', 'VERBOSITY=terse', '-c', `set timezone='${zone}'`, '-c', `set extra_float_digits=1`, '-c', sql], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    res = execFileSync('psql', ['-h', '/tmp', '-p', port, '-U', 'postgres', '-At', '-v', 'VERBOSITY=verbose', '-c', `set timezone='${zone}'`, '-c', `set extra_float_digits=1`, '-c', sql], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     res = res.split('\n').filter((l) => l !== 'SET').join('\n').replace(/\n$/, '');
   } catch (e) {
     const msg = String(e.stderr).split('\n')[0];

@@ -19,6 +19,7 @@ import { pgNamespaceRows } from './pg-namespace.ts';
 import { pgCastRows, pgOperatorRows } from './pg-operator.ts';
 import { pgAggregateRows, pgProcRows } from './pg-proc.ts';
 import { pgSettingsRows, pgStatActivityRows } from './pg-settings.ts';
+import { pgTimezoneNamesRows } from './pg-timezone-names.ts';
 import { pgTypeRows } from './pg-type.ts';
 import {
   pgIndexesRows, pgMatviewsRows, pgStatioUserTablesRows, pgStatUserTablesRows, pgTablesRows, pgViewsRows,
@@ -64,6 +65,7 @@ export const SYSTEM_ROW_PRODUCERS: Readonly<Record<string, RowProducer>> = {
   'pg_catalog.pg_stat_user_tables': pgStatUserTablesRows,
   'pg_catalog.pg_stat_all_tables': pgStatUserTablesRows,
   'pg_catalog.pg_statio_user_tables': pgStatioUserTablesRows,
+  'pg_catalog.pg_timezone_names': pgTimezoneNamesRows,
   'information_schema.information_schema_catalog_name': catalogNameRows,
   'information_schema.schemata': schemataRows,
   'information_schema.tables': tablesRows,

@@ -19,7 +19,7 @@ export function* routinesRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   const db = snap.catalog.database;
   const seen = new Set<number>();
   for (const def of registryRoutines(snap)) {
-    const oid = routineOid(def);
+    const oid = routineOid(def, snap.functions);
     if (def.kind === 'aggregate' || seen.has(oid)) continue;
     seen.add(oid);
     const { udt_schema, udt_name, ...types } = infoSchemaTypeColumns(declaredReturnType(def.returns, def.args), -1);
@@ -40,7 +40,7 @@ export function* parametersRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   const db = snap.catalog.database;
   const seen = new Set<number>();
   for (const def of registryRoutines(snap)) {
-    const oid = routineOid(def);
+    const oid = routineOid(def, snap.functions);
     if (def.kind === 'aggregate' || seen.has(oid)) continue;
     seen.add(oid);
     for (let i = 0; i < def.args.length; i++) {

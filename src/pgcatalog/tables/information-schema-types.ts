@@ -28,7 +28,8 @@ export interface InfoSchemaTypeColumns {
 
 export function infoSchemaDataType(oid: number): string {
   const t = typeFacts(oid);
-  if (t.isArray) return 'ARRAY';
+  // information_schema.sql's rule: any varlena type with an element type (so int2vector/oidvector too)
+  if (t.typelem !== 0 && t.typlen === -1) return 'ARRAY';
   if (t.info === undefined || t.info.typnamespace !== 11 || t.typtype === 'c' || t.typtype === 'e') return 'USER-DEFINED';
   return formatType(oid);
 }

@@ -10,6 +10,7 @@ import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import type { CatalogRow } from '../system-table.ts';
 import { typeFacts } from '../type-facts.ts';
 import { primaryKeyIndexes } from './relation-indexes.ts';
+import { systemAttributeFactsOf } from '../system-attribute-facts.ts';
 
 /** name, attnum, type: PostgreSQL's system columns, in the order pg_attribute lists them */
 const SYSTEM_COLUMNS: readonly (readonly [string, number, number])[] = [
@@ -63,7 +64,12 @@ export function* pgAttributeRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
       for (const [name, attnum, typeOid] of SYSTEM_COLUMNS) yield attributeRow(rel.oid, name, attnum, typeOid, -1, true, false);
     }
     const cols = snap.columnsOf(rel);
-    for (let i = 0; i < cols.length; i++) yield columnRow(rel.oid, cols[i]!, i + 1);
+    const facts = systemAttributeFactsOf(rel.oid);
+    for (let i = 0; i < cols.length; i++) {
+      const row = columnRow(rel.oid, cols[i]!, i + 1);
+      if (facts !== undefined) yield { ...row, attcollation: facts.collations[i] ?? 0, attndims: facts.ndims[i] ?? 0 };
+      else yield rel.kind === 'v' ? { ...row, attndims: 0 } : row;
+    }
   }
   for (const pk of primaryKeyIndexes(snap)) {
     const cols = snap.columnsOf(pk.rel);

@@ -35,7 +35,8 @@ function relationRow(snap: CatalogSnapshot, rel: RelationInfo): CatalogRow {
     reltuples: rel.kind === 'v' ? 0 : estimate ?? -1,
     relallvisible: 0,
     reltoastrelid: 0,
-    relhasindex: primaryKeyOf(rel) !== undefined,
+    // PostgreSQL's own catalogs all have indexes
+    relhasindex: primaryKeyOf(rel) !== undefined || (rel.schemaOid === 11 && rel.kind === 'r'),
     relisshared: rel.schemaOid === 11 && SHARED_CATALOGS.has(rel.name),
     relpersistence: rel.persistence,
     relkind: rel.kind,

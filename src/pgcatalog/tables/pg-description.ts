@@ -23,7 +23,7 @@ export function* pgDescriptionRows(snap: CatalogSnapshot): Iterable<CatalogRow> 
   }
   const seen = new Set<number>();
   for (const def of registryRoutines(snap)) {
-    const oid = routineOid(def);
+    const oid = routineOid(def, snap.functions);
     if (def.description === undefined || seen.has(oid)) continue;
     seen.add(oid);
     yield { objoid: oid, classoid: ClassOid.pg_proc, objsubid: 0, description: def.description };

@@ -14,7 +14,7 @@ export function* pgOperatorRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   const routines = registryRoutines(snap);
   const seen = new Set<number>();
   for (const op of ops) {
-    const oid = operatorOid(op);
+    const oid = operatorOid(op, snap.functions);
     if (seen.has(oid)) continue;
     seen.add(oid);
     const com = op.commutator === undefined ? undefined : ops.find((o) => o.name === op.commutator && o.left === op.right && o.right === op.left);
@@ -25,8 +25,8 @@ export function* pgOperatorRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
       oid, oprname: op.name, oprnamespace: NamespaceOid.pg_catalog, oprowner: BOOTSTRAP_SUPERUSER_OID,
       oprkind: op.left === 0 ? 'l' : 'b', oprcanmerge: false, oprcanhash: false, oprleft: op.left,
       oprright: op.right, oprresult: declaredReturnType(op.returns, args),
-      oprcom: com === undefined ? 0 : operatorOid(com), oprnegate: neg === undefined ? 0 : operatorOid(neg),
-      oprcode: proc === undefined ? 0 : routineOid(proc), oprrest: 0, oprjoin: 0,
+      oprcom: com === undefined ? 0 : operatorOid(com, snap.functions), oprnegate: neg === undefined ? 0 : operatorOid(neg, snap.functions),
+      oprcode: proc === undefined ? 0 : routineOid(proc, snap.functions), oprrest: 0, oprjoin: 0,
     };
   }
 }

@@ -18,7 +18,8 @@ export function registryRoutines(snap: CatalogSnapshot): readonly RoutineDef[] {
 
 function base(oid: number, name: string, args: readonly number[], rettype: number): Record<string, unknown> {
   return {
-    oid, proname: name, pronamespace: NamespaceOid.pg_catalog, proowner: BOOTSTRAP_SUPERUSER_OID,
+    // information_schema's helper functions (_pg_expandarray & co.) live in that schema
+    oid, proname: name, pronamespace: name.startsWith('_pg_') ? NamespaceOid.information_schema : NamespaceOid.pg_catalog, proowner: BOOTSTRAP_SUPERUSER_OID,
     prolang: INTERNAL_LANGUAGE_OID, procost: 1, prorows: 0, provariadic: 0, prosupport: 0, prokind: 'f',
     prosecdef: false, proleakproof: false, proisstrict: true, proretset: false, provolatile: 'i',
     proparallel: 's', pronargs: args.length, pronargdefaults: 0, prorettype: rettype,
@@ -28,8 +29,8 @@ function base(oid: number, name: string, args: readonly number[], rettype: numbe
   };
 }
 
-function routineRow(def: RoutineDef): CatalogRow {
-  const row = base(routineOid(def), def.name, def.args, declaredReturnType(def.returns, def.args));
+function routineRow(def: RoutineDef, snap: CatalogSnapshot): CatalogRow {
+  const row = base(routineOid(def, snap.functions), def.name, def.args, declaredReturnType(def.returns, def.args));
   row['prokind'] = def.kind === 'aggregate' ? 'a' : 'f';
   row['proisstrict'] = def.kind === 'aggregate' ? false : def.strict ?? true;
   row['provolatile'] = def.volatility ?? 'i';
@@ -52,7 +53,7 @@ function routineRow(def: RoutineDef): CatalogRow {
 export function* pgProcRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   const seen = new Set<number>();
   for (const def of registryRoutines(snap)) {
-    const row = routineRow(def);
+    const row = routineRow(def, snap);
     if (seen.has(row['oid'] as number)) continue;
     seen.add(row['oid'] as number);
     yield row;
@@ -68,7 +69,7 @@ export function* pgAggregateRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   for (const def of registryRoutines(snap)) {
     if (def.kind !== 'aggregate') continue;
     yield {
-      aggfnoid: routineOid(def), aggkind: 'n', aggnumdirectargs: 0, aggtransfn: 0, aggfinalfn: 0,
+      aggfnoid: routineOid(def, snap.functions), aggkind: 'n', aggnumdirectargs: 0, aggtransfn: 0, aggfinalfn: 0,
       aggcombinefn: 0, aggserialfn: 0, aggdeserialfn: 0, aggmtransfn: 0, aggminvtransfn: 0, aggmfinalfn: 0,
       aggfinalextra: false, aggmfinalextra: false, aggfinalmodify: 'r', aggmfinalmodify: 'r', aggsortop: 0,
       aggtranstype: declaredReturnType(def.returns, def.args), aggtransspace: 0, aggmtranstype: 0,

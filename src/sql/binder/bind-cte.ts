@@ -22,7 +22,7 @@ export function bindWith(b: Binder, w: Node, parent: Scope | null): Map<string, 
     for (const c of w.ctes as Node[]) {
       const cte = c.CommonTableExpr as Node;
       const name = String(cte.ctename);
-      if (map.has(name)) throw pgError('42712', `WITH query name "${name}" specified more than once`);
+      if (map.has(name)) throw pgError('42712', `WITH query name "${name}" specified more than once`, typeof cte.location === 'number' ? { position: cte.location + 1 } : {});
       const query = cte.ctequery as Node;
       if (query.SelectStmt === undefined) throw notSupported('data-modifying statements in WITH');
       const aliases = ((cte.aliascolnames as Node[] | undefined) ?? []).map(strVal);

@@ -46,7 +46,7 @@ export function lit(value: unknown, type: SqlType): Expr {
 export function bindExpr(b: Binder, node: unknown, es: ExprScope): Expr {
   const [tag, n] = tagOf(node);
   switch (tag) {
-    case 'A_Const': return bindConst(n);
+    case 'A_Const': { const c = bindConst(n); const l = locOf(n); return l === undefined || c.kind !== 'Literal' ? c : { ...c, location: l }; }
     case 'ColumnRef': return bindColumnRef(b, n, es);
     case 'ParamRef': return bindParam(b, n);
     case 'TypeCast': return bindTypeCast(b, n, es);
@@ -143,7 +143,7 @@ function bindColumnRef(b: Binder, n: Node, es: ExprScope): Expr {
     throw pgError(SqlState.undefined_column, `column ${shown} does not exist`, pos(position));
   }
   const name = r.item.alias === null ? r.column.name : `${r.item.alias}.${r.column.name}`;
-  return { kind: 'ColumnRef', index: r.column.index, levelsUp: r.levelsUp, type: r.column.type, name };
+  return { kind: 'ColumnRef', index: r.column.index, levelsUp: r.levelsUp, type: r.column.type, name, ...(position === undefined ? {} : { location: position }) };
 }
 
 function bindParam(b: Binder, n: Node): Expr {
@@ -201,12 +201,13 @@ function bindAExpr(b: Binder, n: Node, es: ExprScope): Expr {
         const at = arrayTypeOf(left.type.oid === Oid.unknown ? Oid.text : left.type.oid);
         right = coerce(b.env, right, sqlType(at), 'i', position);
       }
-      const elem = elementTypeOf(right.type.oid);
+      const elem = right.type.oid === Oid.int2vector ? Oid.int2 : right.type.oid === Oid.oidvector ? Oid.oid : elementTypeOf(right.type.oid);
       if (elem === 0) throw pgError(SqlState.wrong_object_type, `op ANY/ALL (array) requires array on right side`, pos(position));
       const slot: Expr = { kind: 'ColumnRef', index: 0, levelsUp: -1, type: sqlType(elem), name: 'elem' };
       const op = makeOp(b, opName(n), left, slot, position);
+      const vector = right.type.oid === Oid.int2vector || right.type.oid === Oid.oidvector;
       const arrType = sqlType(arrayTypeOf(op.rightType.oid) || right.type.oid);
-      const arr = arrType.oid === right.type.oid ? right : coerce(b.env, right, arrType, 'i', position);
+      const arr = vector || arrType.oid === right.type.oid ? right : coerce(b.env, right, arrType, 'i', position);
       return { kind: 'ScalarArrayOp', op: { ...op, right: arr }, useOr: kind === 'AEXPR_OP_ANY', type: BOOL };
     }
     case 'AEXPR_DISTINCT': case 'AEXPR_NOT_DISTINCT': {
@@ -220,12 +221,12 @@ function bindAExpr(b: Binder, n: Node, es: ExprScope): Expr {
     case 'AEXPR_IN': {
       const name = opName(n);
       const left = bindExpr(b, n.lexpr, es);
-      const items = (n.rexpr as unknown[]).map((x) => makeOp(b, name, left, bindExpr(b, x, es), position));
+      const items = listItems(n.rexpr).map((x) => makeOp(b, name, left, bindExpr(b, x, es), position));
       if (items.length === 1) return items[0]!;
       return { kind: 'BoolOp', op: name === '<>' ? 'and' : 'or', args: items, type: BOOL };
     }
     case 'AEXPR_BETWEEN': case 'AEXPR_NOT_BETWEEN': case 'AEXPR_BETWEEN_SYM': case 'AEXPR_NOT_BETWEEN_SYM': {
-      const [lo, hi] = n.rexpr as unknown[];
+      const [lo, hi] = listItems(n.rexpr);
       const x = bindExpr(b, n.lexpr, es);
       const a = bindExpr(b, lo, es);
       const c = bindExpr(b, hi, es);
@@ -238,6 +239,13 @@ function bindAExpr(b: Binder, n: Node, es: ExprScope): Expr {
     }
     default: throw notSupported(`operator form ${kind}`, pos(position));
   }
+}
+
+/** `x IN (a, b)` / BETWEEN operands arrive as a List node (or a bare array in older ASTs) */
+function listItems(v: unknown): unknown[] {
+  if (Array.isArray(v)) return v;
+  const list = (v as Node).List as Node | undefined;
+  return (list?.items as unknown[] | undefined) ?? [v];
 }
 
 function bindRowCompare(b: Binder, name: string, n: Node, es: ExprScope): Expr {

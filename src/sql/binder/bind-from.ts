@@ -136,7 +136,7 @@ function bindRangeFunction(b: Binder, n: Node, argParent: Scope, hasLeft: boolea
   const fns = n.functions as Node[];
   if (n.is_rowsfrom === true || fns.length !== 1) throw notSupported('ROWS FROM()');
   const pair = (fns[0]!.List as Node).items as unknown[];
-  if (pair[1] !== undefined || n.coldeflist !== undefined) throw notSupported('column definition lists for functions');
+  if ((pair[1] !== undefined && Object.keys(pair[1] as object).length > 0) || n.coldeflist !== undefined) throw notSupported('column definition lists for functions');
   const [tag, fc] = tagOf(pair[0]);
   const alias = n.alias as Node | undefined;
   const argScope = new Scope(argParent);
@@ -166,7 +166,8 @@ function bindRangeFunction(b: Binder, n: Node, argParent: Scope, hasLeft: boolea
 }
 
 function bindJoin(b: Binder, n: Node, scope: Scope, outerLeft: readonly RangeItem[]): FromResult {
-  const joinType: JoinType = ({ JOIN_INNER: 'inner', JOIN_LEFT: 'left', JOIN_RIGHT: 'right', JOIN_FULL: 'full' } as const)[String(n.jointype) as 'JOIN_INNER'];
+  const JOIN_TYPES: Record<string, JoinType> = { JOIN_INNER: 'inner', JOIN_LEFT: 'left', JOIN_RIGHT: 'right', JOIN_FULL: 'full' };
+  const joinType = JOIN_TYPES[String(n.jointype)] as JoinType;
   if (joinType === undefined) throw notSupported(`join type ${String(n.jointype)}`);
   const left = bindFromItem(b, n.larg, scope, outerLeft);
   const right = bindFromItem(b, n.rarg, scope, left.items);

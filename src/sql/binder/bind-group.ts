@@ -7,6 +7,7 @@ import { pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import { exprChildren, exprEquals, someExpr, transformExpr, type AggregateExpr, type Expr, type WindowFuncExpr } from '../logical/expr.ts';
 import type { LogicalPlan } from '../logical/plan.ts';
+import { mapPlanExprs } from '../logical/tree.ts';
 import { INT4 } from './coerce.ts';
 
 export function collect<T extends Expr>(exprs: readonly Expr[], kind: T['kind']): T[] {
@@ -64,9 +65,21 @@ export function buildAggregate(
     const k = keys.findIndex((key) => exprEquals(key, x));
     if (k >= 0) return { kind: 'ColumnRef', index: k, levelsUp: 0, type: x.type, name: columns[k]!.name };
     if (x.kind === 'ColumnRef' && x.levelsUp === 0) {
-      throw pgError(SqlState.grouping_error, `column "${x.name}" must appear in the GROUP BY clause or be used in an aggregate function`);
+      throw pgError(SqlState.grouping_error, `column "${x.name}" must appear in the GROUP BY clause or be used in an aggregate function`, x.location === undefined ? {} : { position: x.location });
     }
     if (x.kind === 'WindowFunc') return rewriteWindow(x, rewrite);
+    if (x.kind === 'Subquery' && x.correlated) {
+      // the subquery's references to this level now read the Aggregate's output: group keys only
+      const plan = mapPlanExprs(x.plan, (y, depth) => {
+        if (y.kind !== 'ColumnRef' || y.levelsUp !== depth + 1) return undefined;
+        const k = keys.findIndex((key) => key.kind === 'ColumnRef' && key.levelsUp === 0 && key.index === y.index);
+        if (k < 0) {
+          throw pgError(SqlState.grouping_error, `subquery uses ungrouped column "${y.name}" from outer query`, y.location === undefined ? {} : { position: y.location });
+        }
+        return { ...y, index: k };
+      });
+      return { ...x, plan, test: x.test && rewrite(x.test) };
+    }
     return undefined;
   });
   return { plan, rewrite };

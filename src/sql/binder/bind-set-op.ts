@@ -17,10 +17,11 @@ export function bindSetOp(b: Binder, stmt: Node, parent: Scope | null, opts: Sel
   const left = b.bindSelect(stmt.larg as Node, parent, { resolveUnknowns: false });
   const right = b.bindSelect(stmt.rarg as Node, parent, { resolveUnknowns: false });
   if (left.columns.length !== right.columns.length) {
-    throw pgError(SqlState.syntax_error, `each ${word} query must have the same number of columns`);
+    const p = targetLocation(left.columns.length > right.columns.length ? stmt.larg : stmt.rarg, 0);
+    throw pgError(SqlState.syntax_error, `each ${word} query must have the same number of columns`, p === undefined ? {} : { position: p });
   }
   const types = left.columns.map((c, i) => {
-    const t = commonType(b.env, [c.type, right.columns[i]!.type], word);
+    const t = commonType(b.env, [c.type, right.columns[i]!.type], word, targetLocation(stmt.rarg, i));
     return t.oid === Oid.unknown || (t.oid === Oid.text && c.type.oid === Oid.unknown && right.columns[i]!.type.oid === Oid.unknown && opts.resolveUnknowns === false) ? t : t;
   });
   const cast = (r: QueryResult): LogicalPlan => {
@@ -61,4 +62,15 @@ export function bindValues(b: Binder, lists: readonly Node[], parent: Scope | nu
     columns,
     correlated: scope.hasOuterRefs,
   };
+}
+
+/** position of the i-th select-list expression of the leftmost simple SELECT under `node` */
+function targetLocation(node: unknown, i: number): number | undefined {
+  let s = ((node as Node).SelectStmt ?? node) as Node;
+  while (s.op !== undefined && s.op !== 'SETOP_NONE') s = ((s.larg as Node).SelectStmt ?? s.larg) as Node;
+  const rt = ((s.targetList as Node[] | undefined)?.[i]?.ResTarget) as Node | undefined;
+  if (rt === undefined) return undefined;
+  const val = rt.val as Node;
+  const inner = Object.values(val)[0] as Node | undefined;
+  return locOf(inner ?? rt) ?? locOf(rt);
 }

@@ -36,10 +36,19 @@ export function tryCoerce(env: CoerceEnv, e: Expr, target: SqlType, context: Cas
     const self = env.functions.cast(src.oid, target.oid);
     return { kind: 'Cast', arg: e, fn: self ? self.impl : null, type: target };
   }
+  if (src.oid === Oid.unknown) {
+    // a text → target cast registered by other modules (e.g. catalog-aware text → regclass) wins over plain I/O
+    const viaText = env.functions.cast(Oid.text, target.oid);
+    if (viaText !== undefined && viaText.method === 'f') {
+      const position = e.kind === 'Literal' ? e.location : undefined;
+      return { kind: 'Cast', arg: e, fn: viaText.impl, type: target, ...(position === undefined ? {} : { position }) };
+    }
+  }
   const path = env.functions.findCoercion(src.oid, target.oid, context);
   if (path === undefined) return undefined;
   if (path.method === 'b' && target.typmod < 0 && e.kind !== 'Literal') return { kind: 'Cast', arg: e, fn: null, type: target };
-  return { kind: 'Cast', arg: e, fn: path.impl, type: target };
+  const position = e.kind === 'Literal' ? e.location : undefined;
+  return { kind: 'Cast', arg: e, fn: path.impl, type: target, ...(position === undefined ? {} : { position }) };
 }
 
 export function coerce(env: CoerceEnv, e: Expr, target: SqlType, context: CastContext, position?: number): Expr {

@@ -8,13 +8,13 @@ import type { AggregateDef, OperatorDef, ScalarFunctionDef, SetFunctionDef } fro
 import type { CastFn } from '../binder/function-registry.ts';
 import type { LogicalPlan } from './plan.ts';
 
-export interface ColumnRefExpr { readonly kind: 'ColumnRef'; readonly index: number; readonly levelsUp: number; readonly type: SqlType; readonly name: string }
-export interface LiteralExpr { readonly kind: 'Literal'; readonly value: unknown; readonly type: SqlType }
+export interface ColumnRefExpr { readonly kind: 'ColumnRef'; readonly index: number; readonly levelsUp: number; readonly type: SqlType; readonly name: string; /** 1-based position in the SQL text, for errors */ readonly location?: number }
+export interface LiteralExpr { readonly kind: 'Literal'; readonly value: unknown; readonly type: SqlType; readonly location?: number }
 /** $n: `index` is 0-based */
 export interface ParamExpr { readonly kind: 'Param'; readonly index: number; readonly type: SqlType }
 export interface CallExpr { readonly kind: 'Call'; readonly name: string; readonly def: ScalarFunctionDef; readonly args: readonly Expr[]; readonly argTypes: readonly SqlType[]; readonly type: SqlType }
 export interface OpExpr { readonly kind: 'Op'; readonly name: string; readonly def: OperatorDef; readonly left: Expr | null; readonly right: Expr; readonly leftType: SqlType | null; readonly rightType: SqlType; readonly type: SqlType }
-export interface CastExpr { readonly kind: 'Cast'; readonly arg: Expr; readonly fn: CastFn | null; readonly type: SqlType }
+export interface CastExpr { readonly kind: 'Cast'; readonly arg: Expr; readonly fn: CastFn | null; readonly type: SqlType; /** reported when converting a literal fails, as PostgreSQL does at parse time */ readonly position?: number }
 export interface CaseExpr { readonly kind: 'Case'; readonly whens: readonly { readonly cond: Expr; readonly result: Expr }[]; readonly elseExpr: Expr; readonly type: SqlType }
 export interface CoalesceExpr { readonly kind: 'Coalesce'; readonly args: readonly Expr[]; readonly type: SqlType }
 /** GREATEST / LEAST; NULLs are ignored as in PostgreSQL */
@@ -140,6 +140,7 @@ export function exprEquals(a: Expr, b: Expr): boolean {
     case 'Param': return a.index === (b as ParamExpr).index;
     case 'Subquery': return false;
     case 'Call': if (a.def !== (b as CallExpr).def) return false; break;
+    case 'SetCall': if (a.def !== (b as SetCallExpr).def) return false; break;
     case 'Op': if (a.def !== (b as OpExpr).def) return false; break;
     case 'Cast': if (a.type.oid !== (b as CastExpr).type.oid || a.type.typmod !== (b as CastExpr).type.typmod) return false; break;
     case 'BoolOp': if (a.op !== (b as BoolOpExpr).op) return false; break;

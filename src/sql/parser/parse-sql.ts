@@ -34,7 +34,8 @@ export function parseSql(sql: string): ParsedStatement[] {
     const details = (e as { sqlDetails?: { message: string; cursorPosition: number } }).sqlDetails;
     const message = details?.message ?? (e instanceof Error ? e.message : String(e));
     const pos = details?.cursorPosition;
-    throw syntaxError(message, pos === undefined || pos < 0 ? undefined : byteToChar(sql)(pos) + 1);
+    // libpg-query reports the error cursor in characters already (AST locations are bytes)
+    throw syntaxError(message, pos === undefined || pos < 0 ? undefined : pos + 1);
   }
   const conv = byteToChar(sql);
   const out: ParsedStatement[] = [];

@@ -40,14 +40,19 @@ export function encodeDataRows(
 ): void {
   const cols = batch.columns;
   const n = enc.oids.length;
-  for (let r = from; r < to; r++) {
-    w.startMessage(BackendCode.DataRow).i16(n);
-    for (let c = 0; c < n; c++) {
-      const v = cols[c]?.[r] ?? null;
-      if (v === null) w.i32(-1);
-      else if (enc.binary[c] === 1) w.lengthPrefixedBytes(codec.binaryOut(enc.oids[c]!, v));
-      else w.lengthPrefixedString(codec.textOut(enc.oids[c]!, v, settings));
+  try {
+    for (let r = from; r < to; r++) {
+      w.startMessage(BackendCode.DataRow).i16(n);
+      for (let c = 0; c < n; c++) {
+        const v = cols[c]?.[r] ?? null;
+        if (v === null) w.i32(-1);
+        else if (enc.binary[c] === 1) w.lengthPrefixedBytes(codec.binaryOut(enc.oids[c]!, v));
+        else w.lengthPrefixedString(codec.textOut(enc.oids[c]!, v, settings));
+      }
+      w.endMessage();
     }
-    w.endMessage();
+  } catch (e) {
+    w.abortMessage(); // the rows before stay; the half-written one goes
+    throw e;
   }
 }

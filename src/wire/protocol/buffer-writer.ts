@@ -37,6 +37,13 @@ export class BufferWriter {
     return this;
   }
 
+  /** Drops a message started but not ended (a value failed to encode): the stream stays well-formed. */
+  abortMessage(): void {
+    if (this.messageStart < 0) return;
+    this.pos = this.messageStart - 1;
+    this.messageStart = -1;
+  }
+
   endMessage(): this {
     this.buf.writeInt32BE(this.pos - this.messageStart, this.messageStart);
     this.messageStart = -1;
@@ -51,14 +58,15 @@ export class BufferWriter {
 
   i16(v: number): this {
     this.ensure(2);
-    this.buf.writeInt16BE(v, this.pos);
+    this.buf.writeInt16BE((v << 16) >> 16, this.pos);
     this.pos += 2;
     return this;
   }
 
+  /** also takes uint32 values such as OIDs (same bytes) */
   i32(v: number): this {
     this.ensure(4);
-    this.buf.writeInt32BE(v, this.pos);
+    this.buf.writeInt32BE(v | 0, this.pos);
     this.pos += 4;
     return this;
   }

@@ -3,6 +3,7 @@
  * real engine is written in parallel. It understands a handful of statement shapes:
  *   select <int>                       one int4 column
  *   select * from series(N[, batch])   N rows (n int4, label text), in batches
+ *   select * from wide(N)              N rows with ~1 KB labels, 100 per batch
  *   select $1::int4, $2::text …        echoes its parameters (types from the casts)
  *   select pg_sleep(S)                 waits S seconds or until cancelled (57014)
  *   select * from missing              42P01 with position
@@ -34,6 +35,8 @@ export class FakeSession implements HandlerSession {
   private changes: Array<[string, string]> = [];
   private abort = new AbortController();
   closed = false;
+  /** batches produced by series()/wide(), to observe backpressure */
+  batchesProduced = 0;
   onNotice?: (n: GatewayError) => void;
 
   constructor(
@@ -116,7 +119,10 @@ export class FakeSession implements HandlerSession {
     if ((m = /^select \* from series\((\d+)(?:,\s*(\d+))?\)$/i.exec(sql))) {
       const total = Number(m[1]);
       const per = Number(m[2] ?? 100);
-      return rows(this.columnsOf(sql)!, series(total, per, signal));
+      return rows(this.columnsOf(sql)!, this.series(total, per, signal, 0));
+    }
+    if ((m = /^select \* from wide\((\d+)\)$/i.exec(sql))) {
+      return rows([col('n', 23, 4), col('label', 25, -1)], this.series(Number(m[1]), 100, signal, 1000));
     }
     if (/^select \$1/i.test(sql)) {
       const prepared = await this.prepare(sql, []);
@@ -139,7 +145,7 @@ export class FakeSession implements HandlerSession {
       this.onNotice?.(new GatewayError('01000', 'hello from the handler', { severity: 'NOTICE' }));
       return { kind: 'command', tag: 'DO' };
     }
-    if ((m = /^copy t to stdout(?: (\d+))?$/i.exec(sql))) {
+    if ((m = /^copy\s+t\s+to\s+stdout(?:\s+(\d+))?\s*$/i.exec(sql))) {
       const n = Number(m[1] ?? 3);
       return {
         kind: 'copyOut', format: 0, columnCount: 2,
@@ -147,7 +153,7 @@ export class FakeSession implements HandlerSession {
         tag: (k) => `COPY ${k}`, rowCount: () => n,
       };
     }
-    if (/^copy t from stdin/i.test(sql)) {
+    if (/^copy\s+t\s+from\s+stdin/i.test(sql)) {
       return {
         kind: 'copyIn', format: 0, columnCount: 2,
         consume: async (data) => {
@@ -163,6 +169,17 @@ export class FakeSession implements HandlerSession {
     throw new GatewayError('42601', `syntax error at or near "${sql.split(/\s+/)[0]}"`, { position: 1 });
   }
 
+  private async *series(total: number, per: number, signal: AbortSignal, pad: number): AsyncGenerator<Batch> {
+    const filler = 'x'.repeat(pad);
+    for (let start = 1; start <= total; start += per) {
+      if (signal.aborted) throw queryCanceled();
+      const n = Math.min(per, total - start + 1);
+      const ns = Array.from({ length: n }, (_, i) => start + i);
+      this.batchesProduced++;
+      yield { length: n, columns: [ns, ns.map((v) => `row ${v}${filler}`)] };
+    }
+  }
+
   private tx(status: 'I' | 'T', tag: string): StatementResult {
     this.status = status;
     return { kind: 'command', tag };
@@ -173,14 +190,6 @@ function rows(columns: readonly ResultColumn[], batches: AsyncIterable<Batch>): 
   return { kind: 'rows', columns, batches, tag: (n) => `SELECT ${n}` };
 }
 
-async function* series(total: number, per: number, signal: AbortSignal): AsyncGenerator<Batch> {
-  for (let start = 1; start <= total; start += per) {
-    if (signal.aborted) throw queryCanceled();
-    const n = Math.min(per, total - start + 1);
-    const ns = Array.from({ length: n }, (_, i) => start + i);
-    yield { length: n, columns: [ns, ns.map((v) => `row ${v}`)] };
-  }
-}
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

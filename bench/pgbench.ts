@@ -1,0 +1,154 @@
+/**
+ * pgbench over the wire: lakegate versus a throwaway PostgreSQL in one run.
+ *
+ *   npm run bench:pgbench -- [--duration 10] [--clients 8] [--jobs 2] [--targets pg,lakegate] [--modes simple,extended,prepared]
+ *
+ * Cases (custom scripts, -n so pgbench does not vacuum its own tables):
+ *   select1  `SELECT 1`                                  protocol + session overhead
+ *   lookup   `SELECT v FROM bench_kv WHERE id = :id`     a parameterised one-row lookup on a 1 000-row table
+ * Each case runs with -M simple / extended / prepared. Prints TPS per target and a markdown ratio table,
+ * and writes bench/results/pgbench-<date>.json. PG_TEST_URL points the PostgreSQL side at an existing server.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { startLakegate } from '../test/helpers/lakegate-server.ts';
+import { findPgBinDir, startPgCluster } from '../test/helpers/pg-cluster.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    clients: { type: 'string', default: '8' },
+    jobs: { type: 'string', default: '2' },
+    targets: { type: 'string', default: 'pg,lakegate' },
+    modes: { type: 'string', default: 'simple,extended,prepared' },
+  },
+});
+
+const CASES = {
+  select1: 'SELECT 1;\n',
+  lookup: '\\set id random(1, 1000)\nSELECT v FROM bench_kv WHERE id = :id;\n',
+} as const;
+type CaseName = keyof typeof CASES;
+const SETUP = `DROP TABLE IF EXISTS bench_kv;
+CREATE TABLE bench_kv (id int PRIMARY KEY, v text);
+INSERT INTO bench_kv SELECT g, md5(g::text) FROM generate_series(1, 1000) g;`;
+
+interface Run {
+  target: string;
+  case: CaseName;
+  mode: string;
+  tps: number | null;
+  latencyMs: number | null;
+  transactions: number | null;
+  failed: number | null;
+  error?: string;
+}
+
+const binDir = findPgBinDir();
+const pgbench = binDir && existsSync(join(binDir, 'pgbench')) ? join(binDir, 'pgbench') : 'pgbench';
+
+function runPgbench(url: string, script: string, mode: string): Omit<Run, 'target' | 'case' | 'mode'> {
+  const u = new URL(url);
+  const argv = ['-n', '-c', args.clients, '-j', args.jobs, '-T', args.duration, '-M', mode, '-f', script, '-h', u.hostname, '-p', u.port, '-U', decodeURIComponent(u.username) || 'postgres', u.pathname.slice(1) || 'postgres'];
+  const r = spawnSync(pgbench, argv, { encoding: 'utf8', timeout: (Number(args.duration) + 60) * 1000 });
+  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  const num = (re: RegExp): number | null => {
+    const m = re.exec(out);
+    return m ? Number(m[1]) : null;
+  };
+  const tps = num(/tps = ([\d.]+) \(without initial connection time\)/);
+  const base = { tps, latencyMs: num(/latency average = ([\d.]+) ms/), transactions: num(/number of transactions actually processed: (\d+)/), failed: num(/number of failed transactions: (\d+)/) };
+  if (r.status !== 0 || tps === null) return { ...base, error: out.trim().split('\n').slice(-3).join(' | ') || String(r.error) };
+  return base;
+}
+
+async function setup(url: string): Promise<string | null> {
+  const c = new pg.Client({ connectionString: url });
+  try {
+    await c.connect();
+    await c.query(SETUP);
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  } finally {
+    await c.end().catch(() => {});
+  }
+}
+
+const targets = args.targets.split(',').map((t) => t.trim());
+const modes = args.modes.split(',').map((m) => m.trim());
+const scriptDir = mkdtempSync(join(tmpdir(), 'lg-pgbench-'));
+const scripts = Object.fromEntries(Object.entries(CASES).map(([name, text]) => {
+  const p = join(scriptDir, `${name}.sql`);
+  writeFileSync(p, text);
+  return [name, p];
+})) as Record<CaseName, string>;
+
+const runs: Run[] = [];
+const servers: Array<{ close(): Promise<void> }> = [];
+try {
+  for (const target of targets) {
+    let url: string;
+    try {
+      if (target === 'pg') {
+        const c = await startPgCluster();
+        servers.push({ close: () => c.stop() });
+        url = c.url;
+      } else {
+        const lg = await startLakegate();
+        servers.push(lg);
+        url = lg.url;
+      }
+    } catch (e) {
+      for (const name of Object.keys(CASES) as CaseName[]) for (const mode of modes) runs.push({ target, case: name, mode, tps: null, latencyMs: null, transactions: null, failed: null, error: `server did not start: ${(e as Error).message.split('\n')[0]}` });
+      continue;
+    }
+    const setupError = await setup(url);
+    for (const name of Object.keys(CASES) as CaseName[]) {
+      for (const mode of modes) {
+        if (name === 'lookup' && setupError) {
+          runs.push({ target, case: name, mode, tps: null, latencyMs: null, transactions: null, failed: null, error: `setup failed: ${setupError}` });
+          continue;
+        }
+        process.stderr.write(`pgbench ${target} ${name} -M ${mode} -T ${args.duration} …\n`);
+        runs.push({ target, case: name, mode, ...runPgbench(url, scripts[name], mode) });
+      }
+    }
+  }
+} finally {
+  for (const s of servers) await s.close().catch(() => {});
+  rmSync(scriptDir, { recursive: true, force: true });
+}
+
+const fmt = (n: number | null | undefined): string => (n === null || n === undefined ? 'n/a' : n.toFixed(0));
+const find = (t: string, c: string, m: string): Run | undefined => runs.find((r) => r.target === t && r.case === c && r.mode === m);
+const lines = [`| case | mode | ${targets.map((t) => `${t} tps`).join(' | ')} |${targets.includes('pg') && targets.includes('lakegate') ? ' lakegate / pg |' : ''}`];
+lines.push(`|---|---|${targets.map(() => '---:').join('|')}|${targets.includes('pg') && targets.includes('lakegate') ? '---:|' : ''}`);
+for (const c of Object.keys(CASES)) {
+  for (const m of modes) {
+    const cells = targets.map((t) => fmt(find(t, c, m)?.tps));
+    const pgTps = find('pg', c, m)?.tps;
+    const lgTps = find('lakegate', c, m)?.tps;
+    const ratio = targets.includes('pg') && targets.includes('lakegate') ? ` ${pgTps && lgTps ? (lgTps / pgTps).toFixed(2) : 'n/a'} |` : '';
+    lines.push(`| ${c} | ${m} | ${cells.join(' | ')} |${ratio}`);
+  }
+}
+console.log(`\npgbench -c ${args.clients} -j ${args.jobs} -T ${args.duration} -n (custom scripts)\n`);
+console.log(lines.join('\n'));
+const shown = new Set<string>();
+for (const r of runs.filter((x) => x.error)) {
+  const key = r.error?.startsWith('server did not start') ? `${r.target} (all cases)` : `${r.target} ${r.case} ${r.mode}`;
+  if (!shown.has(key)) console.log(`\n${key}: ${r.error}`);
+  shown.add(key);
+}
+
+const resultsDir = new URL('./results/', import.meta.url);
+mkdirSync(resultsDir, { recursive: true });
+const stamp = new Date().toISOString().replace(/:/g, '-').replace(/\..*$/, '');
+const file = new URL(`pgbench-${stamp}.json`, resultsDir);
+writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), clients: Number(args.clients), jobs: Number(args.jobs), durationSec: Number(args.duration), pgbench, runs }, null, 2)}\n`);
+console.log(`\nwrote ${file.pathname}`);

@@ -1,0 +1,38 @@
+/**
+ * Execution context: what operators need at run time. ExecContext comes from the engine (session, params,
+ * scan context); Env adds the per-(sub)plan state: the rows of enclosing query levels for correlated
+ * references, and the working tables of recursive CTEs.
+ */
+import type { ScanContext } from '../catalog/table-source.ts';
+import type { EvalContext } from '../functions/registry-types.ts';
+import { queryCanceled } from '../common/errors.ts';
+import type { Batch } from '../common/batch.ts';
+import type { LogicalPlan } from '../sql/index.ts';
+
+export interface ExecContext extends EvalContext {
+  /** `$n` values (index n-1), already decoded to the parameter types the binder reported */
+  readonly params: readonly unknown[];
+  readonly scan: ScanContext;
+}
+
+export type Row = readonly unknown[];
+
+export interface Env {
+  readonly ctx: ExecContext;
+  /** outer[0] is the current row of the nearest enclosing level (levelsUp = 1) */
+  readonly outer: readonly Row[];
+  /** RecursiveCte id → current working table rows */
+  readonly workTables: Map<number, Row[]>;
+  /** runs a (sub)plan: set by the planner so expressions can execute subqueries without an import cycle */
+  readonly run: (plan: LogicalPlan, env: Env) => AsyncIterable<Batch>;
+}
+
+export const BATCH_SIZE = 4096;
+
+export function checkAbort(env: Env): void {
+  if (env.ctx.signal.aborted) throw queryCanceled();
+}
+
+export function withOuter(env: Env, row: Row): Env {
+  return { ...env, outer: [row, ...env.outer] };
+}

@@ -1,0 +1,77 @@
+/**
+ * SubqueryRunner: evaluates one subquery expression. Uncorrelated subqueries run once per execution and are
+ * cached; correlated ones run once per outer row (with that row pushed as the outer level), before the
+ * batch is evaluated, so the expression closures themselves stay synchronous.
+ */
+import type { Batch } from '../../common/batch.ts';
+import { pgError } from '../../common/errors.ts';
+import { SqlState } from '../../common/sqlstate.ts';
+import { pgArray } from '../../common/pgtypes/values.ts';
+import { elementTypeOf } from '../../common/pgtypes/registry.ts';
+import type { SubqueryExpr } from '../../sql/index.ts';
+import { withOuter, type Env } from '../context.ts';
+import type { Cols, RowFn, Slot } from './compile-expr.ts';
+
+export class SubqueryRunner {
+  #rows: unknown[] | null = null;
+  #perRow: unknown[] = [];
+
+  constructor(
+    private readonly expr: SubqueryExpr,
+    private readonly env: Env,
+    private readonly test: RowFn | null,
+    private readonly slot: Slot,
+  ) {}
+
+  async prepare(batch: Batch): Promise<void> {
+    if (!this.expr.correlated) {
+      if (this.#rows === null) this.#rows = await this.#fetch(this.env);
+      return;
+    }
+    this.#perRow = new Array<unknown>(batch.length);
+    for (let i = 0; i < batch.length; i++) {
+      const row = batch.columns.map((c) => c[i] ?? null);
+      const rows = await this.#fetch(withOuter(this.env, row));
+      this.#perRow[i] = this.#reduce(rows, batch.columns, i);
+    }
+  }
+
+  valueAt(cols: Cols, i: number): unknown {
+    if (this.expr.correlated) return this.#perRow[i] ?? null;
+    return this.#reduce(this.#rows ?? [], cols, i);
+  }
+
+  /** first-column values of the subquery (or up to one row for EXISTS, two for a scalar subquery) */
+  async #fetch(env: Env): Promise<unknown[]> {
+    const k = this.expr.subKind;
+    const max = k === 'exists' ? 1 : k === 'scalar' ? 2 : Infinity;
+    const out: unknown[] = [];
+    for await (const b of env.run(this.expr.plan, env)) {
+      const col = b.columns[0];
+      for (let r = 0; r < b.length && out.length < max; r++) out.push(col === undefined ? true : col[r] ?? null);
+      if (out.length >= max) break;
+    }
+    return out;
+  }
+
+  #reduce(rows: unknown[], cols: Cols, i: number): unknown {
+    switch (this.expr.subKind) {
+      case 'exists': return rows.length > 0;
+      case 'scalar':
+        if (rows.length > 1) throw pgError(SqlState.cardinality_violation, 'more than one row returned by a subquery used as an expression');
+        return rows[0] ?? null;
+      case 'array': return pgArray(elementTypeOf(this.expr.type.oid), rows);
+      case 'any': case 'all': {
+        const useOr = this.expr.subKind === 'any';
+        let sawNull = false;
+        for (const v of rows) {
+          this.slot.value = v;
+          const r = this.test!(cols, i);
+          if (r === null) sawNull = true;
+          else if (r === useOr) return useOr;
+        }
+        return sawNull ? null : !useOr;
+      }
+    }
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * HashAggregateExec (pipeline breaker): groups rows by key (per grouping set), feeding each group's
+ * AggregateStates. DISTINCT aggregates dedupe their argument rows per group; FILTER skips rows; ORDER BY
+ * inside an aggregate buffers its rows and sorts them before stepping. With no GROUP BY, an empty input
+ * still yields one row (count = 0), as in PostgreSQL.
+ */
+import type { Batch } from '../../common/batch.ts';
+import type { AggregateState } from '../../functions/registry-types.ts';
+import type { Aggregate } from '../../sql/index.ts';
+import { BATCH_SIZE, checkAbort, type Env } from '../context.ts';
+import { compileAll, compileExpr, type Compiled } from '../expr/compile-expr.ts';
+import { compareKeys, type KeySpec } from '../expr/sort-compare.ts';
+import { BatchBuilder, rowKey } from '../batch-util.ts';
+import type { ExecOperator } from '../operator.ts';
+
+interface AggSlot {
+  readonly state: AggregateState;
+  readonly seen: Set<string> | null;
+  readonly buffered: { args: unknown[]; key: unknown[] }[] | null;
+}
+
+interface Group {
+  readonly keys: unknown[];
+  readonly gid: number;
+  readonly aggs: AggSlot[];
+}
+
+export class HashAggregateExec implements ExecOperator {
+  readonly name = 'HashAggregateExec';
+  constructor(private readonly plan: Aggregate, private readonly input: ExecOperator, private readonly env: Env) {}
+  get children(): readonly ExecOperator[] { return [this.input]; }
+
+  async *execute(): AsyncIterable<Batch> {
+    const { groupKeys, aggregates } = this.plan;
+    const ctx = this.env.ctx;
+    const keys = compileAll(groupKeys, this.env);
+    const keyOids = groupKeys.map((k) => k.type.oid);
+    const args = aggregates.map((a) => compileAll(a.args, this.env));
+    const filters: (Compiled | null)[] = aggregates.map((a) => (a.filter ? compileExpr(a.filter, this.env) : null));
+    const orders = aggregates.map((a) => (a.orderBy.length ? compileAll(a.orderBy.map((o) => o.expr), this.env) : null));
+    const orderSpecs: KeySpec[][] = aggregates.map((a) => a.orderBy.map((o) => ({ oid: o.expr.type.oid, descending: o.descending, nullsFirst: o.nullsFirst })));
+    const sets = this.plan.groupingSets ?? [groupKeys.map((_, i) => i)];
+    const gids = sets.map((s) => groupKeys.reduce((m, _, k) => (s.includes(k) ? m : m | (1 << k)), 0));
+    const groups = new Map<string, Group>();
+    const order: Group[] = [];
+    const newGroup = (keyVals: unknown[], gid: number): Group => ({
+      keys: keyVals,
+      gid,
+      aggs: aggregates.map((a) => ({
+        state: a.def.create(ctx, a.argTypes, a.type),
+        seen: a.distinct ? new Set<string>() : null,
+        buffered: a.orderBy.length ? [] : null,
+      })),
+    });
+    for await (const b of this.input.execute()) {
+      checkAbort(this.env);
+      await keys.prepare(b);
+      for (const a of args) await a.prepare(b);
+      for (const f of filters) if (f?.prepare) await f.prepare(b);
+      for (const o of orders) if (o) await o.prepare(b);
+      for (let i = 0; i < b.length; i++) {
+        const full = keys.fns.map((f) => f(b.columns, i));
+        for (let s = 0; s < sets.length; s++) {
+          const set = sets[s]!;
+          const kv = full.map((v, k) => (set.includes(k) ? v : null));
+          const hk = `${gids[s]}|${rowKey(kv, keyOids)}`;
+          let g = groups.get(hk);
+          if (g === undefined) { g = newGroup(kv, gids[s]!); groups.set(hk, g); order.push(g); }
+          for (let a = 0; a < aggregates.length; a++) {
+            const f = filters[a];
+            if (f && f.fn(b.columns, i) !== true) continue;
+            const vals = args[a]!.fns.map((fn) => fn(b.columns, i));
+            const def = aggregates[a]!.def;
+            if (def.strict !== false && vals.some((v) => v === null)) continue;
+            const slot = g.aggs[a]!;
+            if (slot.seen) {
+              const k = rowKey(vals, aggregates[a]!.argTypes.map((t) => t.oid));
+              if (slot.seen.has(k)) continue;
+              slot.seen.add(k);
+            }
+            if (slot.buffered) slot.buffered.push({ args: vals, key: orders[a]!.fns.map((fn) => fn(b.columns, i)) });
+            else slot.state.step(vals);
+          }
+        }
+      }
+    }
+    // grouping sets with no keys (plain aggregates, GROUP BY (), ROLLUP's grand total) yield a row even for empty input
+    sets.forEach((s, i) => {
+      if (s.length === 0 && !order.some((g) => g.gid === gids[i])) order.push(newGroup(groupKeys.map(() => null), gids[i]!));
+    });
+    const width = this.plan.columns.length;
+    const withGid = this.plan.groupingSets !== null;
+    const out = new BatchBuilder(width, BATCH_SIZE);
+    for (const g of order) {
+      const vals = g.aggs.map((slot, a) => {
+        if (slot.buffered) {
+          slot.buffered.sort((x, y) => compareKeys(orderSpecs[a]!, x.key, y.key));
+          for (const r of slot.buffered) slot.state.step(r.args);
+        }
+        return slot.state.final() ?? null;
+      });
+      out.push(withGid ? [...g.keys, ...vals, g.gid] : [...g.keys, ...vals]);
+      if (out.full()) yield out.take();
+    }
+    if (out.length > 0) yield out.take();
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * HashJoinExec: equi-joins. Builds a hash table on the right input (pipeline breaker), streams the left,
+ * then checks the residual condition. NULL keys never match. Inner/left/right/full/semi/anti.
+ */
+import type { Batch } from '../../common/batch.ts';
+import type { Expr, Join } from '../../sql/index.ts';
+import { checkAbort, type Env } from '../context.ts';
+import { compileAll, compileExpr } from '../expr/compile-expr.ts';
+import { concatBatches, joinBlock, unmatchedRight } from '../join-core.ts';
+import { rowKey } from '../batch-util.ts';
+import type { ExecOperator } from '../operator.ts';
+
+export interface EquiKeys {
+  /** over the left row */
+  readonly left: readonly Expr[];
+  /** over the right row (indexes rebased to the right input) */
+  readonly right: readonly Expr[];
+  /** what is left of the condition, over the combined row */
+  readonly residual: Expr | null;
+}
+
+const EMPTY: readonly number[] = [];
+
+export class HashJoinExec implements ExecOperator {
+  readonly name = 'HashJoinExec';
+  constructor(
+    private readonly plan: Join,
+    private readonly keys: EquiKeys,
+    private readonly left: ExecOperator,
+    private readonly right: ExecOperator,
+    private readonly env: Env,
+  ) {}
+  get children(): readonly ExecOperator[] { return [this.left, this.right]; }
+
+  async *execute(): AsyncIterable<Batch> {
+    const lw = this.plan.left.columns.length;
+    const rw = this.plan.right.columns.length;
+    const jt = this.plan.joinType;
+    const oids = this.keys.left.map((e) => e.type.oid);
+    const rk = compileAll(this.keys.right, this.env);
+    const rbs: Batch[] = [];
+    for await (const b of this.right.execute()) rbs.push(b);
+    const rb = concatBatches(rbs, rw);
+    await rk.prepare(rb);
+    const table = new Map<string, number[]>();
+    for (let j = 0; j < rb.length; j++) {
+      const vals = rk.fns.map((f) => f(rb.columns, j));
+      if (vals.some((v) => v === null)) continue;
+      const k = rowKey(vals, oids);
+      const list = table.get(k);
+      if (list) list.push(j); else table.set(k, [j]);
+    }
+    const lk = compileAll(this.keys.left, this.env);
+    const cond = this.keys.residual === null ? null : compileExpr(this.keys.residual, this.env);
+    const matched = jt === 'right' || jt === 'full' ? new Uint8Array(rb.length) : null;
+    for await (const lb of this.left.execute()) {
+      checkAbort(this.env);
+      await lk.prepare(lb);
+      const cands = (i: number): readonly number[] => {
+        const vals = lk.fns.map((f) => f(lb.columns, i));
+        if (vals.some((v) => v === null)) return EMPTY;
+        return table.get(rowKey(vals, oids)) ?? EMPTY;
+      };
+      for (const b of await joinBlock(jt, lb, rb, lw, rw, cands, cond, matched)) yield b;
+    }
+    if (matched) { const u = unmatchedRight(rb, matched, lw, rw); if (u) yield u; }
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Physical planner: LogicalPlan → tree of ExecOperators (one factory per plan kind, exhaustive).
+ * Choices made here: hash join when the condition has equi keys (else nested loop; LATERAL always nested
+ * loop), and a Sort under a constant LIMIT stops after limit+offset rows.
+ */
+import type { Batch } from '../common/batch.ts';
+import type { LogicalPlan, PlanKind } from '../sql/index.ts';
+import type { Env, ExecContext } from './context.ts';
+import type { ExecOperator } from './operator.ts';
+import { extractEquiKeys } from './equi-keys.ts';
+import { TableScanExec } from './operators/table-scan-exec.ts';
+import { ValuesExec } from './operators/values-exec.ts';
+import { FilterExec } from './operators/filter-exec.ts';
+import { ProjectionExec } from './operators/projection-exec.ts';
+import { ProjectSetExec } from './operators/project-set-exec.ts';
+import { HashAggregateExec } from './operators/hash-aggregate-exec.ts';
+import { HashJoinExec } from './operators/hash-join-exec.ts';
+import { NestedLoopJoinExec } from './operators/nested-loop-join-exec.ts';
+import { SortExec } from './operators/sort-exec.ts';
+import { LimitExec } from './operators/limit-exec.ts';
+import { SetOpExec } from './operators/set-op-exec.ts';
+import { DistinctExec } from './operators/distinct-exec.ts';
+import { WindowExec } from './operators/window-exec.ts';
+import { RecursiveCteExec, WorkTableScanExec } from './operators/recursive-cte-exec.ts';
+import { FunctionScanExec } from './operators/function-scan-exec.ts';
+import { InsertExec } from './operators/insert-exec.ts';
+
+type Factory<K extends PlanKind> = (p: Extract<LogicalPlan, { kind: K }>, env: Env) => ExecOperator;
+
+function constInt(e: LogicalPlan extends never ? never : import('../sql/index.ts').Expr | null): number | null {
+  if (e === null) return 0;
+  if (e.kind === 'Literal' && e.value !== null) return Number(e.value as bigint);
+  if (e.kind === 'Cast' && e.arg.kind === 'Literal' && typeof e.arg.value === 'number') return e.arg.value;
+  return null;
+}
+
+const FACTORIES = {
+  TableScan: (p, env) => new TableScanExec(p, env),
+  Values: (p, env) => new ValuesExec(p, env),
+  Filter: (p, env) => new FilterExec(p, createOperator(p.input, env), env),
+  Projection: (p, env) => new ProjectionExec(p, createOperator(p.input, env), env),
+  ProjectSet: (p, env) => new ProjectSetExec(p, createOperator(p.input, env), env),
+  Aggregate: (p, env) => new HashAggregateExec(p, createOperator(p.input, env), env),
+  Join: (p, env) => {
+    const left = createOperator(p.left, env);
+    if (p.lateral) return new NestedLoopJoinExec(p, left, null, env);
+    const keys = extractEquiKeys(p.condition, p.left.columns.length);
+    const right = createOperator(p.right, env);
+    return keys === null ? new NestedLoopJoinExec(p, left, right, env) : new HashJoinExec(p, keys, left, right, env);
+  },
+  Sort: (p, env) => new SortExec(p, createOperator(p.input, env), env),
+  Limit: (p, env) => {
+    const input = p.input;
+    if (input.kind === 'Sort' && p.limit !== null) {
+      const l = constInt(p.limit);
+      const o = constInt(p.offset);
+      if (l !== null && o !== null) return new LimitExec(p, new SortExec(input, createOperator(input.input, env), env, l + o), env);
+    }
+    return new LimitExec(p, createOperator(input, env), env);
+  },
+  SetOp: (p, env) => new SetOpExec(p, createOperator(p.left, env), createOperator(p.right, env), env),
+  Distinct: (p, env) => new DistinctExec(p, createOperator(p.input, env), env),
+  Window: (p, env) => new WindowExec(p, createOperator(p.input, env), env),
+  RecursiveCte: (p, env) => new RecursiveCteExec(p, env),
+  WorkTableScan: (p, env) => new WorkTableScanExec(p, env),
+  FunctionScan: (p, env) => new FunctionScanExec(p, env),
+  Insert: (p, env) => new InsertExec(p, createOperator(p.input, env), env),
+} satisfies { [K in PlanKind]: Factory<K> };
+
+export function createOperator(plan: LogicalPlan, env: Env): ExecOperator {
+  return (FACTORIES[plan.kind] as Factory<typeof plan.kind>)(plan as never, env);
+}
+
+function run(plan: LogicalPlan, env: Env): AsyncIterable<Batch> {
+  return createOperator(plan, env).execute();
+}
+
+/**
+ * Runs a bound plan. An Insert plan yields one batch with one int8 column (the row count) unless it has
+ * RETURNING, in which case it yields the returned rows.
+ */
+export function executePlan(plan: LogicalPlan, ctx: ExecContext): AsyncIterable<Batch> {
+  const env: Env = { ctx, outer: [], workTables: new Map(), run };
+  return run(plan, env);
+}

@@ -1,0 +1,149 @@
+/**
+ * Catalog description functions clients call beside pg_catalog queries: format_type, pg_get_expr,
+ * pg_get_userbyid, pg_*_is_visible, pg_get_indexdef/constraintdef/viewdef/triggerdef/functiondef,
+ * pg_get_function_arguments/result, obj/col/shobj_description, to_reg*, pg_typeof.
+ * @see https://www.postgresql.org/docs/15/functions-info.html#FUNCTIONS-INFO-CATALOG-TABLE
+ */
+import { formatType } from '../../common/pgtypes/format-type.ts';
+import { Oid } from '../../common/pgtypes/oids.ts';
+import { typeInfo } from '../../common/pgtypes/registry.ts';
+import type { EvalContext, RoutineDef } from '../../functions/registry-types.ts';
+import type { CatalogSnapshot } from '../catalog-snapshot.ts';
+import { quoteIdent } from '../catalog-snapshot.ts';
+import { snapshotFor } from '../eval-snapshot.ts';
+import { regclassIn, regnamespaceIn, regprocedureIn, regprocIn, regroleIn, regtypeIn, regtypeOut } from '../reg-names.ts';
+import { declaredReturnType, routineOid } from '../routine-oids.ts';
+import { findDescription, pgShdescriptionRows } from '../tables/pg-description.ts';
+import { registryRoutines } from '../tables/pg-proc.ts';
+import { indexDefinition, primaryKeyDefinition, primaryKeyIndexes } from '../tables/relation-indexes.ts';
+import { viewDefinitionText } from '../tables/pg-views.ts';
+import { ClassOid } from '../well-known-oids.ts';
+import { scalar } from './define.ts';
+
+/** format_type for any OID: built-in types via the type registry, relation row types by (visible) name. */
+export function formatTypeIn(snap: CatalogSnapshot, oid: number, typmod: number | null): string {
+  if (typeInfo(oid) !== undefined) return formatType(oid, typmod ?? undefined);
+  const out = regtypeOut(oid, snap);
+  return out === String(oid) ? '???' : out;
+}
+
+function findRoutine(snap: CatalogSnapshot, oid: number): RoutineDef | undefined {
+  return registryRoutines(snap).find((r) => routineOid(r, snap.functions) === oid);
+}
+
+function functionArguments(snap: CatalogSnapshot, def: RoutineDef): string {
+  return def.args.map((a) => formatTypeIn(snap, a, null)).join(', ');
+}
+
+function functionResult(snap: CatalogSnapshot, def: RoutineDef): string {
+  if (def.kind === 'set') {
+    const outs = def.outColumns?.(def.args.map((a) => ({ oid: a, typmod: -1 })));
+    if (outs !== undefined && outs.length > 0) return `TABLE(${outs.map((o) => `${quoteIdent(o.name)} ${formatTypeIn(snap, o.type.oid, null)}`).join(', ')})`;
+    return `SETOF ${formatTypeIn(snap, declaredReturnType(def.returns, def.args), null)}`;
+  }
+  return formatTypeIn(snap, declaredReturnType(def.returns, def.args), null);
+}
+
+function viewDef(snap: CatalogSnapshot, oid: number): string | null {
+  const rel = snap.relationByOid(oid);
+  return rel === undefined || (rel.kind !== 'v' && rel.kind !== 'm') ? null : viewDefinitionText(rel.viewDefinition);
+}
+
+function indexDef(ctx: EvalContext, oid: number, column: number): string | null {
+  const snap = snapshotFor(ctx);
+  const pk = primaryKeyIndexes(snap).find((p) => p.oid === oid);
+  if (pk === undefined) return null;
+  if (column === 0) return indexDefinition(pk, quoteIdent);
+  const attnum = pk.attnums[column - 1];
+  const name = attnum === undefined ? undefined : snap.columnsOf(pk.rel)[attnum - 1]?.name;
+  return name === undefined ? '' : quoteIdent(name);
+}
+
+function constraintDef(ctx: EvalContext, oid: number): string | null {
+  const snap = snapshotFor(ctx);
+  const pk = primaryKeyIndexes(snap).find((p) => p.constraintOid === oid);
+  return pk === undefined ? null : primaryKeyDefinition(pk, quoteIdent);
+}
+
+function classOidByName(name: string): number | undefined {
+  return (ClassOid as Record<string, number>)[name];
+}
+
+const snap = (ctx: EvalContext): CatalogSnapshot => snapshotFor(ctx);
+const oidArg = (v: unknown): number => v as number;
+
+export const describeFunctions: readonly RoutineDef[] = [
+  scalar('format_type', [Oid.oid, Oid.int4], Oid.text,
+    ([oid, typmod], ctx) => (oid === null ? null : formatTypeIn(snap(ctx), oidArg(oid), typmod as number | null)), { strict: false }),
+  scalar('pg_get_expr', [Oid.pg_node_tree, Oid.oid], Oid.text, ([expr]) => expr),
+  scalar('pg_get_expr', [Oid.pg_node_tree, Oid.oid, Oid.bool], Oid.text, ([expr]) => expr),
+  scalar('pg_get_userbyid', [Oid.oid], Oid.name, ([oid], ctx) => snap(ctx).roleName(oidArg(oid))),
+  scalar('pg_table_is_visible', [Oid.oid], Oid.bool, ([oid], ctx) => {
+    const s = snap(ctx);
+    const rel = s.relationByOid(oidArg(oid));
+    if (rel !== undefined) return s.isRelationVisible(rel);
+    const pk = primaryKeyIndexes(s).find((p) => p.oid === oid);
+    return pk === undefined ? null : s.isSchemaOnPath(pk.rel.schemaOid);
+  }),
+  scalar('pg_type_is_visible', [Oid.oid], Oid.bool, ([oid], ctx) => {
+    if (typeInfo(oidArg(oid)) !== undefined) return true;
+    const s = snap(ctx);
+    const rel = s.relations.find((r) => r.rowTypeOid === oid);
+    return rel === undefined ? null : s.isRelationVisible(rel);
+  }),
+  ...['pg_function_is_visible', 'pg_operator_is_visible', 'pg_opclass_is_visible', 'pg_collation_is_visible', 'pg_conversion_is_visible']
+    .map((name) => scalar(name, [Oid.oid], Oid.bool, () => true)),
+  scalar('pg_get_indexdef', [Oid.oid], Oid.text, ([oid], ctx) => indexDef(ctx, oidArg(oid), 0)),
+  scalar('pg_get_indexdef', [Oid.oid, Oid.int4, Oid.bool], Oid.text, ([oid, col], ctx) => indexDef(ctx, oidArg(oid), col as number)),
+  scalar('pg_get_constraintdef', [Oid.oid], Oid.text, ([oid], ctx) => constraintDef(ctx, oidArg(oid))),
+  scalar('pg_get_constraintdef', [Oid.oid, Oid.bool], Oid.text, ([oid], ctx) => constraintDef(ctx, oidArg(oid))),
+  scalar('pg_get_viewdef', [Oid.oid], Oid.text, ([oid], ctx) => viewDef(snap(ctx), oidArg(oid))),
+  scalar('pg_get_viewdef', [Oid.oid, Oid.bool], Oid.text, ([oid], ctx) => viewDef(snap(ctx), oidArg(oid))),
+  scalar('pg_get_viewdef', [Oid.oid, Oid.int4], Oid.text, ([oid], ctx) => viewDef(snap(ctx), oidArg(oid))),
+  scalar('pg_get_viewdef', [Oid.text], Oid.text, ([name], ctx) => viewDef(snap(ctx), regclassIn(name as string, snap(ctx))!)),
+  scalar('pg_get_viewdef', [Oid.text, Oid.bool], Oid.text, ([name], ctx) => viewDef(snap(ctx), regclassIn(name as string, snap(ctx))!)),
+  scalar('pg_get_ruledef', [Oid.oid], Oid.text, () => null),
+  scalar('pg_get_ruledef', [Oid.oid, Oid.bool], Oid.text, () => null),
+  scalar('pg_get_triggerdef', [Oid.oid], Oid.text, () => null),
+  scalar('pg_get_triggerdef', [Oid.oid, Oid.bool], Oid.text, () => null),
+  scalar('pg_get_statisticsobjdef_columns', [Oid.oid], Oid.text, () => null),
+  scalar('pg_get_partkeydef', [Oid.oid], Oid.text, () => null),
+  scalar('pg_get_serial_sequence', [Oid.text, Oid.text], Oid.text, () => null),
+  scalar('pg_tablespace_location', [Oid.oid], Oid.text, () => ''),
+  scalar('pg_get_functiondef', [Oid.oid], Oid.text, ([oid], ctx) => {
+    const s = snap(ctx);
+    const def = findRoutine(s, oidArg(oid));
+    if (def === undefined) return null;
+    return `CREATE OR REPLACE FUNCTION pg_catalog.${quoteIdent(def.name)}(${functionArguments(s, def)})\n RETURNS ${functionResult(s, def)}\n LANGUAGE internal\nAS $function$${def.name}$function$\n`;
+  }),
+  scalar('pg_get_function_arguments', [Oid.oid], Oid.text, ([oid], ctx) => {
+    const def = findRoutine(snap(ctx), oidArg(oid));
+    return def === undefined ? null : functionArguments(snap(ctx), def);
+  }),
+  scalar('pg_get_function_identity_arguments', [Oid.oid], Oid.text, ([oid], ctx) => {
+    const def = findRoutine(snap(ctx), oidArg(oid));
+    return def === undefined ? null : functionArguments(snap(ctx), def);
+  }),
+  scalar('pg_get_function_result', [Oid.oid], Oid.text, ([oid], ctx) => {
+    const def = findRoutine(snap(ctx), oidArg(oid));
+    return def === undefined ? null : functionResult(snap(ctx), def);
+  }),
+  scalar('obj_description', [Oid.oid, Oid.name], Oid.text, ([oid, cls], ctx) => {
+    const classoid = classOidByName(cls as string);
+    return classoid === undefined ? null : findDescription(snap(ctx), oidArg(oid), classoid, 0);
+  }),
+  scalar('obj_description', [Oid.oid], Oid.text, ([oid], ctx) => findDescription(snap(ctx), oidArg(oid), undefined, 0)),
+  scalar('col_description', [Oid.oid, Oid.int4], Oid.text, ([oid, n], ctx) => findDescription(snap(ctx), oidArg(oid), ClassOid.pg_class, n as number)),
+  scalar('shobj_description', [Oid.oid, Oid.name], Oid.text, ([oid, cls], ctx) => {
+    if (cls !== 'pg_database') return null;
+    for (const row of pgShdescriptionRows(snap(ctx))) if (row['objoid'] === oid) return row['description'] as string;
+    return null;
+  }),
+  scalar('to_regclass', [Oid.text], Oid.regclass, ([t], ctx) => regclassIn(t as string, snap(ctx), true)),
+  scalar('to_regtype', [Oid.text], Oid.regtype, ([t], ctx) => regtypeIn(t as string, snap(ctx), true)),
+  scalar('to_regproc', [Oid.text], Oid.regproc, ([t], ctx) => regprocIn(t as string, snap(ctx), true)),
+  scalar('to_regprocedure', [Oid.text], Oid.regprocedure, ([t], ctx) => regprocedureIn(t as string, snap(ctx), true)),
+  scalar('to_regnamespace', [Oid.text], Oid.regnamespace, ([t], ctx) => regnamespaceIn(t as string, snap(ctx), true)),
+  scalar('to_regrole', [Oid.text], Oid.regrole, ([t], ctx) => regroleIn(t as string, snap(ctx), true)),
+  scalar('pg_typeof', [Oid.any], Oid.regtype, (_a, _ctx, argTypes) => argTypes[0]?.oid ?? Oid.unknown, { strict: false }),
+];

@@ -1,0 +1,71 @@
+/**
+ * Session and server information functions: version(), current_database(), current_schema(s), current_user,
+ * session_user, pg_backend_pid, inet_*, pg_postmaster_start_time, txid_current, current_setting/set_config,
+ * pg_cancel_backend/pg_terminate_backend, pg_sleep, pg_is_in_recovery, pg_listening_channels.
+ * @see https://www.postgresql.org/docs/15/functions-info.html
+ */
+import { queryCanceled } from '../../common/errors.ts';
+import { Oid } from '../../common/pgtypes/oids.ts';
+import { pgArray } from '../../common/pgtypes/values.ts';
+import type { EvalContext, RoutineDef } from '../../functions/registry-types.ts';
+import { snapshotFor } from '../eval-snapshot.ts';
+import { scalar, setReturning } from './define.ts';
+
+/** version(): PostgreSQL's shape, with server_version (e.g. '16.4 (lakegate 0.1.0)') in place of the number. */
+export function versionString(ctx: EvalContext): string {
+  const v = ctx.session.getSetting('server_version', true) ?? '15.0';
+  return `PostgreSQL ${v} on x86_64-pc-linux-gnu, compiled by lakegate, 64-bit`;
+}
+
+function ownSession(ctx: EvalContext) {
+  return ctx.session.sessions().find((s) => s.pid === ctx.session.backendPid);
+}
+
+/** pg_sleep: resolves after `seconds`, or rejects with 57014 when the statement is cancelled. */
+export function sleep(seconds: number, signal: AbortSignal): Promise<null> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) { reject(queryCanceled()); return; }
+    const onAbort = (): void => { clearTimeout(timer); reject(queryCanceled()); };
+    const timer = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(null); }, Math.max(0, seconds * 1000));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export const sessionFunctions: readonly RoutineDef[] = [
+  scalar('version', [], Oid.text, (_a, ctx) => versionString(ctx)),
+  scalar('current_database', [], Oid.name, (_a, ctx) => ctx.catalog.database),
+  scalar('current_catalog', [], Oid.name, (_a, ctx) => ctx.catalog.database),
+  scalar('current_schema', [], Oid.name, (_a, ctx) => ctx.session.searchPath()[0] ?? null),
+  scalar('current_schemas', [Oid.bool], Oid._name, ([implicit], ctx) => {
+    const path = implicit === true ? snapshotFor(ctx).effectiveSearchPath() : ctx.session.searchPath();
+    return pgArray(Oid.name, [...path]);
+  }),
+  scalar('current_user', [], Oid.name, (_a, ctx) => ctx.session.user),
+  scalar('current_role', [], Oid.name, (_a, ctx) => ctx.session.user),
+  scalar('session_user', [], Oid.name, (_a, ctx) => ctx.session.user),
+  scalar('user', [], Oid.name, (_a, ctx) => ctx.session.user),
+  scalar('pg_backend_pid', [], Oid.int4, (_a, ctx) => ctx.session.backendPid),
+  scalar('inet_server_addr', [], Oid.inet, (_a, ctx) => ctx.session.localAddress),
+  scalar('inet_server_port', [], Oid.int4, (_a, ctx) => ctx.session.localPort),
+  scalar('inet_client_addr', [], Oid.inet, (_a, ctx) => ownSession(ctx)?.clientAddr || null),
+  scalar('inet_client_port', [], Oid.int4, (_a, ctx) => ownSession(ctx)?.clientPort ?? null),
+  scalar('pg_is_in_recovery', [], Oid.bool, () => false, { volatility: 'v' }),
+  scalar('pg_postmaster_start_time', [], Oid.timestamptz, (_a, ctx) => ctx.session.serverStartTime),
+  scalar('pg_conf_load_time', [], Oid.timestamptz, (_a, ctx) => ctx.session.serverStartTime),
+  scalar('txid_current', [], Oid.int8, (_a, ctx) => ctx.session.currentTransactionId(), { volatility: 'v' }),
+  scalar('pg_current_xact_id', [], Oid.xid8, (_a, ctx) => ctx.session.currentTransactionId(), { volatility: 'v' }),
+  scalar('pg_cancel_backend', [Oid.int4], Oid.bool, ([pid], ctx) => ctx.session.cancelBackend(pid as number), { volatility: 'v' }),
+  scalar('pg_terminate_backend', [Oid.int4, Oid.int8], Oid.bool, ([pid], ctx) => ctx.session.terminateBackend(pid as number), { volatility: 'v', defaults: 1 }),
+  scalar('pg_sleep', [Oid.float8], Oid.void, ([s], ctx) => sleep(s as number, ctx.signal), { volatility: 'v' }),
+  scalar('current_setting', [Oid.text], Oid.text, ([name], ctx) => ctx.session.getSetting(name as string)),
+  scalar('current_setting', [Oid.text, Oid.bool], Oid.text, ([name, missingOk], ctx) => ctx.session.getSetting(name as string, missingOk as boolean)),
+  scalar('set_config', [Oid.text, Oid.text, Oid.bool], Oid.text,
+    ([name, value, isLocal], ctx) => ctx.session.setSetting(name as string, (value as string | null) ?? '', isLocal === true),
+    { volatility: 'v', strict: false }),
+  setReturning('pg_listening_channels', [], Oid.text, () => [], undefined, { volatility: 'v' }),
+  scalar('pg_advisory_unlock_all', [], Oid.void, () => null, { volatility: 'v' }),
+  scalar('pg_trigger_depth', [], Oid.int4, () => 0, { volatility: 'v' }),
+  scalar('pg_jit_available', [], Oid.bool, () => false),
+  scalar('pg_my_temp_schema', [], Oid.oid, () => 0),
+  scalar('pg_is_other_temp_schema', [Oid.oid], Oid.bool, () => false),
+];

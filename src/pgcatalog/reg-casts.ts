@@ -1,0 +1,35 @@
+/**
+ * Casts between the OID alias types and strings: text/varchar/unknown → regclass & co. resolve names through
+ * the search path (42P01 `relation "x" does not exist`, ...); reg* → text prints the name. The numeric casts
+ * (oid/int2/int4/int8 ⇄ reg*) are in the function library's pg_cast matrix (functions/casts.ts).
+ */
+import { Oid } from '../common/pgtypes/oids.ts';
+import type { CastDef } from '../functions/registry-types.ts';
+import { snapshotFor } from './eval-snapshot.ts';
+import { REG_TYPES, regIn, regOut } from './reg-names.ts';
+
+const STRING_SOURCES = [Oid.text, Oid.varchar, Oid.bpchar, Oid.name, Oid.unknown] as const;
+const STRING_TARGETS = [Oid.text, Oid.varchar, Oid.bpchar, Oid.name] as const;
+
+function build(): CastDef[] {
+  const out: CastDef[] = [];
+  for (const target of REG_TYPES) {
+    for (const source of STRING_SOURCES) {
+      out.push({
+        source, target,
+        // pg_cast has text/varchar → regclass as implicit; the rest are I/O conversions (explicit)
+        context: target === Oid.regclass && (source === Oid.text || source === Oid.varchar) ? 'i' : 'e',
+        method: target === Oid.regclass && (source === Oid.text || source === Oid.varchar) ? 'f' : 'i',
+        impl: (v, _typmod, ctx) => regIn(target, String(v), snapshotFor(ctx)),
+      });
+    }
+  }
+  for (const source of REG_TYPES) {
+    for (const target of STRING_TARGETS) {
+      out.push({ source, target, context: 'a', method: 'i', impl: (v, _typmod, ctx) => regOut(source, Number(v), snapshotFor(ctx)) });
+    }
+  }
+  return out;
+}
+
+export const pgcatalogCasts: readonly CastDef[] = build();

@@ -1,0 +1,43 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, configFromEnv, loadConfig, parseConfig } from './config.ts';
+
+function yamlFile(text: string): string {
+  const p = join(mkdtempSync(join(tmpdir(), 'lakegate-cfg-')), 'lakegate.yml');
+  writeFileSync(p, text);
+  return p;
+}
+
+describe('config', () => {
+  it('defaults', async () => {
+    const c = await loadConfig({}, {});
+    expect(c).toMatchObject({ host: '127.0.0.1', port: 5433, warehouse: './warehouse', databases: ['lakegate'], users: [], tls: null, max_connections: 100, auth: 'scram-sha-256' });
+  });
+
+  it('CLI flags > env > file > defaults', async () => {
+    const file = yamlFile('host: 0.0.0.0\nport: 6000\nwarehouse: /data/wh\ndatabases: [a, b]\nusers:\n  - name: alice\n    password: pw\n');
+    const fromFile = await loadConfig({ config: file }, {});
+    expect(fromFile).toMatchObject({ host: '0.0.0.0', port: 6000, warehouse: '/data/wh', databases: ['a', 'b'], users: [{ name: 'alice', password: 'pw' }] });
+    const env = { LAKEGATE_CONFIG: file, LAKEGATE_PORT: '7000', LAKEGATE_WAREHOUSE: '/env/wh' };
+    expect(await loadConfig({}, env)).toMatchObject({ host: '0.0.0.0', port: 7000, warehouse: '/env/wh' });
+    expect(await loadConfig({ port: '8000', host: '::1' }, env)).toMatchObject({ host: '::1', port: 8000, warehouse: '/env/wh' });
+  });
+
+  it('env parsing', () => {
+    expect(configFromEnv({ LAKEGATE_DATABASES: 'x, y', LAKEGATE_HOST: 'h', LAKEGATE_TLS_CERT: 'c', LAKEGATE_TLS_KEY: 'k' })).toEqual({
+      databases: ['x', 'y'],
+      host: 'h',
+      tls: { cert: 'c', key: 'k' },
+    });
+  });
+
+  it('rejects bad values and unknown keys with a readable message', async () => {
+    expect(() => parseConfig({ port: 70000 })).toThrowError(ConfigError);
+    expect(() => parseConfig({ prot: 1 })).toThrowError(/invalid configuration/);
+    expect(() => parseConfig({ auth: 'md5' })).toThrowError(/auth/);
+    await expect(loadConfig({ config: '/nonexistent/x.yml' }, {})).rejects.toThrowError(/could not read config file/);
+    await expect(loadConfig({ config: yamlFile('- 1\n- 2\n') }, {})).rejects.toThrowError(/mapping/);
+  });
+});

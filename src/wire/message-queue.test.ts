@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { MessageQueue } from './message-queue.ts';
+
+describe('MessageQueue', () => {
+  it('delivers in order, pauses above the high-water mark and resumes when drained', async () => {
+    const events: string[] = [];
+    const q = new MessageQueue(
+      () => events.push('pause'),
+      () => events.push('resume'),
+    );
+    for (let i = 0; i < 1100; i++) q.push({ type: 'Query', sql: String(i) });
+    expect(events).toEqual(['pause']);
+    for (let i = 0; i < 1100; i++) expect(await q.next()).toEqual({ type: 'Query', sql: String(i) });
+    expect(events).toEqual(['pause', 'resume']);
+    const waiting = q.next();
+    q.push({ type: 'Sync' });
+    expect(await waiting).toEqual({ type: 'Sync' });
+    const pending = q.next();
+    q.end();
+    expect(await pending).toBeNull();
+    expect(await q.next()).toBeNull();
+  });
+});

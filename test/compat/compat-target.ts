@@ -1,0 +1,107 @@
+/**
+ * Which server a compat client runs against, and whether it runs at all:
+ * - PG_COMPAT=1: the throwaway PostgreSQL (validates the client scripts themselves);
+ * - otherwise lakegate, but only for clients listed in test/compat/enabled.json (or all with
+ *   LAKEGATE_COMPAT_ALL=1, or a comma list in LAKEGATE_COMPAT=psql,node-pg);
+ * - a client that is not installed is skipped with the reason in the test title.
+ * Each client gets its own schema (compat_<id>) holding the fixture of ./fixture.ts.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import pg from 'pg';
+import { startTarget, targetName, type TestTarget } from '../helpers/test-target.ts';
+import { fixtureSql } from './fixture.ts';
+
+export const CLIENT_IDS = ['psql', 'node-pg', 'postgres-js', 'psycopg2', 'psycopg3', 'asyncpg', 'sqlalchemy', 'pandas', 'jdbc', 'odbc'] as const;
+export type ClientId = (typeof CLIENT_IDS)[number];
+
+/** Debian's python, where the python3-* packages install (a pyenv python3 may come first on PATH). */
+export const SYSTEM_PYTHON = '/usr/bin/python3';
+export const PG_JDBC_JAR = '/usr/share/java/postgresql.jar';
+export const PSQLODBC_DRIVER = '/usr/lib/x86_64-linux-gnu/odbc/psqlodbcw.so';
+
+function enabledOnLakegate(id: ClientId): boolean {
+  if (process.env.LAKEGATE_COMPAT_ALL === '1') return true;
+  const fromEnv = (process.env.LAKEGATE_COMPAT ?? '').split(',').map((s) => s.trim());
+  if (fromEnv.includes(id)) return true;
+  const file = new URL('./enabled.json', import.meta.url);
+  const list = (JSON.parse(readFileSync(file, 'utf8')) as { lakegate?: string[] }).lakegate ?? [];
+  return list.includes(id);
+}
+
+export function pythonHas(modules: readonly string[]): string | null {
+  if (!existsSync(SYSTEM_PYTHON)) return `${SYSTEM_PYTHON} not found`;
+  const r = spawnSync(SYSTEM_PYTHON, ['-c', modules.map((m) => `import ${m}`).join('; ')], { encoding: 'utf8' });
+  return r.status === 0 ? null : `python module(s) ${modules.join(', ')} not installed for ${SYSTEM_PYTHON} (${r.stderr.trim().split('\n').pop()})`;
+}
+
+export function commandExists(cmd: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+/** Why this client does not run in this mode, or null if it runs. `missing` says why it is not installed. */
+export function skipReason(id: ClientId, missing: string | null): string | null {
+  if (targetName() === 'lakegate' && !enabledOnLakegate(id)) {
+    return `not enabled against lakegate (test/compat/enabled.json); PG_COMPAT=1 runs it against PostgreSQL`;
+  }
+  if (missing) {
+    // visible in the run's output, not only in the skipped test's title
+    console.warn(`[compat] ${id} skipped: client not installed: ${missing}`);
+    return `client not installed: ${missing}`;
+  }
+  return null;
+}
+
+export interface CompatEnv {
+  readonly target: TestTarget;
+  readonly schema: string;
+  /** env for the client process: PGHOST/PGPORT/PGUSER/PGDATABASE, COMPAT_URL, COMPAT_SCHEMA, COMPAT_TARGET */
+  readonly env: NodeJS.ProcessEnv;
+  close(): Promise<void>;
+}
+
+/** Starts (or reuses) the target and creates the client's fixture schema. */
+export async function prepareCompat(id: ClientId): Promise<CompatEnv> {
+  const target = await startTarget();
+  const schema = `compat_${id.replace(/-/g, '_')}`;
+  const client = new pg.Client({ connectionString: target.url });
+  await client.connect();
+  try {
+    await client.query(fixtureSql(schema));
+  } finally {
+    await client.end();
+  }
+  const u = new URL(target.url);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PGHOST: u.hostname,
+    PGPORT: u.port,
+    PGUSER: decodeURIComponent(u.username) || 'postgres',
+    PGDATABASE: u.pathname.slice(1) || 'postgres',
+    PGCONNECT_TIMEOUT: '10',
+    COMPAT_URL: target.url,
+    COMPAT_SCHEMA: schema,
+    COMPAT_TARGET: target.name,
+  };
+  delete env.PGPASSWORD;
+  return {
+    target,
+    schema,
+    env,
+    close: async () => {
+      const c = new pg.Client({ connectionString: target.url });
+      await c.connect().then(() => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)).catch(() => {});
+      await c.end().catch(() => {});
+      await target.close();
+    },
+  };
+}
+
+/** Runs a client process; resolves with its output, rejects with stdout+stderr when it fails. */
+export function runClient(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 90_000, cwd?: string): string {
+  const r = spawnSync(cmd, args, { env, encoding: 'utf8', timeout: timeoutMs, cwd, maxBuffer: 32 * 1024 * 1024 });
+  const out = `${r.stdout ?? ''}${r.stderr ? `\n[stderr]\n${r.stderr}` : ''}`;
+  if (r.error) throw new Error(`${cmd} ${args.join(' ')}: ${r.error.message}\n${out}`);
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status ?? r.signal}\n${out}`);
+  return out;
+}
