@@ -78,6 +78,9 @@ const CASES: ReadonlyArray<readonly [string, string, readonly string[], string]>
   ["array_agg(x)", "int4", ["1", "NULL", "3"], "{1,NULL,3}"],
   ["array_agg(x)", "text", ["'a'", "'b c'"], "{a,\"b c\"}"],
   ["array_agg(x)", "int4", [], ""],
+  ["sum(x)", "interval", ["'1 day'", "'2 hours'", "'1 mon'"], "1 mon 1 day 02:00:00"],
+  ["avg(x)", "interval", ["'1 day'", "'2 hours'", "'1 mon'"], "10 days 08:40:00"],
+  ["avg(x)", "interval", ["'1 day'", "'3 days'"], "2 days"],
 ];
 
 function run(call: string, typeName: string, literals: readonly string[], split: boolean): string {

@@ -14,6 +14,8 @@ import type { AggregateDef, AggregateState } from './registry-types.ts';
 import { compareValues } from './compare-values.ts';
 import { checkInt8, floatArith } from './int-arith.ts';
 import { FloatStats, NumericStats, type StatKind } from './aggregates-stats.ts';
+import { intervalAdd, intervalDiv } from './interval-math.ts';
+import type { Interval } from '../common/pgtypes/values.ts';
 
 const { int2, int4, int8, float4, float8, numeric, bool, text, bytea } = Oid;
 
@@ -35,6 +37,26 @@ class FoldState<T> implements AggregateState {
   }
   final(): unknown {
     return this.value;
+  }
+}
+
+/** avg(interval): interval sum divided by the count (interval_avg). */
+class IntervalAvgState implements AggregateState {
+  sum: Interval | null = null;
+  n = 0;
+  step(args: readonly unknown[]): void {
+    const x = args[0] as Interval;
+    this.sum = this.sum === null ? x : intervalAdd(this.sum, x);
+    this.n++;
+  }
+  combine(other: AggregateState): void {
+    const o = other as IntervalAvgState;
+    if (o.sum === null) return;
+    this.sum = this.sum === null ? o.sum : intervalAdd(this.sum, o.sum);
+    this.n += o.n;
+  }
+  final(): unknown {
+    return this.sum === null ? null : intervalDiv(this.sum, this.n);
   }
 }
 
@@ -184,6 +206,8 @@ export const aggregateFunctions: readonly AggregateDef[] = [
   agg(2147, 'count', [Oid.any], int8, () => new CountState()),
   sumDef(2109, int2, int8), sumDef(2108, int4, int8), sumDef(2107, int8, numeric), sumDef(2114, numeric, numeric),
   sumDef(2110, float4, float4), sumDef(2111, float8, float8),
+  agg(2113, 'sum', [Oid.interval], Oid.interval, () => new FoldState<Interval>(intervalAdd)),
+  agg(2106, 'avg', [Oid.interval], Oid.interval, () => new IntervalAvgState()),
   ...statDefs('avg', 'avg', { [int8]: 2100, [int4]: 2101, [int2]: 2102, [numeric]: 2103, [float4]: 2104, [float8]: 2105 }),
   ...statDefs('stddev', 'stddev_samp', { [int8]: 2154, [int4]: 2155, [int2]: 2156, [float4]: 2157, [float8]: 2158, [numeric]: 2159 }),
   ...statDefs('stddev_samp', 'stddev_samp', { [int8]: 2712, [int4]: 2713, [int2]: 2714, [float4]: 2715, [float8]: 2716, [numeric]: 2717 }),

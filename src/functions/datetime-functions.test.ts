@@ -218,6 +218,51 @@ c("select interval '1 year 2 mons 3 days 04:05:06.789'::interval year", "1 year"
 c("select interval '1 year 2 mons 3 days 04:05:06.789'::interval day to hour", "1 year 2 mons 3 days 04:00:00", INTERVAL, cast(INTERVAL, INTERVAL, iv('1 year 2 mons 3 days 04:05:06.789'), (((1 << 3) | (1 << 10)) << 16) | 0xffff));
 c("select interval '1 year 2 mons 3 days 04:05:06.789'::interval(1)", "1 year 2 mons 3 days 04:05:06.8", INTERVAL, cast(INTERVAL, INTERVAL, iv('1 year 2 mons 3 days 04:05:06.789'), (0x7fff << 16) | 1));
 
+// DST transitions, leap years, month-end clamping, negative intervals
+c("select timestamptz '2024-11-03 00:30-04' + interval '1 hour'", "2024-11-03 01:30:00-04", TSTZ, o('+', TSTZ, INTERVAL, tstz('2024-11-03 04:30'), iv('01:00:00')), 'America/New_York');
+c("select timestamptz '2024-11-03 00:30-04' + interval '1 day'", "2024-11-04 00:30:00-05", TSTZ, o('+', TSTZ, INTERVAL, tstz('2024-11-03 04:30'), iv('1 day')), 'America/New_York');
+c("select timestamptz '2024-11-04 00:30-05' - interval '1 day'", "2024-11-03 00:30:00-04", TSTZ, o('-', TSTZ, INTERVAL, tstz('2024-11-04 05:30'), iv('1 day')), 'America/New_York');
+c("select timestamptz '2024-03-09 02:30-05' + interval '1 day'", "2024-03-10 03:30:00-04", TSTZ, o('+', TSTZ, INTERVAL, tstz('2024-03-09 07:30'), iv('1 day')), 'America/New_York');
+c("select timestamptz '2024-02-29 12:00+01' + interval '1 mon'", "2024-03-29 12:00:00+01", TSTZ, o('+', TSTZ, INTERVAL, tstz('2024-02-29 11:00'), iv('1 mon')), 'Europe/Paris');
+c("select timestamptz '2024-10-27 01:30+02' + interval '1 hour'", "2024-10-27 02:30:00+02", TSTZ, o('+', TSTZ, INTERVAL, tstz('2024-10-26 23:30'), iv('01:00:00')), 'Europe/Paris');
+c("select date_trunc('week', timestamptz '2024-03-13 12:00+00')", "2024-03-11 00:00:00-04", TSTZ, f('date_trunc', [TEXT, TSTZ], ['week', tstz('2024-03-13 12:00')]), 'America/New_York');
+c("select date_trunc('day', timestamptz '2024-10-27 12:00+00')", "2024-10-27 00:00:00+02", TSTZ, f('date_trunc', [TEXT, TSTZ], ['day', tstz('2024-10-27 12:00')]), 'Europe/Paris');
+c("select date_trunc('year', timestamptz '2024-10-27 12:00+00')", "2024-01-01 00:00:00+01", TSTZ, f('date_trunc', [TEXT, TSTZ], ['year', tstz('2024-10-27 12:00')]), 'Europe/Paris');
+c("select extract(hour from timestamptz '2024-03-31 01:30+00')", "3", NUMERIC, f('extract', [TEXT, TSTZ], ['hour', tstz('2024-03-31 01:30')]), 'Europe/Paris');
+c("select extract(timezone_hour from timestamptz '2024-03-31 01:30+00')", "2", NUMERIC, f('extract', [TEXT, TSTZ], ['timezone_hour', tstz('2024-03-31 01:30')]), 'Europe/Paris');
+c("select extract(timezone_minute from timestamptz '2024-03-31 01:30+00')", "-30", NUMERIC, f('extract', [TEXT, TSTZ], ['timezone_minute', tstz('2024-03-31 01:30')]), 'America/St_Johns');
+c("select age(timestamptz '2024-11-04 00:00-05', timestamptz '2024-11-03 00:00-04')", "1 day", INTERVAL, f('age', [TSTZ, TSTZ], [tstz('2024-11-04 05:00'), tstz('2024-11-03 04:00')]), 'America/New_York');
+c("select timestamptz '2024-11-04 00:00-05' - timestamptz '2024-11-03 00:00-04'", "1 day 01:00:00", INTERVAL, o('-', TSTZ, TSTZ, tstz('2024-11-04 05:00'), tstz('2024-11-03 04:00')), 'America/New_York');
+c("select timestamp '2023-02-28' + interval '1 day'", "2023-03-01 00:00:00", TS, o('+', TS, INTERVAL, ts('2023-02-28'), iv('1 day')));
+c("select timestamp '2024-02-28' + interval '1 day'", "2024-02-29 00:00:00", TS, o('+', TS, INTERVAL, ts('2024-02-28'), iv('1 day')));
+c("select timestamp '1900-02-28' + interval '1 day'", "1900-03-01 00:00:00", TS, o('+', TS, INTERVAL, ts('1900-02-28'), iv('1 day')));
+c("select timestamp '2000-02-28' + interval '1 day'", "2000-02-29 00:00:00", TS, o('+', TS, INTERVAL, ts('2000-02-28'), iv('1 day')));
+c("select timestamp '2024-03-31' - interval '1 mon'", "2024-02-29 00:00:00", TS, o('-', TS, INTERVAL, ts('2024-03-31'), iv('1 mon')));
+c("select timestamp '2024-05-31' + interval '-1 mon'", "2024-04-30 00:00:00", TS, o('+', TS, INTERVAL, ts('2024-05-31'), iv('-1 mon')));
+c("select timestamp '2024-01-31' + interval '13 mons'", "2025-02-28 00:00:00", TS, o('+', TS, INTERVAL, ts('2024-01-31'), iv('13 mons')));
+c("select timestamp '2024-12-31 23:59:59' + interval '-1 year -2 mons -3 days -04:05:06'", "2023-10-28 19:54:53", TS, o('+', TS, INTERVAL, ts('2024-12-31 23:59:59'), iv('-1 year -2 mons -3 days -04:05:06')));
+c("select date '2024-02-29' + interval '1 year'", "2025-02-28 00:00:00", TS, o('+', DATE, INTERVAL, date('2024-02-29'), iv('1 year')));
+c("select date '2024-12-31' - date '2024-01-01'", "365", INT4, o('-', DATE, DATE, date('2024-12-31'), date('2024-01-01')));
+c("select date '2023-12-31' - date '2023-01-01'", "364", INT4, o('-', DATE, DATE, date('2023-12-31'), date('2023-01-01')));
+c("select extract(doy from timestamp '2024-12-31')", "366", NUMERIC, f('extract', [TEXT, TS], ['doy', ts('2024-12-31')]));
+c("select extract(week from timestamp '2024-12-30')", "1", NUMERIC, f('extract', [TEXT, TS], ['week', ts('2024-12-30')]));
+c("select extract(isoyear from timestamp '2027-01-01')", "2026", NUMERIC, f('extract', [TEXT, TS], ['isoyear', ts('2027-01-01')]));
+c("select extract(week from timestamp '2027-01-01')", "53", NUMERIC, f('extract', [TEXT, TS], ['week', ts('2027-01-01')]));
+c("select age(timestamp '2024-03-01', timestamp '2023-02-28')", "1 year 1 day", INTERVAL, f('age', [TS, TS], [ts('2024-03-01'), ts('2023-02-28')]));
+c("select age(timestamp '2025-02-28', timestamp '2024-02-29')", "11 mons 28 days", INTERVAL, f('age', [TS, TS], [ts('2025-02-28'), ts('2024-02-29')]));
+c("select age(timestamp '2024-02-29', timestamp '2025-02-28')", "-11 mons -28 days", INTERVAL, f('age', [TS, TS], [ts('2024-02-29'), ts('2025-02-28')]));
+c("select interval '-1 mon -2 days -03:00' * 2.5", "-2 mons -20 days -07:30:00", INTERVAL, o('*', INTERVAL, FLOAT8, iv('-1 mon -2 days -03:00:00'), 2.5));
+c("select interval '-7 days -03:00' / 2", "-3 days -13:30:00", INTERVAL, o('/', INTERVAL, FLOAT8, iv('-7 days -03:00:00'), 2));
+c("select justify_interval(interval '-1 mon 40 days -01:00')", "9 days 23:00:00", INTERVAL, f('justify_interval', [INTERVAL], [iv('-1 mon 40 days -01:00:00')]));
+c("select date_trunc('month', interval '-1 year -5 mons -3 days')", "-1 years -5 mons", INTERVAL, f('date_trunc', [TEXT, INTERVAL], ['month', iv('-1 year -5 mons -3 days')]));
+c("select extract(hour from interval '-27:03:00')", "-27", NUMERIC, f('extract', [TEXT, INTERVAL], ['hour', iv('-27:03:00')]));
+c("select date_part('epoch', timestamptz '1969-12-31 23:59:59.5+00')", "-0.5", FLOAT8, f('date_part', [TEXT, TSTZ], ['epoch', tstz('1969-12-31 23:59:59.5')]));
+c("select extract(epoch from timestamp '1900-01-01')", "-2208988800.000000", NUMERIC, f('extract', [TEXT, TS], ['epoch', ts('1900-01-01')]));
+c("select extract(dow from timestamp '1900-01-01')", "1", NUMERIC, f('extract', [TEXT, TS], ['dow', ts('1900-01-01')]));
+c("select timestamptz '2024-07-01 12:00:00.123456+00'::timestamptz(3)", "2024-07-01 12:00:00.123+00", TSTZ, cast(TSTZ, TSTZ, tstz('2024-07-01 12:00:00.123456'), 3));
+c("select timestamp '2024-12-31 23:59:59.9999996'::timestamp(6)", "2025-01-01 00:00:00", TS, cast(TS, TS, ts('2024-12-31 23:59:59.999999'), 0));
+c("select make_timestamptz(2024, 11, 3, 1, 30, 0)", "2024-11-03 01:30:00-05", TSTZ, f('make_timestamptz', [INT4, INT4, INT4, INT4, INT4, FLOAT8], [2024, 11, 3, 1, 30, 0]), 'America/New_York');
+
 describe('datetime functions match PostgreSQL 15', () => {
   it.each(cases)('%s', (_sql, expected, oid, run, zone) => {
     const ctx = testContext(zone);

@@ -102,17 +102,39 @@ function procName(eqName: string, op: CompareOp): string {
   return eqName.replace('eq', SUFFIX[op]);
 }
 
+/** Types whose JS values (number / bigint / boolean) compare correctly with the JS operators. */
+const PRIMITIVE = new Set<number>([Oid.int2, Oid.int4, Oid.int8, Oid.oid, Oid.xid, Oid.xid8, Oid.bool, Oid.date, Oid.time, Oid.timestamp, Oid.timestamptz]);
+/** Types whose equality is string identity (C collation is deterministic). */
+const STRING_EQ = new Set<number>([Oid.text, Oid.name, Oid.uuid, Oid.char]);
+
+/** The hot path: direct JS comparisons where they agree with PostgreSQL's, compareValues elsewhere. */
+function implFor(op: CompareOp, left: number, right: number): OperatorDef['impl'] {
+  if (left === right && PRIMITIVE.has(left)) {
+    switch (op) {
+      case '=': return (a, b) => a === b;
+      case '<>': return (a, b) => a !== b;
+      case '<': return (a, b) => (a as number) < (b as number);
+      case '<=': return (a, b) => (a as number) <= (b as number);
+      case '>': return (a, b) => (a as number) > (b as number);
+      case '>=': return (a, b) => (a as number) >= (b as number);
+    }
+  }
+  if (left === right && STRING_EQ.has(left) && (op === '=' || op === '<>')) {
+    return op === '=' ? (a, b) => a === b : (a, b) => a !== b;
+  }
+  const cmp = crossCompare(left, right);
+  return (a, b, ctx) => testCompare(op, cmp(a, b, ctx));
+}
+
 function build(): OperatorDef[] {
   const out: OperatorDef[] = [];
   for (const [left, right, oids, eqName] of ROWS) {
-    const cmp = crossCompare(left, right);
     OPS.forEach((op, i) => {
       const oid = oids[i];
       if (oid === undefined) return;
       out.push({
         oid, name: op, left, right, returns: Oid.bool, procName: procName(eqName, op),
-        commutator: COMMUTATOR[op], negator: NEGATOR[op],
-        impl: (a, b, ctx) => testCompare(op, cmp(a, b, ctx)),
+        commutator: COMMUTATOR[op], negator: NEGATOR[op], impl: implFor(op, left, right),
       });
     });
   }

@@ -136,6 +136,11 @@ export function translateRegex(pattern: string, opts: RegexOptions): string {
       while (i < p.length && p[i] !== '\n') i++;
       continue;
     }
+    if (ch === '[' && (p.startsWith('[[:<:]]', i) || p.startsWith('[[:>:]]', i))) {
+      out += p[i + 3] === '<' ? `(?<!${WORD})(?=${WORD})` : `(?<=${WORD})(?!${WORD})`;
+      i += 7;
+      continue;
+    }
     if (ch === '[') {
       const [js, next] = bracket(p, i, opts);
       out += js;

@@ -137,7 +137,28 @@ const RESOLUTION_ERRORS: ReadonlyArray<readonly [string, string]> = [
   ["round(2.5, 'a')", "ERROR 22P02: invalid input syntax for type integer: \"a\""],
 ];
 
+// typename(x): function-style casts (func_get_detail's FUNCDETAIL_COERCION and pg_proc's cast functions)
+const FUNCTION_STYLE_CASTS: ReadonlyArray<readonly [string, string]> = [
+  ["text(1)", "1"],
+  ["int4('12')", "12"],
+  ["float8(1)", "1"],
+  ["int4(1.5)", "2"],
+  ["int8(2.5::float8)", "2"],
+  ["bool('t')", "t"],
+  ["date('2020-01-02')", "2020-01-02"],
+  ["name('x')", "x"],
+  ["int4(true)", "1"],
+  ["text(true)", "true"],
+  ["int2(100000)", "ERROR 22003: smallint out of range"],
+  ["date(1)", "ERROR 42883: function date(integer) does not exist"],
+  ["float8('abc')", "ERROR 22P02: invalid input syntax for type double precision: \"abc\""],
+  ["int4('1'::text)", "1"],
+];
+
 describe('type resolution', () => {
+  test.each(FUNCTION_STYLE_CASTS)('%s → %s', (expr, expected) => {
+    expect(evalSql(expr)).toBe(expected);
+  });
   test.each(TYPES)('pg_typeof(%s) = %s', (expr, type) => {
     expect(typeOfSql(expr)).toBe(type);
   });

@@ -186,6 +186,72 @@ describe('string functions and operators', () => {
   });
 });
 
+// regex dialect details: ARE escapes, brackets, word boundaries, quantifier errors, SIMILAR TO as the parser rewrites it
+const REGEX_CASES: ReadonlyArray<readonly [string, string]> = [
+  ["'aa' ~ '(a)\\1'", "t"],
+  ["'\u00c9' ~* '\u00e9'", "t"],
+  ["'foobar' ~ 'foo(?=bar)'", "t"],
+  ["regexp_match('aaa', 'a+?')", "{a}"],
+  ["regexp_match('abcabc', '(.*)c')", "{abcab}"],
+  ["regexp_match('abc', '(?:a)(b)')", "{b}"],
+  ["'foo bar' ~ '[[:<:]]bar'", "t"],
+  ["'foo bar' ~ 'foo[[:>:]]'", "t"],
+  ["'a]' ~ '[]]'", "t"],
+  ["'a]' ~ '[\\]]'", "t"],
+  ["'x' ~ '[^[:space:]]'", "t"],
+  ["'A' ~ '\\x41'", "t"],
+  ["'A' ~ '\\u0041'", "t"],
+  ["'a1' ~ '[[:alpha:]][[:digit:]]'", "t"],
+  ["'ab' ~ 'a{1}b'", "t"],
+  ["'a' ~ 'a{,2}'", "f"],
+  ["'abc' ~ 'a|'", "t"],
+  ["'abc' ~ '*a'", "ERROR 2201B: invalid regular expression: quantifier operand invalid"],
+  ["'abc' ~ 'a**'", "ERROR 2201B: invalid regular expression: quantifier operand invalid"],
+  ["'abc' ~ '\\'", "ERROR 2201B: invalid regular expression: invalid escape \\ sequence"],
+  ["'abc' ~ 'a\\qb'", "ERROR 2201B: invalid regular expression: invalid escape \\ sequence"],
+  ["'a.b' ~ 'a\\.b'", "t"],
+  ["'a^b' ~ 'a\\^b'", "t"],
+  ["'tab\tx' ~ '\\t'", "t"],
+  ["regexp_replace('abc', '(b)', '[\\0]')", "a[\\0]c"],
+  ["regexp_replace('abc', 'b', '$1')", "a$1c"],
+  ["regexp_replace('abc', 'b', '\\\\')", "a\\c"],
+  ["regexp_replace('aXbXc', 'x', '-', 'gi')", "a-b-c"],
+  ["regexp_split_to_array('a1b22c', '\\d+')", "{a,b,c}"],
+  ["regexp_split_to_array('abc', '(?=b)')", "{a,bc}"],
+  ["regexp_split_to_array('', ',')", "{\"\"}"],
+  ["regexp_split_to_array('a,b', ',', 'g')", "ERROR 22023: regexp_split_to_array() does not support the \"global\" option"],
+  ["regexp_count('aaa', 'a*')", "2"],
+  ["regexp_count('', 'x*')", "1"],
+  ["regexp_match('abc', '')", "{\"\"}"],
+  ["regexp_matches('abc', '', 'g')", "{\"\"}\n{\"\"}\n{\"\"}\n{\"\"}"],
+  ["substring('abc', '(a)(b)')", "a"],
+  ["'hello' ~ similar_to_escape('h%')", "t"],
+  ["'hello' ~ similar_to_escape('H%')", "f"],
+  ["'ab' ~ similar_to_escape('(a|b)*')", "t"],
+  ["'a.c' ~ similar_to_escape('a.c')", "t"],
+  ["'abc' ~ similar_to_escape('a.c')", "f"],
+  ["'a_c' like 'a\\_c'", "t"],
+  ["'abc' like 'a\\_c'", "f"],
+  ["'A' ilike 'a'", "t"],
+  ["'\u00df' ilike 'SS'", "f"],
+  ["'abc' like '%'", "t"],
+  ["'' like '%'", "t"],
+  ["'x' like ''", "f"],
+  ["'%' like '\\%'", "t"],
+];
+
+describe('regex dialect', () => {
+  test.each(REGEX_CASES)('%s → %s', (expr, expected) => {
+    expect(evalSql(expr)).toBe(expected);
+  });
+  test('newline-sensitive and default modes', () => {
+    expect(evalSql("regexp_replace('a' || chr(10) || 'b', '^b', 'X', 'n')")).toBe('a\nX');
+    expect(evalSql("regexp_replace('a' || chr(10) || 'b', '.', 'X', 'gn')")).toBe('X\nX');
+    expect(evalSql("('a' || chr(10) || 'b') ~ 'a.b'")).toBe('t');
+    expect(evalSql("('a' || chr(10) || 'b') ~ '^b'")).toBe('f');
+  });
+});
+
 describe('pattern translation', () => {
   test('similar_to_escape output matches PostgreSQL', () => {
     expect(similarToEscape('a#"b#"c', '#')).toBe('^(?:a){1,1}?(b){1,1}(?:c)$');

@@ -127,26 +127,36 @@ export function utcToLocal(zone: Zone, utcMicros: bigint): bigint {
   return utcMicros + BigInt(offsetAtUtc(zone, utcMicros)) * USECS_PER_SEC;
 }
 
-const abbrCache = new Map<string, Intl.DateTimeFormat>();
-function abbrFormatter(name: string): Intl.DateTimeFormat {
+const ABBR_LOCALES = ['en-US', 'en-GB', 'en-IN', 'en-AU'];
+const abbrCache = new Map<string, Intl.DateTimeFormat[]>();
+function abbrFormatters(name: string): Intl.DateTimeFormat[] {
   let f = abbrCache.get(name);
-  if (!f) abbrCache.set(name, (f = new Intl.DateTimeFormat('en-US', { timeZone: name, timeZoneName: 'short' })));
+  if (!f) abbrCache.set(name, (f = ABBR_LOCALES.map((loc) => new Intl.DateTimeFormat(loc, { timeZone: name, timeZoneName: 'short' }))));
   return f;
 }
 
-/** Abbreviation shown by to_char's TZ pattern (PostgreSQL prints the zone's abbreviation, e.g. EST / CET). */
+/** Zones whose tzdata abbreviation no ICU English locale prints. */
+const FIXED_ABBREVIATIONS: Record<string, string> = {
+  'Asia/Tokyo': 'JST', 'Asia/Seoul': 'KST', 'Asia/Shanghai': 'CST', 'Asia/Hong_Kong': 'HKT', 'Europe/Moscow': 'MSK',
+  'Asia/Manila': 'PST', 'Asia/Karachi': 'PKT', 'Asia/Jakarta': 'WIB', 'Africa/Johannesburg': 'SAST',
+};
+
+/** Abbreviation shown by to_char's TZ pattern (the zone's tzdata abbreviation, e.g. EST / CET; else the offset as "-03"). */
 export function zoneAbbreviation(zone: Zone, utcMicros: bigint): string {
   const off = offsetAtUtc(zone, utcMicros);
   if (zone.kind === 'fixed') {
     const abbr = zone.name.toUpperCase();
     if (/^[A-Z]{3,5}$/.test(abbr)) return abbr;
-  } else {
-    const name = abbrFormatter(zone.name).formatToParts(new Date(Number(floorDiv(utcMicros, 1000n)))).find((p) => p.type === 'timeZoneName')?.value ?? '';
-    if (/^[A-Z]{3,5}$/.test(name) && name !== 'GMT') return name;
-    if (off === 0 && /^(etc\/)?(utc|uct|zulu|universal)$/i.test(zone.name)) return 'UTC';
-    if (off === 0 && name === 'GMT') return 'GMT';
+    return formatOffset(off, false);
   }
-  return formatOffset(off, false);
+  if (/^(etc\/)?(utc|uct|zulu|universal)$/i.test(zone.name)) return 'UTC';
+  const date = new Date(Number(floorDiv(utcMicros, 1000n)));
+  for (const f of abbrFormatters(zone.name)) {
+    const name = f.formatToParts(date).find((p) => p.type === 'timeZoneName')?.value ?? '';
+    if (/^[A-Z]{2,5}$/.test(name)) return name;
+  }
+  const fixed = FIXED_ABBREVIATIONS[zone.name];
+  return fixed ? fixed : formatOffset(off, false);
 }
 
 /** "+05", "-03:30", "+05:30:15" as PostgreSQL prints offsets (hours always, minutes/seconds when non-zero). */

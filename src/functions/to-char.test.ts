@@ -40,6 +40,28 @@ c("select to_char(interval '1 year 2 mons 3 days 27:04:05.5', 'YYYY MM DD HH24 H
 c("select to_char(interval '-3 days -04:05:06', 'DD HH24:MI:SS')", "-3 -04:-05:-06", TEXT, f('to_char', [INTERVAL, TEXT], [iv('-3 days -04:05:06'), 'DD HH24:MI:SS']));
 c("select to_char(timestamp 'infinity', 'YYYY') is null", "t", Oid.bool, (ctx) => f('to_char', [TS, TEXT], [9223372036854775807n, 'YYYY'])(ctx) === null);
 
+// zone abbreviations and offsets across DST
+c("select to_char(timestamptz '2024-01-01 00:00+00', 'YYYY-MM-DD HH24:MI TZ OF')", "2023-12-31 19:00 EST -05", TEXT, tcz(tstz('2024-01-01 00:00'), 'YYYY-MM-DD HH24:MI TZ OF'), 'America/New_York');
+c("select to_char(timestamptz '2024-07-01 00:00+00', 'YYYY-MM-DD HH24:MI TZ OF')", "2024-06-30 20:00 EDT -04", TEXT, tcz(tstz('2024-07-01 00:00'), 'YYYY-MM-DD HH24:MI TZ OF'), 'America/New_York');
+c("select to_char(timestamptz '2024-01-01 00:00+00', 'YYYY-MM-DD HH24:MI TZ OF')", "2024-01-01 01:00 CET +01", TEXT, tcz(tstz('2024-01-01 00:00'), 'YYYY-MM-DD HH24:MI TZ OF'), 'Europe/Paris');
+c("select to_char(timestamptz '2024-07-01 00:00+00', 'YYYY-MM-DD HH24:MI TZ OF')", "2024-07-01 02:00 CEST +02", TEXT, tcz(tstz('2024-07-01 00:00'), 'YYYY-MM-DD HH24:MI TZ OF'), 'Europe/Paris');
+c("select to_char(timestamptz '2024-01-01 00:00+00', 'YYYY-MM-DD HH24:MI TZ OF')", "2024-01-01 00:00 GMT +00", TEXT, tcz(tstz('2024-01-01 00:00'), 'YYYY-MM-DD HH24:MI TZ OF'), 'Europe/London');
+c("select to_char(timestamptz '2024-07-01 00:00+00', 'YYYY-MM-DD HH24:MI TZ OF')", "2024-07-01 01:00 BST +01", TEXT, tcz(tstz('2024-07-01 00:00'), 'YYYY-MM-DD HH24:MI TZ OF'), 'Europe/London');
+c("select to_char(timestamptz '2024-01-01 00:00+00', 'YYYY-MM-DD HH24:MI TZ OF')", "2024-01-01 05:30 IST +05:30", TEXT, tcz(tstz('2024-01-01 00:00'), 'YYYY-MM-DD HH24:MI TZ OF'), 'Asia/Kolkata');
+c("select to_char(timestamptz '2024-07-01 00:00+00', 'YYYY-MM-DD HH24:MI TZ OF')", "2024-07-01 05:30 IST +05:30", TEXT, tcz(tstz('2024-07-01 00:00'), 'YYYY-MM-DD HH24:MI TZ OF'), 'Asia/Kolkata');
+c("select to_char(timestamptz '2024-01-01 00:00+00', 'YYYY-MM-DD HH24:MI TZ OF')", "2024-01-01 09:00 JST +09", TEXT, tcz(tstz('2024-01-01 00:00'), 'YYYY-MM-DD HH24:MI TZ OF'), 'Asia/Tokyo');
+c("select to_char(timestamptz '2024-07-01 00:00+00', 'YYYY-MM-DD HH24:MI TZ OF')", "2024-07-01 09:00 JST +09", TEXT, tcz(tstz('2024-07-01 00:00'), 'YYYY-MM-DD HH24:MI TZ OF'), 'Asia/Tokyo');
+c("select to_char(timestamptz '2024-01-01 00:00+00', 'YYYY-MM-DD HH24:MI TZ OF')", "2024-01-01 11:00 AEDT +11", TEXT, tcz(tstz('2024-01-01 00:00'), 'YYYY-MM-DD HH24:MI TZ OF'), 'Australia/Sydney');
+c("select to_char(timestamptz '2024-07-01 00:00+00', 'YYYY-MM-DD HH24:MI TZ OF')", "2024-07-01 10:00 AEST +10", TEXT, tcz(tstz('2024-07-01 00:00'), 'YYYY-MM-DD HH24:MI TZ OF'), 'Australia/Sydney');
+c("select to_char(timestamptz '2024-01-01 00:00+00', 'YYYY-MM-DD HH24:MI TZ OF')", "2023-12-31 21:00 -03 -03", TEXT, tcz(tstz('2024-01-01 00:00'), 'YYYY-MM-DD HH24:MI TZ OF'), 'America/Sao_Paulo');
+c("select to_char(timestamptz '2024-07-01 00:00+00', 'YYYY-MM-DD HH24:MI TZ OF')", "2024-06-30 21:00 -03 -03", TEXT, tcz(tstz('2024-07-01 00:00'), 'YYYY-MM-DD HH24:MI TZ OF'), 'America/Sao_Paulo');
+c("select to_char(timestamptz '2024-01-01 00:00+00', 'YYYY-MM-DD HH24:MI TZ OF')", "2024-01-01 00:00 UTC +00", TEXT, tcz(tstz('2024-01-01 00:00'), 'YYYY-MM-DD HH24:MI TZ OF'), 'Etc/UTC');
+c("select to_char(timestamptz '2024-07-01 00:00+00', 'YYYY-MM-DD HH24:MI TZ OF')", "2024-07-01 00:00 UTC +00", TEXT, tcz(tstz('2024-07-01 00:00'), 'YYYY-MM-DD HH24:MI TZ OF'), 'Etc/UTC');
+c("select to_char(timestamptz '2024-01-01 00:00+00', 'YYYY-MM-DD HH24:MI TZ OF')", "2024-01-01 03:00 MSK +03", TEXT, tcz(tstz('2024-01-01 00:00'), 'YYYY-MM-DD HH24:MI TZ OF'), 'Europe/Moscow');
+c("select to_char(timestamptz '2024-07-01 00:00+00', 'YYYY-MM-DD HH24:MI TZ OF')", "2024-07-01 03:00 MSK +03", TEXT, tcz(tstz('2024-07-01 00:00'), 'YYYY-MM-DD HH24:MI TZ OF'), 'Europe/Moscow');
+c("select to_char(timestamptz '2024-01-01 00:00+00', 'YYYY-MM-DD HH24:MI TZ OF')", "2024-01-01 08:00 CST +08", TEXT, tcz(tstz('2024-01-01 00:00'), 'YYYY-MM-DD HH24:MI TZ OF'), 'Asia/Shanghai');
+c("select to_char(timestamptz '2024-07-01 00:00+00', 'YYYY-MM-DD HH24:MI TZ OF')", "2024-07-01 08:00 CST +08", TEXT, tcz(tstz('2024-07-01 00:00'), 'YYYY-MM-DD HH24:MI TZ OF'), 'Asia/Shanghai');
+
 // numeric patterns
 c("select to_char(123, '999')", " 123", TEXT, f('to_char', [INT4, TEXT], [123, '999']));
 c("select to_char(-12, '999')", " -12", TEXT, f('to_char', [INT4, TEXT], [-12, '999']));

@@ -3,7 +3,7 @@
  * the search path (42P01 `relation "x" does not exist`, ...); reg* → text prints the name. The numeric casts
  * (oid/int2/int4/int8 ⇄ reg*) are in the function library's pg_cast matrix (functions/casts.ts).
  */
-import { Oid } from '../common/pgtypes/oids.ts';
+import { Oid } from '../common/pgtypes/index.ts';
 import type { CastDef } from '../functions/registry-types.ts';
 import { snapshotFor } from './eval-snapshot.ts';
 import { REG_TYPES, regIn, regOut } from './reg-names.ts';

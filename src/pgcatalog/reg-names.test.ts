@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../common/errors.ts';
-import { Oid } from '../common/pgtypes/oids.ts';
+import { Oid } from '../common/pgtypes/index.ts';
 import { allPgcatalogFunctions } from './functions.ts';
 import { setFunctionCatalog } from './function-catalog.ts';
 import { snapshotFor } from './eval-snapshot.ts';

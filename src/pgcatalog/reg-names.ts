@@ -5,9 +5,7 @@
  * @see https://www.postgresql.org/docs/15/datatype-oid.html
  */
 import { GatewayError } from '../common/errors.ts';
-import { formatType } from '../common/pgtypes/format-type.ts';
-import { Oid } from '../common/pgtypes/oids.ts';
-import { typeByName, typeInfo } from '../common/pgtypes/registry.ts';
+import { Oid, formatType, typeByName, typeInfo } from '../common/pgtypes/index.ts';
 import { SqlState } from '../common/sqlstate.ts';
 import type { OperatorDef, RoutineDef } from '../functions/registry-types.ts';
 import type { CatalogSnapshot } from './catalog-snapshot.ts';

@@ -2,8 +2,7 @@
  * The OIDs pg_proc / pg_operator list for registry entries: PostgreSQL's own when the definition carries one,
  * otherwise a stable OID derived from the signature (same in every session, so regproc values survive).
  */
-import type { SqlType } from '../common/pgtypes/oids.ts';
-import { Oid, sqlType } from '../common/pgtypes/oids.ts';
+import { Oid, sqlType, type SqlType } from '../common/pgtypes/index.ts';
 import type { DeclaredType, OperatorDef, ReturnTypeFn, RoutineDef } from '../functions/registry-types.ts';
 import type { FunctionCatalog } from './function-catalog.ts';
 import { synthesizedOperatorOid, synthesizedRoutineOid } from './well-known-oids.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { formatType } from '../common/pgtypes/format-type.ts';
+import { formatType } from '../common/pgtypes/index.ts';
 import { createSystemRelations, systemSchemas } from './system-catalog.ts';
 import { fixtureCatalog, scanContext } from './testing/memory-catalog.ts';
 import { scanRelation } from './testing/scan-helpers.ts';

@@ -6,7 +6,7 @@
  */
 import type { RelationInfo, SchemaInfo } from '../catalog/catalog-view.ts';
 import type { ColumnDef } from '../catalog/table-source.ts';
-import { sqlType } from '../common/pgtypes/oids.ts';
+import { sqlType } from '../common/pgtypes/index.ts';
 import type { SystemCatalog } from './catalog-snapshot.ts';
 import { SYSTEM_RELATION_DEFS } from './data/system-relation-defs.ts';
 import type { FunctionCatalog } from './function-catalog.ts';

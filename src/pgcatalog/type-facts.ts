@@ -2,7 +2,7 @@
  * pg_type facts pg_attribute / information_schema need for any type OID, with safe defaults for OIDs the
  * type registry does not know, plus the regproc OID of a named I/O function (pg_type.typinput & co.).
  */
-import { typeInfo, type PgTypeInfo } from '../common/pgtypes/registry.ts';
+import { typeInfo, type PgTypeInfo } from '../common/pgtypes/index.ts';
 import { PG_IO_PROCS } from './data/pg-io-procs.ts';
 
 export interface TypeFacts {

@@ -53,7 +53,7 @@ export interface ConnectionOptions {
 
 export class PgConnection implements WireIO {
   readonly w = new BufferWriter();
-  readonly codec: ValueCodec;
+  codec: ValueCodec;
   private socket: Socket | TLSSocket;
   private readonly parser: FrontendParser;
   private readonly queue: MessageQueue;
@@ -277,6 +277,8 @@ export class PgConnection implements WireIO {
       await this.closeSession();
       return;
     }
+    this.codec = withRenderText(this.opts.codec, session);
+    session.onTerminate = () => this.fatal(new GatewayError(SqlState.admin_shutdown, 'terminating connection due to administrator command', { severity: 'FATAL' }));
     session.onNotice = (n) => {
       if (this.closed) return;
       msg.NoticeResponse(this.w, n);
@@ -292,6 +294,7 @@ export class PgConnection implements WireIO {
   /** Ready state: one message at a time, in order. */
   private async loop(): Promise<void> {
     const extended = new ExtendedQuery(this);
+    if (this.sessionRef !== null) this.sessionRef.onDeallocate = (name) => extended.deallocate(name);
     let skipToSync = false;
     for (;;) {
       const m = await this.nextWithIdleTimeout();
@@ -432,3 +435,18 @@ function asFatal(e: GatewayError): GatewayError {
     ...(e.hint !== undefined && { hint: e.hint }),
   });
 }
+
+/** Text output of catalog-dependent types (regclass → name) comes from the session, the rest from pgtypes. */
+function withRenderText(codec: ValueCodec, session: HandlerSession): ValueCodec {
+  const render = session.renderText?.bind(session);
+  if (render === undefined) return codec;
+  return {
+    textOut: (oid, value, settings) => (REG_TYPE_OIDS.has(oid) ? render(oid, value) : null) ?? codec.textOut(oid, value, settings),
+    textIn: codec.textIn,
+    binaryOut: codec.binaryOut,
+    binaryIn: codec.binaryIn,
+  };
+}
+
+/** regproc 24, regprocedure 2202, regoper 2203, regoperator 2204, regclass 2205, regtype 2206, regconfig 3734, regdictionary 3769, regnamespace 4089, regrole 4096, regcollation 4191 */
+const REG_TYPE_OIDS: ReadonlySet<number> = new Set([24, 2202, 2203, 2204, 2205, 2206, 3734, 3769, 4089, 4096, 4191]);

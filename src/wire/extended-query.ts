@@ -156,6 +156,15 @@ export class ExtendedQuery {
     CloseComplete(this.io.w);
   }
 
+  /** SQL DEALLOCATE name / DEALLOCATE ALL (null) reaches protocol-level statements too, as in PostgreSQL. */
+  deallocate(name: string | null): boolean {
+    if (name === null) {
+      this.statements.clear();
+      return true;
+    }
+    return this.statements.delete(name);
+  }
+
   /** A simple Query drops the unnamed statement and portal, as PostgreSQL does. */
   async dropUnnamed(): Promise<void> {
     this.statements.delete('');

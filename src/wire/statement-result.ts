@@ -27,7 +27,7 @@ export async function sendStatementResult(io: WireIO, result: StatementResult): 
   switch (result.kind) {
     case 'rows': {
       RowDescription(io.w, result.columns);
-      const cursor = new RowCursor(result.batches, rowEncoding(result.columns, []));
+      const cursor = new RowCursor(result.batches, rowEncoding(result.columns, result.binary === true ? [1] : []));
       try {
         const n = await cursor.send(io, 0);
         if (!io.isClosed()) CommandComplete(io.w, result.tag(n));

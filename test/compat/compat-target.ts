@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { startTarget, targetName, type TestTarget } from '../helpers/test-target.ts';
-import { fixtureSql } from './fixture.ts';
+import { fixtureStatements } from './fixture.ts';
 
 export const CLIENT_IDS = ['psql', 'node-pg', 'postgres-js', 'psycopg2', 'psycopg3', 'asyncpg', 'sqlalchemy', 'pandas', 'jdbc', 'odbc'] as const;
 export type ClientId = (typeof CLIENT_IDS)[number];
@@ -55,7 +55,7 @@ export function skipReason(id: ClientId, missing: string | null): string | null 
 export interface CompatEnv {
   readonly target: TestTarget;
   readonly schema: string;
-  /** env for the client process: PGHOST/PGPORT/PGUSER/PGDATABASE, COMPAT_URL, COMPAT_SCHEMA, COMPAT_TARGET */
+  /** env for the client process: PGHOST/PGPORT/PGUSER/PGDATABASE, COMPAT_URL, COMPAT_SCHEMA, COMPAT_TARGET, COMPAT_NO_INDEX */
   readonly env: NodeJS.ProcessEnv;
   close(): Promise<void>;
 }
@@ -65,9 +65,18 @@ export async function prepareCompat(id: ClientId): Promise<CompatEnv> {
   const target = await startTarget();
   const schema = `compat_${id.replace(/-/g, '_')}`;
   const client = new pg.Client({ connectionString: target.url });
+  const refused = new Set<string>();
   await client.connect();
   try {
-    await client.query(fixtureSql(schema));
+    for (const stmt of fixtureStatements(schema)) {
+      try {
+        await client.query(stmt.sql);
+      } catch (e) {
+        if (!stmt.optional || (e as { code?: string }).code !== '0A000') throw e;
+        console.warn(`[compat] ${id}: ${target.name} refused an optional fixture statement (${(e as Error).message}); checks needing it are skipped`);
+        refused.add(stmt.optional);
+      }
+    }
   } finally {
     await client.end();
   }
@@ -82,6 +91,7 @@ export async function prepareCompat(id: ClientId): Promise<CompatEnv> {
     COMPAT_URL: target.url,
     COMPAT_SCHEMA: schema,
     COMPAT_TARGET: target.name,
+    ...(refused.has('index') && { COMPAT_NO_INDEX: '1' }),
   };
   delete env.PGPASSWORD;
   return {

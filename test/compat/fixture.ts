@@ -3,6 +3,21 @@
  * view, like the reference database of ../shared/design/clients-and-parsers.md. Plain PostgreSQL DDL: on
  * lakegate it needs CREATE SCHEMA / TABLE / VIEW (constraints may be accepted as metadata).
  */
+export interface FixtureStatement {
+  readonly sql: string;
+  /** a feature lakegate may refuse with 0A000; the checks that need it are then skipped (COMPAT_NO_<FEATURE>=1) */
+  readonly optional?: 'index';
+}
+
+/** The fixture as separate statements, so that an optional one can fail alone. */
+export function fixtureStatements(schema: string): FixtureStatement[] {
+  return fixtureSql(schema)
+    .split(/;\s*\n/)
+    .map((sql) => sql.trim())
+    .filter((sql) => sql.length > 0)
+    .map((sql) => (sql.startsWith('CREATE INDEX') ? { sql, optional: 'index' as const } : { sql }));
+}
+
 export function fixtureSql(schema: string): string {
   return `
 DROP SCHEMA IF EXISTS ${schema} CASCADE;

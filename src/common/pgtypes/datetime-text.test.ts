@@ -57,6 +57,18 @@ describe('date/time text (outputs verified on PostgreSQL 15.18)', () => {
     expect(rt(Oid.date, '2024-01-31', Z('UTC', 'German, DMY'))).toBe('31.01.2024');
   });
 
+  it('TimeZone settings: numbers are hours east, POSIX specs are west-positive (PostgreSQL 15.18)', () => {
+    const at = (tz: string) => rt(Oid.timestamptz, '2024-01-31 10:00:00+00', U, Z(tz));
+    expect(at('+02')).toBe('2024-01-31 12:00:00+02');
+    expect(at('-05:30')).toBe('2024-01-31 15:30:00+05:30');
+    expect(at('UTC+2')).toBe('2024-01-31 08:00:00-02');
+    expect(at('5.5')).toBe('2024-01-31 15:30:00+05:30');
+    expect(at('<+03>-03')).toBe('2024-01-31 13:00:00+03');
+    expect(at('EST5EDT')).toBe('2024-01-31 05:00:00-05');
+    expect(at('-7')).toBe('2024-01-31 03:00:00-07');
+    expect(at('America/New_York')).toBe('2024-01-31 05:00:00-05');
+  });
+
   it('typmod rounds fractional seconds', () => {
     expect(rt(Oid.timestamp, '2024-01-31 10:11:12.56789', U, U, 2)).toBe('2024-01-31 10:11:12.57');
     expect(rt(Oid.time, '10:11:12.5', U, U, 0)).toBe('10:11:13');

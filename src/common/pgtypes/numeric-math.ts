@@ -132,7 +132,7 @@ function estimateLnDweight(x: Numeric): number {
   const e = s.length - 1 - x.scale;
   // first one or two base-10000 digits, as a double
   const firstLen = e - 4 * weight + 1;
-  let digits = Number(s.slice(0, firstLen));
+  let digits = Number(s.slice(0, firstLen).padEnd(firstLen, '0'));
   let dweight = weight * 4;
   if (s.length > firstLen && s.slice(firstLen).replace(/0+$/, '').length > 0) {
     digits = digits * 10000 + Number(s.slice(firstLen, firstLen + 4).padEnd(4, '0'));

@@ -138,3 +138,14 @@ describe('Numeric binary', () => {
     expect(Buffer.from(numericToBinary(N('NaN'))).toString('hex')).toBe('00000000c0000000');
   });
 });
+
+describe('Numeric regressions found by differential runs against PostgreSQL 15.18', () => {
+  it('select_div_scale uses the first base-10000 digit (0.9 → 9000)', () => {
+    expect(N('0.9').div(N('0.495')).toString()).toBe('1.8181818181818182');
+    expect(N('0.02').div(N('953077787.5')).toString()).toBe('0.0000000000209846460197772682');
+  });
+  it('estimate_ln_dweight pads the first digit too', () => {
+    expect(numericLn(N('0.0000702')).toString()).toBe('-9.5641622469325087');
+    expect(numericLog(N('10'), N('0.0000702')).toString()).toBe('-4.1536628878701947');
+  });
+});

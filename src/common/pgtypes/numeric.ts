@@ -314,7 +314,8 @@ export function nbaseLead(n: Numeric): { weight: number; first: number } {
   const s = (n.unscaled < 0n ? -n.unscaled : n.unscaled).toString();
   const e = s.length - 1 - n.scale;
   const weight = Math.floor(e / 4);
-  const first = Number(s.slice(0, e - 4 * weight + 1));
+  const len = e - 4 * weight + 1; // decimal digits of the first base-10000 digit
+  const first = Number(s.slice(0, len).padEnd(len, '0'));
   return { weight, first };
 }
 

@@ -75,21 +75,29 @@ export function sessionTimeZone(name: string): TimeZone {
   return z;
 }
 
+/**
+ * check_timezone's order: a plain number is hours east (SQL convention: '+02', '-7', '5.5'); then IANA names
+ * through Intl; then POSIX specs ('-05:30', 'UTC+2', '<+03>-03'), whose sign is west-positive.
+ */
 function resolve(name: string): TimeZone | undefined {
   const trimmed = name.trim();
   const lower = trimmed.toLowerCase();
+  if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(trimmed)) return fixedZone(trimmed, Math.round(Number(trimmed) * 3600));
   if (lower === 'utc' || lower === 'gmt' || lower === 'z' || lower === 'etc/utc' || lower === 'zulu') return fixedZone(trimmed, 0);
-  const off = parseOffset(trimmed);
-  if (off !== undefined) return fixedZone(trimmed, off);
-  if (/^[+-]?\d+(\.\d+)?$/.test(trimmed)) return fixedZone(trimmed, Math.round(Number(trimmed) * 3600));
-  let fmt: Intl.DateTimeFormat;
   try {
-    fmt = new Intl.DateTimeFormat('en-US', { timeZone: trimmed, timeZoneName: 'longOffset', year: 'numeric' });
+    const fmt = new Intl.DateTimeFormat('en-US', { timeZone: trimmed, timeZoneName: 'longOffset', year: 'numeric' });
+    return ianaZone(trimmed, fmt);
   } catch {
-    const abbr = abbreviationOffset(trimmed);
-    return abbr === undefined ? undefined : fixedZone(trimmed, abbr);
+    // not an IANA name
   }
-  return ianaZone(trimmed, fmt);
+  const posix = /^(<[^>]+>|[A-Za-z]{3,})?([+-]?\d{1,2}(?::\d{2}(?::\d{2})?)?)$/.exec(trimmed);
+  if (posix !== null) {
+    const spec = posix[2]!;
+    const off = parseOffset(spec[0] === '+' || spec[0] === '-' ? spec : '+' + spec);
+    if (off !== undefined) return fixedZone(trimmed, off === 0 ? 0 : -off);
+  }
+  const abbr = abbreviationOffset(trimmed);
+  return abbr === undefined ? undefined : fixedZone(trimmed, abbr);
 }
 
 /** Offsets through Intl, memoized per UTC minute (transitions fall on minute boundaries in practice). */

@@ -210,7 +210,12 @@ export function compileNode(e: Expr, env: Env, runners: SubqueryRunner[], slot: 
     case 'Subquery': {
       const subSlot: Slot = { value: null };
       const test = e.test === null ? null : compileNode(e.test, env, runners, subSlot);
-      const runner = new SubqueryRunner(e, env, test, subSlot);
+      // x IN (uncorrelated subquery) with a plain same-type `=`: probe a hash set instead of scanning the rows
+      const t = e.test;
+      const hashable = e.subKind === 'any' && !e.correlated && t !== null && t.kind === 'Op' && t.name === '=' && t.left !== null
+        && t.right.kind === 'ColumnRef' && t.right.levelsUp < 0 && t.leftType !== null && t.leftType.oid === t.rightType.oid
+        ? { left: compileNode(t.left, env, runners, slot), oid: t.leftType.oid } : null;
+      const runner = new SubqueryRunner(e, env, test, subSlot, hashable);
       runners.push(runner);
       return (cols, i) => runner.valueAt(cols, i);
     }

@@ -8,6 +8,7 @@ import { pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import { pgArray } from '../../common/pgtypes/values.ts';
 import { elementTypeOf } from '../../common/pgtypes/registry.ts';
+import { valueKey } from '../../functions/index.ts';
 import type { SubqueryExpr } from '../../sql/index.ts';
 import { withOuter, type Env } from '../context.ts';
 import type { Cols, RowFn, Slot } from './compile-expr.ts';
@@ -21,7 +22,24 @@ export class SubqueryRunner {
     private readonly env: Env,
     private readonly test: RowFn | null,
     private readonly slot: Slot,
+    private readonly hashable: { readonly left: RowFn; readonly oid: number } | null = null,
   ) {}
+
+  #set: Set<unknown> | null = null;
+  #setHasNull = false;
+
+  #probe(cols: Cols, i: number, rows: unknown[]): unknown {
+    const h = this.hashable!;
+    if (this.#set === null) {
+      this.#set = new Set(rows.filter((v) => v !== null).map((v) => valueKey(h.oid, v)));
+      this.#setHasNull = rows.some((v) => v === null);
+    }
+    if (rows.length === 0) return false;
+    const lv = h.left(cols, i);
+    if (lv === null) return null;
+    if (this.#set.has(valueKey(h.oid, lv))) return true;
+    return this.#setHasNull ? null : false;
+  }
 
   async prepare(batch: Batch): Promise<void> {
     if (!this.expr.correlated) {
@@ -38,6 +56,7 @@ export class SubqueryRunner {
 
   valueAt(cols: Cols, i: number): unknown {
     if (this.expr.correlated) return this.#perRow[i] ?? null;
+    if (this.hashable !== null) return this.#probe(cols, i, this.#rows ?? []);
     return this.#reduce(this.#rows ?? [], cols, i);
   }
 

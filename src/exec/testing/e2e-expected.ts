@@ -1376,6 +1376,82 @@ export const QUERY_CASES: readonly ExpectedRows[] = [
    "5|2|bob",
    "6|NULL|NULL"
   ]
+ },
+ {
+  "sql": "select a, (select string_agg(x::text, ',') from (select u.a + t.a as x from u) s) from t order by a",
+  "columns": [
+   "a",
+   "string_agg"
+  ],
+  "rows": [
+   "1|2,3,3,6",
+   "2|3,4,4,7",
+   "3|4,5,5,8",
+   "NULL|NULL"
+  ]
+ },
+ {
+  "sql": "select a, array(select g from generate_series(1, t.a) g) from t order by a",
+  "columns": [
+   "a",
+   "array"
+  ],
+  "rows": [
+   "1|{1}",
+   "2|{1,2}",
+   "3|{1,2,3}",
+   "NULL|{}"
+  ]
+ },
+ {
+  "sql": "select a, (select count(*) from generate_series(1, t.a)) from t order by a",
+  "columns": [
+   "a",
+   "count"
+  ],
+  "rows": [
+   "1|1",
+   "2|2",
+   "3|3",
+   "NULL|0"
+  ]
+ },
+ {
+  "sql": "select t.a, g from t, generate_series(1, t.a) g order by 1, 2",
+  "columns": [
+   "a",
+   "g"
+  ],
+  "rows": [
+   "1|1",
+   "2|1",
+   "2|2",
+   "3|1",
+   "3|2",
+   "3|3"
+  ]
+ },
+ {
+  "sql": "select x from (select * from (select a as x from t) s1 where x > 1) s2 order by 1",
+  "columns": [
+   "x"
+  ],
+  "rows": [
+   "2",
+   "3"
+  ]
+ },
+ {
+  "sql": "select (select count(*) from (select 1 from u where u.a = t.a) z) from t order by a",
+  "columns": [
+   "count"
+  ],
+  "rows": [
+   "1",
+   "2",
+   "0",
+   "0"
+  ]
  }
 ];
 

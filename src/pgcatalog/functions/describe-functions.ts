@@ -4,9 +4,7 @@
  * pg_get_function_arguments/result, obj/col/shobj_description, to_reg*, pg_typeof.
  * @see https://www.postgresql.org/docs/15/functions-info.html#FUNCTIONS-INFO-CATALOG-TABLE
  */
-import { formatType } from '../../common/pgtypes/format-type.ts';
-import { Oid } from '../../common/pgtypes/oids.ts';
-import { typeInfo } from '../../common/pgtypes/registry.ts';
+import { Oid, formatType, typeInfo } from '../../common/pgtypes/index.ts';
 import type { EvalContext, RoutineDef } from '../../functions/registry-types.ts';
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import { quoteIdent } from '../catalog-snapshot.ts';

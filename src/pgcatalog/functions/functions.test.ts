@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../common/errors.ts';
-import { Oid, sqlType } from '../../common/pgtypes/oids.ts';
+import { Oid, sqlType } from '../../common/pgtypes/index.ts';
 import { createRegistry } from '../../functions/index.ts';
 import { PG_KEYWORDS } from '../data/pg-keywords.ts';
 import { allPgcatalogFunctions } from '../functions.ts';

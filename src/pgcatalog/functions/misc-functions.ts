@@ -4,7 +4,7 @@
  * pg_get_keywords (PostgreSQL 15's list, shipped as data), quote_ident.
  * @see https://www.postgresql.org/docs/15/functions-admin.html#FUNCTIONS-ADMIN-DBSIZE
  */
-import { Oid, sqlType } from '../../common/pgtypes/oids.ts';
+import { Oid, sqlType } from '../../common/pgtypes/index.ts';
 import type { RoutineDef } from '../../functions/registry-types.ts';
 import { quoteIdent } from '../catalog-snapshot.ts';
 import { PG_KEYWORDS } from '../data/pg-keywords.ts';

@@ -4,7 +4,7 @@
  * so they answer true; a named relation or schema that does not exist still raises PostgreSQL's error.
  * @see https://www.postgresql.org/docs/15/functions-info.html#FUNCTIONS-INFO-ACCESS-TABLE
  */
-import { Oid } from '../../common/pgtypes/oids.ts';
+import { Oid } from '../../common/pgtypes/index.ts';
 import type { EvalContext, RoutineDef } from '../../functions/registry-types.ts';
 import { PG_PROC_OIDS } from '../data/pg-proc-oids.ts';
 import { snapshotFor } from '../eval-snapshot.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Oid, sqlType } from '../../common/pgtypes/oids.ts';
+import { Oid, sqlType } from '../../common/pgtypes/index.ts';
 import { int2vector, oidvector, textArray } from '../tables/vectors.ts';
 import { primaryKeyConstraintOid, primaryKeyIndexOid } from '../well-known-oids.ts';
 import { callFunction } from '../testing/call-function.ts';

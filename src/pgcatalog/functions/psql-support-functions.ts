@@ -4,10 +4,7 @@
  * pg_relation_is_publishable, pg_tablespace_size and the pg_*_is_visible family for object kinds lakegate lacks.
  * @see https://github.com/postgres/postgres/blob/REL_15_STABLE/src/bin/psql/describe.c
  */
-import { formatType } from '../../common/pgtypes/format-type.ts';
-import { Oid, sqlType } from '../../common/pgtypes/oids.ts';
-import { elementTypeOf } from '../../common/pgtypes/registry.ts';
-import type { PgArray } from '../../common/pgtypes/values.ts';
+import { Oid, elementTypeOf, formatType, sqlType, type PgArray } from '../../common/pgtypes/index.ts';
 import type { EvalContext, RoutineDef } from '../../functions/registry-types.ts';
 import { quoteIdent } from '../catalog-snapshot.ts';
 import { snapshotFor } from '../eval-snapshot.ts';

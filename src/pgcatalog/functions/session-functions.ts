@@ -5,8 +5,7 @@
  * @see https://www.postgresql.org/docs/15/functions-info.html
  */
 import { queryCanceled } from '../../common/errors.ts';
-import { Oid } from '../../common/pgtypes/oids.ts';
-import { pgArray } from '../../common/pgtypes/values.ts';
+import { Oid, pgArray } from '../../common/pgtypes/index.ts';
 import type { EvalContext, RoutineDef } from '../../functions/registry-types.ts';
 import { snapshotFor } from '../eval-snapshot.ts';
 import { scalar, setReturning } from './define.ts';

@@ -4,8 +4,7 @@
  * datetime precision, computed as information_schema.sql's _pg_char_max_length & co. do.
  * @see https://github.com/postgres/postgres/blob/REL_15_STABLE/src/backend/catalog/information_schema.sql
  */
-import { formatType } from '../../common/pgtypes/format-type.ts';
-import { Oid } from '../../common/pgtypes/oids.ts';
+import { Oid, formatType } from '../../common/pgtypes/index.ts';
 import { typeFacts } from '../type-facts.ts';
 
 /** UTF8's maximum bytes per character, used for character_octet_length */

@@ -5,7 +5,7 @@
  */
 import type { RelationInfo } from '../../catalog/catalog-view.ts';
 import type { ColumnDef } from '../../catalog/table-source.ts';
-import { Oid } from '../../common/pgtypes/oids.ts';
+import { Oid } from '../../common/pgtypes/index.ts';
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import type { CatalogRow } from '../system-table.ts';
 import { typeFacts } from '../type-facts.ts';

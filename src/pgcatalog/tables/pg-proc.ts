@@ -3,7 +3,7 @@
  * aggregates 'a') plus PostgreSQL's type I/O functions that pg_type's regproc columns point at.
  * @see https://www.postgresql.org/docs/15/catalog-pg-proc.html
  */
-import { Oid } from '../../common/pgtypes/oids.ts';
+import { Oid } from '../../common/pgtypes/index.ts';
 import type { RoutineDef } from '../../functions/registry-types.ts';
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import { PG_IO_PROCS } from '../data/pg-io-procs.ts';

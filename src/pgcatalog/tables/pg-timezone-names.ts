@@ -3,7 +3,7 @@
  * (an interval) and DST flag. Rows are recomputed at most once a minute and the formatters are kept: building them is the costly part.
  * @see https://www.postgresql.org/docs/15/view-pg-timezone-names.html
  */
-import type { Interval } from '../../common/pgtypes/values.ts';
+import type { Interval } from '../../common/pgtypes/index.ts';
 import type { CatalogRow } from '../system-table.ts';
 
 interface ZoneFormatters { readonly offset: Intl.DateTimeFormat; readonly short: Intl.DateTimeFormat }

@@ -4,7 +4,7 @@
  * hold OIDs of the PostgreSQL I/O functions (listed in pg_proc too).
  * @see https://www.postgresql.org/docs/15/catalog-pg-type.html
  */
-import { allTypes, type PgTypeInfo } from '../../common/pgtypes/registry.ts';
+import { allTypes, type PgTypeInfo } from '../../common/pgtypes/index.ts';
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import type { CatalogRow } from '../system-table.ts';
 import { ioProcOidByName, subscriptHandlerOid } from '../type-facts.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { Oid } from '../../common/pgtypes/oids.ts';
+import { Oid } from '../../common/pgtypes/index.ts';
 import { allPgcatalogFunctions } from '../functions.ts';
 import { primaryKeyConstraintOid, primaryKeyIndexOid } from '../well-known-oids.ts';
 import { Fixture, fixtureCatalog, functionCatalogOf, MemorySession, scanContext } from '../testing/memory-catalog.ts';

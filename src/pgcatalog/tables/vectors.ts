@@ -2,9 +2,7 @@
  * Values of PostgreSQL's catalog vector types. int2vector and oidvector subscript from 0 (indkey[0]), so their
  * PgArray lower bound is 0; ordinary arrays (_int2, _oid, _text) start at 1.
  */
-import type { PgArray } from '../../common/pgtypes/values.ts';
-import { Oid } from '../../common/pgtypes/oids.ts';
-import { pgArray } from '../../common/pgtypes/values.ts';
+import { Oid, pgArray, type PgArray } from '../../common/pgtypes/index.ts';
 
 function vector(elementOid: number, values: readonly number[]): PgArray {
   return { kind: 'array', elementOid, dims: [values.length], lowerBounds: [0], values };

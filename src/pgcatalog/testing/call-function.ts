@@ -1,7 +1,7 @@
 /**
  * Calls a pgcatalog routine by name and argument types, the way the executor would (strict: NULL in → NULL out).
  */
-import { sqlType, type SqlType } from '../../common/pgtypes/oids.ts';
+import { sqlType, type SqlType } from '../../common/pgtypes/index.ts';
 import type { EvalContext, RoutineDef } from '../../functions/registry-types.ts';
 import { declaredReturnType } from '../routine-oids.ts';
 import { allPgcatalogFunctions } from '../functions.ts';

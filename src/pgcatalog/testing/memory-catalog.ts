@@ -8,7 +8,7 @@ import type { CatalogView, RelationInfo, SchemaInfo } from '../../catalog/catalo
 import type { SessionSummary, SessionView, SettingInfo } from '../../catalog/session-view.ts';
 import type { ColumnDef, ScanContext, TableSource } from '../../catalog/table-source.ts';
 import { GatewayError } from '../../common/errors.ts';
-import { Oid, sqlType } from '../../common/pgtypes/oids.ts';
+import { Oid, sqlType } from '../../common/pgtypes/index.ts';
 import type { EvalContext } from '../../functions/registry-types.ts';
 import { createSystemRelations, systemSchemas } from '../system-catalog.ts';
 import type { FunctionCatalog } from '../function-catalog.ts';

@@ -58,7 +58,7 @@ function makeJoin(joinType: JoinType, left: LogicalPlan, right: LogicalPlan, con
 function bindFromItem(b: Binder, node: unknown, scope: Scope, leftItems: readonly RangeItem[]): FromResult {
   const [tag, n] = tagOf(node);
   const innerParent = (): Scope => {
-    if (leftItems.length === 0) return new Scope(scope.parent, scope);
+    if (leftItems.length === 0) return Scope.passThrough(scope);
     const lat = new Scope(scope.parent, scope);
     for (const it of leftItems) lat.add(it);
     return lat;
@@ -67,7 +67,7 @@ function bindFromItem(b: Binder, node: unknown, scope: Scope, leftItems: readonl
     case 'RangeVar': return bindRangeVar(b, n);
     case 'RangeSubselect': {
       const lateral = n.lateral === true && leftItems.length > 0;
-      const parent = lateral ? innerParent() : new Scope(scope.parent, scope);
+      const parent = lateral ? innerParent() : Scope.passThrough(scope);
       const sub = b.bindSelect(n.subquery as Node, parent);
       const alias = n.alias as Node | undefined;
       const item = itemFor((alias?.aliasname as string | undefined) ?? null, sub.columns, alias, undefined);

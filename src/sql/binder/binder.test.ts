@@ -61,7 +61,7 @@ describe('binder', () => {
     expect(explainPlan(q.plan)).toEqual([
       'Limit: skip=0, fetch=3',
       '  Sort: count DESC NULLS FIRST',
-      '    Projection: t.b AS b, count',
+      '    Projection: t.b, count',
       '      Aggregate: groupBy=[t.b], aggr=[count(*)]',
       '        Filter: (t.a > 1)',
       '          Inner Join: (t.a = u.a)',

@@ -5,7 +5,8 @@
 import { Oid, sqlType, type SqlType } from '../../common/pgtypes/oids.ts';
 import { typeInfo } from '../../common/pgtypes/registry.ts';
 import { formatType } from '../../common/pgtypes/format-type.ts';
-import { pgError } from '../../common/errors.ts';
+import { GatewayError, pgError } from '../../common/errors.ts';
+import type { EvalContext } from '../../functions/registry-types.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { CastContext } from '../../functions/registry-types.ts';
 import type { Expr } from '../logical/expr.ts';
@@ -16,6 +17,10 @@ export const BOOL: SqlType = sqlType(Oid.bool);
 export const TEXT: SqlType = sqlType(Oid.text);
 export const INT4: SqlType = sqlType(Oid.int4);
 export const INT8: SqlType = sqlType(Oid.int8);
+
+const NUMERIC_FOLDABLE = new Set<number>([Oid.int2, Oid.int4, Oid.int8, Oid.numeric, Oid.float4, Oid.float8, Oid.oid]);
+/** numeric casts never read the session; anything that does would fail loudly here */
+const NO_SESSION = new Proxy({}, { get: () => { throw new Error('constant folding needs no session'); } }) as EvalContext;
 
 export interface CoerceEnv {
   readonly functions: FunctionRegistry;
@@ -48,6 +53,16 @@ export function tryCoerce(env: CoerceEnv, e: Expr, target: SqlType, context: Cas
   if (path === undefined) return undefined;
   if (path.method === 'b' && target.typmod < 0 && e.kind !== 'Literal') return { kind: 'Cast', arg: e, fn: null, type: target };
   const position = e.kind === 'Literal' ? e.location : undefined;
+  if (e.kind === 'Literal' && NUMERIC_FOLDABLE.has(src.oid) && NUMERIC_FOLDABLE.has(target.oid)) {
+    // numeric constants convert without session state: fold now (errors such as int4 overflow keep the position)
+    try {
+      const value = e.value === null ? null : path.impl(e.value, target.typmod, NO_SESSION);
+      return { kind: 'Literal', value, type: target, ...(position === undefined ? {} : { location: position }) };
+    } catch (err) {
+      if (GatewayError.is(err) && err.position === undefined && position !== undefined) err.position = position;
+      throw err;
+    }
+  }
   return { kind: 'Cast', arg: e, fn: path.impl, type: target, ...(position === undefined ? {} : { position }) };
 }
 

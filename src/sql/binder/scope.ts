@@ -43,7 +43,15 @@ export class Scope {
    * `markAlso`: a FROM-clause subquery or LATERAL item sees the enclosing query's parent directly (its own
    * level is evaluated inside the enclosing plan), so a reference passing through it also correlates `markAlso`.
    */
-  constructor(readonly parent: Scope | null, readonly markAlso: Scope | null = null) {}
+  constructor(readonly parent: Scope | null, readonly markAlso: Scope | null = null, readonly transparent = false) {}
+
+  /**
+   * A scope standing for `level` inside its own FROM clause: it has no items and is not a query level of its
+   * own (lookups go straight to level.parent without counting), but references through it correlate `level`.
+   */
+  static passThrough(level: Scope): Scope {
+    return new Scope(level.parent, level, true);
+  }
 
   add(item: RangeItem): void {
     this.items.push(item);
@@ -75,8 +83,8 @@ export class Scope {
         return { ...r, levelsUp };
       }
       visited.push(scope);
+      if (!scope.transparent) levelsUp++;
       scope = scope.parent;
-      levelsUp++;
     }
     return undefined;
   }

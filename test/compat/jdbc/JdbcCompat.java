@@ -58,7 +58,8 @@ public class JdbcCompat {
       check("exported keys", column(md.getExportedKeys(null, schema, "customers"), "FKTABLE_NAME"), List.of("orders"));
       List<String> types = column(md.getTypeInfo(), "TYPE_NAME");
       check("type info", types.containsAll(List.of("int4", "int8", "text", "numeric", "timestamptz", "bool")), true);
-      check("index info", column(md.getIndexInfo(null, schema, "orders", false, false), "INDEX_NAME").contains("orders_customer_idx"), true);
+      List<String> indexes = column(md.getIndexInfo(null, schema, "orders", false, false), "INDEX_NAME");
+      if (!"1".equals(System.getenv("COMPAT_NO_INDEX"))) check("index info", indexes.contains("orders_customer_idx"), true);
 
       String sql = "SELECT o.id, o.amount, o.ordered_on, o.ordered_at, o.ratio, c.created, c.name FROM " + schema
           + ".orders o JOIN " + schema + ".customers c ON c.id = o.customer_id WHERE o.id = ? AND o.amount > ?";
