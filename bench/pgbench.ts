@@ -9,7 +9,7 @@
  * Each case runs with -M simple / extended / prepared. Prints TPS per target and a markdown ratio table,
  * and writes bench/results/pgbench-<date>.json. PG_TEST_URL points the PostgreSQL side at an existing server.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,18 +51,37 @@ interface Run {
 const binDir = findPgBinDir();
 const pgbench = binDir && existsSync(join(binDir, 'pgbench')) ? join(binDir, 'pgbench') : 'pgbench';
 
-function runPgbench(url: string, script: string, mode: string): Omit<Run, 'target' | 'case' | 'mode'> {
+/** pgbench as a child process, asynchronously: lakegate runs in this process and must keep answering. */
+function spawnAsync(cmd: string, argv: string[], timeoutMs: number): Promise<{ status: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      resolve({ status: null, out: `${out}${e.message}` });
+    });
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, out });
+    });
+  });
+}
+
+async function runPgbench(url: string, script: string, mode: string): Promise<Omit<Run, 'target' | 'case' | 'mode'>> {
   const u = new URL(url);
   const argv = ['-n', '-c', args.clients, '-j', args.jobs, '-T', args.duration, '-M', mode, '-f', script, '-h', u.hostname, '-p', u.port, '-U', decodeURIComponent(u.username) || 'postgres', u.pathname.slice(1) || 'postgres'];
-  const r = spawnSync(pgbench, argv, { encoding: 'utf8', timeout: (Number(args.duration) + 60) * 1000 });
-  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  const r = await spawnAsync(pgbench, argv, (Number(args.duration) + 60) * 1000);
+  const out = r.out;
   const num = (re: RegExp): number | null => {
     const m = re.exec(out);
     return m ? Number(m[1]) : null;
   };
   const tps = num(/tps = ([\d.]+) \(without initial connection time\)/);
   const base = { tps, latencyMs: num(/latency average = ([\d.]+) ms/), transactions: num(/number of transactions actually processed: (\d+)/), failed: num(/number of failed transactions: (\d+)/) };
-  if (r.status !== 0 || tps === null) return { ...base, error: out.trim().split('\n').slice(-3).join(' | ') || String(r.error) };
+  if (r.status !== 0 || tps === null) return { ...base, error: out.trim().split('\n').slice(-3).join(' | ') || `exit ${r.status}` };
   return base;
 }
 
@@ -115,7 +134,7 @@ try {
           continue;
         }
         process.stderr.write(`pgbench ${target} ${name} -M ${mode} -T ${args.duration} …\n`);
-        runs.push({ target, case: name, mode, ...runPgbench(url, scripts[name], mode) });
+        runs.push({ target, case: name, mode, ...(await runPgbench(url, scripts[name], mode)) });
       }
     }
   }

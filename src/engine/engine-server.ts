@@ -9,10 +9,14 @@ import type { FunctionRegistry } from '../functions/index.ts';
 import { DatabaseCatalog, OidAllocator } from './database-catalog.ts';
 import type { SystemCatalog } from './session-catalog.ts';
 import type { EngineSession } from './engine-session.ts';
+import type { ParsedStatement } from '../sql/index.ts';
+import { LruCache } from './lru-cache.ts';
 
 export class EngineServer {
   readonly sessions = new Map<number, EngineSession>();
   readonly startTime = BigInt(Date.now()) * 1000n;
+  /** statement text → parse trees; parse trees are never mutated after parsing, so sessions share them */
+  readonly parseCache = new LruCache<string, ParsedStatement[]>(1024);
   private readonly catalogs = new Map<string, DatabaseCatalog>();
   private readonly oids = new OidAllocator();
   private version = 0;

@@ -31,6 +31,7 @@ import { routeUtility } from './statements/route-utility.ts';
 import type { Cursor } from './statements/cursor-stmt.ts';
 import { searchPathSchemas } from './search-path.ts';
 import { renderRegText } from './render-reg-text.ts';
+import { LruCache } from './lru-cache.ts';
 
 export interface EnginePrepared extends PreparedStatement {
   readonly parsed: ParsedStatement | null;
@@ -53,6 +54,7 @@ export class EngineSession implements HandlerSession {
   readonly view: EngineSessionView;
   readonly cursors = new Map<string, Cursor>();
   readonly sqlPrepared = new Map<string, SqlPrepared>();
+  private readonly planCache = new LruCache<string, BoundQuery>(256);
   readonly backendStart = BigInt(Date.now()) * 1000n;
   onNotice?: (notice: GatewayError) => void;
   /** set by wire/: closes protocol-level prepared statements on DEALLOCATE (they share PostgreSQL's namespace) */
@@ -111,7 +113,8 @@ export class EngineSession implements HandlerSession {
   async *simpleQuery(sql: string): AsyncIterable<StatementResult> {
     let statements: ParsedStatement[];
     try {
-      statements = parseSql(sql);
+      statements = this.server.parseCache.get(sql) ?? parseSql(sql);
+      this.server.parseCache.set(sql, statements);
     } catch (e) {
       this.failTransaction();
       throw e;
@@ -126,7 +129,8 @@ export class EngineSession implements HandlerSession {
   }
 
   async prepare(sql: string, paramTypes: readonly number[]): Promise<EnginePrepared> {
-    const statements = parseSql(sql);
+    const statements = this.server.parseCache.get(sql) ?? parseSql(sql);
+    this.server.parseCache.set(sql, statements);
     if (statements.length > 1) {
       throw pgError(SqlState.syntax_error, 'cannot insert multiple commands into a prepared statement');
     }
@@ -145,7 +149,9 @@ export class EngineSession implements HandlerSession {
     };
     if (parsed === null) return prepared;
     if (isQuery(parsed.ast)) {
-      const bound = this.bind(parsed.ast, paramTypes);
+      const key = `${this.server.catalogVersion}\u0000${this.settings.get('search_path')}\u0000${paramTypes.join(',')}\u0000${parsed.text}`;
+      const bound = this.planCache.get(key) ?? this.bind(parsed.ast, paramTypes);
+      this.planCache.set(key, bound);
       return { ...prepared, bound, paramTypes: bound.paramTypes.map((t) => t.oid), columns: bound.columns.length === 0 && !returnsRows(parsed.ast) ? null : toResultColumns(bound.columns) };
     }
     return { ...prepared, columns: utilityColumns(parsed.ast) };
@@ -198,6 +204,12 @@ export class EngineSession implements HandlerSession {
     let bound: BoundQuery;
     if (prepared !== null && prepared.bound !== null && prepared.catalogVersion === this.server.catalogVersion) {
       bound = prepared.bound;
+    } else if (prepared === null && params.length === 0) {
+      // simple-protocol queries repeat verbatim (dashboards, pgbench): reuse the bound plan while the catalog
+      // and search_path are unchanged; bound plans are immutable, so sharing them is safe
+      const key = `${this.server.catalogVersion}\u0000${this.settings.get('search_path')}\u0000${stmt.text}`;
+      bound = this.planCache.get(key) ?? this.bind(stmt.ast, []);
+      this.planCache.set(key, bound);
     } else {
       bound = this.bind(stmt.ast, prepared?.paramTypes ?? params.map(() => 0));
       if (prepared !== null) {

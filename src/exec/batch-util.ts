@@ -68,3 +68,14 @@ export function rowsToBatch(rows: readonly (readonly unknown[])[], width: number
   for (let r = 0; r < rows.length; r++) for (let c = 0; c < width; c++) cols[c]![r] = rows[r]![c] ?? null;
   return { columns: cols, length: rows.length };
 }
+
+/** a Map key for a tuple of values: the primitive valueKey for one value, else rowKey (null → null) */
+export function tupleKey(values: readonly unknown[], oids: readonly number[]): unknown {
+  if (values.length === 1) {
+    const v = values[0];
+    return v === null || v === undefined ? NULL_KEY : valueKey(oids[0] ?? 0, v);
+  }
+  return rowKey(values, oids);
+}
+
+const NULL_KEY = Symbol('NULL');

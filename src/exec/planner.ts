@@ -24,6 +24,7 @@ import { WindowExec } from './operators/window-exec.ts';
 import { RecursiveCteExec, WorkTableScanExec } from './operators/recursive-cte-exec.ts';
 import { FunctionScanExec } from './operators/function-scan-exec.ts';
 import { InsertExec } from './operators/insert-exec.ts';
+import { OverwriteExec } from './operators/overwrite-exec.ts';
 
 type Factory<K extends PlanKind> = (p: Extract<LogicalPlan, { kind: K }>, env: Env) => ExecOperator;
 
@@ -65,6 +66,7 @@ const FACTORIES = {
   WorkTableScan: (p, env) => new WorkTableScanExec(p, env),
   FunctionScan: (p, env) => new FunctionScanExec(p, env),
   Insert: (p, env) => new InsertExec(p, createOperator(p.input, env), env),
+  Overwrite: (p, env) => new OverwriteExec(p, createOperator(p.input, env), env),
 } satisfies { [K in PlanKind]: Factory<K> };
 
 export function createOperator(plan: LogicalPlan, env: Env): ExecOperator {

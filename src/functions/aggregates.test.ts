@@ -10,6 +10,7 @@ import type { AggregateDef, AggregateState } from './registry-types.ts';
 import { getDefaultRegistry } from './index.ts';
 import { harnessContext, render } from './sql-harness.ts';
 import { textInput } from './text-io.ts';
+import { applyCoercion } from './coercions.ts';
 
 // [aggregate call, input type, input values (SQL literals), PostgreSQL 15 output]
 const CASES: ReadonlyArray<readonly [string, string, readonly string[], string]> = [
@@ -78,6 +79,14 @@ const CASES: ReadonlyArray<readonly [string, string, readonly string[], string]>
   ["array_agg(x)", "int4", ["1", "NULL", "3"], "{1,NULL,3}"],
   ["array_agg(x)", "text", ["'a'", "'b c'"], "{a,\"b c\"}"],
   ["array_agg(x)", "int4", [], ""],
+  ["array_agg(x)", "int4[]", ["'{1,2}'", "'{3,4}'"], "{{1,2},{3,4}}"],
+  ["array_agg(x)", "int4[]", ["'{1,2}'", "'{3}'"], "ERROR 2202E: cannot accumulate arrays of different dimensionality"],
+  ["array_agg(x)", "int4[]", ["'{1,2}'", "NULL"], "ERROR 22004: cannot accumulate null arrays"],
+  ["array_agg(x)", "int4[]", ["'{}'"], "ERROR 2202E: cannot accumulate empty arrays"],
+  ["max(x)", "int4[]", ["'{1,2}'", "'{1,3}'"], "{1,3}"],
+  ["string_agg(x, ',')", "bytea", ["'\\x01'", "'\\x02'"], "\\x012c02"],
+  ["min(x)", "date", ["'2020-01-01'", "'2019-01-01'"], "2019-01-01"],
+  ["max(x)", "interval", ["'1 day'", "'25 hours'"], "25:00:00"],
   ["sum(x)", "interval", ["'1 day'", "'2 hours'", "'1 mon'"], "1 mon 1 day 02:00:00"],
   ["avg(x)", "interval", ["'1 day'", "'2 hours'", "'1 mon'"], "10 days 08:40:00"],
   ["avg(x)", "interval", ["'1 day'", "'3 days'"], "2 days"],
@@ -89,11 +98,12 @@ function run(call: string, typeName: string, literals: readonly string[], split:
   const m = /^(\w+)\((.*)\)$/.exec(call)!;
   const name = m[1]!;
   const rawArgs = m[2] === '*' ? [] : (m[2]!.match(/'[^']*'|[^,\s]+/g) ?? []);
-  const extra = rawArgs.slice(1).map((a) => (a === 'NULL' ? null : a.slice(1, -1)));
+  const extraText = rawArgs.slice(1).map((a) => (a === 'NULL' ? null : a.slice(1, -1)));
   const argTypes = rawArgs.map((_a, i) => sqlType(i === 0 ? t.oid : 705));
   try {
     const r = getDefaultRegistry().resolveFunction(name, argTypes);
     const def = r.def as AggregateDef;
+    const extra = extraText.map((x, i) => applyCoercion(getDefaultRegistry(), x, sqlType(705), r.argTypes[i + 1]!, 'i', ctx));
     const values = literals.map((l) => (l === 'NULL' ? null : textInput(t.oid, -1, l.startsWith("'") ? l.slice(1, -1) : l, ctx)));
     const states: AggregateState[] = [def.create(ctx, r.argTypes, r.returnType), def.create(ctx, r.argTypes, r.returnType)];
     values.forEach((v, i) => {

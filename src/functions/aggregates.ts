@@ -103,7 +103,7 @@ const MINMAX_TYPES: ReadonlyArray<readonly [number, number, number]> = [
   [int8, 2115, 2131], [int4, 2116, 2132], [int2, 2117, 2133], [Oid.oid, 2118, 2134], [float4, 2119, 2135], [float8, 2120, 2136],
   [Oid.date, 2122, 2138], [Oid.time, 2123, 2139], [Oid.timetz, 2124, 2140], [Oid.timestamp, 2126, 2142],
   [Oid.timestamptz, 2127, 2143], [Oid.interval, 2128, 2144], [text, 2129, 2145], [numeric, 2130, 2146], [Oid.bpchar, 2244, 2245],
-  [Oid.anyarray, 2050, 2051], [Oid.xid8, 5099, 5100], [Oid.pg_lsn, 4189, 4190],
+  [Oid.anyarray, 2050, 2051], [Oid.xid8, 5099, 5100],
 ];
 
 function minMax(): AggregateDef[] {
@@ -186,7 +186,15 @@ class ArrayAggState implements AggregateState {
     this.values.push(v);
   }
   combine(other: AggregateState): void {
-    this.values.push(...(other as ArrayAggState).values);
+    const o = (other as ArrayAggState).values;
+    if (this.ofArrays && this.values.length > 0 && o.length > 0) {
+      const a = this.values[0] as PgArray;
+      const b = o[0] as PgArray;
+      if (a.dims.length !== b.dims.length || a.dims.some((d, i) => d !== b.dims[i])) {
+        throw new GatewayError(SqlState.array_subscript_error, 'cannot accumulate arrays of different dimensionality');
+      }
+    }
+    this.values.push(...o);
   }
   final(): unknown {
     if (this.values.length === 0) return null;

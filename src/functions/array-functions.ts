@@ -12,7 +12,7 @@ import { elementTypeOf } from '../common/pgtypes/registry.ts';
 import { isPgArray, type PgArray } from '../common/pgtypes/values.ts';
 import type { OperatorDef, RoutineDef, ScalarFunctionDef } from './registry-types.ts';
 import { compareValues } from './compare-values.ts';
-import { textOutput } from './text-io.ts';
+import { textOut } from '../common/pgtypes/index.ts';
 
 const { int4: INT4, text: TEXT, bool: BOOL, anyarray: ANYARRAY, anyelement: ANYELEMENT, anycompatible: ANYC, anycompatiblearray: ANYCA, _int4: INT4ARR } = Oid;
 
@@ -154,8 +154,7 @@ function replace(a: PgArray, from: unknown, to: unknown): PgArray {
 
 /** An element's text form, as the element type's output function writes it. */
 export function elementText(elementOid: number, v: unknown): string {
-  if (typeof v === 'boolean') return v ? 't' : 'f';
-  return textOutput(elementOid, v, undefined);
+  return textOut(elementOid, v);
 }
 
 function arrayToString(a: PgArray, delim: string, nullString: string | null): string {

@@ -1,22 +1,20 @@
 /**
- * The pg_cast matrix of PostgreSQL 15 for the number, boolean, character, oid/reg* and json types, with
+ * The pg_cast matrix of PostgreSQL 15 for the number, boolean, character and oid/reg* types, with
  * castcontext (i implicit, a assignment, e explicit) and castmethod exactly as pg_cast lists them.
- * Date/time casts come from datetime-casts.ts; text → regclass & co. are registered by the catalog.
+ * Date/time casts come from datetime-casts.ts, json/jsonb ones from json-functions.ts; text → regclass
+ * & co. are registered by the catalog.
  * Casts not listed here (anything → text, text → anything) are I/O conversions (coercions.ts).
  * @see https://www.postgresql.org/docs/15/catalog-pg-cast.html
  */
 import { Oid } from '../common/pgtypes/oids.ts';
 import { Numeric } from '../common/pgtypes/numeric.ts';
-import { GatewayError } from '../common/errors.ts';
-import { SqlState } from '../common/sqlstate.ts';
 import type { CastContext, CastDef } from './registry-types.ts';
 import {
   charToInt4, float8ToFloat4, floatToInt, int4ToChar, int8ToOid, intToInt, isIntOid, numericToFloat, numericToInt, toNumeric,
 } from './casts-numeric.ts';
 import { bpcharLength, bpcharToText, toName, varcharLength } from './char-length.ts';
-import { ioCoercion } from './coercions.ts';
 
-const { bool, char, name, int8, int2, int4, text, oid, float4, float8, bpchar, varchar, numeric, json, jsonb } = Oid;
+const { bool, char, name, int8, int2, int4, text, oid, float4, float8, bpchar, varchar, numeric } = Oid;
 const REG = [Oid.regproc, Oid.regprocedure, Oid.regoper, Oid.regoperator, Oid.regclass, Oid.regtype, Oid.regconfig, Oid.regdictionary, Oid.regnamespace, Oid.regrole, Oid.regcollation];
 const NUMBERS: readonly number[] = [int2, int4, int8, float4, float8, numeric];
 
@@ -29,6 +27,7 @@ const numericTypmod = (n: Numeric, typmod: number): Numeric => (typmod >= 4 ? n.
 function numberContext(s: number, t: number): CastContext {
   const rank = (o: number): number => NUMBERS.indexOf(o);
   if (s === float8 && t === float4) return 'a';
+  if ((s === float4 || s === float8) && t === numeric) return 'a';
   if (s === numeric && (t === float4 || t === float8)) return 'i';
   return rank(t) > rank(s) ? 'i' : 'a';
 }
@@ -45,22 +44,6 @@ function numberImpl(s: number, t: number): Impl {
   if (s === float8 && t === float4) return (v) => float8ToFloat4(v as number);
   if (s === int8) return (v) => (t === float4 ? Math.fround(Number(v)) : Number(v));
   return (v) => (t === float4 ? Math.fround(v as number) : (v as number));
-}
-
-function jsonbScalar(t: number, typeName: string): Impl {
-  return (v) => {
-    const s = (v as string).trim();
-    const kind = s.startsWith('{') ? 'object' : s.startsWith('[') ? 'array' : s.startsWith('"') ? 'string' : s === 'null' ? 'null' : s === 'true' || s === 'false' ? 'boolean' : 'numeric';
-    if (t === bool) {
-      if (kind === 'boolean') return s === 'true';
-    } else if (kind === 'numeric') {
-      const n = Numeric.parse(s);
-      if (t === numeric) return n;
-      if (t === float4 || t === float8) return numericToFloat(n, t);
-      return numericToInt(n, t);
-    }
-    throw new GatewayError(SqlState.invalid_parameter_value, `cannot cast jsonb ${kind} to type ${typeName}`);
-  };
 }
 
 const identity: Impl = (v) => v;
@@ -112,16 +95,6 @@ function build(): CastDef[] {
     c(int4, oid, 'i', 'b', unsigned),
     c(oid, int8, 'a', 'f', (v) => BigInt(v as number)),
     c(oid, int4, 'a', 'b', signed),
-    // json
-    c(json, jsonb, 'a', 'i', ioCoercion(json, jsonb, 'a').impl),
-    c(jsonb, json, 'a', 'i', identity),
-    c(jsonb, bool, 'e', 'f', jsonbScalar(bool, 'boolean')),
-    c(jsonb, int2, 'e', 'f', jsonbScalar(int2, 'smallint')),
-    c(jsonb, int4, 'e', 'f', jsonbScalar(int4, 'integer')),
-    c(jsonb, int8, 'e', 'f', jsonbScalar(int8, 'bigint')),
-    c(jsonb, float4, 'e', 'f', jsonbScalar(float4, 'real')),
-    c(jsonb, float8, 'e', 'f', jsonbScalar(float8, 'double precision')),
-    c(jsonb, numeric, 'e', 'f', jsonbScalar(numeric, 'numeric')),
   );
   for (const r of REG) {
     out.push(

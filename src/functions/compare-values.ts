@@ -8,7 +8,7 @@ import { Oid } from '../common/pgtypes/oids.ts';
 import { Numeric } from '../common/pgtypes/numeric.ts';
 import { elementTypeOf } from '../common/pgtypes/registry.ts';
 import { isPgArray, isPgRecord, type Interval, type PgArray, type TimeTz } from '../common/pgtypes/values.ts';
-import { compareJsonb } from './jsonb-order.ts';
+import { compareJsonb, jsonbKey } from './jsonb-order.ts';
 
 const DAY_MICROS = 86_400_000_000n;
 
@@ -149,7 +149,7 @@ export function valueKey(oid: number, v: unknown): HashKey {
   if (typeof v === 'number') return Number.isNaN(v) ? 'NaN' : v === 0 ? 0 : v;
   if (typeof v === 'bigint') return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
   if (typeof v === 'boolean') return v;
-  if (typeof v === 'string') return oid === Oid.bpchar ? trimTrailingBlanks(v) : v;
+  if (typeof v === 'string') return oid === Oid.bpchar ? trimTrailingBlanks(v) : oid === Oid.jsonb ? jsonbKey(v) : v;
   if (Numeric.isNumeric(v)) return numericKey(v);
   if (v instanceof Uint8Array) return '\\x' + Buffer.from(v).toString('hex');
   if (isPgArray(v)) {

@@ -263,6 +263,15 @@ c("select timestamptz '2024-07-01 12:00:00.123456+00'::timestamptz(3)", "2024-07
 c("select timestamp '2024-12-31 23:59:59.9999996'::timestamp(6)", "2025-01-01 00:00:00", TS, cast(TS, TS, ts('2024-12-31 23:59:59.999999'), 0));
 c("select make_timestamptz(2024, 11, 3, 1, 30, 0)", "2024-11-03 01:30:00-05", TSTZ, f('make_timestamptz', [INT4, INT4, INT4, INT4, INT4, FLOAT8], [2024, 11, 3, 1, 30, 0]), 'America/New_York');
 
+// overlaps
+c("select (date '2024-01-01', date '2024-02-01') overlaps (date '2024-01-31', date '2024-03-01')", "t", BOOL, f('overlaps', [DATE, DATE, DATE, DATE], [date('2024-01-01'), date('2024-02-01'), date('2024-01-31'), date('2024-03-01')]));
+c("select (date '2024-01-01', date '2024-02-01') overlaps (date '2024-02-01', date '2024-03-01')", "f", BOOL, f('overlaps', [DATE, DATE, DATE, DATE], [date('2024-01-01'), date('2024-02-01'), date('2024-02-01'), date('2024-03-01')]));
+c("select (timestamp '2024-02-01', timestamp '2024-01-01') overlaps (timestamp '2024-01-15', null::timestamp)", "t", BOOL, (ctx) => callFn(datetimeFunctions, 'overlaps', [TS, TS, TS, TS], [ts('2024-02-01'), ts('2024-01-01'), ts('2024-01-15'), null], ctx));
+c("select (timestamp '2024-01-01', null::timestamp) overlaps (timestamp '2024-01-15', timestamp '2024-02-01')", "", BOOL, (ctx) => callFn(datetimeFunctions, 'overlaps', [TS, TS, TS, TS], [ts('2024-01-01'), null, ts('2024-01-15'), ts('2024-02-01')], ctx));
+c("select (timestamp '2024-01-01', interval '1 mon') overlaps (timestamp '2024-01-31', interval '1 day')", "t", BOOL, f('overlaps', [TS, INTERVAL, TS, INTERVAL], [ts('2024-01-01'), iv('1 mon'), ts('2024-01-31'), iv('1 day')]));
+c("select (time '10:00', time '12:00') overlaps (time '12:00', time '13:00')", "f", BOOL, f('overlaps', [TIME, TIME, TIME, TIME], [time('10:00'), time('12:00'), time('12:00'), time('13:00')]));
+c("select (time '10:00', time '10:00') overlaps (time '10:00', time '10:00')", "t", BOOL, f('overlaps', [TIME, TIME, TIME, TIME], [time('10:00'), time('10:00'), time('10:00'), time('10:00')]));
+
 describe('datetime functions match PostgreSQL 15', () => {
   it.each(cases)('%s', (_sql, expected, oid, run, zone) => {
     const ctx = testContext(zone);

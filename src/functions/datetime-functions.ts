@@ -17,8 +17,8 @@ import {
   TYPE_DATE, TYPE_INTERVAL, TYPE_TIME, TYPE_TIMESTAMP, TYPE_TIMESTAMPTZ, decToNumber, extractInterval, extractTimestamp,
   parseUnit, truncInterval, truncTimestamp, unitNotSupported, type Dec, type Unit,
 } from './datetime-units.ts';
-import { age, justifyDays, justifyHours, justifyInterval, rint } from './interval-math.ts';
-import { localToUtc, offsetAtUtc, resolveZone, utcToLocal, type Zone } from './timezone.ts';
+import { age, justifyDays, justifyHours, justifyInterval, rint, timestampPlusInterval } from './interval-math.ts';
+import { localToUtc, offsetAtUtc, resolveZone, utcToLocal, zoneAbbreviation, type Zone } from './timezone.ts';
 import {
   clockMicros, dateToTimestamp, roundMicros, sessionZoneOf, timeOfTimestamp,
   timestampToTimestamptz, timestamptzToTimestamp,
@@ -80,7 +80,7 @@ function timeofday(ctx: EvalContext): string {
   const tm = timestampToTm(utcToLocal(zone, now));
   const dow = DOW[(((daysFromCivil(tm.year, tm.month, tm.day) + 4) % 7) + 7) % 7];
   const p2 = (n: number): string => String(n).padStart(2, '0');
-  return `${dow} ${MON[tm.month - 1]} ${p2(tm.day)} ${p2(tm.hour)}:${p2(tm.minute)}:${p2(tm.second)}.${String(tm.micro).padStart(6, '0')} ${tm.year} ${zone.kind === 'iana' ? zone.name : zone.name.toUpperCase()}`;
+  return `${dow} ${MON[tm.month - 1]} ${p2(tm.day)} ${p2(tm.hour)}:${p2(tm.minute)}:${p2(tm.second)}.${String(tm.micro).padStart(6, '0')} ${tm.year} ${zoneAbbreviation(zone, now)}`;
 }
 
 // ---- date_trunc -------------------------------------------------------------------------------------
@@ -347,7 +347,47 @@ function intervalText(iv: Interval): string {
   return `${iv.months} mons ${iv.days} days ${iv.micros} us`;
 }
 
+// ---- overlaps ---------------------------------------------------------------------------------------
+
+/** (s1, e1) OVERLAPS (s2, e2) with PostgreSQL's NULL rules (overlaps_timestamp); values compare with `lt`. */
+function overlaps<T>(a: (T | null)[], lt: (x: T, y: T) => boolean): boolean | null {
+  let [s1, e1, s2, e2] = a as [T | null, T | null, T | null, T | null];
+  if (s1 === null) { if (e1 === null) return null; s1 = e1; e1 = null; }
+  else if (e1 !== null && lt(e1, s1)) [s1, e1] = [e1, s1];
+  if (s2 === null) { if (e2 === null) return null; s2 = e2; e2 = null; }
+  else if (e2 !== null && lt(e2, s2)) [s2, e2] = [e2, s2];
+  if (lt(s2, s1)) {
+    if (e2 === null) return null;
+    if (lt(s1, e2)) return true;
+    return e1 === null ? null : false;
+  }
+  if (lt(s1, s2)) {
+    if (e1 === null) return null;
+    if (lt(s2, e1)) return true;
+    return e2 === null ? null : false;
+  }
+  return e1 === null || e2 === null ? null : true;
+}
+
+const ltNum = (x: number, y: number): boolean => x < y;
+const ltBig = (x: bigint, y: bigint): boolean => x < y;
+
+/** overlaps(start, interval, start, interval): the ends are start + interval. */
+function overlapsWithIntervals(a: unknown[], zone: Zone | null): boolean | null {
+  const end = (s: unknown, iv: unknown): bigint | null => (s === null || iv === null ? null : timestampPlusInterval(s as bigint, iv as Interval, zone));
+  return overlaps<bigint>([a[0] as bigint | null, end(a[0], a[1]), a[2] as bigint | null, end(a[2], a[3])], ltBig);
+}
+
+const overlapsFunctions: ScalarFunctionDef[] = [
+  fn('overlaps', [DATE, DATE, DATE, DATE], BOOL, (a) => overlaps<number>(a as (number | null)[], ltNum), 'i', { strict: false }),
+  fn('overlaps', [TIME, TIME, TIME, TIME], BOOL, (a) => overlaps<number>(a as (number | null)[], ltNum), 'i', { strict: false, oid: 1308 }),
+  fn('overlaps', [TS, TS, TS, TS], BOOL, (a) => overlaps<bigint>(a as (bigint | null)[], ltBig), 'i', { strict: false, oid: 2041 }),
+  fn('overlaps', [TSTZ, TSTZ, TSTZ, TSTZ], BOOL, (a) => overlaps<bigint>(a as (bigint | null)[], ltBig), 'i', { strict: false, oid: 1304 }),
+  fn('overlaps', [TS, INTERVAL, TS, INTERVAL], BOOL, (a) => overlapsWithIntervals(a, null), 'i', { strict: false, oid: 2042 }),
+  fn('overlaps', [TSTZ, INTERVAL, TSTZ, INTERVAL], BOOL, (a, ctx) => overlapsWithIntervals(a, sessionZoneOf(ctx)), 's', { strict: false, oid: 1305 }),
+];
+
 export const datetimeFunctions: readonly RoutineDef[] = [
-  ...currentFunctions, ...truncFunctions, ...partFunctions, ...ageFunctions, ...makeFunctions, ...miscFunctions,
+  ...currentFunctions, ...truncFunctions, ...partFunctions, ...ageFunctions, ...makeFunctions, ...miscFunctions, ...overlapsFunctions,
 ];
 

@@ -8,10 +8,10 @@ import { SqlState } from '../common/sqlstate.ts';
 import { TIMESTAMP_INFINITY, TIMESTAMP_NEG_INFINITY, type Interval } from '../common/pgtypes/values.ts';
 import type { EvalContext } from './registry-types.ts';
 import { USECS_PER_DAY, USECS_PER_HOUR, USECS_PER_MINUTE, checkDate, checkTimestamp, floorDiv } from './datetime-fields.ts';
-import { localToUtc, resolveZone, utcToLocal, type Zone } from './timezone.ts';
+import { localToUtc, resolveSessionZone, utcToLocal, type Zone } from './timezone.ts';
 
 export function sessionZoneOf(ctx: EvalContext): Zone {
-  return resolveZone(ctx.session.getSetting('TimeZone', true) ?? 'UTC');
+  return resolveSessionZone(ctx.session.getSetting('TimeZone', true) ?? 'UTC');
 }
 
 /** Rounds µs to `precision` fractional digits, half away from zero (PostgreSQL's typmod rounding). */

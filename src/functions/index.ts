@@ -1,6 +1,9 @@
 /**
- * The function library's public face: the default FunctionRegistry with every family registered,
- * plus the helpers the binder and executor share (compareValues, valueKey, applyCoercion).
+ * The function library's public face: the default FunctionRegistry with every family registered
+ * (string, regex, math, aggregates, numeric/comparison operators, casts, and date/time, array, json,
+ * set-returning and uuid from their own files), plus the helpers the binder and executor share:
+ * compareValues / valueKey (sort, join, hash), applyCoercion (CAST, assignment, implicit coercion),
+ * textInput / textOutput (session-aware I/O functions).
  */
 import { FunctionRegistry } from './registry.ts';
 import { numericOperators } from './operators-numeric.ts';
@@ -19,9 +22,13 @@ import { jsonCasts, jsonFunctions, jsonOperators } from './json-functions.ts';
 import { setReturningFunctions } from './set-returning-functions.ts';
 import { uuidFunctions } from './uuid-functions.ts';
 
-export { FunctionRegistry, type ResolvedFunction, type ResolvedOperator } from './registry.ts';
+export { FunctionRegistry, type ResolvedFunction, type ResolvedOperator, type ResolveOptions } from './registry.ts';
+export { selectCommonType } from './common-type.ts';
 export { compareValues, valueKey, compareText, type HashKey } from './compare-values.ts';
-export { applyCoercion } from './coercions.ts';
+export { applyCoercion, type CoercionSource } from './coercions.ts';
+export { textInput, textOutput, outputSettingsOf } from './text-io.ts';
+export { like, likeEscape, similarToEscape } from './like.ts';
+export { compileRegex } from './regex.ts';
 export type * from './registry-types.ts';
 
 let defaultRegistry: FunctionRegistry | undefined;

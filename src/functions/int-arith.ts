@@ -13,7 +13,6 @@ const INT4_MIN = -2147483648;
 const INT4_MAX = 2147483647;
 const INT8_MIN = -9223372036854775808n;
 const INT8_MAX = 9223372036854775807n;
-const FLOAT4_MAX = 3.4028234663852886e38;
 
 export function checkInt2(v: number): number {
   if (v < INT2_MIN || v > INT2_MAX || Number.isNaN(v)) throw outOfRange('smallint');
@@ -49,7 +48,6 @@ export function checkFloat8(r: number, a: number, b: number, zeroOk: boolean): n
 export function checkFloat4(r: number, a: number, b: number, zeroOk: boolean): number {
   const f = Math.fround(r);
   if (!Number.isFinite(f) && !Number.isNaN(f) && Number.isFinite(a) && Number.isFinite(b)) throw floatOverflow();
-  if (Math.abs(r) > FLOAT4_MAX && Number.isFinite(a) && Number.isFinite(b)) throw floatOverflow();
   if (f === 0 && !zeroOk) throw floatUnderflow();
   return f;
 }

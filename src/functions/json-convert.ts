@@ -6,35 +6,39 @@
  */
 import { Oid } from '../common/pgtypes/oids.ts';
 import { Numeric } from '../common/pgtypes/numeric.ts';
-import { isPgArray, isPgRecord, type Interval, type PgArray } from '../common/pgtypes/values.ts';
-import { textOutput } from './text-io.ts';
-import { dateText, intervalText, timeText, timestampText } from './datetime-text.ts';
+import { isPgArray, isPgRecord, type PgArray } from '../common/pgtypes/values.ts';
+import { DEFAULT_OUTPUT_SETTINGS, textOut } from '../common/pgtypes/index.ts';
 import { escapeJson, normalize, parseJson, type JsonValue } from './json-value.ts';
 import type { Zone } from './timezone.ts';
+
+function out(oid: number, v: unknown, zone: Zone): string {
+  return textOut(oid, v, { ...DEFAULT_OUTPUT_SETTINGS, timeZone: zone.name });
+}
+
+/** JSON's timestamp layout (XSD): 'T' between date and time, offsets as +HH:MM. */
+function isoTimestamp(text: string, withOffset: boolean): string {
+  if (text === 'infinity' || text === '-infinity') return text;
+  const t = text.replace(' ', 'T');
+  return withOffset ? t.replace(/([+-]\d{2})(?=$| BC)/, '$1:00') : t;
+}
 
 /** Text of a scalar for JSON: [text, needsQuotes]. */
 function scalarText(oid: number, v: unknown, zone: Zone): [string, boolean] {
   switch (oid) {
     case Oid.bool: return [v ? 'true' : 'false', false];
     case Oid.int2: case Oid.int4: case Oid.int8: case Oid.oid: return [String(v), false];
-    case Oid.float4: case Oid.float8: {
-      const s = textOutput(oid, v, undefined);
-      return [s, !Number.isFinite(v as number)];
-    }
+    case Oid.float4: case Oid.float8: return [out(oid, v, zone), !Number.isFinite(v as number)];
     case Oid.numeric: {
       const n = v as Numeric;
       return [n.toString(), !n.isFinite()];
     }
-    case Oid.date: return [dateText(v as number), true];
-    case Oid.timestamp: return [timestampText(v as bigint, null, true), true];
-    case Oid.timestamptz: return [timestampText(v as bigint, zone, true), true];
-    case Oid.time: return [timeText(v as number), true];
-    case Oid.interval: return [intervalText(v as Interval), true];
+    case Oid.timestamp: return [isoTimestamp(out(oid, v, zone), false), true];
+    case Oid.timestamptz: return [isoTimestamp(out(oid, v, zone), true), true];
     default:
       if (typeof v === 'boolean') return [v ? 'true' : 'false', false];
       if (Numeric.isNumeric(v)) return [v.toString(), !v.isFinite()];
       if (typeof v === 'bigint') return [String(v), false];
-      return [textOutput(oid, v, undefined), true];
+      return [out(oid, v, zone), true];
   }
 }
 

@@ -11,6 +11,7 @@ import { Numeric } from '../common/pgtypes/numeric.ts';
 import type { PgArray } from '../common/pgtypes/values.ts';
 import type { AggregateDef, CastDef, EvalContext, OperatorDef, RoutineDef, ScalarFunctionDef, SetFunctionDef } from './registry-types.ts';
 import { sessionZoneOf } from './datetime-support.ts';
+import { resolveSessionZone } from './timezone.ts';
 import { escapeJson, jsonbContains, jsonbExists, jsonbText, parseJson, parseJsonb, prettyText, rawSlices, typeofJson, normalize, type JsonValue } from './json-value.ts';
 import { toJsonText, toJsonValue } from './json-convert.ts';
 import { jsonAggregates } from './json-aggregates.ts';
@@ -124,7 +125,7 @@ function buildObjectArgs(args: unknown[], types: readonly { oid: number }[], fna
   for (let i = 0; i < args.length; i += 2) {
     if (args[i] === null) throw pgError(SqlState.invalid_parameter_value, `argument ${i + 1} cannot be null`, { hint: 'Object keys should be text.' });
     const kt = types[i]?.oid ?? TEXT;
-    const key = typeof args[i] === 'string' ? (args[i] as string) : toJsonText(kt, args[i], { kind: 'fixed', offset: 0, name: 'UTC' }).replace(/^"|"$/g, '');
+    const key = typeof args[i] === 'string' ? (args[i] as string) : toJsonText(kt, args[i], resolveSessionZone('UTC')).replace(/^"|"$/g, '');
     out.push([key, kt, args[i + 1] ?? null, types[i + 1]?.oid ?? TEXT]);
   }
   return out;

@@ -130,3 +130,27 @@ export function compareJsonb(a: string, b: string): number {
   const c = cmp(parse(a), parse(b), true);
   return c < 0 ? -1 : c > 0 ? 1 : 0;
 }
+
+function keyOf(v: J): string {
+  if (v === null) return 'null';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (Numeric.isNumeric(v)) {
+    if (!v.isFinite() || v.isZero()) return v.isZero() ? '0' : v.toString();
+    let u = v.unscaled;
+    let sc = v.scale;
+    while (sc > 0 && u % 10n === 0n) {
+      u /= 10n;
+      sc--;
+    }
+    return Numeric.of(u, sc).toString();
+  }
+  if (Array.isArray(v)) return '[' + v.map(keyOf).join(',') + ']';
+  const entries = [...v.entries].sort((x, y) => keyOrder(x[0], y[0]));
+  return '{' + entries.map(([k, x]) => JSON.stringify(k) + ':' + keyOf(x)).join(',') + '}';
+}
+
+/** A hash key for jsonb equal exactly when jsonb_cmp says equal (1.0 and 1 are the same number). */
+export function jsonbKey(text: string): string {
+  return /\d[.eE]/.test(text) ? keyOf(parse(text)) : text;
+}

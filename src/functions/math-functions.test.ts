@@ -5,6 +5,13 @@ import { describe, expect, test } from 'vitest';
 import { evalSql } from './sql-harness.ts';
 
 const CASES: ReadonlyArray<readonly [string, string]> = [
+  ["width_bucket(0, '{1,3,5}'::int[])", "0"],
+  ["width_bucket(5, '{1,3,5}'::int[])", "3"],
+  ["width_bucket(6, '{1,3,5}'::int[])", "3"],
+  ["width_bucket(2.5, '{1,3,5}'::int[])", "1"],
+  ["width_bucket(1, '{}'::int[])", "0"],
+  ["width_bucket(1, '{1,NULL}'::int[])", "ERROR 22004: thresholds array must not contain NULLs"],
+  ["width_bucket(1, '{{1},{2}}'::int[])", "ERROR 2202E: thresholds must be one-dimensional array"],
   ["abs(-5)", "5"],
   ["abs(-5::int2)", "5"],
   ["abs(-5::int8)", "5"],

@@ -13,6 +13,9 @@ import type { RoutineDef, ScalarFunctionDef } from './registry-types.ts';
 import { checkFloat8, checkInt2, checkInt4, checkInt8, floatPower, intArith } from './int-arith.ts';
 import { rint } from './casts-numeric.ts';
 import { float8Sqrt } from './operators-numeric.ts';
+import { compareValues } from './compare-values.ts';
+import type { PgArray } from '../common/pgtypes/values.ts';
+import { elementTypeOf } from '../common/pgtypes/registry.ts';
 
 const { int2, int4, int8, float4, float8, numeric } = Oid;
 type Impl = ScalarFunctionDef['impl'];
@@ -131,6 +134,20 @@ function widthBucketNumeric(op: Numeric, lo: Numeric, hi: Numeric, count: number
   return checkInt4(r);
 }
 
+/** width_bucket(operand, thresholds): how many thresholds are <= operand (binary search). */
+function widthBucketArray(op: unknown, a: PgArray, elemType: number): number {
+  if (a.dims.length > 1) throw new GatewayError(SqlState.array_subscript_error, 'thresholds must be one-dimensional array');
+  if (a.values.some((v) => v === null)) throw new GatewayError(SqlState.null_value_not_allowed, 'thresholds array must not contain NULLs');
+  let lo = 0;
+  let hi = a.values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (compareValues(elemType, a.values[mid], op) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 function factorial(n: bigint): Numeric {
   if (n < 0n) throw new GatewayError(SqlState.numeric_value_out_of_range, 'factorial of a negative number is undefined');
   if (n > 32177n) throw new GatewayError(SqlState.numeric_value_out_of_range, 'value overflows numeric format');
@@ -244,6 +261,7 @@ export const mathFunctions: readonly RoutineDef[] = [
   fn(5049, 'lcm', [numeric, numeric], numeric, (a) => numericGcd(nm(a), nm(a, 1), true)),
   fn(320, 'width_bucket', [float8, float8, float8, int4], int4, (a) => widthBucket(f(a), f(a, 1), f(a, 2), f(a, 3))),
   fn(2170, 'width_bucket', [numeric, numeric, numeric, int4], int4, (a) => widthBucketNumeric(nm(a), nm(a, 1), nm(a, 2), f(a, 3))),
+  fn(3218, 'width_bucket', [Oid.anycompatible, Oid.anycompatiblearray], int4, (a, _c, t) => widthBucketArray(a[0], a[1] as PgArray, elementTypeOf(t[1]?.oid ?? 0) || (a[1] as PgArray).elementOid)),
   fn(1376, 'factorial', [int8], numeric, (a) => factorial(a[0] as bigint)),
   fn(3281, 'scale', [numeric], int4, (a) => (nm(a).isFinite() ? nm(a).scale : null)),
   fn(5042, 'min_scale', [numeric], int4, (a) => (nm(a).isFinite() ? numericMinScale(nm(a)) : null)),

@@ -34,6 +34,7 @@ const ROWS: ReadonlyArray<readonly [number, number, readonly number[], string]> 
   [25, 25, [98, 531, 664, 665, 666, 667], 'texteq'],
   [26, 26, [607, 608, 609, 611, 610, 612], 'oideq'],
   [28, 28, [352, 3315], 'xideq'],
+  [28, 23, [353, 3316], 'xideqint4'],
   [700, 700, [620, 621, 622, 624, 623, 625], 'float4eq'],
   [700, 701, [1120, 1121, 1122, 1124, 1123, 1125], 'float48eq'],
   [701, 700, [1130, 1131, 1132, 1134, 1133, 1135], 'float84eq'],
@@ -99,6 +100,7 @@ export function crossCompare(left: number, right: number): (a: unknown, b: unkno
 function procName(eqName: string, op: CompareOp): string {
   if (eqName === 'texteq') return op === '=' ? 'texteq' : op === '<>' ? 'textne' : `text_${SUFFIX[op]}`;
   if (eqName === 'xideq' && op === '<>') return 'xidneq';
+  if (eqName === 'xideqint4' && op === '<>') return 'xidneqint4';
   return eqName.replace('eq', SUFFIX[op]);
 }
 

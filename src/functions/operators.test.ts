@@ -3,7 +3,7 @@
  * evaluated through the registry so operator resolution and implicit coercions are exercised too.
  */
 import { describe, expect, test } from 'vitest';
-import { evalSql } from './sql-harness.ts';
+import { evalSql, harnessContext } from './sql-harness.ts';
 import { compareValues, valueKey } from './compare-values.ts';
 import { Oid } from '../common/pgtypes/oids.ts';
 import { Numeric } from '../common/pgtypes/numeric.ts';
@@ -124,10 +124,24 @@ describe('compareValues / valueKey', () => {
     expect(valueKey(Oid.numeric, Numeric.parse('1.50'))).toBe(valueKey(Oid.numeric, Numeric.parse('1.5')));
     expect(valueKey(Oid.int8, 5n)).toBe(valueKey(Oid.int4, 5));
     expect(valueKey(Oid.float8, -0)).toBe(valueKey(Oid.float8, 0));
+    expect(valueKey(Oid.jsonb, '{"a": 1.0, "b": [2.50]}')).toBe(valueKey(Oid.jsonb, '{"a": 1, "b": [2.5]}'));
+    expect(compareValues(Oid.jsonb, '{"a": 1.0}', '{"a": 1}')).toBe(0);
     expect(valueKey(Oid.float8, NaN)).toBe(valueKey(Oid.float8, NaN));
     expect(valueKey(Oid.bpchar, 'a  ')).toBe(valueKey(Oid.bpchar, 'a'));
     expect(valueKey(Oid.interval, { months: 1, days: 0, micros: 0n })).toBe(valueKey(Oid.interval, { months: 0, days: 30, micros: 0n }));
     expect(valueKey(Oid._int4, pgArray(Oid.int4, [1, 2]))).toBe(valueKey(Oid._int4, pgArray(Oid.int4, [1, 2])));
     expect(valueKey(Oid._int4, pgArray(Oid.int4, [1, 2]))).not.toBe(valueKey(Oid._int4, pgArray(Oid.int4, [12])));
+  });
+});
+
+describe('cross-type date/time comparisons use the session TimeZone', () => {
+  const ny = harnessContext('America/New_York');
+  test.each([
+    ["'2020-01-01 00:00'::timestamp = '2020-01-01 05:00+00'::timestamptz", 't'],
+    ["'2020-01-01'::date = '2020-01-01 05:00+00'::timestamptz", 't'],
+    ["'2020-01-01'::date < '2020-01-01 04:59+00'::timestamptz", 'f'],
+    ["'2020-07-01 00:00'::timestamp < '2020-07-01 04:00+00'::timestamptz", 'f'],
+  ])('%s → %s (America/New_York)', (expr, expected) => {
+    expect(evalSql(expr, ny)).toBe(expected);
   });
 });

@@ -63,7 +63,7 @@ export function checkPolymorphic(inputs: readonly number[], declared: readonly n
   if (hasNonArray && elem !== 0 && isArrayType(elem)) return undefined;
   let compatible = 0;
   if (compat.length > 0) {
-    const common = selectCommonType(compat, coerce);
+    const common = commonTypeOfOids(compat, coerce);
     if (common === undefined) return undefined;
     compatible = common;
   }
@@ -111,7 +111,7 @@ export function substitute(declared: number, b: PolyBinding, actual: SqlType | u
  * select_common_type over OIDs (unknowns already removed): all must share a type category; a later
  * type wins when the current one is not preferred and coerces implicitly to it but not back.
  */
-export function selectCommonType(types: readonly number[], coerce: CoerceFn): number | undefined {
+export function commonTypeOfOids(types: readonly number[], coerce: CoerceFn): number | undefined {
   const known = types.filter((t) => t !== Oid.unknown);
   if (known.length === 0) return Oid.text;
   let p = known[0]!;

@@ -104,6 +104,7 @@ export function regexpSplit(s: string, pattern: string, flags: string, fn: strin
 
 function regexpCount(s: string, pattern: string, start: number, flags: string): number {
   checkStart(start);
+  parseFlags(flags, false, 'regexp_count');
   const { re } = compileRegex(pattern, flags, 'regexp_count');
   let k = 0;
   for (const _ of matchAll(re, s, unitOffset(s, start))) k++;
@@ -114,6 +115,7 @@ function regexpCount(s: string, pattern: string, start: number, flags: string): 
 function nthMatch(s: string, pattern: string, start: number, nth: number, flags: string, fn: string): RegExpExecArray | undefined {
   checkStart(start);
   if (nth <= 0) throw badParam('n', nth);
+  parseFlags(flags, false, fn);
   const { re } = compileRegex(pattern, flags, fn);
   let k = 0;
   for (const m of matchAll(re, s, unitOffset(s, start))) if (++k === nth) return m;

@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { Oid, sqlType } from '../common/pgtypes/oids.ts';
 import { evalSql, typeOfSql } from './sql-harness.ts';
 import { getDefaultRegistry } from './index.ts';
+import { formatType } from '../common/pgtypes/format-type.ts';
 
 // [expression, pg_typeof(expression) in PostgreSQL 15]
 const TYPES: ReadonlyArray<readonly [string, string]> = [
@@ -122,8 +123,66 @@ const TYPES_ALL_FAMILIES: ReadonlyArray<readonly [string, string]> = [
   ["format('%s', 'a')", "text"],
 ];
 
+// polymorphic resolution (anyelement / anyarray / anycompatible / anycompatiblearray)
+const TYPES_POLYMORPHIC: ReadonlyArray<readonly [string, string]> = [
+  ["'{1}'::int[] || '{2}'", "integer[]"],
+  ["'a' || '{1}'::int[]", "ERROR 22P02: malformed array literal: \"a\""],
+  ["1 || 2", "ERROR 42883: operator does not exist: integer || integer"],
+  ["NULL || 'a'", "text"],
+  ["'{1}'::int[] || NULL", "integer[]"],
+  ["'a'::varchar || 'b'::varchar", "text"],
+  ["'a'::char(2) || 'b'::char(2)", "text"],
+  ["'a'::name || 'b'::name", "text"],
+  ["'{a}'::text[] || 'b'", "ERROR 22P02: malformed array literal: \"b\""],
+  ["'x' || 1::int2", "text"],
+  ["array_append('{1}'::int[], 2)", "integer[]"],
+  ["array_append('{1}'::int[], '2')", "integer[]"],
+  ["array_append('{1}', 2)", "integer[]"],
+  ["array_append(NULL, 2)", "integer[]"],
+  ["array_append(NULL, NULL)", "text[]"],
+  ["array_prepend(1, '{2}'::int8[])", "bigint[]"],
+  ["array_cat('{1}'::int[], '{2.5}'::numeric[])", "numeric[]"],
+  ["array_position('{1,2}'::int[], 2)", "integer"],
+  ["array_position('{1,2}'::int[], 2.5)", "integer"],
+  ["array_to_string('{1,2}', ',')", "ERROR 42804: could not determine polymorphic type because input has type unknown"],
+  ["array_to_string('{1,2}'::int[], ',')", "text"],
+  ["quote_literal(1.5)", "text"],
+  ["quote_nullable('2020-01-01'::date)", "text"],
+  ["cardinality('{1,2}'::int[])", "integer"],
+  ["array_length('{1}', 1)", "ERROR 42804: could not determine polymorphic type because input has type unknown"],
+  ["width_bucket(5, '{1,3,5}'::int[])", "integer"],
+];
+
 // [expression, PostgreSQL 15's result or ERROR sqlstate: message]
 const RESOLUTION_ERRORS: ReadonlyArray<readonly [string, string]> = [
+  // catalog-style predicates (oid / reg* / name / int2 columns against literals)
+  ["1::oid = 1259", "f"],
+  ["1::int2 > 0", "t"],
+  ["'pg_x'::name ~~ 'pg%'", "t"],
+  ["1::oid::regclass = 1259", "f"],
+  ["'a'::name = 'a'::varchar", "t"],
+  ["1::int8 = 1::int2", "t"],
+  // || between text, arrays and other types
+  ["'{1}'::int[] || '{2}'", "{1,2}"],
+  ["'a' || '{1}'::int[]", "ERROR 22P02: malformed array literal: \"a\""],
+  ["1 || 2", "ERROR 42883: operator does not exist: integer || integer"],
+  ["NULL || 'a'", ""],
+  ["'a'::varchar || 'b'::varchar", "ab"],
+  ["'a'::char(2) || 'b'::char(2)", "ab"],
+  ["'a'::name || 'b'::name", "ab"],
+  ["'{a}'::text[] || 'b'", "ERROR 22P02: malformed array literal: \"b\""],
+  ["'x' || 1::int2", "x1"],
+  // the examples of the "Type Conversion" chapter (10.2-10.3)
+  ["|/ 40", "6.324555320336759"],
+  ["@ '-4.5'", "4.5"],
+  ["@ '-4.5e500'", "ERROR 22003: \"-4.5e500\" is out of range for type double precision"],
+  ["round(4, 4)", "4.0000"],
+  ["substr('1234', 3)", "34"],
+  ["substr('1234'::varchar, 3)", "34"],
+  ["substr(1234, 3)", "ERROR 42883: function substr(integer, integer) does not exist"],
+  ["'abc'::text || 'def'", "abcdef"],
+  ["'abc' || 'def'", "abcdef"],
+  ["'{1,2}'::int[] <@ '{1,2,3}'", "t"],
   ["length(1)", "ERROR 42883: function length(integer) does not exist"],
   ["'a' + 'b'", "ERROR 42725: operator is not unique: unknown + unknown"],
   ["1 + 'a'::text", "ERROR 42883: operator does not exist: integer + text"],
@@ -160,6 +219,9 @@ describe('type resolution', () => {
     expect(evalSql(expr)).toBe(expected);
   });
   test.each(TYPES)('pg_typeof(%s) = %s', (expr, type) => {
+    expect(typeOfSql(expr)).toBe(type);
+  });
+  test.each(TYPES_POLYMORPHIC)('pg_typeof(%s) = %s', (expr, type) => {
     expect(typeOfSql(expr)).toBe(type);
   });
   test.each(TYPES_ALL_FAMILIES)('pg_typeof(%s) = %s', (expr, type) => {
@@ -251,3 +313,55 @@ describe('default registry contents', () => {
   });
 });
 
+
+describe('resolveCommonType (select_common_type)', () => {
+  const r = getDefaultRegistry();
+  const common = (ctx: string, ...oids: number[]): string => {
+    try {
+      return formatType(r.resolveCommonType(oids.map((o) => sqlType(o)), ctx).oid);
+    } catch (e) {
+      return `ERROR ${(e as { code: string }).code}: ${(e as Error).message}`;
+    }
+  };
+  test.each([
+    ['UNION', [Oid.int4, Oid.text], 'ERROR 42804: UNION types integer and text cannot be matched'],
+    ['UNION', [Oid.int4, Oid.numeric], 'numeric'],
+    ['UNION', [Oid.int8, Oid.int4], 'bigint'],
+    ['UNION', [Oid.unknown, Oid.unknown], 'text'],
+    ['COALESCE', [Oid.int4, Oid.numeric], 'numeric'],
+    ['COALESCE', [Oid.float4, Oid.numeric], 'real'],
+    ['COALESCE', [Oid.numeric, Oid.float4], 'real'],
+    ['COALESCE', [Oid.varchar, Oid.text], 'character varying'],
+    ['COALESCE', [Oid.text, Oid.varchar], 'text'],
+    ['COALESCE', [Oid.timestamptz, Oid.date], 'timestamp with time zone'],
+    ['COALESCE', [Oid.date, Oid.timestamptz], 'timestamp with time zone'],
+    ['COALESCE', [Oid.int4, Oid.bool], 'ERROR 42804: COALESCE types integer and boolean cannot be matched'],
+    ['COALESCE', [Oid.date, Oid.time], 'ERROR 42846: COALESCE could not convert type time without time zone to date'],
+    ['CASE', [Oid.int4, Oid.unknown], 'integer'],
+  ] as const)('%s %j → %s', (ctx, oids, expected) => {
+    expect(common(ctx, ...oids)).toBe(expected);
+  });
+  test('typmod kept only when all agree', () => {
+    expect(r.resolveCommonType([sqlType(Oid.varchar, 7), sqlType(Oid.varchar, 7)], 'UNION').typmod).toBe(7);
+    expect(r.resolveCommonType([sqlType(Oid.varchar, 7), sqlType(Oid.varchar, 9)], 'UNION').typmod).toBe(-1);
+  });
+});
+
+describe('f(..., VARIADIC array)', () => {
+  const r = getDefaultRegistry();
+  test('VARIADIC "any" takes the array as is; the executor spreads it', () => {
+    const res = r.resolveFunction('concat', [sqlType(Oid._text)], { variadicArray: true });
+    expect(res.variadicArray).toBe(true);
+    expect(res.def.oid).toBe(3058);
+    expect(res.argTypes.map((t) => t.oid)).toEqual([Oid._text]);
+    expect(res.returnType.oid).toBe(Oid.text);
+    const f = r.resolveFunction('format', [sqlType(Oid.unknown), sqlType(Oid._int4)], { variadicArray: true });
+    expect(f.def.oid).toBe(3539);
+  });
+  test('a non-array VARIADIC argument is 42804', () => {
+    expect(() => r.resolveFunction('concat', [sqlType(Oid.int4)], { variadicArray: true })).toThrow('VARIADIC argument must be an array');
+  });
+  test('non-variadic routines are not candidates', () => {
+    expect(() => r.resolveFunction('length', [sqlType(Oid._text)], { variadicArray: true })).toThrow('function length(text[]) does not exist');
+  });
+});

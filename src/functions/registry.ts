@@ -13,6 +13,7 @@ import type { CastContext, CastDef, OperatorDef, RoutineDef } from './registry-t
 import { isAnyLike, isPolymorphic, resolvePolymorphic, substitute } from './polymorphic.ts';
 import { matchArgTypes, selectCandidate, type Candidate } from './select-candidate.ts';
 import { applyCoercion, arrayCoercion, ioCoercion } from './coercions.ts';
+import { selectCommonType } from './common-type.ts';
 
 export interface ResolvedFunction {
   readonly def: RoutineDef;
@@ -21,6 +22,16 @@ export interface ResolvedFunction {
   /** the types the arguments must be coerced to, one per actual argument (VARIADIC expanded, flat) */
   readonly argTypes: readonly SqlType[];
   readonly returnType: SqlType;
+  /**
+   * set for `f(..., VARIADIC arr)`: argTypes' last entry is the array; the executor spreads the array's
+   * elements into trailing arguments (typed as its element type) before calling impl
+   */
+  readonly variadicArray?: true;
+}
+
+export interface ResolveOptions {
+  /** the call's last argument carried the VARIADIC keyword */
+  readonly variadicArray?: boolean;
 }
 
 export interface ResolvedOperator {
@@ -42,6 +53,8 @@ export class FunctionRegistry {
   readonly #oids = new Map<RoutineDef | OperatorDef, number>();
   #nextOid = FIRST_ASSIGNED_OID;
   readonly #castRoutines = new Map<string, RoutineDef>();
+  /** findCoercion memo (pathways are pure functions of pg_cast) */
+  readonly #coercions = new Map<string, CastDef | undefined>();
 
   /** Adds routines; one with the same name and argument types as an earlier one replaces it. */
   registerRoutines(defs: readonly RoutineDef[]): void {
@@ -73,6 +86,7 @@ export class FunctionRegistry {
   /** Adds (or replaces) pg_cast entries; other modules (catalog: text → regclass, ...) call this too. */
   registerCasts(defs: readonly CastDef[]): void {
     for (const d of defs) this.#casts.set(`${d.source}:${d.target}`, d);
+    this.#coercions.clear();
   }
 
   routines(name: string): readonly RoutineDef[] {
@@ -113,6 +127,14 @@ export class FunctionRegistry {
    * Unknown literals (705) are converted with the target's input function.
    */
   findCoercion(source: number, target: number, context: CastContext): CastDef | undefined {
+    const key = `${source}:${target}:${context}`;
+    if (this.#coercions.has(key)) return this.#coercions.get(key);
+    const c = this.#findCoercion(source, target, context);
+    this.#coercions.set(key, c);
+    return c;
+  }
+
+  #findCoercion(source: number, target: number, context: CastContext): CastDef | undefined {
     if (source === target) return this.cast(source, target) ?? identity(source);
     if (source === Oid.unknown) return ioCoercion(source, target, 'i');
     const c = this.cast(source, target);
@@ -146,11 +168,22 @@ export class FunctionRegistry {
   readonly #implicit = (s: number, t: number): boolean => this.canCoerce(s, t, 'i');
 
   /**
+   * select_common_type + coerce_to_common_type's check, for UNION/INTERSECT/EXCEPT, CASE, COALESCE,
+   * GREATEST/LEAST, VALUES, ARRAY[...] and IN lists: `context` names the construct in the errors
+   * (42804 "UNION types integer and text cannot be matched", 42846 "CASE could not convert type ...").
+   * All-unknown inputs resolve to text; the typmod survives only when every input has the same one.
+   */
+  resolveCommonType(types: readonly SqlType[], context: string): SqlType {
+    return selectCommonType(types, context, this.#implicit);
+  }
+
+  /**
    * ParseFuncOrColumn's lookup (func_get_detail): the routine `name(argTypes...)` resolves to.
    * Throws 42883 (no candidate) or 42725 (ambiguous) with PostgreSQL's wording.
    */
-  resolveFunction(name: string, argTypes: readonly SqlType[]): ResolvedFunction {
+  resolveFunction(name: string, argTypes: readonly SqlType[], options: ResolveOptions = {}): ResolvedFunction {
     const lname = name.toLowerCase();
+    if (options.variadicArray === true) return this.#resolveVariadicArray(lname, argTypes);
     const inputs = argTypes.map((t) => t.oid);
     const cands: Candidate<RoutineDef>[] = [];
     for (const def of this.routines(lname)) {
@@ -177,6 +210,36 @@ export class FunctionRegistry {
     }
     const { resolved, returnType } = this.#finish(argTypes, chosen.args, chosen.def.returns);
     return { def: chosen.def, oid: this.oidOf(chosen.def), argTypes: resolved, returnType };
+  }
+
+  /** `f(a, VARIADIC arr)`: only VARIADIC routines, matched against their unexpanded declared types. */
+  #resolveVariadicArray(name: string, argTypes: readonly SqlType[]): ResolvedFunction {
+    const inputs = argTypes.map((t) => t.oid);
+    const last = inputs[inputs.length - 1];
+    if (last === undefined || (last !== Oid.unknown && elementTypeOf(last) === 0)) {
+      throw pgError(SqlState.datatype_mismatch, 'VARIADIC argument must be an array');
+    }
+    const cands: Candidate<RoutineDef>[] = [];
+    for (const def of this.routines(name)) {
+      if (def.variadic === undefined || def.args.length !== inputs.length) continue;
+      // VARIADIC "any" takes any array as it is
+      const args = def.variadic === Oid.any ? [...def.args.slice(0, -1), last] : def.args;
+      cands.push({ def, args });
+    }
+    const chosen = this.#choose(inputs, cands);
+    const sig = `${name}(${inputs.map((t) => formatType(t)).join(', ')})`;
+    if (chosen === 'none') {
+      throw pgError(SqlState.undefined_function, `function ${sig} does not exist`, {
+        hint: 'No function matches the given name and argument types. You might need to add explicit type casts.',
+      });
+    }
+    if (chosen === 'ambiguous') {
+      throw pgError(SqlState.ambiguous_function, `function ${sig} is not unique`, {
+        hint: 'Could not choose a best candidate function. You might need to add explicit type casts.',
+      });
+    }
+    const { resolved, returnType } = this.#finish(argTypes, chosen.args, chosen.def.returns);
+    return { def: chosen.def, oid: this.oidOf(chosen.def), argTypes: resolved, returnType, variadicArray: true };
   }
 
   /**

@@ -8,7 +8,7 @@ import { Oid } from '../common/pgtypes/oids.ts';
 import { GatewayError } from '../common/errors.ts';
 import { SqlState } from '../common/sqlstate.ts';
 import type { EvalContext, RoutineDef, ScalarFunctionDef } from './registry-types.ts';
-import { textOutput } from './text-io.ts';
+import { castToText, textOutput } from './text-io.ts';
 import { charCount } from './string-support.ts';
 import type { SqlType } from '../common/pgtypes/oids.ts';
 
@@ -167,13 +167,8 @@ export function decode(s: string, format: string): Uint8Array {
       if (clean.length % 2 !== 0) throw new GatewayError(SqlState.invalid_parameter_value, 'invalid hexadecimal data: odd number of digits');
       return new Uint8Array(Buffer.from(clean, 'hex'));
     }
-    case 'base64': {
-      const clean = s.replace(/[ \t\n\r]/g, '');
-      const bad = /[^A-Za-z0-9+/=]/.exec(clean);
-      if (bad !== null) throw new GatewayError(SqlState.invalid_parameter_value, `invalid symbol "${bad[0]}" found while decoding base64 sequence`);
-      if (clean.replace(/=+$/, '').length % 4 === 1) throw new GatewayError(SqlState.invalid_parameter_value, 'invalid base64 end sequence', { hint: 'Input data is missing padding, is truncated, or is otherwise corrupted.' });
-      return new Uint8Array(Buffer.from(clean, 'base64'));
-    }
+    case 'base64':
+      return base64Decode(s);
     case 'escape': {
       const out: number[] = [];
       const bytes = Buffer.from(s, 'utf8');
@@ -200,6 +195,43 @@ export function decode(s: string, format: string): Uint8Array {
   }
 }
 
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** b64_decode: whitespace skipped, '=' only as padding, 22023 on anything else. */
+function base64Decode(s: string): Uint8Array {
+  const out: number[] = [];
+  let buf = 0;
+  let pos = 0;
+  let end = 0;
+  for (const c of s) {
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') continue;
+    let b: number;
+    if (c === '=') {
+      if (end === 0) {
+        if (pos === 2) end = 1;
+        else if (pos === 3) end = 2;
+        else throw new GatewayError(SqlState.invalid_parameter_value, 'unexpected "=" while decoding base64 sequence');
+      }
+      b = 0;
+    } else {
+      b = B64.indexOf(c);
+      if (b < 0) throw new GatewayError(SqlState.invalid_parameter_value, `invalid symbol "${c}" found while decoding base64 sequence`);
+    }
+    buf = (buf << 6) + b;
+    if (++pos === 4) {
+      out.push((buf >> 16) & 255);
+      if (end === 0 || end > 1) out.push((buf >> 8) & 255);
+      if (end === 0 || end > 2) out.push(buf & 255);
+      buf = 0;
+      pos = 0;
+    }
+  }
+  if (pos !== 0) {
+    throw new GatewayError(SqlState.invalid_parameter_value, 'invalid base64 end sequence', { hint: 'Input data is missing padding, is truncated, or is otherwise corrupted.' });
+  }
+  return new Uint8Array(out);
+}
+
 function hash(alg: string, v: Uint8Array | string): Buffer {
   return createHash(alg).update(v).digest();
 }
@@ -213,9 +245,9 @@ export const stringFormatFunctions: readonly RoutineDef[] = [
   fn(3540, 'format', [text], text, (a, ctx) => (a[0] === null ? null : formatText(a[0] as string, [], [], ctx)), { strict: false, volatility: 's' }),
   fn(1282, 'quote_ident', [text], text, (a) => quoteIdent(a[0] as string)),
   fn(1283, 'quote_literal', [text], text, (a) => quoteLiteral(a[0] as string)),
-  fn(1285, 'quote_literal', [Oid.anyelement], text, (a, ctx, t) => quoteLiteral(textOutput(t[0]?.oid ?? text, a[0], ctx)), { volatility: 's' }),
+  fn(1285, 'quote_literal', [Oid.anyelement], text, (a, ctx, t) => quoteLiteral(castToText(t[0]?.oid ?? text, a[0], ctx)), { volatility: 's' }),
   fn(1289, 'quote_nullable', [text], text, (a) => (a[0] === null ? 'NULL' : quoteLiteral(a[0] as string)), { strict: false }),
-  fn(1290, 'quote_nullable', [Oid.anyelement], text, (a, ctx, t) => (a[0] === null ? 'NULL' : quoteLiteral(textOutput(t[0]?.oid ?? text, a[0], ctx))), { strict: false, volatility: 's' }),
+  fn(1290, 'quote_nullable', [Oid.anyelement], text, (a, ctx, t) => (a[0] === null ? 'NULL' : quoteLiteral(castToText(t[0]?.oid ?? text, a[0], ctx))), { strict: false, volatility: 's' }),
   fn(2311, 'md5', [text], text, (a) => hash('md5', a[0] as string).toString('hex')),
   fn(2321, 'md5', [bytea], text, (a) => hash('md5', a[0] as Uint8Array).toString('hex')),
   fn(3419, 'sha224', [bytea], bytea, (a) => new Uint8Array(hash('sha224', a[0] as Uint8Array))),

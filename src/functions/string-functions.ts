@@ -12,7 +12,7 @@ import { bpcharToText } from './char-length.ts';
 import { similarToEscape, likeEscape } from './like.ts';
 import { compileRegex } from './regex.ts';
 import {
-  MAX_STRING_BYTES, byteLength, charCount, chars, sliceChars, substrChars, textArray, tooLarge,
+  MAX_STRING_BYTES, byteLength, charCount, chars, pgLower, pgUpper, sliceChars, substrChars, textArray, tooLarge,
 } from './string-support.ts';
 import { textOutput } from './text-io.ts';
 
@@ -57,7 +57,7 @@ function initcap(s: string): string {
   let inWord = false;
   for (const c of s) {
     const alnum = /[\p{L}\p{N}]/u.test(c);
-    out += alnum ? (inWord ? c.toLowerCase() : c.toUpperCase()) : c;
+    out += alnum ? (inWord ? pgLower(c) : pgUpper(c)) : c;
     inWord = alnum;
   }
   return out;
@@ -130,6 +130,13 @@ function substringSimilar(s: string, pattern: string, esc: string): string | nul
   return substringRegex(s, similarToEscape(pattern, esc));
 }
 
+/** unicode_norm_form_from_string: NFC, NFD, NFKC, NFKD (case-insensitive), else 22023. */
+function normForm(form: string): 'NFC' | 'NFD' | 'NFKC' | 'NFKD' {
+  const f = form.toUpperCase();
+  if (f === 'NFC' || f === 'NFD' || f === 'NFKC' || f === 'NFKD') return f;
+  throw new GatewayError(SqlState.invalid_parameter_value, `invalid normalization form: ${form}`);
+}
+
 const stringToTable: SetFunctionDef[] = [
   { kind: 'set', oid: 6160, name: 'string_to_table', args: [text, text], returns: text, strict: false, volatility: 'i',
     impl: (a) => (a[0] === null ? [] : stringToArray(a[0] as string, a[1] as string | null, null)) },
@@ -154,8 +161,8 @@ export const stringFunctions: readonly RoutineDef[] = [
   fn(720, 'octet_length', [bytea], int4, (a) => (a[0] as Uint8Array).length),
   fn(1811, 'bit_length', [text], int4, (a) => byteLength(s0(a)) * 8),
   fn(1810, 'bit_length', [bytea], int4, (a) => (a[0] as Uint8Array).length * 8),
-  fn(870, 'lower', [text], text, (a) => s0(a).toLowerCase()),
-  fn(871, 'upper', [text], text, (a) => s0(a).toUpperCase()),
+  fn(870, 'lower', [text], text, (a) => pgLower(s0(a))),
+  fn(871, 'upper', [text], text, (a) => pgUpper(s0(a))),
   fn(872, 'initcap', [text], text, (a) => initcap(s0(a))),
   fn(883, 'substr', [text, int4], text, (a) => substrChars(s0(a), n(a, 1))),
   fn(877, 'substr', [text, int4, int4], text, (a) => substrChars(s0(a), n(a, 1), n(a, 2))),
@@ -199,7 +206,12 @@ export const stringFunctions: readonly RoutineDef[] = [
   fn(1637, 'like_escape', [text, text], text, (a) => likeEscape(s0(a), a[1] as string)),
   fn(1986, 'similar_to_escape', [text, text], text, (a) => similarToEscape(s0(a), a[1] as string)),
   fn(1987, 'similar_to_escape', [text], text, (a) => similarToEscape(s0(a))),
-  fn(1623, 'similar_escape', [text, text], text, (a) => (a[0] === null ? null : similarToEscape(s0(a), a[1] === null ? null : (a[1] as string))), { strict: false }),
+  fn(1623, 'similar_escape', [text, text], text, (a) => (a[0] === null ? null : similarToEscape(s0(a), a[1] === null ? '\\' : (a[1] as string))), { strict: false }),
+  fn(4350, 'normalize', [text, text], text, (a) => s0(a).normalize(normForm((a[1] as string | undefined) ?? 'NFC')), { defaults: 1 }),
+  fn(4351, 'is_normalized', [text, text], bool, (a) => {
+    const form = normForm((a[1] as string | undefined) ?? 'NFC');
+    return s0(a).normalize(form) === s0(a);
+  }, { defaults: 1 }),
   ...stringToTable,
 ];
 

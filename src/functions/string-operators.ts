@@ -7,7 +7,7 @@ import { Oid } from '../common/pgtypes/oids.ts';
 import type { OperatorDef } from './registry-types.ts';
 import { like } from './like.ts';
 import { compileRegex } from './regex.ts';
-import { textOutput } from './text-io.ts';
+import { castToText } from './text-io.ts';
 
 const { text, bpchar, name, bool, bytea, anynonarray } = Oid;
 
@@ -63,9 +63,9 @@ function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
 export const stringOperators: readonly OperatorDef[] = [
   { oid: 654, name: '||', left: text, right: text, returns: text, procName: 'textcat', impl: (a, b) => (a as string) + (b as string) },
   { oid: 2779, name: '||', left: text, right: anynonarray, returns: text, procName: 'textanycat',
-    impl: (a, b, ctx, _lt, rt) => (a as string) + textOutput(rt.oid, b, ctx) },
+    impl: (a, b, ctx, _lt, rt) => (a as string) + castToText(rt.oid, b, ctx) },
   { oid: 2780, name: '||', left: anynonarray, right: text, returns: text, procName: 'anytextcat',
-    impl: (a, b, ctx, lt) => textOutput(lt.oid, a, ctx) + (b as string) },
+    impl: (a, b, ctx, lt) => castToText(lt.oid, a, ctx) + (b as string) },
   { oid: 2018, name: '||', left: bytea, right: bytea, returns: bytea, procName: 'byteacat', impl: (a, b) => concatBytes(a as Uint8Array, b as Uint8Array) },
   { oid: 3877, name: '^@', left: text, right: text, returns: bool, procName: 'starts_with', impl: (a, b) => (a as string).startsWith(b as string) },
   ...matchOps,

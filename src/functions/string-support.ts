@@ -71,3 +71,29 @@ export const MAX_STRING_BYTES = 0x3fffffff;
 export function textArray(values: readonly (string | null)[]): PgArray {
   return pgArray(Oid.text, values);
 }
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * upper()/lower() as PostgreSQL does them with a libc ctype: one code point at a time (towupper /
+ * towlower), so no expansions (ß stays ß) and no context (final sigma is σ).
+ */
+export function pgUpper(s: string): string {
+  if (ASCII.test(s)) return s.toUpperCase();
+  let out = '';
+  for (const c of s) {
+    const u = c.toUpperCase();
+    out += u.length === c.length || [...u].length === 1 ? u : c;
+  }
+  return out;
+}
+
+export function pgLower(s: string): string {
+  if (ASCII.test(s)) return s.toLowerCase();
+  let out = '';
+  for (const c of s) {
+    const l = c.toLowerCase();
+    out += [...l].length === 1 ? l : String.fromCodePoint(l.codePointAt(0)!);
+  }
+  return out;
+}

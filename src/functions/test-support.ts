@@ -1,18 +1,15 @@
 /**
  * Test support for the function-library tests (F2 area): an EvalContext with a settable session
  * TimeZone, lookups into the exported definition arrays, and PostgreSQL-style text rendering of
- * results (DateStyle ISO, IntervalStyle postgres) so expectations can be copied from psql verbatim.
+ * results through common/pgtypes' textOut so expectations can be copied from psql verbatim.
  */
-import { Oid } from '../common/pgtypes/oids.ts';
-import { Numeric } from '../common/pgtypes/numeric.ts';
-import { isPgArray, type Interval, type PgArray, type TimeTz } from '../common/pgtypes/values.ts';
+import { isPgArray, type Interval, type PgArray } from '../common/pgtypes/values.ts';
 import type { SessionView } from '../catalog/session-view.ts';
 import type { CatalogView } from '../catalog/catalog-view.ts';
 import type { EvalContext, OperatorDef, RoutineDef } from './registry-types.ts';
 import { sqlType } from '../common/pgtypes/oids.ts';
-import { formatOffset, resolveZone } from './timezone.ts';
-import { dateText, timeText, timestampText, intervalText } from './datetime-text.ts';
-export { dateText, timeText, timestampText, intervalText };
+import { resolveSessionZone } from './timezone.ts';
+import { DEFAULT_OUTPUT_SETTINGS, arrayTypeOf, textOut } from '../common/pgtypes/index.ts';
 
 export function testContext(timeZone = 'UTC', now = 1_710_072_000_000_000n): EvalContext & { settings: Map<string, string> } {
   const settings = new Map<string, string>([['TimeZone', timeZone]]);
@@ -48,44 +45,15 @@ export function callOp(defs: readonly OperatorDef[], name: string, left: number,
   return def.impl(l, r, ctx, sqlType(left), sqlType(right));
 }
 
-/** Renders a value the way psql -At shows it, given its type and the session zone. */
+/** Renders a value the way psql -At shows it (pgtypes' output functions), given its type and the session zone. */
 export function pgText(v: unknown, oid: number, zoneName = 'UTC'): string {
   if (v === null || v === undefined) return '';
-  switch (oid) {
-    case Oid.date: return dateText(v as number);
-    case Oid.timestamp: return timestampText(v as bigint);
-    case Oid.timestamptz: return timestampText(v as bigint, zoneName);
-    case Oid.time: return timeText(v as number);
-    case Oid.timetz: { const t = v as TimeTz; return timeText(t.micros) + formatOffset(t.offsetSeconds, false); }
-    case Oid.interval: return intervalText(v as Interval);
-    case Oid.bool: return v ? 't' : 'f';
-    case Oid.float8: case Oid.float4: {
-      const n = v as number;
-      return Number.isNaN(n) ? 'NaN' : n === Infinity ? 'Infinity' : n === -Infinity ? '-Infinity' : String(n).replace('e+', 'e+');
-    }
-    default:
-      if (Numeric.isNumeric(v)) return v.toString();
-      if (isPgArray(v)) return arrayText(v);
-      return String(v);
-  }
+  if (isPgArray(v)) return arrayText(v);
+  return textOut(oid, v, { ...DEFAULT_OUTPUT_SETTINGS, timeZone: zoneName });
 }
 
 export function arrayText(a: PgArray): string {
-  if (a.values.length === 0) return '{}';
-  const el = (x: unknown): string => {
-    if (x === null) return 'NULL';
-    const s = Numeric.isNumeric(x) ? x.toString() : typeof x === 'boolean' ? (x ? 't' : 'f') : String(x);
-    return s === '' || /[{},"\\\s]/.test(s) || s.toUpperCase() === 'NULL' ? `"${s.replace(/["\\]/g, '\\$&')}"` : s;
-  };
-  const prefix = a.lowerBounds.some((b) => b !== 1) ? a.dims.map((d, i) => `[${a.lowerBounds[i]}:${(a.lowerBounds[i] ?? 1) + d - 1}]`).join('') + '=' : '';
-  let pos = 0;
-  const build = (dim: number): string => {
-    const n = a.dims[dim] ?? 0;
-    const items: string[] = [];
-    for (let i = 0; i < n; i++) items.push(dim === a.dims.length - 1 ? el(a.values[pos++]) : build(dim + 1));
-    return `{${items.join(',')}}`;
-  };
-  return prefix + build(0);
+  return textOut(arrayTypeOf(a.elementOid), a);
 }
 
 // ---- literal parsing for test inputs ----------------------------------------------------------------
@@ -105,7 +73,7 @@ export function ts(text: string): bigint {
 }
 
 export function tstz(text: string, zone = 'UTC'): bigint {
-  return localToUtc(resolveZone(zone), ts(text));
+  return localToUtc(resolveSessionZone(zone), ts(text));
 }
 
 export function date(text: string): number {

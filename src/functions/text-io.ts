@@ -6,6 +6,7 @@
 import type { EvalContext } from './registry-types.ts';
 import type { OutputSettings } from '../wire/handler.ts';
 import { textIn, textOut } from '../common/pgtypes/text-io.ts';
+import { Oid } from '../common/pgtypes/oids.ts';
 import { DEFAULT_OUTPUT_SETTINGS } from '../common/pgtypes/output-settings.ts';
 
 const cache = new WeakMap<EvalContext, OutputSettings>();
@@ -43,4 +44,15 @@ export function textOutput(oid: number, v: unknown, ctx: EvalContext | undefined
 /** The value of `text` as type `oid` (the type's input function). */
 export function textInput(oid: number, typmod: number, text: string, ctx: EvalContext | undefined): unknown {
   return textIn(oid, typmod, text, outputSettingsOf(ctx));
+}
+
+/**
+ * `value::text` as a cast (not the output function): booltext gives 'true'/'false' and bpchar loses its
+ * trailing blanks; everything else goes through the output function. textanycat, anytextcat and
+ * quote_literal(anyelement) are SQL functions built on this cast in PostgreSQL.
+ */
+export function castToText(oid: number, v: unknown, ctx: EvalContext | undefined): string {
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (oid === Oid.bpchar && typeof v === 'string') return v.replace(/ +$/, '');
+  return textOutput(oid, v, ctx);
 }

@@ -140,6 +140,19 @@ c("select to_date('2460380', 'J')", "2024-03-10", DATE, td('2460380', 'J'));
 c("select to_date('2024-W10-3', 'IYYY-\"W\"IW-ID')", "2024-03-06", DATE, td('2024-W10-3', 'IYYY-"W"IW-ID'));
 c("select to_date('0044-03-15 BC', 'YYYY-MM-DD BC')", "0044-03-15 BC", DATE, td('0044-03-15 BC', 'YYYY-MM-DD BC'));
 
+c("select to_timestamp('12:30', 'HH24:MI')", "0001-01-01 12:30:00-04:56:02 BC", TSTZ, tt('12:30', 'HH24:MI'), 'America/New_York');
+c("select to_timestamp('2024', 'YYYYMMDD')", "2024-01-01 00:00:00+00", TSTZ, tt('2024', 'YYYYMMDD'), 'UTC');
+c("select to_timestamp('20240102123456', 'YYYYMMDDHH24MISS')", "2024-01-02 12:34:56+00", TSTZ, tt('20240102123456', 'YYYYMMDDHH24MISS'), 'UTC');
+c("select to_timestamp('2024-01-02T03:04:05.123', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS')", "2024-01-02 03:04:05.123+00", TSTZ, tt('2024-01-02T03:04:05.123', 'YYYY-MM-DD"T"HH24:MI:SS.MS'), 'UTC');
+c("select to_timestamp('2024-11-03 01:30', 'YYYY-MM-DD HH24:MI')", "2024-11-03 01:30:00-05", TSTZ, tt('2024-11-03 01:30', 'YYYY-MM-DD HH24:MI'), 'America/New_York');
+c("select to_timestamp('1999-12-31 11:59:59 PM', 'YYYY-MM-DD HH:MI:SS AM')", "1999-12-31 23:59:59+00", TSTZ, tt('1999-12-31 11:59:59 PM', 'YYYY-MM-DD HH:MI:SS AM'), 'UTC');
+c("select to_timestamp('12 AM 2024-01-01', 'HH AM YYYY-MM-DD')", "2024-01-01 00:00:00+00", TSTZ, tt('12 AM 2024-01-01', 'HH AM YYYY-MM-DD'), 'UTC');
+c("select to_timestamp('2024-01-01 25:00', 'YYYY-MM-DD HH24:MI')", "ERROR 22008: date/time field value out of range: \"2024-01-01 25:00\"", TSTZ, tt('2024-01-01 25:00', 'YYYY-MM-DD HH24:MI'), 'UTC');
+c("select to_date('2024-1-5', 'FMYYYY-FMMM-FMDD')", "2024-01-05", DATE, td('2024-1-5', 'FMYYYY-FMMM-FMDD'), 'UTC');
+c("select to_date('Tuesday, 05 March 2024', 'Day, DD Month YYYY')", "2024-03-05", DATE, td('Tuesday, 05 March 2024', 'Day, DD Month YYYY'), 'UTC');
+c("select to_date('99-12-31', 'YY-MM-DD')", "1999-12-31", DATE, td('99-12-31', 'YY-MM-DD'), 'UTC');
+c("select to_date('2,024-03-05', 'Y,YYY-MM-DD')", "2024-03-05", DATE, td('2,024-03-05', 'Y,YYY-MM-DD'), 'UTC');
+
 describe('to_char / to_date / to_timestamp match PostgreSQL 15', () => {
   it.each(cases)('%s', (_sql, expected, oid, run, zone) => {
     const ctx = testContext(zone);

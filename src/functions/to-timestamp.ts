@@ -43,6 +43,7 @@ export function parseToTimestamp(input: string, format: string, kind: 'timestamp
       continue;
     }
     while (input[s] === ' ') s++;
+    if (s >= input.length) break; // PostgreSQL ignores template fields past the end of the input
     s = readField(node, nodes[ni + 1], input, s, r);
   }
   return build(r, input, kind, zone);

@@ -8,12 +8,12 @@ import type { SessionView } from '../catalog/session-view.ts';
 import type { CastDef, RoutineDef } from '../functions/registry-types.ts';
 import { setFunctionCatalog, type FunctionCatalog } from './function-catalog.ts';
 import { fallbackFunctions, pgcatalogFunctions } from './functions.ts';
-import { pgcatalogCasts } from './reg-casts.ts';
+import { pgcatalogCasts } from './casts.ts';
 import { renderRegValue } from './render-reg-value.ts';
 
 export { createSystemRelations, systemSchemas, defaultSystemCatalog, type SystemCatalogOptions } from './system-catalog.ts';
 export { pgcatalogFunctions, fallbackFunctions, allPgcatalogFunctions } from './functions.ts';
-export { pgcatalogCasts } from './reg-casts.ts';
+export { pgcatalogCasts } from './casts.ts';
 export { renderRegValue, isRegType } from './render-reg-value.ts';
 export { regIn, regOut, parseQualifiedName } from './reg-names.ts';
 export { CatalogSnapshot, quoteIdent } from './catalog-snapshot.ts';

@@ -17,9 +17,10 @@ function build(): CastDef[] {
     for (const source of STRING_SOURCES) {
       out.push({
         source, target,
-        // pg_cast has text/varchar → regclass as implicit; the rest are I/O conversions (explicit)
+        // pg_cast has text/varchar → regclass as implicit; the rest are I/O conversions (explicit) in PostgreSQL.
+        // method 'f' for all: the binder converts unknown literals through a registered text → target function cast.
         context: target === Oid.regclass && (source === Oid.text || source === Oid.varchar) ? 'i' : 'e',
-        method: target === Oid.regclass && (source === Oid.text || source === Oid.varchar) ? 'f' : 'i',
+        method: 'f',
         impl: (v, _typmod, ctx) => regIn(target, String(v), snapshotFor(ctx)),
       });
     }
@@ -32,4 +33,4 @@ function build(): CastDef[] {
   return out;
 }
 
-export const pgcatalogCasts: readonly CastDef[] = build();
+export const regCasts: readonly CastDef[] = build();

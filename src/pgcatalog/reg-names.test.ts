@@ -5,7 +5,8 @@ import { allPgcatalogFunctions } from './functions.ts';
 import { setFunctionCatalog } from './function-catalog.ts';
 import { snapshotFor } from './eval-snapshot.ts';
 import { parseQualifiedName, regIn, regOut } from './reg-names.ts';
-import { pgcatalogCasts } from './reg-casts.ts';
+import { pgcatalogCasts } from './casts.ts';
+import { primaryKeyIndexOid } from './well-known-oids.ts';
 import { evalContext, Fixture, fixtureCatalog, functionCatalogOf, MemorySession } from './testing/memory-catalog.ts';
 
 setFunctionCatalog(functionCatalogOf({ allRoutines: () => allPgcatalogFunctions }));
@@ -26,6 +27,8 @@ describe('reg* input and output', () => {
     const rc = (t: string): unknown => regIn(Oid.regclass, t, snap);
     expect([rc('customers'), rc('Customers'), rc('public.customers'), rc('"customers"'), rc('sales.items'), rc('pg_class'), rc('pg_catalog.pg_class'), rc('lake.public.orders'), rc('16384')])
       .toEqual([Fixture.customers, Fixture.customers, Fixture.customers, Fixture.customers, Fixture.items, 1259, 1259, Fixture.orders, 16384]);
+    expect([rc('customers_pkey'), rc('sales.items_pkey'), regOut(Oid.regclass, primaryKeyIndexOid(Fixture.items), snap), regOut(Oid.regclass, primaryKeyIndexOid(Fixture.orders), snap)])
+      .toEqual([primaryKeyIndexOid(Fixture.customers), primaryKeyIndexOid(Fixture.items), 'sales.items_pkey', 'orders_pkey']);
     expect(err(() => rc('"Customers"'))).toBe('42P01 relation "Customers" does not exist');
     expect(err(() => rc('items'))).toBe('42P01 relation "items" does not exist');
     expect(err(() => rc('nope.items'))).toBe('3F000 schema "nope" does not exist');

@@ -12,6 +12,8 @@ import { CatalogSnapshot, type SystemCatalog } from './catalog-snapshot.ts';
 export type CatalogRow = Readonly<Record<string, unknown>>;
 export type RowProducer = (snap: CatalogSnapshot) => Iterable<CatalogRow>;
 
+const statementCache = new WeakMap<ScanContext, { snap: CatalogSnapshot; batches: Map<SystemTable, Batch> }>();
+
 export class SystemTable implements TableSource {
   readonly columns: readonly ColumnDef[];
   private readonly names: readonly string[];
@@ -33,8 +35,19 @@ export class SystemTable implements TableSource {
 
   async *scan(ctx: ScanContext): AsyncIterable<Batch> {
     if (ctx.signal.aborted) return;
-    const snap = new CatalogSnapshot(ctx, this.system());
-    yield this.toBatch(this.rowObjects(snap));
+    // one catalog snapshot per statement (ScanContext), as PostgreSQL reads catalogs: rescans (nested loops,
+    // correlated subqueries) reuse the rows instead of recomputing them
+    let perStatement = statementCache.get(ctx);
+    if (perStatement === undefined) {
+      perStatement = { snap: new CatalogSnapshot(ctx, this.system()), batches: new Map() };
+      statementCache.set(ctx, perStatement);
+    }
+    let batch = perStatement.batches.get(this);
+    if (batch === undefined) {
+      batch = this.toBatch(this.rowObjects(perStatement.snap));
+      perStatement.batches.set(this, batch);
+    }
+    yield batch;
   }
 
   toBatch(rows: readonly CatalogRow[]): Batch {

@@ -38,8 +38,12 @@ export function ioProcOidByName(name: string): number {
   return ioProcOid.get(name) ?? 0;
 }
 
-/** pg_type.typsubscript: array_subscript_handler for true arrays, raw_array_subscript_handler for name & co. */
+/**
+ * pg_type.typsubscript: jsonb_subscript_handler for jsonb, array_subscript_handler for varlena arrays (int2vector
+ * and oidvector included), raw_array_subscript_handler for fixed-length ones (name, point).
+ */
 export function subscriptHandlerOid(t: PgTypeInfo): number {
+  if (t.typname === 'jsonb') return 6098;
   if (t.typelem === 0) return 0;
-  return t.typinput === 'array_in' ? 6179 : 6180;
+  return t.typlen === -1 ? 6179 : 6180;
 }

@@ -9,7 +9,10 @@ export const NamespaceOid = { pg_catalog: 11, pg_toast: 99, public: 2200, inform
 export const ClassOid = {
   pg_type: 1247, pg_attribute: 1249, pg_proc: 1255, pg_class: 1259, pg_authid: 1260, pg_database: 1262,
   pg_namespace: 2615, pg_constraint: 2606, pg_attrdef: 2604, pg_description: 2609, pg_index: 2610,
-  pg_rewrite: 2618, pg_am: 2601, pg_tablespace: 1213,
+  pg_rewrite: 2618, pg_am: 2601, pg_tablespace: 1213, pg_extension: 3079, pg_language: 2612, pg_operator: 2617,
+  pg_cast: 2605, pg_collation: 3456, pg_opclass: 2616, pg_trigger: 2620, pg_ts_config: 3602, pg_ts_dict: 3600,
+  pg_ts_parser: 3601, pg_ts_template: 3764, pg_event_trigger: 3466, pg_foreign_data_wrapper: 2328,
+  pg_foreign_server: 1417, pg_publication: 6104, pg_subscription: 6100, pg_policy: 3256, pg_statistic_ext: 3381,
 } as const;
 
 export const BOOTSTRAP_SUPERUSER_OID = 10;

@@ -7,7 +7,7 @@ export type { BindContext, BoundColumn, BoundQuery } from './binder/bind-context
 export { bindQuery } from './binder/bind-query.ts';
 export { explainPlan, exprText } from './display/explain-plan.ts';
 export type {
-  LogicalPlan, PlanKind, PlanColumn, Aggregate, Distinct, Filter, FunctionScan, Insert, Join, Limit, ProjectSet, Projection,
+  LogicalPlan, PlanKind, PlanColumn, Aggregate, Distinct, Filter, FunctionScan, Insert, Overwrite, Join, Limit, ProjectSet, Projection,
   RecursiveCte, SetOp, Sort, TableScan, Values, Window, WorkTableScan,
 } from './logical/plan.ts';
 export type { JoinType } from './logical/join.ts';
@@ -15,3 +15,4 @@ export { planChildren } from './logical/plan.ts';
 export type * from './logical/expr.ts';
 export { transformExpr, exprChildren, someExpr, exprEquals } from './logical/expr.ts';
 export type { FunctionRegistry } from './binder/function-registry.ts';
+export { mapPlanExprs, mapExprDeep } from './logical/tree.ts';

@@ -6,7 +6,7 @@
  * - a client that is not installed is skipped with the reason in the test title.
  * Each client gets its own schema (compat_<id>) holding the fixture of ./fixture.ts.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { startTarget, targetName, type TestTarget } from '../helpers/test-target.ts';
@@ -66,8 +66,8 @@ export async function prepareCompat(id: ClientId): Promise<CompatEnv> {
   const schema = `compat_${id.replace(/-/g, '_')}`;
   const client = new pg.Client({ connectionString: target.url });
   const refused = new Set<string>();
-  await client.connect();
   try {
+    await client.connect();
     for (const stmt of fixtureStatements(schema)) {
       try {
         await client.query(stmt.sql);
@@ -77,8 +77,11 @@ export async function prepareCompat(id: ClientId): Promise<CompatEnv> {
         refused.add(stmt.optional);
       }
     }
+  } catch (e) {
+    await target.close();
+    throw e;
   } finally {
-    await client.end();
+    await client.end().catch(() => {});
   }
   const u = new URL(target.url);
   const env: NodeJS.ProcessEnv = {
@@ -107,11 +110,27 @@ export async function prepareCompat(id: ClientId): Promise<CompatEnv> {
   };
 }
 
-/** Runs a client process; resolves with its output, rejects with stdout+stderr when it fails. */
-export function runClient(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 90_000, cwd?: string): string {
-  const r = spawnSync(cmd, args, { env, encoding: 'utf8', timeout: timeoutMs, cwd, maxBuffer: 32 * 1024 * 1024 });
-  const out = `${r.stdout ?? ''}${r.stderr ? `\n[stderr]\n${r.stderr}` : ''}`;
-  if (r.error) throw new Error(`${cmd} ${args.join(' ')}: ${r.error.message}\n${out}`);
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status ?? r.signal}\n${out}`);
-  return out;
+/**
+ * Runs a client process; resolves with its output, rejects with stdout+stderr when it fails. Asynchronous on
+ * purpose: lakegate runs in this very process, so a blocking spawnSync would stop it from answering.
+ */
+export function runClient(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 90_000, cwd?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const output = (): string => `${stdout}${stderr ? `\n[stderr]\n${stderr}` : ''}`;
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(new Error(`${cmd} ${args.join(' ')}: ${e.message}\n${output()}`));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(output());
+      else reject(new Error(`${cmd} ${args.join(' ')} exited ${code ?? signal}${signal === 'SIGKILL' ? ` (timeout ${timeoutMs} ms?)` : ''}\n${output()}`));
+    });
+  });
 }

@@ -18,15 +18,15 @@ describe.skipIf(skip !== null)(`pgJDBC${skip ? ` (skipped: ${skip})` : ''}`, () 
   let classes: string;
   beforeAll(async () => {
     classes = mkdtempSync(join(tmpdir(), 'lg-jdbc-'));
-    runClient('javac', ['-d', classes, '-cp', PG_JDBC_JAR, source], process.env, 120_000);
+    await runClient('javac', ['-d', classes, '-cp', PG_JDBC_JAR, source], process.env, 120_000);
     ctx = await prepareCompat('jdbc');
   });
   afterAll(async () => {
     await ctx?.close();
     if (classes) rmSync(classes, { recursive: true, force: true });
   });
-  it('JdbcCompat', () => {
-    const out = runClient('java', ['-Xshare:auto', '-XX:TieredStopAtLevel=1', '-cp', `${classes}:${PG_JDBC_JAR}`, 'JdbcCompat'], ctx.env, 120_000);
+  it('JdbcCompat', async () => {
+    const out = await runClient('java', ['-Xshare:auto', '-XX:TieredStopAtLevel=1', '-cp', `${classes}:${PG_JDBC_JAR}`, 'JdbcCompat'], ctx.env, 120_000);
     expect(out).toContain('DONE');
   });
 });

@@ -19,8 +19,8 @@ describe.skipIf(skip !== null)(`psqlODBC${skip ? ` (skipped: ${skip})` : ''}`, (
   afterAll(async () => {
     await ctx?.close();
   });
-  it('odbc_compat.py (UseDeclareFetch=0 and 1)', () => {
-    const out = runClient(SYSTEM_PYTHON, ['odbc_compat.py'], { ...ctx.env, PSQLODBC_DRIVER, PYTHONDONTWRITEBYTECODE: '1' }, 120_000, dir);
+  it('odbc_compat.py (UseDeclareFetch=0 and 1)', async () => {
+    const out = await runClient(SYSTEM_PYTHON, ['odbc_compat.py'], { ...ctx.env, PSQLODBC_DRIVER, PYTHONDONTWRITEBYTECODE: '1' }, 120_000, dir);
     expect(out).toContain('DONE');
   });
 });

@@ -39,8 +39,8 @@ describe.skipIf(skip !== null)(`psql${skip ? ` (skipped: ${skip})` : ''}`, () =>
     await ctx?.close();
   });
   for (const [command, needles] of CASES) {
-    it(command, () => {
-      const out = runClient(psql ?? 'psql', ['-X', '-v', 'ON_ERROR_STOP=1', '-P', 'pager=off', '-c', command], ctx.env, 30_000);
+    it(command, async () => {
+      const out = await runClient(psql ?? 'psql', ['-X', '-v', 'ON_ERROR_STOP=1', '-P', 'pager=off', '-c', command], ctx.env, 30_000);
       expect(out).not.toMatch(/ERROR|FATAL|invalid/);
       for (const n of needles) {
         if (n === 'orders_customer_idx' && ctx.env.COMPAT_NO_INDEX === '1') continue;

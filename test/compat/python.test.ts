@@ -31,8 +31,8 @@ for (const client of CLIENTS) {
     afterAll(async () => {
       await ctx?.close();
     });
-    it(client.script, () => {
-      const out = runClient(SYSTEM_PYTHON, [client.script], { ...ctx.env, PYTHONDONTWRITEBYTECODE: '1' }, 120_000, dir);
+    it(client.script, async () => {
+      const out = await runClient(SYSTEM_PYTHON, [client.script], { ...ctx.env, PYTHONDONTWRITEBYTECODE: '1' }, 120_000, dir);
       expect(out).toContain('DONE');
     });
   });

@@ -53,6 +53,9 @@ export async function startLakegate(options: LakegateServerOptions = {}): Promis
   const user = options.user ?? 'postgres';
   const database = server.config.databases[0] ?? 'lakegate';
   let closed = false;
+  // the warehouse goes even if a test forgets close() or the worker exits early
+  const removeWarehouse = (): void => rmSync(warehouse, { recursive: true, force: true });
+  process.once('exit', removeWarehouse);
   return {
     url: `postgres://${user}@${host}:${server.port}/${database}`,
     host,
@@ -64,7 +67,8 @@ export async function startLakegate(options: LakegateServerOptions = {}): Promis
       try {
         await server.close();
       } finally {
-        rmSync(warehouse, { recursive: true, force: true });
+        process.removeListener('exit', removeWarehouse);
+        removeWarehouse();
       }
     },
   };

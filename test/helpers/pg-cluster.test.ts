@@ -16,6 +16,19 @@ describe.skipIf(!findPgBinDir() && !process.env.PG_TEST_URL)('pg-cluster', () =>
     if (c.socketDir) expect(existsSync(c.socketDir)).toBe(false);
   });
 
+  it('honours PG_TEST_URL without starting anything', async () => {
+    const saved = process.env.PG_TEST_URL;
+    process.env.PG_TEST_URL = 'postgres://someone@db.example:6543/x';
+    try {
+      const c = await startPgCluster();
+      expect([c.host, c.port, c.socketDir]).toEqual(['db.example', 6543, null]);
+      await c.stop();
+    } finally {
+      if (saved === undefined) delete process.env.PG_TEST_URL;
+      else process.env.PG_TEST_URL = saved;
+    }
+  });
+
   it('shares one cluster per process', async () => {
     const a = await sharedPgCluster();
     const b = await sharedPgCluster();

@@ -62,7 +62,7 @@ export function binaryIn(oid: number, bytes: Uint8Array): unknown {
     case Oid.text: case Oid.varchar: case Oid.bpchar: case Oid.name: case Oid.xml: case Oid.unknown:
     case Oid.refcursor: case Oid.cstring: case Oid.json:
       return decodeText(bytes);
-    case Oid.char: return bytes.length === 0 ? '' : String.fromCharCode(bytes[0]!);
+    case Oid.char: return bytes.length === 0 ? '' : String.fromCharCode(bytes[0]!); // one byte, U+0000..U+00FF
     case Oid.bytea: return bytes.slice();
     case Oid.uuid: return uuidFromBytes(bytes);
     case Oid.jsonb: {
@@ -88,6 +88,8 @@ export function binaryIn(oid: number, bytes: Uint8Array): unknown {
       return { micros: dv.getBigInt64(0), days: dv.getInt32(8), months: dv.getInt32(12) } satisfies Interval;
     }
   }
+  if (oid === Oid.int2vector) return arrayFromBinary(bytes, Oid.int2);
+  if (oid === Oid.oidvector) return arrayFromBinary(bytes, Oid.oid);
   if (elementTypeOf(oid) !== 0) return arrayFromBinary(bytes, elementTypeOf(oid));
   throw notSupported(`binary input for type OID ${oid}`);
 }
@@ -96,17 +98,17 @@ export function binaryIn(oid: number, bytes: Uint8Array): unknown {
 export function binaryOut(oid: number, value: unknown): Uint8Array {
   switch (oid) {
     case Oid.bool: return Uint8Array.of(value ? 1 : 0);
-    case Oid.int2: { const b = new Uint8Array(2); view(b).setInt16(0, value as number); return b; }
-    case Oid.int4: { const b = new Uint8Array(4); view(b).setInt32(0, value as number); return b; }
+    case Oid.int2: { const b = new Uint8Array(2); view(b).setInt16(0, Number(value)); return b; }
+    case Oid.int4: { const b = new Uint8Array(4); view(b).setInt32(0, Number(value)); return b; }
     case Oid.int8: { const b = new Uint8Array(8); view(b).setBigInt64(0, BigInt(value as bigint)); return b; }
     case Oid.oid: case Oid.regproc: case Oid.regprocedure: case Oid.regoper: case Oid.regoperator: case Oid.regclass:
     case Oid.regtype: case Oid.regnamespace: case Oid.regrole: case Oid.regconfig: case Oid.regdictionary:
     case Oid.regcollation: case Oid.xid: case Oid.cid: {
-      const b = new Uint8Array(4); view(b).setUint32(0, (value as number) >>> 0); return b;
+      const b = new Uint8Array(4); view(b).setUint32(0, Number(value) >>> 0); return b;
     }
     case Oid.xid8: { const b = new Uint8Array(8); view(b).setBigUint64(0, BigInt(value as bigint)); return b; }
-    case Oid.float4: { const b = new Uint8Array(4); view(b).setFloat32(0, value as number); return b; }
-    case Oid.float8: { const b = new Uint8Array(8); view(b).setFloat64(0, value as number); return b; }
+    case Oid.float4: { const b = new Uint8Array(4); view(b).setFloat32(0, Number(value)); return b; }
+    case Oid.float8: { const b = new Uint8Array(8); view(b).setFloat64(0, Number(value)); return b; }
     case Oid.numeric:
       return numericToBinary(Numeric.isNumeric(value) ? value : typeof value === 'bigint' ? Numeric.fromBigInt(value) : Numeric.fromNumber(value as number));
     case Oid.text: case Oid.varchar: case Oid.bpchar: case Oid.name: case Oid.xml: case Oid.unknown:

@@ -12,15 +12,19 @@ import {
 } from './calendar.ts';
 import { type DateTimeFields, dateOrder, decodeDateTime, invalidDateTime } from './datetime-parse.ts';
 import { type TimeZone, localToUtcOffset, sessionTimeZone } from './timezone.ts';
+import { dateStyleKind, formatStyled, zoneAbbreviation } from './datestyle-format.ts';
 
 export interface DateTimeSettings {
   readonly dateStyle: string;
   readonly timeZone: string;
 }
 
-/** PostgreSQL's range: 4714-11-24 BC .. 294276-12-31 AD (timestamps), dates to 5874897 AD */
-const MIN_TIMESTAMP = -211813488000000000n; // 4714-11-24 00:00:00 BC
-const END_TIMESTAMP = 9223371331200000000n; // 294277-01-01 00:00:00
+/**
+ * PostgreSQL's range starts at 4714-11-24 00:00:00 BC (Julian day 0). It ends at 294277-01-01, but our
+ * 1970-based int64 reaches TIMESTAMP_INFINITY in 294247, so the last 29 years are out of range here.
+ */
+const MIN_TIMESTAMP = -210866803200000000n;
+const END_TIMESTAMP = TIMESTAMP_INFINITY;
 
 function timestampOutOfRange(): GatewayError {
   return new GatewayError(SqlState.datetime_field_overflow, 'timestamp out of range');
@@ -52,7 +56,7 @@ export function dateIn(text: string, s: DateTimeSettings): number {
   }
   if (f.year === undefined) throw invalidDateTime('date', text);
   const d = daysFromCivil(f.year, f.month!, f.day!);
-  if (d < -2451545 || d > 2145031948) throw new GatewayError(SqlState.datetime_field_overflow, `date out of range: "${text}"`);
+  if (d < -2440588 || d >= 2145042906) throw new GatewayError(SqlState.datetime_field_overflow, `date out of range: "${text}"`);
   return d;
 }
 
@@ -79,10 +83,7 @@ export function timeIn(text: string, s: DateTimeSettings): number {
   const f = decodeDateTime(text, 'time without time zone', dateOrder(s.dateStyle));
   if (f.special === 'allballs') return 0;
   if (f.special === 'now') return Number(localMicros(nowMicros(), sessionTimeZone(s.timeZone)) % USECS_PER_DAY_N);
-  if (f.special !== undefined || f.time === undefined) {
-    if (f.special === undefined && f.year !== undefined) return 0;
-    throw invalidDateTime('time without time zone', text);
-  }
+  if (f.special !== undefined || f.time === undefined) throw invalidDateTime('time without time zone', text);
   return f.time;
 }
 
@@ -178,9 +179,13 @@ function formatLocal(local: bigint, offsetText: string): string {
   return bc ? out + ' BC' : out;
 }
 
-export function timestampOut(ts: bigint): string {
+export function timestampOut(ts: bigint, s?: DateTimeSettings): string {
   if (ts === TIMESTAMP_INFINITY) return 'infinity';
   if (ts === TIMESTAMP_NEG_INFINITY) return '-infinity';
+  if (s !== undefined && s.dateStyle.charCodeAt(0) !== 73 /* I */ && dateStyleKind(s.dateStyle) !== 'ISO') {
+    const days = Number(floorDiv(ts, USECS_PER_DAY_N));
+    return formatStyled(days, Number(ts - BigInt(days) * USECS_PER_DAY_N), dateStyleKind(s.dateStyle), dateOrder(s.dateStyle) === 'DMY', undefined);
+  }
   // fast path for the common range: Number arithmetic is exact below 2^53 µs (year 2255)
   if (ts >= 0n && ts < 9007199254740992n) {
     const n = Number(ts);
@@ -192,12 +197,18 @@ export function timestampOut(ts: bigint): string {
   return formatLocal(ts, '');
 }
 
-/** timestamptz_out in the session TimeZone (ISO DateStyle): offset "+01", "+05:30", "+00:09:21" */
+/** timestamptz_out in the session TimeZone: ISO offset "+01", "+05:30", "+00:09:21"; other DateStyles use abbreviations */
 export function timestamptzOut(ts: bigint, s: DateTimeSettings): string {
   if (ts === TIMESTAMP_INFINITY) return 'infinity';
   if (ts === TIMESTAMP_NEG_INFINITY) return '-infinity';
   const zone = sessionTimeZone(s.timeZone);
-  const off = zone.offsetAt(Number(floorDiv(ts, 1_000_000n)));
-  return formatLocal(ts + BigInt(off) * 1_000_000n, formatOffset(off));
+  const utcSeconds = Number(floorDiv(ts, 1_000_000n));
+  const off = zone.offsetAt(utcSeconds);
+  const local = ts + BigInt(off) * 1_000_000n;
+  if (s.dateStyle.charCodeAt(0) !== 73 /* I */ && dateStyleKind(s.dateStyle) !== 'ISO') {
+    const days = Number(floorDiv(local, USECS_PER_DAY_N));
+    return formatStyled(days, Number(local - BigInt(days) * USECS_PER_DAY_N), dateStyleKind(s.dateStyle),
+      dateOrder(s.dateStyle) === 'DMY', zoneAbbreviation(zone, utcSeconds, off));
+  }
+  return formatLocal(local, formatOffset(off));
 }
-

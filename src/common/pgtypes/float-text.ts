@@ -158,12 +158,17 @@ export function floatIn(text: string, isFloat4: boolean): number {
   const body = text.slice(i, end);
   const lower = body.toLowerCase();
   switch (lower) {
-    case 'nan': return NaN;
+    case 'nan': case '+nan': case '-nan': return NaN;
     case 'infinity': case '+infinity': case 'inf': case '+inf': return Infinity;
     case '-infinity': case '-inf': return -Infinity;
   }
-  if (!isDecimalSyntax(body)) throw invalidTextRepresentation(typeName, text);
-  let v = Number(body);
+  let v: number;
+  if (/^[+-]?0x[0-9a-f]+$/.test(lower)) {
+    v = parseInt(lower, 16); // strtod accepts hexadecimal
+  } else {
+    if (!isDecimalSyntax(body)) throw invalidTextRepresentation(typeName, text);
+    v = Number(body);
+  }
   const outOfRange = () => new GatewayError(SqlState.numeric_value_out_of_range, `"${body}" is out of range for type ${typeName}`);
   if (!Number.isFinite(v) || (v === 0 && hasNonZeroDigit(body))) throw outOfRange();
   if (isFloat4) {

@@ -22,3 +22,6 @@ export { arrayIn, arrayOut } from './array-text.ts';
 export { recordOut } from './record-text.ts';
 export { type TimeZone, findTimeZone, sessionTimeZone, localToUtcOffset } from './timezone.ts';
 export { daysFromCivil, civilFromDays, PG_EPOCH_DAYS, PG_EPOCH_USECS } from './calendar.ts';
+export { intervalTypmod } from './interval-typmod.ts';
+export { vectorIn, vectorOut } from './vector-text.ts';
+export { dateStyleKind, zoneAbbreviation } from './datestyle-format.ts';

@@ -29,6 +29,17 @@ interface Parts {
 }
 
 function split(v: Interval): Parts {
+  const year = Math.trunc(v.months / 12), mon = v.months % 12;
+  if (v.micros <= 9007199254740991n && v.micros >= -9007199254740991n) {
+    // Number arithmetic is exact here and avoids BigInt division on the hot path
+    let n = Number(v.micros);
+    const hour = Math.trunc(n / 3_600_000_000);
+    n -= hour * 3_600_000_000;
+    const min = Math.trunc(n / 60_000_000);
+    n -= min * 60_000_000;
+    const sec = Math.trunc(n / 1_000_000);
+    return { year, mon, mday: v.days, hour: BigInt(hour), min, sec, fsec: n - sec * 1_000_000 };
+  }
   let t = v.micros;
   const hour = t / USEC_HOUR;
   t -= hour * USEC_HOUR;
@@ -178,6 +189,18 @@ unit(['decade', 'decades', 'dec', 'decs'], [120, 0, 0]);
 unit(['century', 'centuries', 'c', 'cent'], [1200, 0, 0]);
 unit(['millennium', 'millennia', 'mil', 'mils'], [12000, 0, 0]);
 
+/** unit spelling → the field it sets, for duplicate detection */
+const UNIT_FIELD: Record<string, string> = {};
+for (const [field, names] of Object.entries({
+  microsecond: ['microsecond', 'microseconds', 'us', 'usec', 'usecs', 'useconds', 'microsecon'],
+  millisecond: ['millisecond', 'milliseconds', 'ms', 'msec', 'msecs', 'mseconds', 'millisecon'],
+  second: ['second', 'seconds', 's', 'sec', 'secs'], minute: ['minute', 'minutes', 'm', 'min', 'mins'],
+  hour: ['hour', 'hours', 'h', 'hr', 'hrs'], day: ['day', 'days', 'd'], week: ['week', 'weeks', 'w'],
+  month: ['month', 'months', 'mon', 'mons'], year: ['year', 'years', 'y', 'yr', 'yrs'],
+  decade: ['decade', 'decades', 'dec', 'decs'], century: ['century', 'centuries', 'c', 'cent'],
+  millennium: ['millennium', 'millennia', 'mil', 'mils'],
+})) for (const n of names) UNIT_FIELD[n] = field;
+
 class Acc {
   months = 0;
   days = 0;
@@ -235,7 +258,7 @@ function parseTimeField(tok: string, text: string): bigint {
   if (parts.length === 2 && parts[1]!.includes('.')) { h = '0'; m = parts[0]!; sec = parts[1]!; } else { h = parts[0]!; m = parts[1]!; sec = parts[2] ?? '0'; }
   if (!/^\d+$/.test(h) || !/^\d+$/.test(m) || !/^(\d+\.?\d*|\.\d+)$/.test(sec)) throw bad(text);
   const mm = Number(m), ss = Number(sec);
-  if (mm > 59 || ss >= 60) throw new GatewayError(SqlState.datetime_field_overflow, `interval field value out of range: "${text}"`);
+  if (mm > 59 || ss >= 60) throw new GatewayError(SqlState.interval_field_overflow, `interval field value out of range: "${text}"`);
   const us = BigInt(h) * USEC_HOUR + BigInt(mm) * USEC_MIN + BigInt(rint(ss * 1e6));
   return neg ? -us : us;
 }
@@ -246,15 +269,28 @@ function parsePostgres(s: string, text: string, acc: Acc, sqlStandard: boolean):
   if (body.startsWith('@')) body = body.slice(1).trim();
   if (body.endsWith(' ago') || body === 'ago') { ago = true; body = body.slice(0, -3).trim(); }
   // "1day" style: split digit/letter boundaries
-  const toks = body.replace(/(\d)([a-z])/g, '$1 $2').split(/[\s,]+/).filter((t) => t.length > 0);
+  const raw = body.replace(/(\d)([a-z])/g, '$1 $2').split(/\s+/).filter((t) => t.length > 0);
+  // a sign standing alone ("- 1 day") belongs to the next number
+  const toks: string[] = [];
+  for (let k = 0; k < raw.length; k++) {
+    const t = raw[k]!;
+    if ((t === '-' || t === '+') && k + 1 < raw.length) { toks.push(t + raw[++k]!); continue; }
+    toks.push(t);
+  }
   if (toks.length === 0) throw bad(text);
   // sql_standard: a leading minus applies to every field that has no sign of its own
   const leadingMinus = sqlStandard && toks[0]!.startsWith('-');
   let sawAny = false;
+  const seen = new Set<string>();
+  const mark = (field: string) => {
+    if (seen.has(field)) throw bad(text); // each field at most once, as DecodeInterval's fmask
+    seen.add(field);
+  };
   for (let i = 0; i < toks.length; i++) {
     let tok = toks[i]!;
     if (leadingMinus && i > 0 && tok[0] !== '-' && tok[0] !== '+' && /^\d/.test(tok)) tok = '-' + tok;
     if (tok.includes(':')) {
+      mark('hour'); mark('minute'); mark('second');
       acc.micros += parseTimeField(tok, text);
       sawAny = true;
       continue;
@@ -262,7 +298,8 @@ function parsePostgres(s: string, text: string, acc: Acc, sqlStandard: boolean):
     const ym = /^([+-]?)(\d+)-(\d+)$/.exec(tok);
     if (ym !== null) {
       const months = Number(ym[2]) * 12 + Number(ym[3]);
-      if (Number(ym[3]) > 11) throw new GatewayError(SqlState.datetime_field_overflow, `interval field value out of range: "${text}"`);
+      if (Number(ym[3]) > 11) throw new GatewayError(SqlState.interval_field_overflow, `interval field value out of range: "${text}"`);
+      mark('year'); mark('month');
       acc.months += ym[1] === '-' ? -months : months;
       sawAny = true;
       continue;
@@ -272,13 +309,16 @@ function parsePostgres(s: string, text: string, acc: Acc, sqlStandard: boolean):
     const next = toks[i + 1];
     const u = next === undefined ? undefined : UNITS[next];
     if (u !== undefined) {
+      mark(UNIT_FIELD[next!] ?? next!);
       acc.add(value, u);
       i++;
     } else if (next !== undefined && /^[a-z]/.test(next)) {
       throw bad(text);
     } else if (next !== undefined && next.includes(':') && !tok.includes('.')) {
+      mark('day');
       acc.add(value, UNITS.day!); // "1 2:03:04": days before a time
     } else {
+      mark('second');
       acc.add(value, UNITS.second!); // a bare number is seconds
     }
     sawAny = true;

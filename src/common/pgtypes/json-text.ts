@@ -103,9 +103,11 @@ class JsonParser {
     let i = ++this.i;
     let out = '';
     let start = i;
+    let high = 0; // a pending \uD800–\uDBFF (jsonb decodes escapes, so the pair must be complete)
     for (;;) {
       if (i >= s.length) throw this.fail(`Token "${s.slice(open)}" is invalid.`);
       const c = s.charCodeAt(i);
+      if (high !== 0 && !(c === 92 && s[i + 1] === 'u')) throw this.fail('Unicode low surrogate must follow a high surrogate.');
       if (c === 34) break;
       if (c < 0x20) throw this.fail(`Character with value 0x${c.toString(16).padStart(2, '0')} must be escaped.`);
       if (c !== 92) { i++; continue; }
@@ -126,10 +128,22 @@ class JsonParser {
           if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw this.fail('"\\u" must be followed by four hexadecimal digits.');
           const code = parseInt(hex, 16);
           if (code === 0 && this.jsonb) {
-            throw new GatewayError('22P05', 'unsupported Unicode escape sequence', { detail: '\\u0000 cannot be converted to text.' });
+            throw new GatewayError('22P05' /* untranslatable_character */, 'unsupported Unicode escape sequence', { detail: '\\u0000 cannot be converted to text.' });
           }
-          out += String.fromCharCode(code);
           i += 4;
+          if (this.jsonb && code >= 0xd800 && code <= 0xdbff) {
+            if (high !== 0) throw this.fail('Unicode high surrogate must not follow a high surrogate.');
+            high = code;
+            break;
+          }
+          if (this.jsonb && code >= 0xdc00 && code <= 0xdfff) {
+            if (high === 0) throw this.fail('Unicode low surrogate must follow a high surrogate.');
+            out += String.fromCharCode(high, code);
+            high = 0;
+            break;
+          }
+          if (high !== 0) throw this.fail('Unicode low surrogate must follow a high surrogate.');
+          out += String.fromCharCode(code);
           break;
         }
         default:

@@ -149,3 +149,10 @@ describe('Numeric regressions found by differential runs against PostgreSQL 15.1
     expect(numericLog(N('10'), N('0.0000702')).toString()).toBe('-4.1536628878701947');
   });
 });
+
+describe('float → numeric (float8_numeric, verified on PostgreSQL 15.18)', () => {
+  it.each([
+    [1 / 3, '0.333333333333333'], [0.1, '0.1'], [1e20, '100000000000000000000'], [1.5e-7, '0.00000015'],
+    [123456789012345678, '123456789012346000'], [NaN, 'NaN'], [Infinity, 'Infinity'], [100, '100'], [1e-20, '0.00000000000000000001'], [-2.5, '-2.5'],
+  ])('%d → %s', (x, s) => expect(Numeric.fromNumber(x).toString()).toBe(s));
+});

@@ -73,13 +73,21 @@ export class Numeric {
     return r;
   }
 
-  /** float8 → numeric as PostgreSQL does it (via the shortest round-trip text, 15 significant digits before PG 12 — we use shortest). */
-  static fromNumber(n: number): Numeric {
+  /**
+   * float8 → numeric as PostgreSQL's float8_numeric does it: through "%.15g" (DBL_DIG significant digits,
+   * trailing zeros dropped), so (1/3)::numeric = 0.333333333333333. Pass 6 (FLT_DIG) for float4.
+   */
+  static fromNumber(n: number, significantDigits = 15): Numeric {
     if (Number.isNaN(n)) return Numeric.NaN;
     if (n === Infinity) return Numeric.POSITIVE_INFINITY;
     if (n === -Infinity) return Numeric.NEGATIVE_INFINITY;
-    if (Number.isInteger(n) && Math.abs(n) <= Number.MAX_SAFE_INTEGER) return new Numeric(FINITE, BigInt(n), 0);
-    return Numeric.parse(String(n));
+    if (Number.isInteger(n) && Math.abs(n) < 10 ** significantDigits) return new Numeric(FINITE, BigInt(n), 0);
+    let s = n.toPrecision(significantDigits);
+    const e = s.indexOf('e');
+    let mant = e < 0 ? s : s.slice(0, e);
+    if (mant.includes('.')) mant = mant.replace(/0+$/, '').replace(/\.$/, '');
+    s = e < 0 ? mant : mant + s.slice(e);
+    return Numeric.parse(s);
   }
 
   static fromBigInt(n: bigint): Numeric {
@@ -120,7 +128,7 @@ export class Numeric {
       const s = this.signum() * o.signum();
       return s === 0 ? Numeric.NaN : s > 0 ? Numeric.POSITIVE_INFINITY : Numeric.NEGATIVE_INFINITY;
     }
-    return new Numeric(FINITE, this.unscaled * o.unscaled, Math.min(this.scale + o.scale, NUMERIC_MAX_DISPLAY_SCALE * 2));
+    return new Numeric(FINITE, this.unscaled * o.unscaled, Math.min(this.scale + o.scale, 0x3fff)); // NUMERIC_DSCALE_MAX
   }
 
   /** numeric_div: result scale by select_div_scale, rounded half away from zero; 22012 on zero divisor. */

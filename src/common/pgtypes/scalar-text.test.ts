@@ -55,7 +55,7 @@ describe('float4 / float8 (extra_float_digits 1)', () => {
     expect(err(Oid.float8, '1e-400')).toEqual(['22003', '"1e-400" is out of range for type double precision']);
     expect(err(Oid.float4, 'abc')).toEqual(['22P02', 'invalid input syntax for type real: "abc"']);
     expect(err(Oid.float4, '1e39')).toEqual(['22003', '"1e39" is out of range for type real']);
-    expect(err(Oid.float8, '0x10')[0]).toBe('22P02');
+    expect(rt(Oid.float8, '0x10')).toBe('16'); // strtod reads hexadecimal
   });
 });
 
@@ -109,4 +109,18 @@ describe('json / jsonb', () => {
     }
   });
   it('jsonb rejects \\u0000 with 22P05', () => expect(err(Oid.jsonb, '"\\u0000"')[0]).toBe('22P05'));
+});
+
+describe('jsonb surrogate escapes (verified on PostgreSQL 15.18)', () => {
+  it.each([
+    ['"\\ud83d"', 'Unicode low surrogate must follow a high surrogate.'], ['"\\ude00"', 'Unicode low surrogate must follow a high surrogate.'],
+    ['"\\ud83d\\ud83d"', 'Unicode high surrogate must not follow a high surrogate.'], ['"\\ud83dx"', 'Unicode low surrogate must follow a high surrogate.'],
+  ])('jsonb rejects %j; json keeps it', (s, detail) => {
+    try { textIn(Oid.jsonb, -1, s, S); expect.fail(); } catch (e) {
+      expect((e as GatewayError).code).toBe('22P02');
+      expect((e as GatewayError).detail).toBe(detail);
+    }
+    expect(rt(Oid.json, s)).toBe(s);
+  });
+  it('pairs decode', () => expect(rt(Oid.jsonb, '"\\ud83d\\ude00"')).toBe('"😀"'));
 });

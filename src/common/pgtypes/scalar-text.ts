@@ -152,7 +152,7 @@ export function byteaOut(b: Uint8Array, format: 'hex' | 'escape' = 'hex'): strin
 
 /** byteain: "\x" hex (whitespace allowed between digit pairs) or the escape format (\\ and \ooo). */
 export function byteaIn(text: string): Uint8Array {
-  if (text.charCodeAt(0) === 92 && (text.charCodeAt(1) | 32) === 120) {
+  if (text.charCodeAt(0) === 92 && text.charCodeAt(1) === 120) {
     const out = new Uint8Array((text.length - 2) >> 1);
     let n = 0;
     for (let i = 2; i < text.length; ) {

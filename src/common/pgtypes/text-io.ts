@@ -22,6 +22,8 @@ import { intervalIn, intervalOut } from './interval-text.ts';
 import { arrayIn, arrayOut } from './array-text.ts';
 import { recordOut } from './record-text.ts';
 import { elementTypeOf } from './registry.ts';
+import { vectorIn, vectorOut } from './vector-text.ts';
+import { intervalTypmod } from './interval-typmod.ts';
 
 /** Text → JS value (see values.ts) for a column/parameter of type `oid` with modifier `typmod`. */
 export function textIn(oid: number, typmod: number, text: string, settings: OutputSettings = DEFAULT_OUTPUT_SETTINGS): unknown {
@@ -40,7 +42,7 @@ export function textIn(oid: number, typmod: number, text: string, settings: Outp
       const n = Numeric.parse(text);
       return typmod >= 4 ? n.applyAttTypmod(typmod) : n;
     }
-    case Oid.text: case Oid.varchar: case Oid.bpchar: case Oid.name: case Oid.xml: case Oid.unknown:
+    case Oid.text: case Oid.varchar: case Oid.bpchar: case Oid.xml: case Oid.unknown:
     case Oid.refcursor: case Oid.cstring:
       return text;
     case Oid.char: return charIn(text);
@@ -56,8 +58,10 @@ export function textIn(oid: number, typmod: number, text: string, settings: Outp
     }
     case Oid.timestamp: return roundTimestamp(timestampIn(text, settings), typmod);
     case Oid.timestamptz: return roundTimestamp(timestamptzIn(text, settings), typmod);
-    case Oid.interval: return intervalIn(text, settings.intervalStyle);
+    case Oid.interval: return intervalTypmod(intervalIn(text, settings.intervalStyle), typmod);
     case Oid.xid8: return int8In(text);
+    case Oid.int2vector: case Oid.oidvector: return vectorIn(oid, text);
+    case Oid.name: return nameIn(text);
   }
   const elem = elementTypeOf(oid);
   if (elem !== 0) return arrayIn(text, elem, (s) => textIn(elem, typmod, s, settings));
@@ -73,17 +77,20 @@ export function textOut(oid: number, value: unknown, settings: OutputSettings = 
     case Oid.float4: return float4Out(value as number, settings.extraFloatDigits);
     case Oid.float8: return float8Out(value as number, settings.extraFloatDigits);
     case Oid.numeric: return numericText(value);
-    case Oid.text: case Oid.varchar: case Oid.bpchar: case Oid.name: case Oid.char: case Oid.json: case Oid.jsonb:
+    case Oid.text: case Oid.varchar: case Oid.bpchar: case Oid.name: case Oid.json: case Oid.jsonb:
     case Oid.uuid: case Oid.xml: case Oid.unknown: case Oid.refcursor: case Oid.cstring:
       return value as string;
+    case Oid.char: return charOut(value as string);
+    case Oid.int2vector: case Oid.oidvector: return vectorOut(value as PgArray);
     case Oid.bytea: return byteaOut(value as Uint8Array, settings.byteaOutput);
     case Oid.date: return dateOut(value as number, settings);
     case Oid.time: return timeOut(value as number);
     case Oid.timetz: return timetzOut(value as TimeTz);
-    case Oid.timestamp: return timestampOut(value as bigint);
+    case Oid.timestamp: return timestampOut(value as bigint, settings);
     case Oid.timestamptz: return timestamptzOut(value as bigint, settings);
     case Oid.interval: return intervalOut(value as Interval, settings.intervalStyle);
     case Oid.record: return recordText(value, settings);
+    case Oid.void: return '';
   }
   if (isPgArray(value)) return arrayText(value, settings);
   if (isPgRecord(value)) return recordText(value, settings);
@@ -109,9 +116,38 @@ function recordText(r: unknown, settings: OutputSettings): string {
   return recordOut(r as PgRecord, (oid, v) => textOut(oid, v, settings));
 }
 
-/** charin: the first byte ("char" is one byte; longer input is cut). */
+const utf8 = new TextEncoder();
+
+/** charin: one byte — the first byte of the input, or \ooo. High bytes become U+0080..U+00FF. */
 function charIn(text: string): string {
-  return text.length <= 1 ? text : text[0]!;
+  if (text.length === 4 && text.charCodeAt(0) === 92 && /^\\[0-3][0-7][0-7]$/.test(text)) {
+    return String.fromCharCode(parseInt(text.slice(1), 8));
+  }
+  if (text.length === 0) return '';
+  const c = text.charCodeAt(0);
+  return c < 0x80 ? text[0]! : String.fromCharCode(utf8.encode(text)[0]!);
+}
+
+/** charout: bytes ≥ 0x80 print as \ooo */
+function charOut(v: string): string {
+  const c = v.charCodeAt(0);
+  if (!(c >= 0x80)) return v;
+  return '\\' + (c >> 6) + ((c >> 3) & 7) + (c & 7);
+}
+
+/** namein: truncated to NAMEDATALEN - 1 = 63 bytes at a character boundary */
+function nameIn(text: string): string {
+  if (text.length <= 21) return text; // ≤ 63 bytes whatever the characters
+  const bytes = utf8.encode(text);
+  if (bytes.length <= 63) return text;
+  let out = '', n = 0;
+  for (const ch of text) {
+    const len = utf8.encode(ch).length;
+    if (n + len > 63) break;
+    out += ch;
+    n += len;
+  }
+  return out;
 }
 
 /** AdjustTimeForTypmod: round to `typmod` fractional digits (half away from zero) */

@@ -13,14 +13,8 @@ export interface TimeZone {
   offsetAt(utcSeconds: number): number;
 }
 
-const fixedCache = new Map<number, TimeZone>();
 function fixedZone(name: string, offset: number): TimeZone {
-  let z = fixedCache.get(offset);
-  if (z === undefined) {
-    z = { name, offsetAt: () => offset };
-    fixedCache.set(offset, z);
-  }
-  return z;
+  return { name, offsetAt: () => offset }; // memoized by findTimeZone
 }
 
 /** "+HH", "+HH:MM", "+HHMM", "+HH:MM:SS" → seconds east, or undefined */
@@ -100,20 +94,34 @@ function resolve(name: string): TimeZone | undefined {
   return abbr === undefined ? undefined : fixedZone(trimmed, abbr);
 }
 
-/** Offsets through Intl, memoized per UTC minute (transitions fall on minute boundaries in practice). */
+/**
+ * Offsets through Intl (formatToParts is slow, ~µs): memoized per UTC day when the offset is the same at both
+ * ends of the day (no transition inside), else per UTC minute (transitions fall on minute boundaries in practice).
+ */
 function ianaZone(name: string, fmt: Intl.DateTimeFormat): TimeZone {
-  const memo = new Map<number, number>();
+  const byDay = new Map<number, number | null>();
+  const byMinute = new Map<number, number>();
+  const minuteOffset = (minute: number): number => {
+    let o = byMinute.get(minute);
+    if (o === undefined) {
+      o = intlOffset(fmt, minute * 60_000);
+      if (byMinute.size > 50_000) byMinute.clear();
+      byMinute.set(minute, o);
+    }
+    return o;
+  };
   return {
     name,
     offsetAt(utcSeconds: number): number {
-      const minute = Math.floor(utcSeconds / 60);
-      let o = memo.get(minute);
-      if (o === undefined) {
-        o = intlOffset(fmt, minute * 60_000);
-        if (memo.size > 50_000) memo.clear();
-        memo.set(minute, o);
+      const day = Math.floor(utcSeconds / 86400);
+      let d = byDay.get(day);
+      if (d === undefined) {
+        const start = minuteOffset(day * 1440);
+        d = start === minuteOffset(day * 1440 + 1439) ? start : null;
+        if (byDay.size > 100_000) byDay.clear();
+        byDay.set(day, d);
       }
-      return o;
+      return d ?? minuteOffset(Math.floor(utcSeconds / 60));
     },
   };
 }

@@ -21,7 +21,8 @@ interface Index { readonly lower: unknown; readonly upper: unknown; readonly sli
 export function evalSubscript(v: unknown, idx: readonly Index[], elemOid: number): unknown {
   if (v === null) return null;
   if (!isPgArray(v)) {
-    if (Array.isArray(v)) return evalSubscript(pgArray(0, v), idx, elemOid);
+    // int2vector / oidvector as plain arrays: subscripts start at 0, as in PostgreSQL
+    if (Array.isArray(v)) return evalSubscript({ ...pgArray(elemOid, v), lowerBounds: v.length === 0 ? [] : [0] }, idx, elemOid);
     return null;
   }
   if (idx.some((x) => x.upper === null || (x.slice && x.lower === null))) return null;

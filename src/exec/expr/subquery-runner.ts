@@ -9,7 +9,8 @@ import { SqlState } from '../../common/sqlstate.ts';
 import { pgArray } from '../../common/pgtypes/values.ts';
 import { elementTypeOf } from '../../common/pgtypes/registry.ts';
 import { valueKey } from '../../functions/index.ts';
-import type { SubqueryExpr } from '../../sql/index.ts';
+import { mapPlanExprs, type LogicalPlan, type SubqueryExpr } from '../../sql/index.ts';
+import { rowKey } from '../batch-util.ts';
 import { withOuter, type Env } from '../context.ts';
 import type { Cols, RowFn, Slot } from './compile-expr.ts';
 
@@ -26,6 +27,7 @@ export class SubqueryRunner {
   ) {}
 
   #set: Set<unknown> | null = null;
+  #refs: number[] | undefined;
   #setHasNull = false;
 
   #probe(cols: Cols, i: number, rows: unknown[]): unknown {
@@ -47,9 +49,17 @@ export class SubqueryRunner {
       return;
     }
     this.#perRow = new Array<unknown>(batch.length);
+    // memoized on the outer columns the subquery reads (rows with equal values share one run)
+    this.#refs ??= outerColumnsOf(this.expr.plan);
+    const memo = new Map<string, unknown[]>();
     for (let i = 0; i < batch.length; i++) {
       const row = batch.columns.map((c) => c[i] ?? null);
-      const rows = await this.#fetch(withOuter(this.env, row));
+      const key = rowKey(this.#refs.map((c) => row[c] ?? null), this.#refs.map(() => 0));
+      let rows = memo.get(key);
+      if (rows === undefined) {
+        rows = await this.#fetch(withOuter(this.env, row));
+        memo.set(key, rows);
+      }
       this.#perRow[i] = this.#reduce(rows, batch.columns, i);
     }
   }
@@ -93,4 +103,14 @@ export class SubqueryRunner {
       }
     }
   }
+}
+
+/** indexes of the outer row's columns that `plan` references (ColumnRefs one level up, at any depth) */
+function outerColumnsOf(plan: LogicalPlan): number[] {
+  const cols = new Set<number>();
+  mapPlanExprs(plan, (e, depth) => {
+    if (e.kind === 'ColumnRef' && e.levelsUp === depth + 1) cols.add(e.index);
+    return undefined;
+  });
+  return [...cols].sort((a, b) => a - b);
 }

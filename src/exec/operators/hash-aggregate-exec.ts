@@ -10,7 +10,7 @@ import type { Aggregate } from '../../sql/index.ts';
 import { BATCH_SIZE, checkAbort, type Env } from '../context.ts';
 import { compileAll, compileExpr, type Compiled } from '../expr/compile-expr.ts';
 import { compareKeys, type KeySpec } from '../expr/sort-compare.ts';
-import { BatchBuilder, rowKey } from '../batch-util.ts';
+import { BatchBuilder, rowKey, tupleKey } from '../batch-util.ts';
 import type { ExecOperator } from '../operator.ts';
 
 interface AggSlot {
@@ -41,7 +41,8 @@ export class HashAggregateExec implements ExecOperator {
     const orderSpecs: KeySpec[][] = aggregates.map((a) => a.orderBy.map((o) => ({ oid: o.expr.type.oid, descending: o.descending, nullsFirst: o.nullsFirst })));
     const sets = this.plan.groupingSets ?? [groupKeys.map((_, i) => i)];
     const gids = sets.map((s) => groupKeys.reduce((m, _, k) => (s.includes(k) ? m : m | (1 << k)), 0));
-    const groups = new Map<string, Group>();
+    const groups = new Map<unknown, Group>();
+    const single = sets.length === 1;
     const order: Group[] = [];
     const newGroup = (keyVals: unknown[], gid: number): Group => ({
       keys: keyVals,
@@ -62,8 +63,8 @@ export class HashAggregateExec implements ExecOperator {
         const full = keys.fns.map((f) => f(b.columns, i));
         for (let s = 0; s < sets.length; s++) {
           const set = sets[s]!;
-          const kv = full.map((v, k) => (set.includes(k) ? v : null));
-          const hk = `${gids[s]}|${rowKey(kv, keyOids)}`;
+          const kv = single ? full : full.map((v, k) => (set.includes(k) ? v : null));
+          const hk = single ? (kv.length === 0 ? 0 : tupleKey(kv, keyOids)) : `${gids[s]}|${rowKey(kv, keyOids)}`;
           let g = groups.get(hk);
           if (g === undefined) { g = newGroup(kv, gids[s]!); groups.set(hk, g); order.push(g); }
           for (let a = 0; a < aggregates.length; a++) {

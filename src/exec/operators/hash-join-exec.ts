@@ -7,7 +7,7 @@ import type { Expr, Join } from '../../sql/index.ts';
 import { checkAbort, type Env } from '../context.ts';
 import { compileAll, compileExpr } from '../expr/compile-expr.ts';
 import { concatBatches, joinBlock, unmatchedRight } from '../join-core.ts';
-import { rowKey } from '../batch-util.ts';
+import { tupleKey } from '../batch-util.ts';
 import type { ExecOperator } from '../operator.ts';
 
 export interface EquiKeys {
@@ -42,11 +42,11 @@ export class HashJoinExec implements ExecOperator {
     for await (const b of this.right.execute()) rbs.push(b);
     const rb = concatBatches(rbs, rw);
     await rk.prepare(rb);
-    const table = new Map<string, number[]>();
+    const table = new Map<unknown, number[]>();
     for (let j = 0; j < rb.length; j++) {
       const vals = rk.fns.map((f) => f(rb.columns, j));
       if (vals.some((v) => v === null)) continue;
-      const k = rowKey(vals, oids);
+      const k = tupleKey(vals, oids);
       const list = table.get(k);
       if (list) list.push(j); else table.set(k, [j]);
     }
@@ -59,7 +59,7 @@ export class HashJoinExec implements ExecOperator {
       const cands = (i: number): readonly number[] => {
         const vals = lk.fns.map((f) => f(lb.columns, i));
         if (vals.some((v) => v === null)) return EMPTY;
-        return table.get(rowKey(vals, oids)) ?? EMPTY;
+        return table.get(tupleKey(vals, oids)) ?? EMPTY;
       };
       for (const b of await joinBlock(jt, lb, rb, lw, rw, cands, cond, matched)) yield b;
     }

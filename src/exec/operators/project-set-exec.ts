@@ -33,7 +33,12 @@ export class ProjectSetExec implements ExecOperator {
         items.forEach((it, k) => {
           if (it.kind === 'scalar') { scalars[k] = it.c.fn(b.columns, i); return; }
           const a = it.args.fns.map((f) => f(b.columns, i));
-          const rows = it.e.def.strict !== false && a.some((v) => v === null) ? [] : [...it.e.def.impl(a, ctx, it.e.argTypes)];
+          let rows = it.e.def.strict !== false && a.some((v) => v === null) ? [] : [...it.e.def.impl(a, ctx, it.e.argTypes)];
+          if (it.e.def.outColumns) {
+            // a multi-column SRF in a select list yields records: (f(x)).field selects from them
+            const oids = it.e.def.outColumns(it.e.argTypes).map((c) => c.type.oid);
+            rows = rows.map((r) => ({ kind: 'record', fieldOids: oids, values: r as unknown[] }));
+          }
           vals[k] = rows;
           max = Math.max(max, rows.length);
         });

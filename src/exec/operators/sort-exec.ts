@@ -17,14 +17,28 @@ export class SortExec implements ExecOperator {
     const specs: KeySpec[] = this.plan.keys.map((k) => ({ oid: k.expr.type.oid, descending: k.descending, nullsFirst: k.nullsFirst }));
     const width = this.plan.columns.length;
     const rows: { key: unknown[]; row: unknown[] }[] = [];
+    const k = this.fetch;
+    const cmp = (x: { key: unknown[] }, y: { key: unknown[] }): number => compareKeys(specs, x.key, y.key);
     for await (const b of this.input.execute()) {
       checkAbort(this.env);
       await prepare(b);
       for (let i = 0; i < b.length; i++) {
-        rows.push({ key: fns.map((f) => f(b.columns, i)), row: b.columns.map((c) => c[i] ?? null) });
+        const key = fns.map((f) => f(b.columns, i));
+        if (k !== null && rows.length >= k) {
+          // top-k: keep the k smallest, stable (a later equal row never displaces an earlier one)
+          if (k === 0 || compareKeys(specs, key, rows[k - 1]!.key) >= 0) continue;
+          let lo = 0;
+          let hi = k - 1;
+          while (lo < hi) { const mid = (lo + hi) >> 1; if (compareKeys(specs, key, rows[mid]!.key) < 0) hi = mid; else lo = mid + 1; }
+          rows.splice(lo, 0, { key, row: b.columns.map((c) => c[i] ?? null) });
+          rows.pop();
+          continue;
+        }
+        rows.push({ key, row: b.columns.map((c) => c[i] ?? null) });
+        if (k !== null && rows.length === k) rows.sort(cmp);
       }
     }
-    rows.sort((x, y) => compareKeys(specs, x.key, y.key));
+    rows.sort(cmp);
     const n = this.fetch === null ? rows.length : Math.min(this.fetch, rows.length);
     for (let s = 0; s < n; s += BATCH_SIZE) {
       yield rowsToBatch(rows.slice(s, Math.min(n, s + BATCH_SIZE)).map((r) => r.row), width);

@@ -7,7 +7,8 @@
 import type { Batch } from '../../common/batch.ts';
 import { pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
-import type { FrameBound, Window, WindowFuncExpr } from '../../sql/index.ts';
+import type { FrameBound, RangeOffsetOps, Window, WindowFuncExpr } from '../../sql/index.ts';
+import { compareValues } from '../../functions/index.ts';
 import { BATCH_SIZE, checkAbort, type Env } from '../context.ts';
 import { compileAll, compileExpr } from '../expr/compile-expr.ts';
 import { compareKeys, type KeySpec } from '../expr/sort-compare.ts';
@@ -54,18 +55,28 @@ export class WindowExec implements ExecOperator {
     }
     const orderKey = (i: number): unknown[] => ord.fns.map((fn) => fn(all.columns, i));
     const argv = (i: number): unknown[] => args.fns.map((fn) => fn(all.columns, i));
-    const offsets = async (b: FrameBound): Promise<number> => {
+    const rawOffset = async (b: FrameBound, which: string): Promise<unknown> => {
       if (b.kind !== 'preceding' && b.kind !== 'following') return 0;
       const c = compileExpr(b.offset, env);
       if (c.prepare) await c.prepare(ONE_ROW);
       const v = c.fn([], 0);
-      if (v === null) throw pgError(SqlState.null_value_not_allowed, 'frame starting offset must not be null');
+      if (v === null) throw pgError(SqlState.null_value_not_allowed, `frame ${which} offset must not be null`);
+      return v;
+    };
+    const offsets = async (b: FrameBound, which: string): Promise<number> => {
+      const v = await rawOffset(b, which);
+      if (b.kind !== 'preceding' && b.kind !== 'following') return 0;
+      if (b.range !== undefined) return 0;
       const n = Number(v as bigint);
-      if (n < 0) throw pgError(SqlState.invalid_parameter_value ?? '22023', 'frame starting offset must not be negative');
+      if (n < 0) throw pgError('22013', `frame ${which} offset must not be negative`);
       return n;
     };
-    const startOff = await offsets(f.spec.frame.start);
-    const endOff = await offsets(f.spec.frame.end);
+    const startOff = await offsets(f.spec.frame.start, 'starting');
+    const endOff = await offsets(f.spec.frame.end, 'ending');
+    const startRaw = f.spec.frame.start.kind === 'preceding' || f.spec.frame.start.kind === 'following' ? await rawOffset(f.spec.frame.start, 'starting') : null;
+    const endRaw = f.spec.frame.end.kind === 'preceding' || f.spec.frame.end.kind === 'following' ? await rawOffset(f.spec.frame.end, 'ending') : null;
+    const descending = f.spec.orderBy[0]?.descending ?? false;
+    const ctx = env.ctx;
     const out = new Array<unknown>(all.length).fill(null);
     for (const rows of partitions.values()) {
       const keys = rows.map(orderKey);
@@ -93,6 +104,7 @@ export class WindowExec implements ExecOperator {
             case 'unboundedFollowing': return n;
             case 'currentRow': return mode === 'rows' ? (isStart ? k : k + 1) : isStart ? peerStart[k]! : peerEnd[k]!;
             case 'preceding': case 'following': {
+              if (b.range !== undefined) return rangeBound(b.range, b.kind, isStart ? startRaw : endRaw, isStart, k);
               const d = b.kind === 'preceding' ? -off : off;
               if (mode === 'rows') return Math.min(n, Math.max(0, isStart ? k + d : k + d + 1));
               const g = groupNo[k]! + d;
@@ -103,6 +115,36 @@ export class WindowExec implements ExecOperator {
           }
         };
         return [bound(start, true, startOff), bound(end, false, endOff)];
+      };
+      /** RANGE offset: first row whose key is within the bound (start) / one past the last (end); NULL keys frame their peers */
+      const rangeBound = (ops: RangeOffsetOps, kind: 'preceding' | 'following', off: unknown, isStart: boolean, k: number): number => {
+        const v = sk[k]![0] ?? null;
+        if (v === null) return isStart ? peerStart[k]! : peerEnd[k]!;
+        // in sort order, "preceding" is towards smaller values for ASC and larger ones for DESC
+        const towardsSmaller = (kind === 'preceding') !== descending;
+        const limit = (towardsSmaller ? ops.minus : ops.plus).impl(v, off, ctx, ops.keyType, ops.offsetType);
+        const keyAt = (j: number): unknown => {
+          const x = sk[j]![0] ?? null;
+          return x === null || ops.keyCast === null ? x : ops.keyCast(x, -1, ctx);
+        };
+        const oid = ops.resultType.oid;
+        // inside(j): key j lies on the allowed side of the limit, in sort order
+        const inside = (j: number): boolean => {
+          const x = keyAt(j);
+          if (x === null) return false;
+          const c = compareValues(oid, x, limit);
+          const afterLimit = descending ? c <= 0 : c >= 0;
+          const beforeLimit = descending ? c >= 0 : c <= 0;
+          return isStart ? afterLimit : beforeLimit;
+        };
+        if (isStart) {
+          let j = 0;
+          while (j < n && (sk[j]![0] === null || sk[j]![0] === undefined || !inside(j))) j++;
+          return j;
+        }
+        let j = n - 1;
+        while (j >= 0 && (sk[j]![0] === null || sk[j]![0] === undefined || !inside(j))) j--;
+        return j + 1;
       };
       this.#fill(f, sorted, n, peerStart, peerEnd, groupNo, groupStarts.length, frame, argv, filter === null ? null : (i) => filter.fn(all.columns, i) === true, out);
     }

@@ -9,7 +9,7 @@ import type { EvalContext, RoutineDef } from '../../functions/registry-types.ts'
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import { quoteIdent } from '../catalog-snapshot.ts';
 import { snapshotFor } from '../eval-snapshot.ts';
-import { regclassIn, regnamespaceIn, regprocedureIn, regprocIn, regroleIn, regtypeIn, regtypeOut } from '../reg-names.ts';
+import { regclassIn, regclassOut, regnamespaceIn, regprocedureIn, regprocIn, regroleIn, regtypeIn, regtypeOut } from '../reg-names.ts';
 import { declaredReturnType, routineOid } from '../routine-oids.ts';
 import { findDescription, pgShdescriptionRows } from '../tables/pg-description.ts';
 import { registryRoutines } from '../tables/pg-proc.ts';
@@ -47,11 +47,11 @@ function viewDef(snap: CatalogSnapshot, oid: number): string | null {
   return rel === undefined || (rel.kind !== 'v' && rel.kind !== 'm') ? null : viewDefinitionText(rel.viewDefinition);
 }
 
-function indexDef(ctx: EvalContext, oid: number, column: number): string | null {
+function indexDef(ctx: EvalContext, oid: number, column: number, pretty: boolean): string | null {
   const snap = snapshotFor(ctx);
   const pk = primaryKeyIndexes(snap).find((p) => p.oid === oid);
   if (pk === undefined) return null;
-  if (column === 0) return indexDefinition(pk, quoteIdent);
+  if (column === 0) return indexDefinition(pk, quoteIdent, pretty ? regclassOut(pk.rel.oid, snap) : undefined);
   const attnum = pk.attnums[column - 1];
   const name = attnum === undefined ? undefined : snap.columnsOf(pk.rel)[attnum - 1]?.name;
   return name === undefined ? '' : quoteIdent(name);
@@ -63,8 +63,9 @@ function constraintDef(ctx: EvalContext, oid: number): string | null {
   return pk === undefined ? null : primaryKeyDefinition(pk, quoteIdent);
 }
 
-function classOidByName(name: string): number | undefined {
-  return (ClassOid as Record<string, number>)[name];
+/** obj_description's catalog name → its pg_class OID (any pg_catalog relation) */
+function classOidByName(snap: CatalogSnapshot, name: string): number | undefined {
+  return (ClassOid as Record<string, number>)[name] ?? snap.findRelation('pg_catalog', name)?.oid;
 }
 
 const snap = (ctx: EvalContext): CatalogSnapshot => snapshotFor(ctx);
@@ -91,8 +92,8 @@ export const describeFunctions: readonly RoutineDef[] = [
   }),
   ...['pg_function_is_visible', 'pg_operator_is_visible', 'pg_opclass_is_visible', 'pg_collation_is_visible', 'pg_conversion_is_visible']
     .map((name) => scalar(name, [Oid.oid], Oid.bool, () => true)),
-  scalar('pg_get_indexdef', [Oid.oid], Oid.text, ([oid], ctx) => indexDef(ctx, oidArg(oid), 0)),
-  scalar('pg_get_indexdef', [Oid.oid, Oid.int4, Oid.bool], Oid.text, ([oid, col], ctx) => indexDef(ctx, oidArg(oid), col as number)),
+  scalar('pg_get_indexdef', [Oid.oid], Oid.text, ([oid], ctx) => indexDef(ctx, oidArg(oid), 0, false)),
+  scalar('pg_get_indexdef', [Oid.oid, Oid.int4, Oid.bool], Oid.text, ([oid, col, pretty], ctx) => indexDef(ctx, oidArg(oid), col as number, pretty === true)),
   scalar('pg_get_constraintdef', [Oid.oid], Oid.text, ([oid], ctx) => constraintDef(ctx, oidArg(oid))),
   scalar('pg_get_constraintdef', [Oid.oid, Oid.bool], Oid.text, ([oid], ctx) => constraintDef(ctx, oidArg(oid))),
   scalar('pg_get_viewdef', [Oid.oid], Oid.text, ([oid], ctx) => viewDef(snap(ctx), oidArg(oid))),
@@ -127,7 +128,7 @@ export const describeFunctions: readonly RoutineDef[] = [
     return def === undefined ? null : functionResult(snap(ctx), def);
   }),
   scalar('obj_description', [Oid.oid, Oid.name], Oid.text, ([oid, cls], ctx) => {
-    const classoid = classOidByName(cls as string);
+    const classoid = classOidByName(snap(ctx), cls as string);
     return classoid === undefined ? null : findDescription(snap(ctx), oidArg(oid), classoid, 0);
   }),
   scalar('obj_description', [Oid.oid], Oid.text, ([oid], ctx) => findDescription(snap(ctx), oidArg(oid), undefined, 0)),

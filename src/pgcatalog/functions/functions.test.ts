@@ -80,6 +80,8 @@ describe('catalog description functions', () => {
   it('pg_get_indexdef / constraintdef / viewdef / expr / functiondef', () => {
     expect(call('pg_get_indexdef', [Oid.oid], [primaryKeyIndexOid(Fixture.orders)])).toBe('CREATE UNIQUE INDEX orders_pkey ON public.orders USING btree (id, line)');
     expect(call('pg_get_indexdef', [Oid.oid, Oid.int4, Oid.bool], [primaryKeyIndexOid(Fixture.orders), 2, false])).toBe('line');
+    expect(call('pg_get_indexdef', [Oid.oid, Oid.int4, Oid.bool], [primaryKeyIndexOid(Fixture.orders), 0, true])).toBe('CREATE UNIQUE INDEX orders_pkey ON orders USING btree (id, line)');
+    expect(call('pg_get_indexdef', [Oid.oid, Oid.int4, Oid.bool], [primaryKeyIndexOid(Fixture.items), 0, true])).toBe('CREATE UNIQUE INDEX items_pkey ON sales.items USING btree (sku)');
     expect(call('pg_get_constraintdef', [Oid.oid], [primaryKeyConstraintOid(Fixture.orders)])).toBe('PRIMARY KEY (id, line)');
     expect(call('pg_get_constraintdef', [Oid.oid, Oid.bool], [primaryKeyConstraintOid(Fixture.customers), true])).toBe('PRIMARY KEY (id)');
     const def = ' SELECT orders.cust, sum(orders.amount) AS total FROM orders GROUP BY orders.cust;';

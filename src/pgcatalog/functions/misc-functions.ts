@@ -62,6 +62,12 @@ export const miscFunctions: readonly RoutineDef[] = [
   scalar('pg_database_size', [Oid.oid], Oid.int8, zeroSize, { volatility: 'v' }),
   scalar('pg_stat_get_numscans', [Oid.oid], Oid.int8, zeroSize, { volatility: 'v' }),
   scalar('pg_size_pretty', [Oid.int8], Oid.text, ([n]) => sizePretty(n as bigint), { volatility: 'i' }),
+  scalar('pg_size_pretty', [Oid.numeric], Oid.text, ([n]) => {
+    const text = String(n);
+    const whole = /^-?\d+/.exec(text)?.[0] ?? '0';
+    // fractional byte counts below 10 kB print as given, as PostgreSQL's numeric variant does
+    return BigInt(whole) < 10240n && BigInt(whole) > -10240n ? `${text} bytes` : sizePretty(BigInt(whole));
+  }, { volatility: 'i' }),
   scalar('pg_column_size', [Oid.any], Oid.int4, ([v], _ctx, argTypes) => columnSize(v, argTypes[0]?.oid ?? 0)),
   scalar('pg_encoding_to_char', [Oid.int4], Oid.name, ([n]) => PG_ENCODINGS[n as number] ?? '', { volatility: 'i' }),
   scalar('pg_char_to_encoding', [Oid.name], Oid.int4,

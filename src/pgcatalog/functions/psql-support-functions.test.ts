@@ -25,6 +25,14 @@ describe('psql / JDBC support functions', () => {
     expect(call('pg_relation_is_publishable', [Oid.regclass], [1259])).toBe(false);
   });
 
+  it('no partitions; numeric pg_size_pretty; extension comments', () => {
+    expect(call('pg_partition_ancestors', [Oid.regclass], [Fixture.customers])).toEqual([]);
+    expect(call('pg_partition_tree', [Oid.regclass], [Fixture.customers])).toEqual([]);
+    expect(call('pg_size_pretty', [Oid.numeric], ['1234567'])).toBe('1206 kB');
+    expect(call('pg_size_pretty', [Oid.numeric], ['12.5'])).toBe('12.5 bytes');
+    expect(call('obj_description', [Oid.oid, Oid.name], [13559, 'pg_extension'])).toBe('PL/pgSQL procedural language');
+  });
+
   it('pg_timezone_names lists IANA zones with offsets', async () => {
     const rows = await systemScanner()('pg_timezone_names', scanContext());
     const utc = rows.find((r) => r['name'] === 'UTC');

@@ -70,9 +70,22 @@ export const psqlSupportFunctions: readonly RoutineDef[] = [
     }),
     () => [{ name: 'option_name', type: sqlType(Oid.text) }, { name: 'option_value', type: sqlType(Oid.text) }],
     { volatility: 's' }),
+  // lakegate has no table partitioning: no relation has ancestors or a partition tree (PostgreSQL returns no rows for those)
+  setReturning('pg_partition_ancestors', [Oid.regclass], Oid.regclass, () => [],
+    () => [{ name: 'relid', type: sqlType(Oid.regclass) }]),
+  setReturning('pg_partition_tree', [Oid.regclass], Oid.record, () => [],
+    () => [
+      { name: 'relid', type: sqlType(Oid.regclass) }, { name: 'parentrelid', type: sqlType(Oid.regclass) },
+      { name: 'isleaf', type: sqlType(Oid.bool) }, { name: 'level', type: sqlType(Oid.int4) },
+    ]),
   // information_schema._pg_expandarray: the array's elements with their 1-based position (pgJDBC getPrimaryKeys)
   setReturning('_pg_expandarray', [Oid.anyarray], Oid.record,
     ([arr]) => (arr as PgArray).values.map((x, i) => [x, i + 1]),
     (argTypes) => [{ name: 'x', type: sqlType(elementTypeOf(argTypes[0]?.oid ?? 0) || Oid.anyelement) }, { name: 'n', type: sqlType(Oid.int4) }],
     { volatility: 'i' }),
+  // the same for int2vector/oidvector (pg_index.indkey), which PostgreSQL matches to anyarray; not in PostgreSQL's pg_proc
+  ...[Oid.int2vector, Oid.oidvector].map((vectorType) => setReturning('_pg_expandarray', [vectorType], Oid.record,
+    ([arr]) => (arr as PgArray).values.map((x, i) => [x, i + 1]),
+    () => [{ name: 'x', type: sqlType(vectorType === Oid.int2vector ? Oid.int2 : Oid.oid) }, { name: 'n', type: sqlType(Oid.int4) }],
+    { volatility: 'i' })),
 ];

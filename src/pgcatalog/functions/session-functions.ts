@@ -20,14 +20,19 @@ function ownSession(ctx: EvalContext) {
   return ctx.session.sessions().find((s) => s.pid === ctx.session.backendPid);
 }
 
-/** pg_sleep: resolves after `seconds`, or rejects with 57014 when the statement is cancelled. */
+/**
+ * pg_sleep: resolves after `seconds`, or rejects with 57014 when the statement is cancelled. The executor must
+ * await the returned promise; a rejection nobody awaits is marked handled so it cannot crash the process.
+ */
 export function sleep(seconds: number, signal: AbortSignal): Promise<null> {
-  return new Promise((resolve, reject) => {
+  const p = new Promise<null>((resolve, reject) => {
     if (signal.aborted) { reject(queryCanceled()); return; }
     const onAbort = (): void => { clearTimeout(timer); reject(queryCanceled()); };
     const timer = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(null); }, Math.max(0, seconds * 1000));
     signal.addEventListener('abort', onAbort, { once: true });
   });
+  p.catch(() => undefined);
+  return p;
 }
 
 export const sessionFunctions: readonly RoutineDef[] = [

@@ -14,6 +14,7 @@ import { pgAttributeRows } from './pg-attribute.ts';
 import { pgClassRows } from './pg-class.ts';
 import { pgAttrdefRows, pgConstraintRows, pgIndexRows, pgRewriteRows } from './pg-constraint.ts';
 import { pgAuthidRows, pgDatabaseRows, pgRolesRows, pgUserRows } from './pg-database.ts';
+import { pgDependRows } from './pg-depend.ts';
 import { pgDescriptionRows, pgShdescriptionRows } from './pg-description.ts';
 import { pgNamespaceRows } from './pg-namespace.ts';
 import { pgCastRows, pgOperatorRows } from './pg-operator.ts';
@@ -49,6 +50,7 @@ export const SYSTEM_ROW_PRODUCERS: Readonly<Record<string, RowProducer>> = {
   'pg_catalog.pg_constraint': pgConstraintRows,
   'pg_catalog.pg_attrdef': pgAttrdefRows,
   'pg_catalog.pg_rewrite': pgRewriteRows,
+  'pg_catalog.pg_depend': pgDependRows,
   'pg_catalog.pg_description': pgDescriptionRows,
   'pg_catalog.pg_shdescription': pgShdescriptionRows,
   'pg_catalog.pg_am': pgAmRows,

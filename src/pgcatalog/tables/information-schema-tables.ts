@@ -50,21 +50,35 @@ export function* viewsRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   }
 }
 
+/** rows of system relations, which never change (per database name, which the rows carry) */
+const systemColumnRows = new WeakMap<RelationInfo, { db: string; rows: readonly CatalogRow[] }>();
+
 export function* columnsRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   const db = snap.catalog.database;
   for (const rel of snap.relations) {
     if (rel.kind === 'i' || rel.kind === 'S') continue;
-    const cols = snap.columnsOf(rel);
-    for (let i = 0; i < cols.length; i++) {
-      const c = cols[i]!;
-      yield {
-        table_catalog: db, table_schema: rel.schema, table_name: rel.name, column_name: c.name,
-        ordinal_position: i + 1, column_default: c.defaultExpr ?? null, is_nullable: yesNo(c.nullable),
-        ...infoSchemaTypeColumns(c.type.oid, c.type.typmod),
-        udt_catalog: db, dtd_identifier: String(i + 1), is_self_referencing: 'NO', is_identity: 'NO',
-        identity_cycle: 'NO', is_generated: 'NEVER', is_updatable: yesNo(rel.kind === 'r' || rel.kind === 'p'),
-      };
+    const cached = systemColumnRows.get(rel);
+    if (cached !== undefined && cached.db === db) {
+      yield* cached.rows;
+      continue;
     }
+    const rows = [...relationColumns(snap, rel, db)];
+    if (rel.schemaOid === 11 || rel.schemaOid === 13207) systemColumnRows.set(rel, { db, rows });
+    yield* rows;
+  }
+}
+
+function* relationColumns(snap: CatalogSnapshot, rel: RelationInfo, db: string): Iterable<CatalogRow> {
+  const cols = snap.columnsOf(rel);
+  for (let i = 0; i < cols.length; i++) {
+    const c = cols[i]!;
+    yield {
+      table_catalog: db, table_schema: rel.schema, table_name: rel.name, column_name: c.name,
+      ordinal_position: i + 1, column_default: c.defaultExpr ?? null, is_nullable: yesNo(c.nullable),
+      ...infoSchemaTypeColumns(c.type.oid, c.type.typmod),
+      udt_catalog: db, dtd_identifier: String(i + 1), is_self_referencing: 'NO', is_identity: 'NO',
+      identity_cycle: 'NO', is_generated: 'NEVER', is_updatable: yesNo(rel.kind === 'r' || rel.kind === 'p'),
+    };
   }
 }
 

@@ -58,18 +58,32 @@ function hasSystemColumns(rel: RelationInfo): boolean {
   return rel.kind === 'r' || rel.kind === 'm' || rel.kind === 'p' || rel.kind === 'S';
 }
 
+const systemRows = new WeakMap<RelationInfo, readonly CatalogRow[]>();
+
+function* relationAttributes(snap: CatalogSnapshot, rel: RelationInfo): Iterable<CatalogRow> {
+  if (hasSystemColumns(rel)) {
+    for (const [name, attnum, typeOid] of SYSTEM_COLUMNS) yield attributeRow(rel.oid, name, attnum, typeOid, -1, true, false);
+  }
+  const cols = snap.columnsOf(rel);
+  const facts = systemAttributeFactsOf(rel.oid);
+  for (let i = 0; i < cols.length; i++) {
+    const row = columnRow(rel.oid, cols[i]!, i + 1);
+    if (facts !== undefined) yield { ...row, attcollation: facts.collations[i] ?? 0, attndims: facts.ndims[i] ?? 0 };
+    else yield rel.kind === 'v' ? { ...row, attndims: 0 } : row;
+  }
+}
+
 export function* pgAttributeRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   for (const rel of snap.relations) {
-    if (hasSystemColumns(rel)) {
-      for (const [name, attnum, typeOid] of SYSTEM_COLUMNS) yield attributeRow(rel.oid, name, attnum, typeOid, -1, true, false);
+    const cached = systemRows.get(rel);
+    if (cached !== undefined) {
+      yield* cached;
+      continue;
     }
-    const cols = snap.columnsOf(rel);
-    const facts = systemAttributeFactsOf(rel.oid);
-    for (let i = 0; i < cols.length; i++) {
-      const row = columnRow(rel.oid, cols[i]!, i + 1);
-      if (facts !== undefined) yield { ...row, attcollation: facts.collations[i] ?? 0, attndims: facts.ndims[i] ?? 0 };
-      else yield rel.kind === 'v' ? { ...row, attndims: 0 } : row;
-    }
+    const rows = [...relationAttributes(snap, rel)];
+    // system relations never change: keep their rows (keyed by the RelationInfo object itself)
+    if (systemAttributeFactsOf(rel.oid) !== undefined) systemRows.set(rel, rows);
+    yield* rows;
   }
   for (const pk of primaryKeyIndexes(snap)) {
     const cols = snap.columnsOf(pk.rel);

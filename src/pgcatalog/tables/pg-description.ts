@@ -21,6 +21,9 @@ export function* pgDescriptionRows(snap: CatalogSnapshot): Iterable<CatalogRow> 
       if (c !== undefined) yield { objoid: rel.oid, classoid: ClassOid.pg_class, objsubid: i + 1, description: c };
     }
   }
+  // the built-in extension and language, as initdb comments them
+  yield { objoid: 13559, classoid: ClassOid.pg_extension, objsubid: 0, description: 'PL/pgSQL procedural language' };
+  yield { objoid: 13563, classoid: ClassOid.pg_language, objsubid: 0, description: 'PL/pgSQL procedural language' };
   const seen = new Set<number>();
   for (const def of registryRoutines(snap)) {
     const oid = routineOid(def, snap.functions);

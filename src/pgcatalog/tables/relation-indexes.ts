@@ -36,10 +36,13 @@ export function primaryKeyIndexes(snap: CatalogSnapshot): PrimaryKeyIndex[] {
   return out;
 }
 
-/** pg_indexes.indexdef / pg_get_indexdef: CREATE UNIQUE INDEX t_pkey ON public.t USING btree (a, b) */
-export function indexDefinition(pk: PrimaryKeyIndex, quote: (s: string) => string): string {
+/**
+ * pg_indexes.indexdef / pg_get_indexdef: CREATE UNIQUE INDEX t_pkey ON public.t USING btree (a, b). The table is
+ * schema-qualified unless `tableName` is given (pretty mode prints it as regclass does: qualified only if not visible).
+ */
+export function indexDefinition(pk: PrimaryKeyIndex, quote: (s: string) => string, tableName?: string): string {
   const cols = pk.attnums.map((n) => quote(pk.rel.source.columns[n - 1]?.name ?? `?${n}`));
-  return `CREATE UNIQUE INDEX ${quote(pk.name)} ON ${quote(pk.rel.schema)}.${quote(pk.rel.name)} USING btree (${cols.join(', ')})`;
+  return `CREATE UNIQUE INDEX ${quote(pk.name)} ON ${tableName ?? `${quote(pk.rel.schema)}.${quote(pk.rel.name)}`} USING btree (${cols.join(', ')})`;
 }
 
 /** pg_get_constraintdef of a primary key: PRIMARY KEY (a, b) */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Oid } from '../../common/pgtypes/index.ts';
 import { allPgcatalogFunctions } from '../functions.ts';
-import { primaryKeyConstraintOid, primaryKeyIndexOid } from '../well-known-oids.ts';
+import { attrDefOid, primaryKeyConstraintOid, primaryKeyIndexOid, viewRuleOid } from '../well-known-oids.ts';
+import { initParser } from '../../sql/index.ts';
 import { Fixture, fixtureCatalog, functionCatalogOf, MemorySession, scanContext } from '../testing/memory-catalog.ts';
 import { systemScanner } from '../testing/scan-helpers.ts';
 
@@ -81,6 +82,25 @@ describe('pg_type / pg_proc', () => {
     expect(rows.filter((r) => r['oid'] === Oid.pg_class)).toHaveLength(1);
   });
 
+  it('built-in pg_type rows equal PostgreSQL 15\'s (composite row types have no array type here)', async () => {
+    const pg = JSON.parse(readFileSync(new URL('../testing/pg15-pg-type.json', import.meta.url), 'utf8')) as unknown[][];
+    const keys = ['oid', 'typname', 'typlen', 'typbyval', 'typtype', 'typcategory', 'typrelid', 'typsubscript', 'typelem', 'typarray', 'typinput', 'typoutput', 'typreceive', 'typsend', 'typmodin', 'typmodout', 'typanalyze', 'typalign', 'typstorage', 'typcollation'];
+    const byOid = new Map(pg.map((r) => [r[0], r]));
+    const diffs: string[] = [];
+    let compared = 0;
+    for (const row of await scan('pg_type', ctx)) {
+      const theirs = byOid.get(row['oid']);
+      if (theirs === undefined) continue;
+      compared++;
+      keys.forEach((k, i) => {
+        if (k === 'typarray' && row['typtype'] === 'c') return;
+        if (row[k] !== theirs[i]) diffs.push(`${String(row['typname'])}.${k}: ${String(row[k])} vs ${String(theirs[i])}`);
+      });
+    }
+    expect(diffs).toEqual([]);
+    expect(compared).toBeGreaterThan(250);
+  });
+
   it('pg_proc holds every function pg_type refers to (Npgsql joins pg_proc ON oid = typreceive)', async () => {
     const procs = new Set((await scan('pg_proc', ctx)).map((r) => r['oid']));
     const missing: string[] = [];
@@ -117,6 +137,20 @@ describe('pg_index / pg_constraint / pg_attrdef / pg_description', () => {
     expect((await scan('pg_attrdef', ctx)).map((r) => [r['adrelid'], r['adnum'], r['adbin']])).toEqual([[Fixture.customers, 3, '0'], [Fixture.customers, 4, 'now()']]);
     const d = (await scan('pg_description', ctx)).filter((r) => r['objoid'] === Fixture.customers);
     expect(d.map((r) => [r['classoid'], r['objsubid'], r['description']])).toEqual([[1259, 0, 'the customers'], [1259, 2, 'full name']]);
+  });
+});
+
+describe('pg_depend', () => {
+  it('records defaults, primary keys and view → table edges as PostgreSQL does', async () => {
+    await initParser();
+    const rows = (await scan('pg_depend', ctx)).map((r) => [r['classid'], r['objid'], r['refclassid'], r['refobjid'], r['refobjsubid'], r['deptype']]);
+    const rule = viewRuleOid(Fixture.summary);
+    expect(rows).toEqual(expect.arrayContaining([
+      [2618, rule, 1259, Fixture.summary, 0, 'i'], [2618, rule, 1259, Fixture.summary, 0, 'n'], [2618, rule, 1259, Fixture.orders, 0, 'n'],
+      [1259, Fixture.customers, 2615, 2200, 0, 'n'], [2604, attrDefOid(Fixture.customers, 3), 1259, Fixture.customers, 3, 'a'],
+      [2606, primaryKeyConstraintOid(Fixture.orders), 1259, Fixture.orders, 2, 'a'], [1259, primaryKeyIndexOid(Fixture.orders), 2606, primaryKeyConstraintOid(Fixture.orders), 0, 'i'],
+    ]));
+    expect(rows.filter((r) => r[0] === 2618)).toHaveLength(3);
   });
 });
 
@@ -159,7 +193,7 @@ describe('server catalogs', () => {
     expect((await scan('pg_tablespace', ctx)).map((r) => r['spcname'])).toEqual(['pg_default', 'pg_global']);
     expect((await scan('pg_range', ctx)).map((r) => r['rngtypid'])).toEqual([3904, 3906, 3908, 3910, 3912, 3926]);
     expect((await scan('pg_extension', ctx)).map((r) => r['extname'])).toEqual(['plpgsql']);
-    for (const empty of ['pg_enum', 'pg_trigger', 'pg_policy', 'pg_inherits', 'pg_depend', 'pg_sequence', 'pg_locks', 'pg_prepared_xacts', 'pg_foreign_table', 'pg_partitioned_table']) {
+    for (const empty of ['pg_enum', 'pg_trigger', 'pg_policy', 'pg_inherits', 'pg_sequence', 'pg_locks', 'pg_prepared_xacts', 'pg_foreign_table', 'pg_partitioned_table']) {
       expect(await scan(empty, ctx), empty).toEqual([]);
     }
   });

@@ -1,6 +1,6 @@
 // Regenerates the PG 15 catalog facts lakegate ships (run against a scratch PostgreSQL 15):
 //   PGPORT=55200 PGHOST=/tmp PGUSER=postgres node src/pgcatalog/testing/generate-pg15-data.mjs
-// Writes data/system-relation-defs.ts, data/pg-io-procs.ts and testing/pg15-columns.json.
+// Writes data/*.ts (relation definitions, type I/O procs, keywords, pg_proc OIDs) and testing/pg15-*.json (test expectations).
 import pg from 'pg';
 import { writeFileSync } from 'node:fs';
 const here = new URL('.', import.meta.url);
@@ -113,5 +113,18 @@ export const PG_PROC_OIDS: Readonly<Record<string, number>> = {
 ${rows.map((r) => `  '${r.proname}(${r.args.split(' ').filter(Boolean).join(',')})': ${r.oid},`).join('\n')}
 };
 `);
+  await k.end();
+}
+// Test expectations: PostgreSQL 15's own rows for information_schema.columns / pg_attribute of some catalogs, and pg_type
+{
+  const k = new pg.Client();
+  await k.connect();
+  const one = async (sql, file) => {
+    const r = (await k.query(sql)).rows[0];
+    writeFileSync(new URL(file, here), JSON.stringify(Object.values(r)[0]) + '\n');
+  };
+  await one(`select json_agg(json_build_array(table_name, column_name, ordinal_position, is_nullable, data_type, character_maximum_length, character_octet_length, numeric_precision, numeric_precision_radix, numeric_scale, datetime_precision, udt_name) order by table_name, ordinal_position) from information_schema.columns where table_schema='pg_catalog' and table_name in ('pg_class','pg_index','pg_attribute','pg_type','pg_proc','pg_constraint','pg_database','pg_settings','pg_stat_activity','pg_roles','pg_tables','pg_sequences','pg_authid')`, './pg15-catalog-columns-info.json');
+  await one(`select json_agg(json_build_array(attrelid::regclass::text, attname, atttypid::int, attlen, attnum, atttypmod, attbyval, attalign, attstorage, attnotnull, attcollation::int, attndims) order by attrelid, attnum) from pg_attribute where attrelid in ('pg_class'::regclass, 'pg_index'::regclass, 'pg_roles'::regclass, 'pg_type'::regclass, 'pg_proc'::regclass, 'pg_stat_activity'::regclass, 'pg_settings'::regclass)`, './pg15-catalog-attributes.json');
+  await one(`select json_agg(json_build_array(oid::int, typname, typlen, typbyval, typtype, typcategory, typrelid::int, typsubscript::oid::int, typelem::int, typarray::int, typinput::oid::int, typoutput::oid::int, typreceive::oid::int, typsend::oid::int, typmodin::oid::int, typmodout::oid::int, typanalyze::oid::int, typalign, typstorage, typcollation::int) order by oid) from pg_type where typnamespace = 11`, './pg15-pg-type.json');
   await k.end();
 }

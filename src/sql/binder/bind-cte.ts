@@ -31,7 +31,7 @@ export function bindWith(b: Binder, w: Node, parent: Scope | null): Map<string, 
         map.set(name, bindRecursive(b, name, stmt, aliases, parent));
       } else {
         const r = b.bindSelect(query, parent);
-        map.set(name, { name, columns: rename(r.columns, aliases, name), plan: r.plan });
+        map.set(name, { name, columns: rename(r.columns, aliases, name), plan: r.plan, correlated: r.correlated });
       }
     }
   } finally {
@@ -64,11 +64,13 @@ function bindRecursive(b: Binder, name: string, stmt: Node, aliases: readonly st
     throw notSupported('ORDER BY/LIMIT in a recursive query');
   }
   const anchor = b.bindSelect(stmt.larg as Node, parent);
+  let correlated = anchor.correlated;
   const cols = rename(anchor.columns, aliases, name).map((c) => ({ ...c, type: c.type.oid === Oid.unknown ? sqlType(Oid.text) : c.type, tableOid: 0, attnum: 0 }));
   const id = b.nextId();
   const entry: CteEntry = { name, columns: cols, plan: null, workTableId: id };
   b.ctes[b.ctes.length - 1]!.set(name, entry);
   const rec = b.bindSelect(stmt.rarg as Node, parent, { resolveUnknowns: false });
+  correlated ||= rec.correlated;
   if (rec.columns.length !== cols.length) throw pgError(SqlState.syntax_error, 'each UNION query must have the same number of columns');
   let recPlan: LogicalPlan = rec.plan;
   if (rec.columns.some((c, i) => c.type.oid !== cols[i]!.type.oid)) {
@@ -91,6 +93,7 @@ function bindRecursive(b: Binder, name: string, stmt: Node, aliases: readonly st
     });
     anchorPlan = { kind: 'Projection', input: anchor.plan, exprs, columns: cols.map((c) => ({ name: c.name, type: c.type })) };
   }
+  entry.correlated = correlated;
   entry.plan = {
     kind: 'RecursiveCte', id, name, anchor: anchorPlan, recursive: recPlan, all: stmt.all === true,
     columns: cols.map((c) => ({ name: c.name, type: c.type })),

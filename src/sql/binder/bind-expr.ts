@@ -129,21 +129,51 @@ function bindColumnRef(b: Binder, n: Node, es: ExprScope): Expr {
   const fields = (n.fields as Node[]).map((f) => (f.A_Star !== undefined ? '*' : strVal(f)));
   const position = locOf(n);
   if (fields[fields.length - 1] === '*') {
-    throw notSupported('whole-row references (t.*) inside expressions', pos(position));
+    const whole = fields.length >= 2 ? wholeRow(es, fields[fields.length - 2]!, position) : undefined;
+    if (whole === undefined) throw notSupported('whole-row references (*) inside expressions', pos(position));
+    return whole;
   }
   const r = es.scope.resolve(fields, position);
   if (r === undefined) {
     if (fields.length >= 2 && !es.scope.hasItemNamed(fields[fields.length - 2]!)) {
       throw pgError(SqlState.undefined_table, `missing FROM-clause entry for table "${fields[fields.length - 2]}"`, pos(position));
     }
-    if (fields.length === 1 && es.scope.hasItemNamed(fields[0]!)) {
-      throw notSupported('whole-row references to a table', pos(position));
-    }
+    const whole = fields.length === 1 ? wholeRow(es, fields[0]!, position) : undefined;
+    if (whole !== undefined) return whole;
     const shown = fields.length === 1 ? `"${fields[0]}"` : fields.join('.');
     throw pgError(SqlState.undefined_column, `column ${shown} does not exist`, pos(position));
   }
   const name = r.item.alias === null ? r.column.name : `${r.item.alias}.${r.column.name}`;
   return { kind: 'ColumnRef', index: r.column.index, levelsUp: r.levelsUp, type: r.column.type, name, ...(position === undefined ? {} : { location: position }) };
+}
+
+/** `t` or `t.*` as a value: a ROW() of the item's columns (type record) */
+function wholeRow(es: ExprScope, name: string, position: number | undefined): Expr | undefined {
+  let levelsUp = 0;
+  for (let s: ExprScope['scope'] | null = es.scope; s !== null; s = s.parent) {
+    const item = s.items.find((it) => it.alias === name && !it.qualifiedHidden);
+    if (item !== undefined) {
+      if (levelsUp > 0) es.scope.resolve([name, item.columns[0]?.name ?? ''], position);
+      const args: Expr[] = item.columns.map((c) => ({ kind: 'ColumnRef', index: c.index, levelsUp, type: c.type, name: `${name}.${c.name}` }));
+      return { kind: 'Row', args, type: sqlType(Oid.record) };
+    }
+    if (!s.transparent) levelsUp++;
+  }
+  return undefined;
+}
+
+/** field names/types of a record-valued expression, when known (multi-column SRFs, ROW(), whole rows) */
+export function recordFieldsOf(e: Expr, es: ExprScope): readonly { name: string; type: SqlType }[] | undefined {
+  if (e.kind === 'SetCall' && e.def.outColumns) return e.def.outColumns(e.argTypes);
+  if (e.kind === 'Row') return e.args.map((a, i) => ({ name: a.kind === 'ColumnRef' ? a.name.slice(a.name.lastIndexOf('.') + 1) : `f${i + 1}`, type: a.type }));
+  if (e.kind === 'ColumnRef' && e.levelsUp >= 0) {
+    let s: ExprScope['scope'] | null = es.scope;
+    for (let l = e.levelsUp; l > 0 && s !== null; ) { if (!s.transparent) l--; s = s.parent; }
+    while (s !== null && s.transparent) s = s.parent;
+    const col = s?.items.flatMap((it) => it.columns).find((c) => c.index === e.index);
+    return col?.recordFields;
+  }
+  return undefined;
 }
 
 function bindParam(b: Binder, n: Node): Expr {
@@ -252,9 +282,21 @@ function bindRowCompare(b: Binder, name: string, n: Node, es: ExprScope): Expr {
   const l = (tagOf(n.lexpr)[1].args as unknown[]).map((x) => bindExpr(b, x, es));
   const r = (tagOf(n.rexpr)[1].args as unknown[]).map((x) => bindExpr(b, x, es));
   if (l.length !== r.length) throw pgError(SqlState.syntax_error, 'unequal number of entries in row expressions', pos(locOf(n)));
-  if (name !== '=' && name !== '<>') throw notSupported(`row comparison with ${name}`, pos(locOf(n)));
-  const parts = l.map((x, i) => makeOp(b, name, x, r[i]!, locOf(n)));
-  return { kind: 'BoolOp', op: name === '=' ? 'and' : 'or', args: parts, type: BOOL };
+  if (name === '=' || name === '<>') {
+    const parts = l.map((x, i) => makeOp(b, name, x, r[i]!, locOf(n)));
+    return { kind: 'BoolOp', op: name === '=' ? 'and' : 'or', args: parts, type: BOOL };
+  }
+  if (!['<', '<=', '>', '>='].includes(name)) throw notSupported(`row comparison with ${name}`, pos(locOf(n)));
+  // lexicographic: (a, b) < (c, d)  ≡  a < c OR (a = c AND b < d)
+  const strict = name[0]!;
+  const build = (i: number): Expr => {
+    if (i === l.length - 1) return makeOp(b, name, l[i]!, r[i]!, locOf(n));
+    return { kind: 'BoolOp', op: 'or', type: BOOL, args: [
+      makeOp(b, strict, l[i]!, r[i]!, locOf(n)),
+      { kind: 'BoolOp', op: 'and', type: BOOL, args: [makeOp(b, '=', l[i]!, r[i]!, locOf(n)), build(i + 1)] },
+    ] };
+  };
+  return build(0);
 }
 
 function bindCase(b: Binder, n: Node, es: ExprScope): Expr {
@@ -299,8 +341,23 @@ function bindArray(b: Binder, n: Node, es: ExprScope, target: SqlType | null): E
 
 function bindIndirection(b: Binder, n: Node, es: ExprScope): Expr {
   let arg = bindExpr(b, n.arg, es);
+  const inds = n.indirection as Node[];
+  const firstField = inds.findIndex((i) => i.String !== undefined);
+  if (firstField >= 0) {
+    if (firstField > 0) throw notSupported('field selection after a subscript', pos(locOf(n)));
+    for (const ind of inds) {
+      if (ind.String === undefined) throw notSupported('subscripts after a field selection', pos(locOf(n)));
+      const name = strVal(ind);
+      const fields = recordFieldsOf(arg, es);
+      if (fields === undefined) throw notSupported('field selection from a composite value of unknown shape', pos(locOf(n)));
+      const f = fields.findIndex((x) => x.name === name);
+      if (f < 0) throw pgError(SqlState.undefined_column, `column "${name}" not found in data type record`, pos(locOf(n)));
+      arg = { kind: 'FieldSelect', arg, field: f, type: fields[f]!.type };
+    }
+    return arg;
+  }
   const idx: { lower: Expr | null; upper: Expr | null; slice: boolean }[] = [];
-  for (const ind of n.indirection as Node[]) {
+  for (const ind of inds) {
     const [tag, x] = tagOf(ind);
     if (tag !== 'A_Indices') throw notSupported('field selection from a composite value', pos(locOf(n)));
     const bindIdx = (e: unknown): Expr | null => (e === undefined ? null : coerce(b.env, bindExpr(b, e, es), INT4, 'i'));

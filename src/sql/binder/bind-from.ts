@@ -84,7 +84,10 @@ function itemFor(alias: string | null, cols: readonly OutColumn[], aliasNode: No
   if (colnames.length > cols.length) {
     throw pgError(SqlState.invalid_column_reference, `table "${alias}" has ${cols.length} columns available but ${colnames.length} columns specified`);
   }
-  const columns: ScopeColumn[] = cols.map((c, i) => ({ name: colnames[i] ?? c.name, type: c.type, index: i, tableOid: c.tableOid, attnum: c.attnum }));
+  const columns: ScopeColumn[] = cols.map((c, i) => ({
+    name: colnames[i] ?? c.name, type: c.type, index: i, tableOid: c.tableOid, attnum: c.attnum,
+    ...(c.recordFields === undefined ? {} : { recordFields: c.recordFields }),
+  }));
   return schema === undefined ? { alias, columns } : { alias, schema, columns };
 }
 

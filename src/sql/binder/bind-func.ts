@@ -5,7 +5,8 @@
 import { Oid, sqlType, type SqlType } from '../../common/pgtypes/oids.ts';
 import { notSupported, pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
-import type { Expr, FrameBound, SortKeyExpr, WindowFrame, WindowSpec } from '../logical/expr.ts';
+import type { Expr, FrameBound, RangeOffsetOps, SortKeyExpr, WindowFrame, WindowSpec } from '../logical/expr.ts';
+import { formatType } from '../../common/pgtypes/format-type.ts';
 import { coerce, coerceToBoolean, commonType, INT4, INT8 } from './coerce.ts';
 import type { Binder, ExprScope } from './binder.ts';
 import { bindExpr, locOf, strVal, withPosition } from './bind-expr.ts';
@@ -67,7 +68,9 @@ export function bindSortBy(b: Binder, s: Node, es: ExprScope): SortKeyExpr {
 }
 
 export function sortKey(expr: Expr, s: Node): SortKeyExpr {
-  const descending = s.sortby_dir === 'SORTBY_DESC';
+  const useOp = ((s.useOp as Node[] | undefined) ?? []).map(strVal).pop();
+  if (s.sortby_dir === 'SORTBY_USING' && !['<', '<=', '>', '>='].includes(useOp ?? '')) throw notSupported(`ORDER BY USING ${useOp}`);
+  const descending = s.sortby_dir === 'SORTBY_DESC' || (s.sortby_dir === 'SORTBY_USING' && (useOp === '>' || useOp === '>='));
   const nulls = s.sortby_nulls;
   return { expr, descending, nullsFirst: nulls === 'SORTBY_NULLS_FIRST' ? true : nulls === 'SORTBY_NULLS_LAST' ? false : descending };
 }
@@ -105,6 +108,29 @@ const F = {
   START_OFFSET_FOLLOWING: 0x2000, END_OFFSET_FOLLOWING: 0x4000, EXCLUSION: 0x8000 | 0x10000 | 0x20000,
 } as const;
 
+/** in_range support: key + offset / key - offset, and how to compare the key with the result */
+function rangeOps(b: Binder, keyType: SqlType, offset: Expr, position: number | undefined): RangeOffsetOps {
+  const fail = (): never => {
+    throw pgError(SqlState.feature_not_supported, `RANGE with offset PRECEDING/FOLLOWING is not supported for column type ${formatType(keyType.oid)} and offset type ${formatType(offset.type.oid)}`, pos(position));
+  };
+  let plus;
+  let minus;
+  try {
+    plus = b.ctx.functions.resolveOperator('+', keyType, offset.type);
+    minus = b.ctx.functions.resolveOperator('-', keyType, offset.type);
+  } catch {
+    return fail();
+  }
+  const resultType = plus.returnType;
+  let keyCast = null;
+  if (resultType.oid !== keyType.oid) {
+    const c = b.ctx.functions.findCoercion(keyType.oid, resultType.oid, 'i');
+    if (c === undefined) return fail();
+    keyCast = c.impl;
+  }
+  return { plus: plus.def, minus: minus.def, keyType: plus.leftType ?? keyType, offsetType: plus.rightType, resultType, keyCast };
+}
+
 export function bindWindowSpec(b: Binder, over: Node, es: ExprScope): WindowSpec {
   let def = over;
   const refName = (over.name ?? over.refname) as string | undefined;
@@ -133,13 +159,15 @@ export function bindWindowSpec(b: Binder, over: Node, es: ExprScope): WindowSpec
     if (opts & (start ? F.START_OFFSET_FOLLOWING : F.END_OFFSET_FOLLOWING)) return { kind: 'following', offset: offset(start ? frameDef.startOffset : frameDef.endOffset, mode) };
     return start ? { kind: 'unboundedPreceding' } : { kind: 'currentRow' };
   };
-  const frame: WindowFrame = { mode, start: bound(true), end: bound(false) };
-  if (mode === 'range' && (frame.start.kind === 'preceding' || frame.start.kind === 'following' || frame.end.kind === 'preceding' || frame.end.kind === 'following')) {
-    throw notSupported('RANGE with offset PRECEDING/FOLLOWING', pos(locOf(over)));
+  let frame: WindowFrame = { mode, start: bound(true), end: bound(false) };
+  const orderBy = order.map((s) => bindSortBy(b, s.SortBy as Node, wes));
+  const isOffset = (x: FrameBound): x is Extract<FrameBound, { offset: Expr }> => x.kind === 'preceding' || x.kind === 'following';
+  if (mode === 'range' && (isOffset(frame.start) || isOffset(frame.end))) {
+    if (orderBy.length !== 1) {
+      throw pgError(SqlState.windowing_error, 'RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column', pos(locOf(over)));
+    }
+    const withOps = (x: FrameBound): FrameBound => (isOffset(x) ? { ...x, range: rangeOps(b, orderBy[0]!.expr.type, x.offset, locOf(over)) } : x);
+    frame = { mode, start: withOps(frame.start), end: withOps(frame.end) };
   }
-  return {
-    partitionBy: partition.map((p) => bindExpr(b, p, wes)),
-    orderBy: order.map((s) => bindSortBy(b, s.SortBy as Node, wes)),
-    frame,
-  };
+  return { partitionBy: partition.map((p) => bindExpr(b, p, wes)), orderBy, frame };
 }

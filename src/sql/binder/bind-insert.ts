@@ -35,7 +35,8 @@ function assign(b: Binder, e: Expr, col: ColumnDef, position: number | undefined
   return r;
 }
 
-function defaultFor(b: Binder, col: ColumnDef): Expr {
+/** a column's DEFAULT (ColumnDef.defaultExpr parsed and bound), or a typed NULL */
+export function defaultFor(b: Binder, col: ColumnDef): Expr {
   if (col.defaultExpr === undefined) return { kind: 'Literal', value: null, type: col.type };
   const stmt = parseSql(`SELECT ${col.defaultExpr}`)[0]!.ast as Node;
   const rt = (((stmt.SelectStmt as Node).targetList as Node[])[0]!.ResTarget as Node);

@@ -4,13 +4,14 @@ import { SqlState } from '../../common/sqlstate.ts';
 import type { BindContext, BoundQuery } from './bind-context.ts';
 import { Binder, type QueryResult } from './binder.ts';
 import { bindInsert } from './bind-insert.ts';
+import { bindModify } from './bind-modify.ts';
 import { tagOf } from './bind-expr.ts';
 
 type Node = Record<string, unknown>;
 
-const STATEMENT_NAMES: Record<string, string> = { UpdateStmt: 'UPDATE', DeleteStmt: 'DELETE', MergeStmt: 'MERGE' };
+const STATEMENT_NAMES: Record<string, string> = { MergeStmt: 'MERGE' };
 
-/** SelectStmt (incl. VALUES, set operations, WITH) and InsertStmt; UPDATE/DELETE are 0A000. */
+/** SelectStmt (incl. VALUES, set operations, WITH), InsertStmt, UpdateStmt, DeleteStmt (RETURNING optional). */
 export function bindQuery(ast: unknown, ctx: BindContext): BoundQuery {
   const b = new Binder(ctx);
   const [tag, n] = tagOf(ast);
@@ -18,6 +19,8 @@ export function bindQuery(ast: unknown, ctx: BindContext): BoundQuery {
   switch (tag) {
     case 'SelectStmt': r = b.bindSelect(n as Node, null); break;
     case 'InsertStmt': r = bindInsert(b, n as Node); break;
+    case 'UpdateStmt': r = bindModify(b, n as Node, 'update'); break;
+    case 'DeleteStmt': r = bindModify(b, n as Node, 'delete'); break;
     default: throw notSupported(STATEMENT_NAMES[tag] ?? `statement ${tag}`);
   }
   ctx.paramTypes.forEach((t, i) => {

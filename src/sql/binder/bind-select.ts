@@ -8,7 +8,7 @@ import { SqlState } from '../../common/sqlstate.ts';
 import { exprEquals, transformExpr, type Expr, type SetCallExpr, type SortKeyExpr, type WindowFuncExpr } from '../logical/expr.ts';
 import type { LogicalPlan } from '../logical/plan.ts';
 import { coerceToBoolean } from './coerce.ts';
-import { bindExpr, locOf, resolveUnknownOutput, strVal, tagOf } from './bind-expr.ts';
+import { bindExpr, locOf, recordFieldsOf, resolveUnknownOutput, strVal, tagOf } from './bind-expr.ts';
 import { sortKey } from './bind-func.ts';
 import { bindFromList } from './bind-from.ts';
 import { buildAggregate, collect, expandGroupingSets, hasAggregates, type GroupItem } from './bind-group.ts';
@@ -19,7 +19,7 @@ import { checkNoLocking, type Binder, type ExprScope, type OutColumn, type Query
 
 type Node = Record<string, unknown>;
 
-interface Target { expr: Expr; readonly name: string; readonly tableOid: number; readonly attnum: number }
+interface Target { expr: Expr; readonly name: string; readonly tableOid: number; readonly attnum: number; readonly recordFields?: readonly { name: string; type: Expr['type'] }[] }
 /** an ORDER BY / DISTINCT ON item: a select-list position or an expression over the FROM row */
 interface SortItem { target?: number; expr?: Expr; readonly sb: Node }
 
@@ -186,7 +186,9 @@ export function bindSimpleSelect(b: Binder, stmt: Node, parent: Scope | null, op
   if (projExprs.length > visible) {
     plan = { kind: 'Projection', input: plan, exprs: cols.slice(0, visible).map((c, i) => ref(i, c)), columns: cols.slice(0, visible) };
   }
-  const columns: OutColumn[] = targets.map((t, i) => ({ name: t.name, type: cols[i]!.type, tableOid: t.tableOid, attnum: t.attnum }));
+  const columns: OutColumn[] = targets.map((t, i) => ({
+    name: t.name, type: cols[i]!.type, tableOid: t.tableOid, attnum: t.attnum, ...(t.recordFields === undefined ? {} : { recordFields: t.recordFields }),
+  }));
   return { plan, columns, correlated: scope.hasOuterRefs };
 }
 
@@ -219,7 +221,8 @@ function bindTargets(b: Binder, list: readonly Node[], scope: Scope, es: ExprSco
       const c = scope.items.flatMap((it) => it.columns).find((x) => x.index === expr.index);
       if (c) { tableOid = c.tableOid; attnum = c.attnum; }
     }
-    out.push({ expr, name: (rt.name as string | undefined) ?? figureColname(rt.val), tableOid, attnum });
+    const recordFields = recordFieldsOf(expr, es);
+    out.push({ expr, name: (rt.name as string | undefined) ?? figureColname(rt.val), tableOid, attnum, ...(recordFields === undefined ? {} : { recordFields }) });
   }
   return out;
 }

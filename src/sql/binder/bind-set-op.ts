@@ -29,11 +29,8 @@ export function bindSetOp(b: Binder, stmt: Node, parent: Scope | null, opts: Sel
     const exprs: Expr[] = r.columns.map((c, i) => coerce(b.env, { kind: 'ColumnRef', index: i, levelsUp: 0, type: c.type, name: c.name }, types[i]!, 'i'));
     return { kind: 'Projection', input: r.plan, exprs, columns: r.columns.map((c, i) => ({ name: c.name, type: types[i]! })) };
   };
-  const columns: OutColumn[] = left.columns.map((c, i) => ({
-    name: c.name, type: types[i]!,
-    tableOid: c.tableOid === right.columns[i]!.tableOid && c.attnum === right.columns[i]!.attnum ? c.tableOid : 0,
-    attnum: c.tableOid === right.columns[i]!.tableOid && c.attnum === right.columns[i]!.attnum ? c.attnum : 0,
-  }));
+  // PostgreSQL reports no column origin for set-operation results
+  const columns: OutColumn[] = left.columns.map((c, i) => ({ name: c.name, type: types[i]!, tableOid: 0, attnum: 0 }));
   const plan: LogicalPlan = {
     kind: 'SetOp', op, all: stmt.all === true, left: cast(left), right: cast(right),
     columns: columns.map((c) => ({ name: c.name, type: c.type })),

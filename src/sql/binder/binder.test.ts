@@ -5,6 +5,7 @@ import { explainPlan, initParser } from '../index.ts';
 import { bindSql } from '../../exec/testing/run-sql.ts';
 import { e2eCatalog } from '../../exec/testing/e2e-fixture.ts';
 import { MemoryCatalog, MemoryTable } from '../testing/memory-catalog.ts';
+import { QUERY_CASES } from '../../exec/testing/e2e-expected.ts';
 
 beforeAll(async () => { await initParser(); });
 
@@ -32,6 +33,10 @@ describe('binder', () => {
     const t = cat.findRelation('public', 't')!.oid;
     const q = bindSql(cat, 'select b, t.a, t.a + 1, x.a from t, (select a from t) x');
     expect(q.columns.map((c) => [c.tableOid, c.attnum])).toEqual([[t, 2], [t, 1], [0, 0], [t, 1]]);
+    // as PostgreSQL: CTE and GROUP BY outputs keep their origin, set operations have none
+    expect(bindSql(cat, 'with w as (select a from t) select a from w').columns[0]).toMatchObject({ tableOid: t, attnum: 1 });
+    expect(bindSql(cat, 'select b, count(*) from t group by b').columns.map((c) => c.tableOid)).toEqual([t, 0]);
+    expect(bindSql(cat, 'select a from t union select a from t').columns[0]).toMatchObject({ tableOid: 0, attnum: 0 });
   });
 
   it('resolves unqualified names through pg_catalog first, then search_path', () => {
@@ -52,8 +57,9 @@ describe('binder', () => {
     expect(() => bindSql(e2eCatalog(), 'select * from nope.t')).toThrow(expect.objectContaining({ code: '3F000' }));
   });
 
-  it('rejects UPDATE/DELETE as 0A000', () => {
-    expect(() => bindSql(e2eCatalog(), 'update t set a = 1')).toThrow(expect.objectContaining({ code: '0A000', message: 'UPDATE is not supported' }));
+  it('rejects UPDATE … FROM and MERGE as 0A000', () => {
+    expect(() => bindSql(e2eCatalog(), 'update t set a = 1 from u')).toThrow(expect.objectContaining({ code: '0A000', message: 'UPDATE with FROM is not supported' }));
+    expect(() => bindSql(e2eCatalog(), 'merge into t using u on t.a = u.a when matched then delete')).toThrow(expect.objectContaining({ code: '0A000' }));
   });
 
   it('explains plans as an indented tree', () => {
@@ -68,5 +74,14 @@ describe('binder', () => {
       '            TableScan: public.t',
       '            TableScan: public.u',
     ]);
+  });
+
+  it('records FOR SYSTEM_TIME AS OF on the scan', () => {
+    const q = bindSql(e2eCatalog(), "select a from t FOR SYSTEM_TIME AS OF '2024-01-01'");
+    expect(explainPlan(q.plan).at(-1)).toBe("  TableScan: public.t AS OF '2024-01-01'");
+  });
+
+  it('explains every end-to-end query without failing', () => {
+    for (const c of QUERY_CASES) expect(explainPlan(bindSql(e2eCatalog(), c.sql).plan).length).toBeGreaterThan(0);
   });
 });

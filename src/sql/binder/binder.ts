@@ -21,6 +21,8 @@ type Node = Record<string, unknown>;
 export interface OutColumn extends PlanColumn {
   readonly tableOid: number;
   readonly attnum: number;
+  /** field names of a record-typed column, when known (for `(col).field` one level up) */
+  readonly recordFields?: readonly PlanColumn[];
 }
 
 export interface QueryResult {
@@ -50,6 +52,8 @@ export interface CteEntry {
   plan: LogicalPlan | null;
   /** WorkTableScan id while binding the recursive term */
   readonly workTableId?: number;
+  /** its body references an enclosing query level */
+  correlated?: boolean;
 }
 
 export interface SelectOptions {
@@ -83,7 +87,8 @@ export class Binder {
     const stmt = (node.SelectStmt ?? node) as Node;
     if (stmt.intoClause !== undefined) throw notSupported('SELECT INTO');
     const pushed = stmt.withClause !== undefined;
-    if (pushed) this.ctes.push(bindWith(this, stmt.withClause as Node, parent));
+    const ctes = pushed ? bindWith(this, stmt.withClause as Node, parent) : null;
+    if (ctes !== null) this.ctes.push(ctes);
     try {
       let r: QueryResult;
       if (stmt.op !== undefined && stmt.op !== 'SETOP_NONE') {
@@ -95,7 +100,8 @@ export class Binder {
       } else {
         r = bindSimpleSelect(this, stmt, parent, opts);
       }
-      return r;
+      // a CTE body correlated to an enclosing level makes the whole query block correlated
+      return ctes !== null && [...ctes.values()].some((c) => c.correlated) ? { ...r, correlated: true } : r;
     } finally {
       if (pushed) this.ctes.pop();
     }

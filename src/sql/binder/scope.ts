@@ -17,6 +17,8 @@ export interface ScopeColumn {
   usingHidden?: boolean;
   /** dropped from `*` (e.g. hidden helper columns) */
   readonly starHidden?: boolean;
+  /** field names of a record-typed column, when known (for `(col).field`) */
+  readonly recordFields?: readonly { readonly name: string; readonly type: SqlType }[];
 }
 
 export interface RangeItem {

@@ -24,6 +24,7 @@ const DESCRIBE = {
   RecursiveCte: (p) => `RecursiveQuery: ${p.name}${p.all ? '' : ' is_distinct=true'}`,
   WorkTableScan: (p) => `WorkTableScan: ${p.name}`,
   FunctionScan: (p) => `FunctionScan: ${p.name}(${p.args.map(exprText).join(', ')})${p.ordinality ? ' WITH ORDINALITY' : ''}`,
+  Overwrite: (p) => `${p.op === 'update' ? 'Update' : 'Delete'}: ${p.name}${p.returning ? ` RETURNING ${p.returning.map(exprText).join(', ')}` : ''}`,
   Insert: (p) => `Insert: ${p.name}${p.returning ? ` RETURNING ${p.returning.map(exprText).join(', ')}` : ''}`,
 } satisfies { [K in PlanKind]: Describe<K> };
 

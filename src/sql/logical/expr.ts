@@ -53,9 +53,19 @@ export interface WindowFrame {
   readonly start: FrameBound;
   readonly end: FrameBound;
 }
+/** RANGE offset frames: key ± offset (PostgreSQL's in_range), compared in `resultType` */
+export interface RangeOffsetOps {
+  readonly plus: OperatorDef;
+  readonly minus: OperatorDef;
+  readonly keyType: SqlType;
+  readonly offsetType: SqlType;
+  readonly resultType: SqlType;
+  /** converts an ORDER BY value to resultType (date → timestamp for date ± interval), or null */
+  readonly keyCast: CastFn | null;
+}
 export type FrameBound =
   | { readonly kind: 'unboundedPreceding' } | { readonly kind: 'unboundedFollowing' } | { readonly kind: 'currentRow' }
-  | { readonly kind: 'preceding'; readonly offset: Expr } | { readonly kind: 'following'; readonly offset: Expr };
+  | { readonly kind: 'preceding' | 'following'; readonly offset: Expr; readonly range?: RangeOffsetOps };
 export interface WindowSpec { readonly partitionBy: readonly Expr[]; readonly orderBy: readonly SortKeyExpr[]; readonly frame: WindowFrame }
 /** only during binding: replaced by ColumnRefs into the Window node's output */
 export interface WindowFuncExpr { readonly kind: 'WindowFunc'; readonly name: string; readonly agg: AggregateDef | null; readonly args: readonly Expr[]; readonly argTypes: readonly SqlType[]; readonly filter: Expr | null; readonly star: boolean; readonly spec: WindowSpec; readonly type: SqlType }

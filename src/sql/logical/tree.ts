@@ -29,6 +29,7 @@ const MAPPERS = {
   RecursiveCte: (p, _m, s) => ({ ...p, anchor: s(p.anchor, 0), recursive: s(p.recursive, 0) }),
   FunctionScan: (p, m) => ({ ...p, args: p.args.map(m) }),
   Insert: (p, m, s) => ({ ...p, input: s(p.input, 0), returning: p.returning && p.returning.map(m) }),
+  Overwrite: (p, m, s) => ({ ...p, input: s(p.input, 0), returning: p.returning && p.returning.map(m) }),
 } satisfies { [K in PlanKind]: Mapper<K> };
 
 export function mapPlanExprs(plan: LogicalPlan, fn: ExprMapper, depth = 0): LogicalPlan {

@@ -1,0 +1,45 @@
+/**
+ * pg_depend: the dependency rows PostgreSQL records for what lakegate has: relation → schema, default →
+ * column, primary-key constraint → columns, pk index → constraint, and a view's _RETURN rule → the view and
+ * the relations its SELECT reads (column-level detail is not kept: refobjsubid 0).
+ * @see https://www.postgresql.org/docs/15/catalog-pg-depend.html
+ */
+import type { CatalogSnapshot } from '../catalog-snapshot.ts';
+import type { CatalogRow } from '../system-table.ts';
+import { attrDefOid, ClassOid, viewRuleOid } from '../well-known-oids.ts';
+import { primaryKeyIndexes } from './relation-indexes.ts';
+import { viewReferences } from './view-references.ts';
+
+const dep = (classid: number, objid: number, refclassid: number, refobjid: number, refobjsubid: number, deptype: string): CatalogRow =>
+  ({ classid, objid, objsubid: 0, refclassid, refobjid, refobjsubid, deptype });
+
+function isSystem(schemaOid: number): boolean {
+  return schemaOid === 11 || schemaOid === 13207;
+}
+
+export function* pgDependRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
+  for (const rel of snap.relations) {
+    if (isSystem(rel.schemaOid)) continue;
+    yield dep(ClassOid.pg_class, rel.oid, ClassOid.pg_namespace, rel.schemaOid, 0, 'n');
+    const cols = snap.columnsOf(rel);
+    for (let i = 0; i < cols.length; i++) {
+      if (cols[i]!.defaultExpr !== undefined) yield dep(ClassOid.pg_attrdef, attrDefOid(rel.oid, i + 1), ClassOid.pg_class, rel.oid, i + 1, 'a');
+    }
+    if ((rel.kind === 'v' || rel.kind === 'm') && rel.viewDefinition !== undefined) {
+      const rule = viewRuleOid(rel.oid);
+      yield dep(ClassOid.pg_rewrite, rule, ClassOid.pg_class, rel.oid, 0, 'i');
+      yield dep(ClassOid.pg_rewrite, rule, ClassOid.pg_class, rel.oid, 0, 'n');
+      const seen = new Set<number>([rel.oid]);
+      for (const ref of viewReferences(rel.viewDefinition)) {
+        const target = ref.schema === undefined ? snap.lookupRelation(ref.name) : snap.findRelation(ref.schema, ref.name);
+        if (target === undefined || seen.has(target.oid)) continue;
+        seen.add(target.oid);
+        yield dep(ClassOid.pg_rewrite, rule, ClassOid.pg_class, target.oid, 0, 'n');
+      }
+    }
+  }
+  for (const pk of primaryKeyIndexes(snap)) {
+    for (const n of pk.attnums) yield dep(ClassOid.pg_constraint, pk.constraintOid, ClassOid.pg_class, pk.rel.oid, n, 'a');
+    yield dep(ClassOid.pg_class, pk.oid, ClassOid.pg_constraint, pk.constraintOid, 0, 'i');
+  }
+}
