@@ -63,3 +63,12 @@ describe('record output (verified on PostgreSQL 15.18)', () => {
     expect(textOut(Oid.record, r, S)).toBe(out);
   });
 });
+
+describe('anonymous record input', () => {
+  it('is 0A000 as in PostgreSQL', () => {
+    try { textIn(Oid.record, -1, '(1,2)', S); expect.fail(); } catch (e) {
+      expect((e as GatewayError).code).toBe('0A000');
+      expect((e as GatewayError).message).toBe('input of anonymous composite types is not implemented');
+    }
+  });
+});

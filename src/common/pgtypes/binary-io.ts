@@ -88,6 +88,7 @@ export function binaryIn(oid: number, bytes: Uint8Array): unknown {
       return { micros: dv.getBigInt64(0), days: dv.getInt32(8), months: dv.getInt32(12) } satisfies Interval;
     }
   }
+  if (oid === Oid.record) throw new GatewayError(SqlState.feature_not_supported, 'input of anonymous composite types is not implemented');
   if (oid === Oid.int2vector) return arrayFromBinary(bytes, Oid.int2);
   if (oid === Oid.oidvector) return arrayFromBinary(bytes, Oid.oid);
   if (elementTypeOf(oid) !== 0) return arrayFromBinary(bytes, elementTypeOf(oid));

@@ -62,6 +62,7 @@ export function textIn(oid: number, typmod: number, text: string, settings: Outp
     case Oid.xid8: return int8In(text);
     case Oid.int2vector: case Oid.oidvector: return vectorIn(oid, text);
     case Oid.name: return nameIn(text);
+    case Oid.record: throw new GatewayError(SqlState.feature_not_supported, 'input of anonymous composite types is not implemented');
   }
   const elem = elementTypeOf(oid);
   if (elem !== 0) return arrayIn(text, elem, (s) => textIn(elem, typmod, s, settings));
