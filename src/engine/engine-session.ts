@@ -168,7 +168,8 @@ export class EngineSession implements HandlerSession {
   }
 
   cancel(): void {
-    this.abort?.abort(queryCanceled());
+    // a CancelRequest that arrives between statements is ignored, as in PostgreSQL
+    if (this.active) this.abort?.abort(queryCanceled());
   }
 
   async close(): Promise<void> {
@@ -286,7 +287,8 @@ export class EngineSession implements HandlerSession {
     this.statementStart = BigInt(Date.now()) * 1000n;
     this.queryStart = this.statementStart;
     this.active = true;
-    this.abort = new AbortController();
+    // one controller serves statement after statement until a cancel uses it up (creating one per statement costs)
+    if (this.abort === null || this.abort.signal.aborted) this.abort = new AbortController();
     const timeout = Number(this.settings.get('statement_timeout') ?? '0');
     if (timeout > 0) {
       const controller = this.abort;

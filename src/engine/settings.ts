@@ -176,7 +176,11 @@ const BY_LOWER_NAME = new Map(SETTING_DEFS.map((d) => [d.name.toLowerCase(), d])
 /** PostgreSQL's alternate names for some settings. */
 const ALIASES: Readonly<Record<string, string>> = { timezone: 'TimeZone', datestyle: 'DateStyle', intervalstyle: 'IntervalStyle' };
 
+const BY_NAME = new Map(SETTING_DEFS.map((d) => [d.name, d]));
+
 export function findSettingDef(name: string): SettingDef | undefined {
+  const exact = BY_NAME.get(name);
+  if (exact !== undefined) return exact;
   const lower = name.toLowerCase();
   return BY_LOWER_NAME.get(ALIASES[lower]?.toLowerCase() ?? lower);
 }

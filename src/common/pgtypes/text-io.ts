@@ -2,7 +2,7 @@
  * textIn / textOut: PostgreSQL's text format of every supported type, dispatched by OID with a switch.
  * textOut is the wire hot path (DataRow text columns); the per-family work lives in scalar-text.ts,
  * float-text.ts, numeric.ts, json-text.ts, datetime-text.ts, interval-text.ts, array-text.ts, record-text.ts.
- * Typmods: numeric(p,s) and time/timestamp precision are applied on input (as numeric_in/timestamp_in do);
+ * Typmods: numeric(p,s), time/timestamp precision and interval ranges are applied on input (as the *_in functions do);
  * char/varchar length checks belong to casts.
  */
 import { GatewayError, notSupported } from '../errors.ts';

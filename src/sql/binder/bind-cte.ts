@@ -63,6 +63,9 @@ function bindRecursive(b: Binder, name: string, stmt: Node, aliases: readonly st
   if (stmt.sortClause !== undefined || stmt.limitCount !== undefined || stmt.limitOffset !== undefined) {
     throw notSupported('ORDER BY/LIMIT in a recursive query');
   }
+  if (referencesName(stmt.larg, name)) {
+    throw pgError(SqlState.invalid_recursion, `recursive reference to query "${name}" must not appear within its non-recursive term`);
+  }
   const anchor = b.bindSelect(stmt.larg as Node, parent);
   let correlated = anchor.correlated;
   const cols = rename(anchor.columns, aliases, name).map((c) => ({ ...c, type: c.type.oid === Oid.unknown ? sqlType(Oid.text) : c.type, tableOid: 0, attnum: 0 }));

@@ -2,7 +2,7 @@
  * FROM clause: relations (through search_path), CTE references, subqueries, set-returning functions and
  * joins (ON / USING / NATURAL, LATERAL). Each item becomes a plan plus RangeItems for name lookup.
  */
-import { Oid, sqlType } from '../../common/pgtypes/oids.ts';
+import { Oid, sqlType, type SqlType } from '../../common/pgtypes/oids.ts';
 import { notSupported, pgError, undefinedTable } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { Expr } from '../logical/expr.ts';
@@ -38,6 +38,7 @@ export function bindFromList(b: Binder, from: readonly unknown[], scope: Scope):
   for (const node of from) {
     const left = plan;
     const r = bindFromItem(b, node, scope, scope.items);
+    checkNameConflicts(scope.items, r.items);
     if (left === null) {
       plan = r.plan;
       for (const it of r.items) scope.add(it);
@@ -96,8 +97,8 @@ export function lookupRelation(b: Binder, schema: string | undefined, name: stri
   const cat = b.ctx.catalog;
   if (schema !== undefined) {
     const s = schema === 'pg_temp' && b.ctx.tempSchema ? b.ctx.tempSchema : schema;
-    if (cat.schemaByName(s) === undefined) throw pgError(SqlState.invalid_schema_name, `schema "${schema}" does not exist`, pos(position));
-    const r = cat.findRelation(s, name);
+    // parserOpenTable looks the schema up with missing_ok, so a missing schema reports the relation (42P01)
+    const r = cat.schemaByName(s) === undefined ? undefined : cat.findRelation(s, name);
     if (r === undefined) throw undefinedTable(`${schema}.${name}`, position);
     return r;
   }
@@ -132,7 +133,20 @@ function bindRangeVar(b: Binder, n: Node): FromResult {
     kind: 'TableScan', source: rel.source, name: `${rel.schema}.${rel.name}`, tableOid: rel.oid,
     columns: cols.map((c) => ({ name: c.name, type: c.type })), ...(asOf === undefined ? {} : { asOf }),
   };
-  return { plan, items: [itemFor((alias?.aliasname as string | undefined) ?? name, cols, alias, rel.schema)], lateral: false };
+  const item = itemFor((alias?.aliasname as string | undefined) ?? name, cols, alias, rel.schema);
+  return { plan, items: [alias === undefined ? { ...item, unaliasedRelation: rel.oid } : item], lateral: false };
+}
+
+/** PostgreSQL's checkNameSpaceConflicts: two visible FROM items of one level may not share a name (42712). */
+function checkNameConflicts(existing: readonly RangeItem[], added: readonly RangeItem[]): void {
+  for (const a of added) {
+    if (a.alias === null || a.qualifiedHidden === true) continue;
+    for (const e of existing) {
+      if (e.alias !== a.alias || e.qualifiedHidden === true) continue;
+      if (e.unaliasedRelation !== undefined && a.unaliasedRelation !== undefined && e.unaliasedRelation !== a.unaliasedRelation) continue;
+      throw pgError('42712', `table name "${a.alias}" specified more than once`);
+    }
+  }
 }
 
 function bindRangeFunction(b: Binder, n: Node, argParent: Scope, hasLeft: boolean): FromResult {
@@ -143,7 +157,9 @@ function bindRangeFunction(b: Binder, n: Node, argParent: Scope, hasLeft: boolea
   const [tag, fc] = tagOf(pair[0]);
   const alias = n.alias as Node | undefined;
   const argScope = new Scope(argParent);
-  const e = bindExpr(b, pair[0], { scope: argScope, clause: 'functions in FROM', allowAgg: false, allowWindow: false, allowSrf: true });
+  const e = isMultiUnnest(tag, fc)
+    ? bindMultiUnnest(b, fc, argScope)
+    : bindExpr(b, pair[0], { scope: argScope, clause: 'functions in FROM', allowAgg: false, allowWindow: false, allowSrf: true });
   const lateral = hasLeft && argScope.hasOuterRefs;
   const fname = tag === 'FuncCall' ? strVal((fc.funcname as Node[])[(fc.funcname as Node[]).length - 1]) : 'expr';
   const aliasName = (alias?.aliasname as string | undefined) ?? fname;
@@ -168,6 +184,30 @@ function bindRangeFunction(b: Binder, n: Node, argParent: Scope, hasLeft: boolea
   return { plan, items: [itemFor(aliasName, out, alias, undefined)], lateral };
 }
 
+/** `unnest(a, b, ...)` in FROM: PostgreSQL's parser expands it to ROWS FROM(unnest(a), unnest(b), ...) (transformRangeFunction). */
+function isMultiUnnest(tag: string, fc: Node): boolean {
+  if (tag !== 'FuncCall' || ((fc.args as unknown[] | undefined)?.length ?? 0) < 2) return false;
+  if (fc.agg_star === true || fc.agg_distinct === true || fc.func_variadic === true || fc.agg_order !== undefined || fc.over !== undefined) return false;
+  const names = (fc.funcname as Node[]).map(strVal);
+  return names[names.length - 1] === 'unnest' && (names.length === 1 || (names.length === 2 && names[0] === 'pg_catalog'));
+}
+
+/** binds each `unnest(arg_i)` on its own (so each argument resolves as PostgreSQL's) and zips them into one SetCall */
+function bindMultiUnnest(b: Binder, fc: Node, argScope: Scope): Expr {
+  const opts = { scope: argScope, clause: 'functions in FROM', allowAgg: false, allowWindow: false, allowSrf: true } as const;
+  const parts = (fc.args as unknown[]).map((arg) => bindExpr(b, { FuncCall: { ...fc, args: [arg] } }, opts));
+  const args: Expr[] = [];
+  const argTypes: SqlType[] = [];
+  for (const p of parts) {
+    if (p.kind !== 'SetCall') throw notSupported('ROWS FROM()');
+    args.push(p.args[0]!);
+    argTypes.push(p.argTypes[0]!);
+  }
+  const def = b.ctx.functions.routines('unnest').find((d) => d.kind === 'set' && d.args.length === args.length && d.variadic === undefined);
+  if (def === undefined || def.kind !== 'set') throw notSupported('ROWS FROM() with more than 4 functions');
+  return { kind: 'SetCall', name: 'unnest', def, args, argTypes, type: argTypes[0]! };
+}
+
 function bindJoin(b: Binder, n: Node, scope: Scope, outerLeft: readonly RangeItem[]): FromResult {
   const JOIN_TYPES: Record<string, JoinType> = { JOIN_INNER: 'inner', JOIN_LEFT: 'left', JOIN_RIGHT: 'right', JOIN_FULL: 'full' };
   const joinType = JOIN_TYPES[String(n.jointype)] as JoinType;
@@ -177,6 +217,7 @@ function bindJoin(b: Binder, n: Node, scope: Scope, outerLeft: readonly RangeIte
   if (right.lateral && (joinType === 'right' || joinType === 'full')) {
     throw pgError(SqlState.invalid_column_reference, `The combining JOIN type must be INNER or LEFT for a LATERAL reference.`);
   }
+  checkNameConflicts(left.items, right.items);
   const width = left.plan.columns.length;
   const items = [...left.items, ...shift(right.items, width)];
   const joinScope = new Scope(scope.parent, scope);

@@ -29,6 +29,8 @@ export interface RangeItem {
   readonly columns: ScopeColumn[];
   /** a join's alias hides the inner items' names for qualified lookup */
   qualifiedHidden?: boolean;
+  /** OID of a base relation referenced without an alias (two such items may share a name: checkNameSpaceConflicts) */
+  readonly unaliasedRelation?: number;
 }
 
 export interface ResolvedColumn {
