@@ -25,7 +25,7 @@ export interface EngineOptions {
 export interface QueryEngine extends QueryHandler {
   close(): Promise<void>;
   /** test and sample-data hook: a table held in memory in `database`.`schema` */
-  registerMemoryTable(database: string, schema: string, name: string, columns: readonly ColumnDef[], rows: readonly (readonly unknown[])[]): Promise<void>;
+  registerMemoryTable(database: string, schema: string, name: string, columns: readonly ColumnDef[], rows: readonly (readonly unknown[])[], primaryKey?: readonly number[]): Promise<void>;
 }
 
 export async function createQueryEngine(options: EngineOptions): Promise<QueryEngine> {
@@ -43,7 +43,7 @@ export async function createQueryEngine(options: EngineOptions): Promise<QueryEn
     async close(): Promise<void> {
       for (const s of [...server.sessions.values()]) await s.close();
     },
-    async registerMemoryTable(database, schema, name, columns, rows) {
+    async registerMemoryTable(database, schema, name, columns, rows, primaryKey) {
       const db = server.database(database);
       if (db.schema(schema) === undefined) db.createSchema(schema, server.defaultOwner, true);
       const table = new MemoryTable(columns, name);
@@ -63,6 +63,7 @@ export async function createQueryEngine(options: EngineOptions): Promise<QueryEn
         persistence: 'p',
         rowTypeOid: db.allocOid(),
         source: table,
+        ...(primaryKey === undefined ? {} : { primaryKey }),
       });
       server.catalogChanged();
     },

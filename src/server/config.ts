@@ -29,6 +29,8 @@ export const ConfigSchema = z
     /** milliseconds; 0 = off */
     idle_session_timeout: z.coerce.number().int().min(0).default(0),
     server_version: z.string().default('15.18 (lakegate 0.1.0)'),
+    /** load the deterministic sample dataset (schema `sample`) into the first database at start */
+    sample_data: z.coerce.boolean().default(true),
   })
   .strict();
 
@@ -58,6 +60,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   set('LAKEGATE_MAX_CONNECTIONS', 'max_connections');
   set('LAKEGATE_IDLE_SESSION_TIMEOUT', 'idle_session_timeout');
   set('LAKEGATE_SERVER_VERSION', 'server_version');
+  set('LAKEGATE_SAMPLE_DATA', 'sample_data', (v) => !['0', 'false', 'off', 'no'].includes(v.toLowerCase()));
   if (env['LAKEGATE_TLS_CERT'] && env['LAKEGATE_TLS_KEY']) out['tls'] = { cert: env['LAKEGATE_TLS_CERT'], key: env['LAKEGATE_TLS_KEY'] };
   return out;
 }

@@ -24,7 +24,14 @@ export interface StartOptions {
 /** Loaded lazily so that tests passing their own handler do not load the whole engine. */
 async function createEngine(cfg: Config): Promise<QueryEngine> {
   const { createQueryEngine } = await import('../engine/index.ts');
-  return createQueryEngine({ databases: cfg.databases, serverVersion: cfg.server_version, warehouse: cfg.warehouse });
+  const engine = await createQueryEngine({ databases: cfg.databases, serverVersion: cfg.server_version, warehouse: cfg.warehouse });
+  if (cfg.sample_data) {
+    const { generateSampleData } = await import('../sample/sample-data.ts');
+    for (const table of generateSampleData()) {
+      await engine.registerMemoryTable(cfg.databases[0]!, 'sample', table.name, table.columns, table.rows, table.primaryKey);
+    }
+  }
+  return engine;
 }
 
 /**

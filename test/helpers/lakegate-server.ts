@@ -38,6 +38,7 @@ export async function startLakegate(options: LakegateServerOptions = {}): Promis
     port: 0,
     warehouse,
     auth: 'trust',
+    sample_data: false,
     ...options.config,
   };
   let server: RunningServer;

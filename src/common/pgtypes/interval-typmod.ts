@@ -34,3 +34,20 @@ export function intervalTypmod(v: Interval, typmod: number): Interval {
   if (months === v.months && days === v.days && micros === v.micros) return v;
   return { months: months === 0 ? 0 : months, days: days === 0 ? 0 : days, micros };
 }
+
+/**
+ * DecodeInterval: a number without units takes the rightmost field of the typmod's range
+ * (INTERVAL '90' DAY is 90 days, INTERVAL '2' HOUR 2 hours); other input is returned unchanged.
+ */
+export function intervalDefaultUnits(text: string, typmod: number): string {
+  if (typmod < 0 || !/^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/.test(text)) return text;
+  const range = (typmod >> 16) & 0x7fff;
+  let unit: string;
+  if (range === YEAR) unit = 'years';
+  else if (range === MONTH || range === (YEAR | MONTH)) unit = 'months';
+  else if (range === DAY) unit = 'days';
+  else if (range === HOUR || range === (DAY | HOUR)) unit = 'hours';
+  else if (range === MINUTE || range === (HOUR | MINUTE) || range === (DAY | HOUR | MINUTE)) unit = 'minutes';
+  else return text;
+  return `${text.trim()} ${unit}`;
+}

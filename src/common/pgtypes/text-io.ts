@@ -23,7 +23,7 @@ import { arrayIn, arrayOut } from './array-text.ts';
 import { recordOut } from './record-text.ts';
 import { elementTypeOf } from './registry.ts';
 import { vectorIn, vectorOut } from './vector-text.ts';
-import { intervalTypmod } from './interval-typmod.ts';
+import { intervalDefaultUnits, intervalTypmod } from './interval-typmod.ts';
 
 /** Text → JS value (see values.ts) for a column/parameter of type `oid` with modifier `typmod`. */
 export function textIn(oid: number, typmod: number, text: string, settings: OutputSettings = DEFAULT_OUTPUT_SETTINGS): unknown {
@@ -58,7 +58,7 @@ export function textIn(oid: number, typmod: number, text: string, settings: Outp
     }
     case Oid.timestamp: return roundTimestamp(timestampIn(text, settings), typmod);
     case Oid.timestamptz: return roundTimestamp(timestamptzIn(text, settings), typmod);
-    case Oid.interval: return intervalTypmod(intervalIn(text, settings.intervalStyle), typmod);
+    case Oid.interval: return intervalTypmod(intervalIn(intervalDefaultUnits(text, typmod), settings.intervalStyle), typmod);
     case Oid.xid8: return int8In(text);
     case Oid.int2vector: case Oid.oidvector: return vectorIn(oid, text);
     case Oid.name: return nameIn(text);

@@ -62,6 +62,8 @@ export function bindInsert(b: Binder, n: Node): QueryResult {
     if (targetIdx.includes(i)) throw pgError(SqlState.duplicate_column, `column "${name}" specified more than once`, pos(locOf(rt)));
     targetIdx.push(i);
   }
+  // without a column list, fewer expressions than columns leave the trailing columns to their defaults
+  const explicitCols = targetIdx.length > 0;
   if (targetIdx.length === 0) tcols.forEach((_, i) => targetIdx.push(i));
   const fullRow = (provided: (tableCol: number) => Expr | undefined): Expr[] =>
     tcols.map((c, j) => provided(j) ?? defaultFor(b, c));
@@ -75,13 +77,16 @@ export function bindInsert(b: Binder, n: Node): QueryResult {
     input = { kind: 'Values', rows: [fullRow(() => undefined)], columns: tableColumns };
   } else if (plainValues) {
     const scope = new Scope(null);
-    const rows = (selStmt.valuesLists as Node[]).map((l) => {
+    const lists = selStmt.valuesLists as Node[];
+    const width = ((lists[0]!.List as Node).items as unknown[]).length;
+    const rows = lists.map((l) => {
       const items = (l.List as Node).items as unknown[];
+      if (items.length !== width) throw pgError(SqlState.syntax_error, 'VALUES lists must all be the same length', pos(locOf(tagOf(items[0])[1])));
       if (items.length > targetIdx.length) throw pgError(SqlState.syntax_error, 'INSERT has more expressions than target columns', pos(locOf(tagOf(items[targetIdx.length])[1])));
-      if (items.length < targetIdx.length) throw pgError(SqlState.syntax_error, 'INSERT has more target columns than expressions', pos(locOf(tagOf(items[items.length - 1])[1])));
+      if (items.length < targetIdx.length && explicitCols) throw pgError(SqlState.syntax_error, 'INSERT has more target columns than expressions', pos(locOf(tagOf(items[items.length - 1])[1])));
       return fullRow((j) => {
         const k = targetIdx.indexOf(j);
-        if (k < 0) return undefined;
+        if (k < 0 || k >= items.length) return undefined;
         const [tag, node] = tagOf(items[k]);
         if (tag === 'SetToDefault') return defaultFor(b, tcols[j]!);
         const e = bindExpr(b, items[k], { scope, clause: 'VALUES', allowAgg: false, allowWindow: false, allowSrf: false });
@@ -92,10 +97,10 @@ export function bindInsert(b: Binder, n: Node): QueryResult {
   } else {
     const src = b.bindSelect(sel!, null, { resolveUnknowns: false });
     if (src.columns.length > targetIdx.length) throw pgError(SqlState.syntax_error, 'INSERT has more expressions than target columns');
-    if (src.columns.length < targetIdx.length) throw pgError(SqlState.syntax_error, 'INSERT has more target columns than expressions');
+    if (src.columns.length < targetIdx.length && explicitCols) throw pgError(SqlState.syntax_error, 'INSERT has more target columns than expressions');
     const exprs = fullRow((j) => {
       const k = targetIdx.indexOf(j);
-      if (k < 0) return undefined;
+      if (k < 0 || k >= src.columns.length) return undefined;
       const c = src.columns[k]!;
       return assign(b, { kind: 'ColumnRef', index: k, levelsUp: 0, type: c.type, name: c.name }, tcols[j]!, undefined);
     });

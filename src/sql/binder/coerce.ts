@@ -8,7 +8,7 @@ import { formatType } from '../../common/pgtypes/format-type.ts';
 import { GatewayError, pgError } from '../../common/errors.ts';
 import type { EvalContext } from '../../functions/registry-types.ts';
 import { SqlState } from '../../common/sqlstate.ts';
-import type { CastContext } from '../../functions/registry-types.ts';
+import type { CastContext, CastDef } from '../../functions/registry-types.ts';
 import type { Expr } from '../logical/expr.ts';
 import type { FunctionRegistry } from './function-registry.ts';
 
@@ -39,7 +39,8 @@ export function tryCoerce(env: CoerceEnv, e: Expr, target: SqlType, context: Cas
     if (target.typmod < 0 || src.typmod === target.typmod) return e;
     // length coercion (varchar(n), numeric(p,s)): the type's own cast with the new typmod
     const self = env.functions.cast(src.oid, target.oid);
-    return { kind: 'Cast', arg: e, fn: self ? self.impl : null, type: target };
+    const explicit = context === 'e';
+    return { kind: 'Cast', arg: e, fn: self ? (v, typmod, ctx) => self.impl(v, typmod, ctx, explicit) : null, type: target };
   }
   if (src.oid === Oid.unknown) {
     // a text → target cast registered by other modules (e.g. catalog-aware text → regclass) wins over plain I/O
@@ -63,7 +64,19 @@ export function tryCoerce(env: CoerceEnv, e: Expr, target: SqlType, context: Cas
       throw err;
     }
   }
-  return { kind: 'Cast', arg: e, fn: path.impl, type: target, ...(position === undefined ? {} : { position }) };
+  return { kind: 'Cast', arg: e, fn: withLengthCoercion(env, path.impl, target, context), type: target, ...(position === undefined ? {} : { position }) };
+}
+
+/**
+ * coerce_type_typmod: after the type conversion, the target's length coercion (varchar(n) / bpchar(n) cut or 22001,
+ * numeric(p,s) rounding) with isExplicit for CAST / ::. Conversions that already honour the typmod are unchanged.
+ */
+function withLengthCoercion(env: CoerceEnv, fn: CastDef['impl'], target: SqlType, context: CastContext): CastDef['impl'] {
+  const explicit = context === 'e';
+  if (target.typmod < 0 || (target.oid !== Oid.varchar && target.oid !== Oid.bpchar)) return (v, typmod, ctx) => fn(v, typmod, ctx, explicit);
+  const self = env.functions.cast(target.oid, target.oid);
+  if (self === undefined) return fn;
+  return (v, typmod, ctx) => self.impl(fn(v, typmod, ctx, explicit), typmod, ctx, explicit);
 }
 
 export function coerce(env: CoerceEnv, e: Expr, target: SqlType, context: CastContext, position?: number): Expr {
