@@ -58,7 +58,7 @@ export function toJsonText(oid: number, v: unknown, zone: Zone): string {
   if (v === null || v === undefined) return 'null';
   if (oid === Oid.json || oid === Oid.jsonb) return v as string;
   if (isPgArray(v)) return arrayToJson(v, zone);
-  if (isPgRecord(v)) return '{' + v.values.map((x, i) => `"f${i + 1}":${toJsonText(v.fieldOids[i] ?? Oid.text, x ?? null, zone)}`).join(',') + '}';
+  if (isPgRecord(v)) return '{' + v.values.map((x, i) => `${escapeJson(v.fieldNames?.[i] ?? `f${i + 1}`)}:${toJsonText(v.fieldOids[i] ?? Oid.text, x ?? null, zone)}`).join(',') + '}';
   const [text, quoted] = scalarText(oid, v, zone);
   return quoted ? escapeJson(text) : text;
 }
@@ -78,7 +78,7 @@ export function toJsonValue(oid: number, v: unknown, zone: Zone): JsonValue {
     return build(0);
   }
   if (isPgRecord(v)) {
-    return normalize({ t: 'obj', entries: v.values.map((x, i) => [`f${i + 1}`, toJsonValue(v.fieldOids[i] ?? Oid.text, x ?? null, zone)]) });
+    return normalize({ t: 'obj', entries: v.values.map((x, i) => [v.fieldNames?.[i] ?? `f${i + 1}`, toJsonValue(v.fieldOids[i] ?? Oid.text, x ?? null, zone)]) });
   }
   const [text, quoted] = scalarText(oid, v, zone);
   if (quoted) return { t: 'str', v: text };

@@ -69,6 +69,8 @@ export interface PgRecord {
   readonly kind: 'record';
   readonly fieldOids: readonly number[];
   readonly values: readonly unknown[];
+  /** column names of a named row type (a whole-row reference `t` / `t.*`); absent for anonymous ROW() (f1, f2, ...) */
+  readonly fieldNames?: readonly string[];
 }
 
 export function isPgRecord(v: unknown): v is PgRecord {

@@ -234,6 +234,8 @@ export function compileNode(e: Expr, env: Env, runners: SubqueryRunner[], slot: 
     case 'Row': {
       const args = e.args.map(c);
       const oids = e.args.map((a) => a.type.oid);
+      const names = e.fieldNames;
+      if (names !== undefined) return (cols, i): PgRecord => ({ kind: 'record', fieldOids: oids, values: args.map((a) => a(cols, i)), fieldNames: names });
       return (cols, i): PgRecord => ({ kind: 'record', fieldOids: oids, values: args.map((a) => a(cols, i)) });
     }
     case 'FieldSelect': {

@@ -155,7 +155,7 @@ function wholeRow(es: ExprScope, name: string, position: number | undefined): Ex
     if (item !== undefined) {
       if (levelsUp > 0) es.scope.resolve([name, item.columns[0]?.name ?? ''], position);
       const args: Expr[] = item.columns.map((c) => ({ kind: 'ColumnRef', index: c.index, levelsUp, type: c.type, name: `${name}.${c.name}` }));
-      return { kind: 'Row', args, type: sqlType(Oid.record) };
+      return { kind: 'Row', args, type: sqlType(Oid.record), fieldNames: item.columns.map((c) => c.name) };
     }
     if (!s.transparent) levelsUp++;
   }

@@ -42,7 +42,7 @@ export interface SubqueryExpr {
 }
 export interface ArrayExpr { readonly kind: 'Array'; readonly elements: readonly Expr[]; readonly elementType: SqlType; readonly type: SqlType }
 export interface SubscriptExpr { readonly kind: 'Subscript'; readonly arg: Expr; readonly indexes: readonly { readonly lower: Expr | null; readonly upper: Expr | null; readonly slice: boolean }[]; readonly type: SqlType }
-export interface RowExpr { readonly kind: 'Row'; readonly args: readonly Expr[]; readonly type: SqlType }
+export interface RowExpr { readonly kind: 'Row'; readonly args: readonly Expr[]; readonly type: SqlType; /** a whole-row reference's column names */ readonly fieldNames?: readonly string[] }
 export interface FieldSelectExpr { readonly kind: 'FieldSelect'; readonly arg: Expr; readonly field: number; readonly type: SqlType }
 /** only during binding: replaced by ColumnRefs into the Aggregate node's output */
 export interface AggregateExpr { readonly kind: 'Aggregate'; readonly name: string; readonly def: AggregateDef; readonly args: readonly Expr[]; readonly argTypes: readonly SqlType[]; readonly distinct: boolean; readonly star: boolean; readonly filter: Expr | null; readonly orderBy: readonly SortKeyExpr[]; readonly type: SqlType }
