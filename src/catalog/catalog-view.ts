@@ -30,6 +30,21 @@ export interface RelationInfo {
   readonly comment?: string;
   /** column positions (0-based) of the primary key, if the relation has one */
   readonly primaryKey?: readonly number[];
+  /** FOREIGN KEY / REFERENCES constraints, kept as metadata (not enforced) for clients' catalog queries */
+  readonly foreignKeys?: readonly ForeignKeyInfo[];
+}
+
+/** A foreign key of a relation (metadata only: lakegate does not enforce it). */
+export interface ForeignKeyInfo {
+  /** pg_constraint OID, allocated at creation */
+  readonly oid: number;
+  readonly name: string;
+  /** 0-based positions of the referencing columns */
+  readonly columns: readonly number[];
+  /** the referenced relation */
+  readonly refRelationOid: number;
+  /** 0-based positions of the referenced columns, in the same order */
+  readonly refColumns: readonly number[];
 }
 
 export interface CatalogView {

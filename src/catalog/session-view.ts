@@ -31,6 +31,27 @@ export interface SessionSummary {
   readonly query: string;
 }
 
+/** one row of pg_cursors: a cursor open in this session */
+export interface CursorSummary {
+  readonly name: string;
+  readonly statement: string;
+  readonly isHoldable: boolean;
+  readonly isBinary: boolean;
+  readonly isScrollable: boolean;
+  readonly creationTime: bigint; // µs since epoch
+}
+
+/** one row of pg_prepared_statements: a prepared statement of this session */
+export interface PreparedStatementSummary {
+  readonly name: string;
+  readonly statement: string;
+  readonly prepareTime: bigint; // µs since epoch
+  /** OIDs of the parameter types (as inferred) */
+  readonly parameterTypes: readonly number[];
+  /** true for SQL PREPARE, false for the protocol's Parse */
+  readonly fromSql: boolean;
+}
+
 export interface SessionView {
   readonly user: string;
   readonly database: string;
@@ -51,4 +72,8 @@ export interface SessionView {
   terminateBackend(pid: number): boolean;
   /** txid_current(): allocates an id for the current transaction if it has none */
   currentTransactionId(): bigint;
+  /** pg_cursors (optional: sessions without cursors show none) */
+  cursors?(): readonly CursorSummary[];
+  /** pg_prepared_statements (optional: sessions without prepared statements show none) */
+  preparedStatements?(): readonly PreparedStatementSummary[];
 }

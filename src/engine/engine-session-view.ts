@@ -2,7 +2,7 @@
  * EngineSessionView: the SessionView (catalog/session-view.ts) of an EngineSession, handed to functions
  * and system tables: settings, identity, and the server's other sessions.
  */
-import type { SessionSummary, SessionView, SettingInfo } from '../catalog/session-view.ts';
+import type { CursorSummary, PreparedStatementSummary, SessionSummary, SessionView, SettingInfo } from '../catalog/session-view.ts';
 import type { EngineSession } from './engine-session.ts';
 import { searchPathSchemas } from './search-path.ts';
 
@@ -84,5 +84,18 @@ export class EngineSessionView implements SessionView {
 
   currentTransactionId(): bigint {
     return this.session.tx.transactionId();
+  }
+
+  cursors(): readonly CursorSummary[] {
+    return [...this.session.cursors.values()].map((c) => ({
+      name: c.name, statement: c.statement, isHoldable: c.holdable, isBinary: c.binary, isScrollable: c.scroll !== null,
+      creationTime: c.creationTime,
+    }));
+  }
+
+  preparedStatements(): readonly PreparedStatementSummary[] {
+    return [...this.session.sqlPrepared.values()].map((p) => ({
+      name: p.name, statement: p.statement, prepareTime: p.prepareTime, parameterTypes: p.prepared.paramTypes, fromSql: true,
+    }));
   }
 }

@@ -154,7 +154,7 @@ export class EngineSession implements HandlerSession {
       this.planCache.set(key, bound);
       return { ...prepared, bound, paramTypes: bound.paramTypes.map((t) => t.oid), columns: bound.columns.length === 0 && !returnsRows(parsed.ast) ? null : toResultColumns(bound.columns) };
     }
-    return { ...prepared, columns: utilityColumns(parsed.ast) };
+    return { ...prepared, columns: utilityColumns(parsed.ast, this.cursors) };
   }
 
   async execute(prepared: PreparedStatement, params: readonly unknown[]): Promise<StatementResult> {
@@ -315,6 +315,12 @@ export class EngineSession implements HandlerSession {
     throw pgError(SqlState.in_failed_sql_transaction, 'current transaction is aborted, commands ignored until end of transaction block');
   }
 
+  /** Describe Portal by a SQL cursor's name (cursors are portals in PostgreSQL): its columns, or null */
+  describeCursor(name: string): { readonly columns: readonly ResultColumn[]; readonly binary: boolean } | null {
+    const cursor = this.cursors.get(name);
+    return cursor === undefined ? null : { columns: cursor.columns, binary: cursor.binary };
+  }
+
   /** text of catalog-dependent values (regclass → relation name, ...); null = the type's plain text output */
   renderText(typeOid: number, value: unknown): string | null {
     return renderRegText(typeOid, value, this.view, this.catalog);
@@ -362,8 +368,13 @@ function returnsRows(ast: unknown): boolean {
 }
 
 /** RowDescription of the utility statements that return rows (for Describe) */
-function utilityColumns(ast: unknown): ResultColumn[] | null {
+function utilityColumns(ast: unknown, cursors: ReadonlyMap<string, Cursor>): readonly ResultColumn[] | null {
   const kind = nodeKind(ast);
+  // FETCH describes as its cursor's rows (PostgreSQL's UtilityTupleDescriptor); MOVE and unknown cursors: NoData
+  if (kind === 'FetchStmt') {
+    const body = nodeBody(ast);
+    return body.ismove === true ? null : cursors.get(String(body.portalname ?? ''))?.columns ?? null;
+  }
   if (kind === 'VariableShowStmt') {
     const name = String(nodeBody(ast).name ?? '');
     if (name.toLowerCase() === 'all') return [textColumn('name'), textColumn('setting'), textColumn('description')];

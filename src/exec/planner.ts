@@ -8,6 +8,7 @@ import type { LogicalPlan, PlanKind } from '../sql/index.ts';
 import type { Env, ExecContext } from './context.ts';
 import type { ExecOperator } from './operator.ts';
 import { extractEquiKeys } from './equi-keys.ts';
+import { reorderInnerJoins } from './join-order.ts';
 import { TableScanExec } from './operators/table-scan-exec.ts';
 import { ValuesExec } from './operators/values-exec.ts';
 import { FilterExec } from './operators/filter-exec.ts';
@@ -38,7 +39,11 @@ function constInt(e: LogicalPlan extends never ? never : import('../sql/index.ts
 const FACTORIES = {
   TableScan: (p, env) => new TableScanExec(p, env),
   Values: (p, env) => new ValuesExec(p, env),
-  Filter: (p, env) => new FilterExec(p, createOperator(p.input, env), env),
+  Filter: (p, env) => {
+    // WHERE over inner / cross joins: join greedily along the equalities instead of filtering a cross product
+    const reordered = reorderInnerJoins(p);
+    return reordered !== null ? createOperator(reordered, env) : new FilterExec(p, createOperator(p.input, env), env);
+  },
   Projection: (p, env) => new ProjectionExec(p, createOperator(p.input, env), env),
   ProjectSet: (p, env) => new ProjectSetExec(p, createOperator(p.input, env), env),
   Aggregate: (p, env) => new HashAggregateExec(p, createOperator(p.input, env), env),

@@ -10,7 +10,8 @@ import { SqlState } from '../common/sqlstate.ts';
 import { Oid, type SqlType } from '../common/pgtypes/oids.ts';
 import { elementTypeOf } from '../common/pgtypes/registry.ts';
 import { isPgArray, type PgArray } from '../common/pgtypes/values.ts';
-import type { OperatorDef, RoutineDef, ScalarFunctionDef } from './registry-types.ts';
+import type { EvalContext, OperatorDef, RoutineDef, ScalarFunctionDef } from './registry-types.ts';
+import { textOutput } from './text-io.ts';
 import { compareValues } from './compare-values.ts';
 import { textOut } from '../common/pgtypes/index.ts';
 
@@ -153,15 +154,15 @@ function replace(a: PgArray, from: unknown, to: unknown): PgArray {
 }
 
 /** An element's text form, as the element type's output function writes it. */
-export function elementText(elementOid: number, v: unknown): string {
-  return textOut(elementOid, v);
+export function elementText(elementOid: number, v: unknown, ctx?: EvalContext): string {
+  return ctx === undefined ? textOut(elementOid, v) : textOutput(elementOid, v, ctx);
 }
 
-function arrayToString(a: PgArray, delim: string, nullString: string | null): string {
+function arrayToString(a: PgArray, delim: string, nullString: string | null, ctx: EvalContext): string {
   const parts: string[] = [];
   for (const v of a.values) {
     if (v === null) { if (nullString !== null) parts.push(nullString); }
-    else parts.push(elementText(a.elementOid, v));
+    else parts.push(elementText(a.elementOid, v, ctx));
   }
   return parts.join(delim);
 }
@@ -209,8 +210,8 @@ export const arrayFunctions: readonly RoutineDef[] = [
   fn('array_positions', [ANYCA, ANYC], INT4ARR, (a) => (a[0] === null ? null : positions(A(a[0]), a[1])), { strict: false, oid: 3279 }),
   fn('array_remove', [ANYCA, ANYC], ANYCA, (a) => (a[0] === null ? null : remove(A(a[0]), a[1])), { strict: false, oid: 3167 }),
   fn('array_replace', [ANYCA, ANYC, ANYC], ANYCA, (a) => (a[0] === null ? null : replace(A(a[0]), a[1], a[2])), { strict: false, oid: 3168 }),
-  fn('array_to_string', [ANYARRAY, TEXT], TEXT, (a) => arrayToString(A(a[0]), a[1] as string, null), { oid: 395 }),
-  fn('array_to_string', [ANYARRAY, TEXT, TEXT], TEXT, (a) => (a[0] === null || a[1] === null ? null : arrayToString(A(a[0]), a[1] as string, a[2] as string | null)), { strict: false, oid: 384 }),
+  fn('array_to_string', [ANYARRAY, TEXT], TEXT, (a, ctx) => arrayToString(A(a[0]), a[1] as string, null, ctx), { oid: 395 }),
+  fn('array_to_string', [ANYARRAY, TEXT, TEXT], TEXT, (a, ctx) => (a[0] === null || a[1] === null ? null : arrayToString(A(a[0]), a[1] as string, a[2] as string | null, ctx)), { strict: false, oid: 384 }),
   fn('array_fill', [ANYELEMENT, INT4ARR], ANYARRAY, (a, _c, t) => arrayFill(a[0], a[1] as PgArray | null, null, t[0]?.oid ?? INT4), { strict: false, oid: 1193 }),
   fn('array_fill', [ANYELEMENT, INT4ARR, INT4ARR], ANYARRAY, (a, _c, t) => {
     if (a[1] === null || a[2] === null) throw pgError(SqlState.null_value_not_allowed, 'dimension array or low bound array cannot be null');
@@ -247,9 +248,10 @@ export const arrayOperators: readonly OperatorDef[] = [
   op('>', ANYARRAY, ANYARRAY, BOOL, (l, r, _c, lt) => cmp(l, r, lt) > 0, 'array_gt', 1073, { commutator: '<', negator: '<=' }),
   op('<=', ANYARRAY, ANYARRAY, BOOL, (l, r, _c, lt) => cmp(l, r, lt) <= 0, 'array_le', 1074, { commutator: '>=', negator: '>' }),
   op('>=', ANYARRAY, ANYARRAY, BOOL, (l, r, _c, lt) => cmp(l, r, lt) >= 0, 'array_ge', 1075, { commutator: '<=', negator: '<' }),
-  op('||', ANYCA, ANYCA, ANYCA, (l, r) => arrayCat(A(l), A(r)), 'array_cat', 349),
-  op('||', ANYCA, ANYC, ANYCA, (l, r, _c, lt) => append(A(l), r, elemOf(lt, A(l).elementOid)), 'array_append', 374),
-  op('||', ANYC, ANYCA, ANYCA, (l, r, _c, _lt, rt) => prepend(l, A(r), elemOf(rt, A(r).elementOid)), 'array_prepend', 375),
+  // array_cat / array_append / array_prepend are not strict: a NULL array is treated as empty
+  op('||', ANYCA, ANYCA, ANYCA, (l, r) => (l === null && r === null ? null : arrayCat(l as PgArray | null, r as PgArray | null)), 'array_cat', 349, { strict: false }),
+  op('||', ANYCA, ANYC, ANYCA, (l, r, _c, lt) => append(l as PgArray | null, r, elemOf(lt, (l as PgArray | null)?.elementOid ?? 0)), 'array_append', 374, { strict: false }),
+  op('||', ANYC, ANYCA, ANYCA, (l, r, _c, _lt, rt) => prepend(l, r as PgArray | null, elemOf(rt, (r as PgArray | null)?.elementOid ?? 0)), 'array_prepend', 375, { strict: false }),
 ];
 
 export { isPgArray };

@@ -7,6 +7,7 @@
 import { pgError } from '../common/errors.ts';
 import { SqlState } from '../common/sqlstate.ts';
 import { TIMESTAMP_INFINITY, TIMESTAMP_NEG_INFINITY } from '../common/pgtypes/values.ts';
+import { civilFromDays as pgCivilFromDays, daysFromCivil } from '../common/pgtypes/index.ts';
 
 export const USECS_PER_SEC = 1_000_000n;
 export const USECS_PER_MINUTE = 60_000_000n;
@@ -25,27 +26,12 @@ export interface Tm {
   micro: number; // 0..999999
 }
 
-/** Howard Hinnant's days_from_civil: exact for any astronomical year. */
-export function daysFromCivil(y: number, m: number, d: number): number {
-  y -= m <= 2 ? 1 : 0;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
+export { daysFromCivil };
 
+/** civil date of days since 1970-01-01 (the calendar math lives in pgtypes) */
 export function civilFromDays(z: number): { year: number; month: number; day: number } {
-  z += 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const y = yoe + era * 400;
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp + (mp < 10 ? 3 : -9);
-  return { year: y + (m <= 2 ? 1 : 0), month: m, day: d };
+  const [year, month, day] = pgCivilFromDays(z);
+  return { year, month, day };
 }
 
 export function isLeap(y: number): boolean {

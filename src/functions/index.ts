@@ -15,6 +15,7 @@ import { regexFunctions } from './regex-functions.ts';
 import { stringOperators } from './string-operators.ts';
 import { mathFunctions } from './math-functions.ts';
 import { aggregateFunctions } from './aggregates.ts';
+import { orderedSetAggregates } from './aggregates-ordered-set.ts';
 import { datetimeCasts, datetimeFunctions } from './datetime-functions.ts';
 import { datetimeOperators } from './datetime-operators.ts';
 import { arrayFunctions, arrayOperators } from './array-functions.ts';
@@ -26,7 +27,7 @@ export { FunctionRegistry, type ResolvedFunction, type ResolvedOperator, type Re
 export { selectCommonType } from './common-type.ts';
 export { compareValues, valueKey, compareText, type HashKey } from './compare-values.ts';
 export { applyCoercion, type CoercionSource } from './coercions.ts';
-export { textInput, textOutput, outputSettingsOf } from './text-io.ts';
+export { textInput, textOutput, outputSettingsOf, setRegTextOutput } from './text-io.ts';
 export { like, likeEscape, similarToEscape } from './like.ts';
 export { compileRegex } from './regex.ts';
 export type * from './registry-types.ts';
@@ -41,6 +42,7 @@ export function createRegistry(): FunctionRegistry {
   r.registerRoutines(regexFunctions);
   r.registerRoutines(mathFunctions);
   r.registerRoutines(aggregateFunctions);
+  r.registerRoutines(orderedSetAggregates);
   r.registerRoutines(datetimeFunctions);
   r.registerRoutines(arrayFunctions);
   r.registerRoutines(jsonFunctions);

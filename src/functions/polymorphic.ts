@@ -23,6 +23,17 @@ export function isAnyLike(oid: number): boolean {
   return oid === Oid.any;
 }
 
+/**
+ * The element type an anyarray argument binds: a true array's element, and also int2 / oid for int2vector /
+ * oidvector, which PostgreSQL 14+ treats as arrays (typsubscript array_subscript_handler → get_element_type),
+ * so unnest(indkey) works (SQLAlchemy, pandas reflection).
+ */
+export function polymorphicElementOf(oid: number): number {
+  if (oid === Oid.int2vector) return Oid.int2;
+  if (oid === Oid.oidvector) return Oid.oid;
+  return elementTypeOf(oid);
+}
+
 /** Bindings of the pseudo-types for one call, or undefined when the inputs are inconsistent. */
 export interface PolyBinding {
   /** concrete type for anyelement (0 if undetermined) */
@@ -48,14 +59,14 @@ export function checkPolymorphic(inputs: readonly number[], declared: readonly n
       if (elem !== 0 && elem !== a) return undefined;
       elem = a;
     } else if (d === Oid.anyarray) {
-      const e = elementTypeOf(a);
+      const e = polymorphicElementOf(a);
       if (e === 0) return undefined;
       if (elem !== 0 && elem !== e) return undefined;
       elem = e;
     } else if (d === Oid.anycompatible) {
       compat.push(a);
     } else if (d === Oid.anycompatiblearray) {
-      const e = elementTypeOf(a);
+      const e = polymorphicElementOf(a);
       if (e === 0) return undefined;
       compat.push(e);
     }

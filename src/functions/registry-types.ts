@@ -72,6 +72,11 @@ export interface AggregateDef extends RoutineBase {
   readonly kind: 'aggregate';
   /** default true: rows where any argument is NULL are skipped (count(*) has no args) */
   readonly strict?: boolean;
+  /**
+   * set for ordered-set aggregates (pg_aggregate.aggkind 'o'), called `f(direct) WITHIN GROUP (ORDER BY x)`:
+   * the number of leading direct arguments (aggnumdirectargs). Each row steps with [direct..., x] in ORDER BY order.
+   */
+  readonly directArgs?: number;
   readonly create: (ctx: EvalContext, argTypes: readonly SqlType[], returnType: SqlType) => AggregateState;
 }
 
@@ -89,6 +94,8 @@ export interface OperatorDef {
   readonly procName?: string;
   readonly commutator?: string;
   readonly negator?: string;
+  /** default true: a NULL operand gives NULL without calling impl (false for array_cat / array_append / array_prepend) */
+  readonly strict?: boolean;
   /** operators are strict: a NULL operand gives NULL (AND/OR/IS DISTINCT FROM are not operators here) */
   readonly impl: (left: unknown, right: unknown, ctx: EvalContext, leftType: SqlType, rightType: SqlType) => unknown;
 }

@@ -35,9 +35,24 @@ export function outputSettingsOf(ctx: EvalContext | undefined): OutputSettings {
   return s;
 }
 
+/** catalog-aware output of an OID alias type (regtype 23 → integer), which the function library cannot look up */
+export type RegTextOutput = (oid: number, value: number, ctx: EvalContext) => string | null;
+let regTextOutput: RegTextOutput | null = null;
+const REG_OIDS = new Set<number>([Oid.regproc, Oid.regprocedure, Oid.regoper, Oid.regoperator, Oid.regclass, Oid.regtype,
+  Oid.regconfig, Oid.regdictionary, Oid.regnamespace, Oid.regrole, Oid.regcollation]);
+
+/** installed by pgcatalog when it registers its functions */
+export function setRegTextOutput(fn: RegTextOutput): void {
+  regTextOutput = fn;
+}
+
 /** The text form of a non-null value of type `oid` (the type's output function). */
 export function textOutput(oid: number, v: unknown, ctx: EvalContext | undefined): string {
   if (typeof v === 'string' && oid !== 0) return v;
+  if (typeof v === 'number' && ctx !== undefined && regTextOutput !== null && REG_OIDS.has(oid)) {
+    const s = regTextOutput(oid, v, ctx);
+    if (s !== null) return s;
+  }
   return textOut(oid, v, outputSettingsOf(ctx));
 }
 

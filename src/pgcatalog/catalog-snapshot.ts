@@ -9,7 +9,7 @@ import type { ColumnDef } from '../catalog/table-source.ts';
 import type { FunctionCatalog } from './function-catalog.ts';
 import { activeFunctionCatalog } from './function-catalog.ts';
 import { PG_KEYWORDS } from './data/pg-keywords.ts';
-import { BOOTSTRAP_SUPERUSER_OID, LAKEGATE_ROLE_OID, databaseOid, stableHash } from './well-known-oids.ts';
+import { BOOTSTRAP_SUPERUSER_OID, LAKEGATE_ROLE_OID, PG_DATABASE_OWNER_OID, databaseOid, stableHash } from './well-known-oids.ts';
 
 /** The system side: pg_catalog/information_schema relations and the fixed schemas. */
 export interface SystemCatalog {
@@ -122,6 +122,7 @@ export class CatalogSnapshot {
   roleName(oid: number): string {
     if (oid === BOOTSTRAP_SUPERUSER_OID) return this.session.user;
     if (oid === LAKEGATE_ROLE_OID) return 'lakegate';
+    if (oid === PG_DATABASE_OWNER_OID) return 'pg_database_owner';
     for (const s of this.session.sessions()) if (this.roleOid(s.user) === oid) return s.user;
     return `unknown (OID=${oid})`;
   }

@@ -10,6 +10,7 @@ import { setFunctionCatalog, type FunctionCatalog } from './function-catalog.ts'
 import { fallbackFunctions, pgcatalogFunctions } from './functions.ts';
 import { pgcatalogCasts } from './casts.ts';
 import { renderRegValue } from './render-reg-value.ts';
+import { setRegTextOutput } from '../functions/index.ts';
 
 export { createSystemRelations, systemSchemas, defaultSystemCatalog, type SystemCatalogOptions } from './system-catalog.ts';
 export { pgcatalogFunctions, fallbackFunctions, allPgcatalogFunctions } from './functions.ts';
@@ -40,6 +41,7 @@ export function registerPgCatalog(registry: PgCatalogRegistry): void {
   registry.registerRoutines(fallbackFunctions.filter((f) => !names.has(f.name)));
   registry.registerCasts(pgcatalogCasts);
   setFunctionCatalog(registry);
+  setRegTextOutput((typeOid, value, ctx) => renderRegValue(typeOid, value, { session: ctx.session, catalog: ctx.catalog }));
 }
 
 /** Text output of a reg* value as PostgreSQL prints it (engine/render-reg-text.ts calls this). */

@@ -18,6 +18,8 @@ export const ClassOid = {
 export const BOOTSTRAP_SUPERUSER_OID = 10;
 /** the 'lakegate' role when the session user is someone else (8000–9999 is unused by PostgreSQL releases) */
 export const LAKEGATE_ROLE_OID = 9999;
+/** predefined role that owns the public schema in PostgreSQL 15 */
+export const PG_DATABASE_OWNER_OID = 6171;
 export const HEAP_AM_OID = 2;
 export const BTREE_AM_OID = 403;
 export const DEFAULT_TABLESPACE_OID = 1663;

@@ -6,6 +6,7 @@
  */
 import type { ColumnDef } from '../catalog/table-source.ts';
 import { Numeric, Oid, sqlType } from '../common/pgtypes/index.ts';
+import { mulberry32 } from '../common/prng.ts';
 
 export interface SampleTable {
   readonly name: string;
@@ -13,18 +14,6 @@ export interface SampleTable {
   readonly rows: readonly (readonly unknown[])[];
   /** column positions of the primary key */
   readonly primaryKey: readonly number[];
-}
-
-/** mulberry32: small, fast, good enough for sample data */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const col = (name: string, oid: number, nullable = true, typmod = -1): ColumnDef => ({ name, type: sqlType(oid, typmod), nullable });
@@ -40,7 +29,7 @@ const EPOCH_2024_DAYS = 19723; // 2024-01-01 in days since 1970-01-01
 const DAY_MICROS = 86_400_000_000n;
 
 export function generateSampleData(scale = 1): SampleTable[] {
-  const rnd = prng(20241130);
+  const rnd = mulberry32(20241130);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const nCustomers = 1000 * scale;
   const nProducts = 200 * scale;

@@ -349,7 +349,12 @@ export class PgConnection implements WireIO {
         this.w.abortMessage();
         msg.ErrorResponse(this.w, ge);
         if (m.type === 'Query' || m.type === 'FunctionCall') await this.readyForQuery(extended);
-        else skipToSync = true;
+        else {
+          skipToSync = true;
+          // as PostgreSQL (elog.c send_message_to_frontend): an error is flushed at once, so a client that sent
+          // Parse/Describe/Flush without Sync (asyncpg) sees it instead of waiting forever
+          await this.flush();
+        }
       }
     }
   }

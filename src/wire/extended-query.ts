@@ -100,6 +100,11 @@ export class ExtendedQuery {
       else NoData(this.io.w);
       return;
     }
+    const cursor = this.portals.has(m.name) ? null : this.io.session.describeCursor?.(m.name) ?? null;
+    if (cursor !== null) {
+      RowDescription(this.io.w, cursor.columns, [cursor.binary ? 1 : 0]);
+      return;
+    }
     const portal = this.portal(m.name);
     const columns = portal.statement.columns;
     if (columns) RowDescription(this.io.w, columns, portal.resultFormats);

@@ -125,6 +125,12 @@ export interface HandlerSession {
    * returns the text, or null to use pgtypes' textOut. wire/ calls it for those type OIDs only.
    */
   renderText?: (typeOid: number, value: unknown) => string | null;
+  /**
+   * SQL cursors (DECLARE name CURSOR) are portals too in PostgreSQL: Describe Portal by a cursor's name returns
+   * its row shape (psycopg 3 named cursors do this). Returns the columns and whether the cursor is BINARY, or
+   * null if there is no such cursor.
+   */
+  describeCursor?: (name: string) => { readonly columns: readonly ResultColumn[]; readonly binary: boolean } | null;
 }
 
 export interface QueryHandler {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fe } from '../../src/wire/testing/test-buffers.ts';
 import { RawClient, types } from './raw-client.ts';
 import { startWire, type WireFixture } from './start-wire.ts';
+import { mulberry32 } from '../../src/common/prng.ts';
 
 let fx: WireFixture;
 beforeAll(async () => {
@@ -15,17 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fx.close();
 });
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rnd = mulberry32(0x1a4e6a7e);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;

@@ -102,6 +102,16 @@ describe('extended protocol', () => {
     c.end();
   });
 
+  it('an error is sent at once, without waiting for Sync (asyncpg: Parse/Describe/Flush)', async () => {
+    const c = await RawClient.ready(fx.port);
+    c.send(fe.parse('bad', 'select * from missing'), fe.describe('S', 'bad'), fe.flush());
+    const [e] = await c.until('E');
+    expect(errorFields(e!)).toMatchObject({ C: '42P01' });
+    c.send(fe.sync());
+    expect(types(await c.until('Z'))).toBe('Z');
+    c.end();
+  });
+
   it('pipelining: 300 Bind/Execute pairs before one Sync, answered in order in few writes', async () => {
     const c = await RawClient.ready(fx.port);
     let writes = 0;

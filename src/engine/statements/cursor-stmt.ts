@@ -1,10 +1,11 @@
 /**
  * SQL cursors: DECLARE name [BINARY] [NO SCROLL] CURSOR [WITH HOLD] FOR query, FETCH, MOVE, CLOSE.
- * Cursors read forward only (no SCROLL); holdable cursors survive COMMIT, the others close with the
+ * Cursors read forward; SCROLL cursors materialise their rows (ScrollRows) so FETCH can also move backwards
+ * (PRIOR, BACKWARD, ABSOLUTE, RELATIVE, FIRST, LAST). Holdable cursors survive COMMIT, the others close with the
  * transaction. psycopg named cursors and psqlODBC's UseDeclareFetch=1 drive these.
  * @see https://www.postgresql.org/docs/current/sql-declare.html
  */
-import { notSupported, pgError } from '../../common/errors.ts';
+import { pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { Batch } from '../../common/batch.ts';
 import type { ResultColumn } from '../../wire/handler.ts';
@@ -14,6 +15,7 @@ import type { EngineSession } from '../engine-session.ts';
 import { toResultColumns } from '../engine-session.ts';
 import { nodeBody } from '../ast.ts';
 import { RowStream } from '../row-stream.ts';
+import { FETCH_ALL_COUNT, ScrollRows, type FetchDirection } from '../scroll-rows.ts';
 
 const CURSOR_OPT_BINARY = 0x1;
 const CURSOR_OPT_SCROLL = 0x2;
@@ -25,6 +27,11 @@ export interface Cursor {
   readonly stream: RowStream;
   readonly holdable: boolean;
   readonly binary: boolean;
+  /** set for SCROLL cursors: the materialised rows and the position among them */
+  readonly scroll: ScrollRows | null;
+  /** the DECLARE statement's text and time (pg_cursors) */
+  readonly statement: string;
+  readonly creationTime: bigint;
   position: number;
 }
 
@@ -36,37 +43,46 @@ export const runDeclareCursor: UtilityHandler = async (session, stmt, params) =>
   if (!holdable && !session.tx.inBlock) {
     throw pgError(SqlState.no_active_sql_transaction, 'DECLARE CURSOR can only be used in transaction blocks');
   }
-  if ((options & CURSOR_OPT_SCROLL) !== 0) throw notSupported('SCROLL cursors');
   if (session.cursors.has(name)) throw pgError(SqlState.duplicate_cursor, `cursor "${name}" already exists`);
   const bound = session.bind(body.query, params.map(() => 0));
   const stream = new RowStream(executePlan(bound.plan, session.execContext(params)));
+  const scroll = (options & CURSOR_OPT_SCROLL) !== 0 ? new ScrollRows(stream, bound.columns.length) : null;
   session.cursors.set(name, {
     name,
     columns: toResultColumns(bound.columns),
     stream,
     holdable,
     binary: (options & CURSOR_OPT_BINARY) !== 0,
+    scroll,
+    statement: stmt.text,
+    creationTime: BigInt(Date.now()) * 1000n,
     position: 0,
   });
   return { kind: 'command', tag: 'DECLARE CURSOR' };
 };
-
-const FETCH_ALL = 9223372036854775807;
 
 export const runFetch: UtilityHandler = async (session, stmt) => {
   const body = nodeBody(stmt.ast);
   const name = String(body.portalname ?? '');
   const isMove = body.ismove === true;
   const direction = String(body.direction ?? 'FETCH_FORWARD');
-  const howMany = Number(body.howMany ?? 1);
+  // libpg-query omits a zero count (FETCH 0, ABSOLUTE 0)
+  const howMany = Number(body.howMany ?? 0);
   const cursor = session.cursors.get(name);
   if (cursor === undefined) throw pgError(SqlState.invalid_cursor_name, `cursor "${name}" does not exist`);
+  const verb = isMove ? 'MOVE' : 'FETCH';
+  if (cursor.scroll !== null) {
+    const count = (direction === 'FETCH_FORWARD' || direction === 'FETCH_BACKWARD') && howMany >= FETCH_ALL_COUNT ? Infinity : howMany;
+    const batch = await cursor.scroll.fetch(direction as FetchDirection, count);
+    cursor.position = cursor.scroll.position;
+    if (isMove) return { kind: 'command', tag: `MOVE ${batch.length}` };
+    return { kind: 'rows', columns: cursor.columns, batches: fromArray([batch]), tag: (n) => `${verb} ${n}`, binary: cursor.binary };
+  }
   let count: number;
-  if (direction === 'FETCH_FORWARD') count = howMany >= FETCH_ALL ? Infinity : howMany;
+  if (direction === 'FETCH_FORWARD') count = howMany >= FETCH_ALL_COUNT ? Infinity : howMany;
   else if (direction === 'FETCH_RELATIVE' && howMany >= 0) count = howMany;
   else if (direction === 'FETCH_ABSOLUTE' && howMany > cursor.position) count = howMany - cursor.position;
   else throw pgError(SqlState.object_not_in_prerequisite_state, 'cursor can only scan forward', { hint: 'Declare it with SCROLL option to enable backward scan.' });
-  const verb = isMove ? 'MOVE' : 'FETCH';
   if (isMove) {
     const moved = await cursor.stream.skip(count);
     cursor.position += moved;

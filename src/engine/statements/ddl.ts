@@ -15,6 +15,9 @@ import { constText, nodeBody, nodeKind, rangeVarName, stringList } from '../ast.
 import { MemoryTable } from '../memory-table.ts';
 import { sqlTypeOf } from './type-name.ts';
 import { ViewSource } from '../view-source.ts';
+import { noteOnCommit } from './on-commit.ts';
+import { cookDefaultText } from './cook-default.ts';
+import { resolveForeignKeys, type PendingForeignKey } from './foreign-keys.ts';
 
 export const runCreateSchema: UtilityHandler = async (session, stmt) => {
   const body = nodeBody(stmt.ast);
@@ -81,6 +84,7 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
   }
   const columns: ColumnDef[] = [];
   const primaryKeyNames: string[] = [];
+  const foreignKeys: PendingForeignKey[] = [];
   for (const element of Array.isArray(body.tableElts) ? body.tableElts : []) {
     const kind = nodeKind(element);
     const el = nodeBody(element);
@@ -89,6 +93,7 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
       if (columns.some((c) => c.name === colname)) throw pgError(SqlState.duplicate_column, `column "${colname}" specified more than once`);
       let nullable = el.is_not_null !== true;
       let defaultExpr: string | undefined;
+      const type = sqlTypeOf(el.typeName);
       for (const c of Array.isArray(el.constraints) ? el.constraints : []) {
         const con = nodeBody(c);
         const contype = String(con.contype ?? '');
@@ -96,11 +101,14 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
         else if (contype === 'CONSTR_PRIMARY') {
           nullable = false;
           primaryKeyNames.push(colname);
-        } else if (contype === 'CONSTR_DEFAULT') defaultExpr = deparseSync(con.raw_expr);
+        } else if (contype === 'CONSTR_DEFAULT') defaultExpr = cookDefaultText(con.raw_expr, type) ?? deparseSync(con.raw_expr);
+        else if (contype === 'CONSTR_FOREIGN') foreignKeys.push({ constraint: con, column: colname });
       }
-      columns.push({ name: colname, type: sqlTypeOf(el.typeName), nullable, ...(defaultExpr === undefined ? {} : { defaultExpr }) });
+      columns.push({ name: colname, type, nullable, ...(defaultExpr === undefined ? {} : { defaultExpr }) });
     } else if (kind === 'Constraint' && el.contype === 'CONSTR_PRIMARY') {
       primaryKeyNames.push(...stringList(el.keys));
+    } else if (kind === 'Constraint' && el.contype === 'CONSTR_FOREIGN') {
+      foreignKeys.push({ constraint: el });
     }
   }
   const pk = primaryKeyNames.map((n) => {
@@ -109,8 +117,16 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
     columns[i] = { ...columns[i]!, nullable: false };
     return i;
   });
+  if (body.oncommit !== undefined && body.oncommit !== 'ONCOMMIT_NOOP' && !temp) {
+    throw pgError('42P16', 'ON COMMIT can only be used on temporary tables');
+  }
+  const fks = resolveForeignKeys(session, schema, name, columns, foreignKeys);
   const table = new MemoryTable(columns, name);
-  registerRelation(session, schema, temp, name, 'r', table, pk.length > 0 ? { primaryKey: pk } : {});
+  const rel = registerRelation(session, schema, temp, name, 'r', table, {
+    ...(pk.length > 0 && { primaryKey: pk }),
+    ...(fks.length > 0 && { foreignKeys: fks }),
+  });
+  await noteOnCommit(session, rel, body.oncommit);
   return { kind: 'command', tag: 'CREATE TABLE' };
 };
 

@@ -10,6 +10,7 @@ import type { UtilityHandler } from './route-utility.ts';
 import type { EngineSession } from '../engine-session.ts';
 import { constText, nodeBody } from '../ast.ts';
 import { closeCursorsAtTransactionEnd } from './cursor-stmt.ts';
+import { applyOnCommitActions } from './on-commit.ts';
 
 export const runTransaction: UtilityHandler = async (session, stmt) => {
   const body = nodeBody(stmt.ast);
@@ -37,6 +38,7 @@ export const runTransaction: UtilityHandler = async (session, stmt) => {
         await rollbackAll(session);
         return { kind: 'command', tag: 'ROLLBACK' };
       }
+      await applyOnCommitActions(session);
       session.tx.commit();
       session.settings.commitAll();
       await closeCursorsAtTransactionEnd(session, true);

@@ -23,6 +23,36 @@ export interface Compiled {
 
 export interface Slot { value: unknown }
 
+/**
+ * Functions may return a Promise (pg_sleep). Closures stay synchronous: such a Call returns the thenable and
+ * sets `asyncResult.pending`; operators that evaluate rows (Projection, Values, Filter) check the flag after
+ * each row and await the value, so rows are still evaluated one after the other. While the flag is set, a
+ * Call or operator whose argument is a thenable chains on it. The flag is only read between synchronous row
+ * evaluations, so sessions cannot observe each other's.
+ */
+export const asyncResult: { pending: boolean; readonly started: PromiseLike<unknown>[] } = { pending: false, started: [] };
+
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
+}
+
+/**
+ * the value of a row that set asyncResult.pending: every Promise the row started is awaited (also those an
+ * enclosing expression consumed without chaining, e.g. `pg_sleep(1) IS NOT NULL`), then the value itself
+ */
+export async function settleAsync(v: unknown): Promise<unknown> {
+  asyncResult.pending = false;
+  const started = asyncResult.started.splice(0);
+  for (const p of started) await p;
+  return isThenable(v) ? ((await v) ?? null) : v;
+}
+
+function callAsync(vals: readonly unknown[], strict: boolean, call: (vals: unknown[]) => unknown): unknown {
+  const p = Promise.all(vals).then((vs) => (strict && vs.some((v) => v === null || v === undefined) ? null : call(vs) ?? null));
+  p.catch(() => undefined); // awaited by the operator; never an unhandled rejection if a statement fails first
+  return p;
+}
+
 export function compileExpr(e: Expr, env: Env): Compiled {
   const runners: SubqueryRunner[] = [];
   const fn = compileNode(e, env, runners, { value: null });
@@ -60,8 +90,16 @@ export function compileNode(e: Expr, env: Env, runners: SubqueryRunner[], slot: 
       const strict = def.strict !== false;
       return (cols, i) => {
         const vals = args.map((a) => a(cols, i));
+        if (asyncResult.pending && vals.some(isThenable)) return callAsync(vals, strict, (vs) => def.impl(vs, ctx, argTypes, type));
         if (strict && vals.some((v) => v === null)) return null;
-        return def.impl(vals, ctx, argTypes, type) ?? null;
+        const r = def.impl(vals, ctx, argTypes, type);
+        if (r === null || r === undefined) return null;
+        if (typeof r === 'object' && isThenable(r)) {
+          asyncResult.pending = true;
+          asyncResult.started.push(r);
+          Promise.resolve(r).catch(() => undefined);
+        }
+        return r;
       };
     }
     case 'Op': {
@@ -69,6 +107,7 @@ export function compileNode(e: Expr, env: Env, runners: SubqueryRunner[], slot: 
       const r = c(e.right);
       const { def, leftType, rightType } = e;
       const lt = leftType ?? rightType;
+      if (def.strict === false && l !== null) return (cols, i) => def.impl(l(cols, i), r(cols, i), ctx, lt, rightType) ?? null;
       if (l === null) return (cols, i) => { const rv = r(cols, i); return rv === null ? null : def.impl(null, rv, ctx, lt, rightType) ?? null; };
       return (cols, i) => {
         const lv = l(cols, i);

@@ -2,7 +2,7 @@
 import type { Batch } from '../../common/batch.ts';
 import type { Filter } from '../../sql/index.ts';
 import { checkAbort, type Env } from '../context.ts';
-import { compileExpr } from '../expr/compile-expr.ts';
+import { asyncResult, compileExpr, settleAsync } from '../expr/compile-expr.ts';
 import type { ExecOperator } from '../operator.ts';
 
 export class FilterExec implements ExecOperator {
@@ -16,7 +16,11 @@ export class FilterExec implements ExecOperator {
       checkAbort(this.env);
       if (pred.prepare) await pred.prepare(b);
       const keep: number[] = [];
-      for (let i = 0; i < b.length; i++) if (pred.fn(b.columns, i) === true) keep.push(i);
+      for (let i = 0; i < b.length; i++) {
+        let v = pred.fn(b.columns, i);
+        if (asyncResult.pending) v = await settleAsync(v);
+        if (v === true) keep.push(i);
+      }
       if (keep.length === 0) continue;
       if (keep.length === b.length) { yield b; continue; }
       yield { columns: b.columns.map((c) => keep.map((i) => c[i] ?? null)), length: keep.length };

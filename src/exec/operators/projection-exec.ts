@@ -2,7 +2,7 @@
 import type { Batch } from '../../common/batch.ts';
 import type { Projection } from '../../sql/index.ts';
 import { checkAbort, type Env } from '../context.ts';
-import { compileAll } from '../expr/compile-expr.ts';
+import { asyncResult, compileAll, settleAsync } from '../expr/compile-expr.ts';
 import type { ExecOperator } from '../operator.ts';
 
 export class ProjectionExec implements ExecOperator {
@@ -16,13 +16,19 @@ export class ProjectionExec implements ExecOperator {
     for await (const b of this.input.execute()) {
       checkAbort(this.env);
       await prepare(b);
-      const cols = fns.map((f, k) => {
+      const cols: unknown[][] = [];
+      for (let k = 0; k < fns.length; k++) {
         const d = direct[k]!;
-        if (d >= 0) return b.columns[d]!;
+        if (d >= 0) { cols.push(b.columns[d] as unknown[]); continue; }
+        const f = fns[k]!;
         const col = new Array<unknown>(b.length);
-        for (let i = 0; i < b.length; i++) col[i] = f(b.columns, i);
-        return col;
-      });
+        for (let i = 0; i < b.length; i++) {
+          col[i] = f(b.columns, i);
+          // a function returned a Promise (pg_sleep): wait for it before the next row
+          if (asyncResult.pending) col[i] = await settleAsync(col[i]);
+        }
+        cols.push(col);
+      }
       yield { columns: cols, length: b.length };
     }
   }

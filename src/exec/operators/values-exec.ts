@@ -2,7 +2,7 @@
 import type { Batch } from '../../common/batch.ts';
 import type { Values } from '../../sql/index.ts';
 import { BATCH_SIZE, checkAbort, type Env } from '../context.ts';
-import { compileAll } from '../expr/compile-expr.ts';
+import { asyncResult, compileAll, settleAsync } from '../expr/compile-expr.ts';
 import { BatchBuilder, ONE_ROW } from '../batch-util.ts';
 import type { ExecOperator } from '../operator.ts';
 
@@ -22,7 +22,12 @@ export class ValuesExec implements ExecOperator {
       checkAbort(this.env);
       const { fns, prepare } = compileAll(row, this.env);
       await prepare(ONE_ROW);
-      out.push(fns.map((f) => f(ONE_ROW.columns, 0)));
+      const vals: unknown[] = [];
+      for (const f of fns) {
+        vals.push(f(ONE_ROW.columns, 0));
+        if (asyncResult.pending) vals[vals.length - 1] = await settleAsync(vals[vals.length - 1]);
+      }
+      out.push(vals);
       if (out.full()) yield out.take();
     }
     if (out.length > 0) yield out.take();

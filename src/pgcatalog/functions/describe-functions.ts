@@ -14,6 +14,7 @@ import { declaredReturnType, routineOid } from '../routine-oids.ts';
 import { findDescription, pgShdescriptionRows } from '../tables/pg-description.ts';
 import { registryRoutines } from '../tables/pg-proc.ts';
 import { indexDefinition, primaryKeyDefinition, primaryKeyIndexes } from '../tables/relation-indexes.ts';
+import { foreignKeyConstraints, foreignKeyDefinition } from '../tables/foreign-key-constraints.ts';
 import { viewDefinitionText } from '../tables/pg-views.ts';
 import { ClassOid } from '../well-known-oids.ts';
 import { scalar } from './define.ts';
@@ -60,7 +61,9 @@ function indexDef(ctx: EvalContext, oid: number, column: number, pretty: boolean
 function constraintDef(ctx: EvalContext, oid: number): string | null {
   const snap = snapshotFor(ctx);
   const pk = primaryKeyIndexes(snap).find((p) => p.constraintOid === oid);
-  return pk === undefined ? null : primaryKeyDefinition(pk, quoteIdent);
+  if (pk !== undefined) return primaryKeyDefinition(pk, quoteIdent);
+  const fk = foreignKeyConstraints(snap).find((c) => c.fk.oid === oid);
+  return fk === undefined ? null : foreignKeyDefinition(fk, snap, quoteIdent);
 }
 
 /** obj_description's catalog name → its pg_class OID (any pg_catalog relation) */

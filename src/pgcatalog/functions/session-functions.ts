@@ -70,6 +70,7 @@ export const sessionFunctions: readonly RoutineDef[] = [
   scalar('pg_advisory_unlock_all', [], Oid.void, () => null, { volatility: 'v' }),
   scalar('pg_trigger_depth', [], Oid.int4, () => 0, { volatility: 'v' }),
   scalar('pg_jit_available', [], Oid.bool, () => false),
-  scalar('pg_my_temp_schema', [], Oid.oid, () => 0),
+  // the session's pg_temp_N once it has one (the session catalog resolves the alias pg_temp), else 0 as in PostgreSQL
+  scalar('pg_my_temp_schema', [], Oid.oid, (_a, ctx) => ctx.catalog.schemaByName('pg_temp')?.oid ?? 0, { volatility: 's' }),
   scalar('pg_is_other_temp_schema', [Oid.oid], Oid.bool, () => false),
 ];

@@ -4,7 +4,7 @@
  */
 import type { RowProducer } from '../system-table.ts';
 import {
-  checkConstraintsRows, constraintColumnUsageRows, keyColumnUsageRows, tableConstraintsRows,
+  checkConstraintsRows, constraintColumnUsageRows, keyColumnUsageRows, referentialConstraintsRows, tableConstraintsRows,
 } from './information-schema-constraints.ts';
 import { elementTypesRows, parametersRows, routinesRows } from './information-schema-routines.ts';
 import {
@@ -19,7 +19,7 @@ import { pgDescriptionRows, pgShdescriptionRows } from './pg-description.ts';
 import { pgNamespaceRows } from './pg-namespace.ts';
 import { pgCastRows, pgOperatorRows } from './pg-operator.ts';
 import { pgAggregateRows, pgProcRows } from './pg-proc.ts';
-import { pgSettingsRows, pgStatActivityRows } from './pg-settings.ts';
+import { pgCursorsRows, pgPreparedStatementsRows, pgSettingsRows, pgStatActivityRows } from './pg-settings.ts';
 import { pgTimezoneNamesRows } from './pg-timezone-names.ts';
 import { pgTypeRows } from './pg-type.ts';
 import {
@@ -46,6 +46,8 @@ export const SYSTEM_ROW_PRODUCERS: Readonly<Record<string, RowProducer>> = {
   'pg_catalog.pg_user': pgUserRows,
   'pg_catalog.pg_settings': pgSettingsRows,
   'pg_catalog.pg_stat_activity': pgStatActivityRows,
+  'pg_catalog.pg_cursors': pgCursorsRows,
+  'pg_catalog.pg_prepared_statements': pgPreparedStatementsRows,
   'pg_catalog.pg_index': pgIndexRows,
   'pg_catalog.pg_constraint': pgConstraintRows,
   'pg_catalog.pg_attrdef': pgAttrdefRows,
@@ -78,6 +80,7 @@ export const SYSTEM_ROW_PRODUCERS: Readonly<Record<string, RowProducer>> = {
   'information_schema.table_constraints': tableConstraintsRows,
   'information_schema.check_constraints': checkConstraintsRows,
   'information_schema.key_column_usage': keyColumnUsageRows,
+  'information_schema.referential_constraints': referentialConstraintsRows,
   'information_schema.constraint_column_usage': constraintColumnUsageRows,
   'information_schema.routines': routinesRows,
   'information_schema.parameters': parametersRows,

@@ -16,8 +16,9 @@ const SHARED_CATALOGS = new Set([
 ]);
 
 const STORED_KINDS = new Set(['r', 'm', 't', 'i', 'S']);
+const NO_OIDS: ReadonlySet<number> = new Set();
 
-function relationRow(snap: CatalogSnapshot, rel: RelationInfo): CatalogRow {
+function relationRow(snap: CatalogSnapshot, rel: RelationInfo, withTriggers: ReadonlySet<number> = NO_OIDS): CatalogRow {
   const stored = STORED_KINDS.has(rel.kind);
   const isSystem = rel.schemaOid === 11 || rel.schemaOid === 13207;
   const estimate = rel.source.estimatedRows;
@@ -43,7 +44,8 @@ function relationRow(snap: CatalogSnapshot, rel: RelationInfo): CatalogRow {
     relnatts: snap.columnsOf(rel).length,
     relchecks: 0,
     relhasrules: rel.kind === 'v',
-    relhastriggers: false,
+    // PostgreSQL's foreign keys are triggers on both tables; psql \d shows FK sections only when this is set
+    relhastriggers: withTriggers.has(rel.oid),
     relhassubclass: false,
     relrowsecurity: false,
     relforcerowsecurity: false,
@@ -60,7 +62,11 @@ function relationRow(snap: CatalogSnapshot, rel: RelationInfo): CatalogRow {
 }
 
 export function* pgClassRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
-  for (const rel of snap.relations) yield relationRow(snap, rel);
+  const withTriggers = new Set<number>();
+  for (const rel of snap.relations) {
+    for (const fk of rel.foreignKeys ?? []) withTriggers.add(rel.oid).add(fk.refRelationOid);
+  }
+  for (const rel of snap.relations) yield relationRow(snap, rel, withTriggers);
   for (const pk of primaryKeyIndexes(snap)) {
     yield {
       ...relationRow(snap, pk.rel),

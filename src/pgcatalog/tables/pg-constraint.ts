@@ -1,6 +1,7 @@
 /**
  * pg_index, pg_constraint, pg_attrdef and pg_rewrite: the objects PostgreSQL keeps beside a relation.
- * Primary keys (RelationInfo.primaryKey) become a unique btree index plus a contype 'p' constraint; column
+ * Primary keys (RelationInfo.primaryKey) become a unique btree index plus a contype 'p' constraint, foreign keys
+ * (RelationInfo.foreignKeys) a contype 'f' constraint; column
  * defaults (ColumnDef.defaultExpr) become pg_attrdef rows whose adbin is the SQL text (pg_get_expr returns it);
  * each view gets its _RETURN rule.
  * @see https://www.postgresql.org/docs/15/catalog-pg-constraint.html
@@ -9,6 +10,7 @@ import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import type { CatalogRow } from '../system-table.ts';
 import { typeFacts } from '../type-facts.ts';
 import { attrDefOid, viewRuleOid } from '../well-known-oids.ts';
+import { foreignKeyConstraints } from './foreign-key-constraints.ts';
 import { primaryKeyIndexes } from './relation-indexes.ts';
 import { defaultBtreeOpclass } from './static-catalogs.ts';
 import { int2Array, int2vector, oidvector } from './vectors.ts';
@@ -36,6 +38,15 @@ export function* pgConstraintRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
       condeferred: false, convalidated: true, conrelid: pk.rel.oid, contypid: 0, conindid: pk.oid, conparentid: 0,
       confrelid: 0, confupdtype: ' ', confdeltype: ' ', confmatchtype: ' ', conislocal: true, coninhcount: 0,
       connoinherit: true, conkey: int2Array(pk.attnums), confkey: null, conpfeqop: null, conppeqop: null,
+      conffeqop: null, confdelsetcols: null, conexclop: null, conbin: null,
+    };
+  }
+  for (const c of foreignKeyConstraints(snap)) {
+    yield {
+      oid: c.fk.oid, conname: c.fk.name, connamespace: c.rel.schemaOid, contype: 'f', condeferrable: false,
+      condeferred: false, convalidated: true, conrelid: c.rel.oid, contypid: 0, conindid: c.indexOid, conparentid: 0,
+      confrelid: c.ref.oid, confupdtype: 'a', confdeltype: 'a', confmatchtype: 's', conislocal: true, coninhcount: 0,
+      connoinherit: true, conkey: int2Array(c.attnums), confkey: int2Array(c.refAttnums), conpfeqop: null, conppeqop: null,
       conffeqop: null, confdelsetcols: null, conexclop: null, conbin: null,
     };
   }

@@ -69,7 +69,7 @@ export function* pgAggregateRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   for (const def of registryRoutines(snap)) {
     if (def.kind !== 'aggregate') continue;
     yield {
-      aggfnoid: routineOid(def, snap.functions), aggkind: 'n', aggnumdirectargs: 0, aggtransfn: 0, aggfinalfn: 0,
+      aggfnoid: routineOid(def, snap.functions), aggkind: def.directArgs === undefined ? 'n' : 'o', aggnumdirectargs: def.directArgs ?? 0, aggtransfn: 0, aggfinalfn: 0,
       aggcombinefn: 0, aggserialfn: 0, aggdeserialfn: 0, aggmtransfn: 0, aggminvtransfn: 0, aggmfinalfn: 0,
       aggfinalextra: false, aggmfinalextra: false, aggfinalmodify: 'r', aggmfinalmodify: 'r', aggsortop: 0,
       aggtranstype: declaredReturnType(def.returns, def.args), aggtransspace: 0, aggmtranstype: 0,

@@ -1,11 +1,13 @@
 /**
- * pg_settings and pg_stat_activity, read from the SessionView (settings(), sessions()).
+ * pg_settings, pg_stat_activity, pg_cursors and pg_prepared_statements, read from the SessionView.
  * @see https://www.postgresql.org/docs/15/view-pg-settings.html
  * @see https://www.postgresql.org/docs/15/monitoring-stats.html#MONITORING-PG-STAT-ACTIVITY-VIEW
  */
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import type { CatalogRow } from '../system-table.ts';
 import { textArray } from './vectors.ts';
+import { Oid } from '../../common/pgtypes/oids.ts';
+import { pgArray } from '../../common/pgtypes/values.ts';
 
 export function* pgSettingsRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   for (const s of snap.session.settings()) {
@@ -14,6 +16,24 @@ export function* pgSettingsRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
       extra_desc: null, context: s.context, vartype: s.vartype, source: s.source, min_val: null, max_val: null,
       enumvals: s.enumvals === null ? null : textArray(s.enumvals), boot_val: s.bootVal, reset_val: s.resetVal,
       sourcefile: null, sourceline: null, pending_restart: false,
+    };
+  }
+}
+
+export function* pgCursorsRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
+  for (const c of snap.session.cursors?.() ?? []) {
+    yield {
+      name: c.name, statement: c.statement, is_holdable: c.isHoldable, is_binary: c.isBinary, is_scrollable: c.isScrollable,
+      creation_time: c.creationTime,
+    };
+  }
+}
+
+export function* pgPreparedStatementsRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
+  for (const p of snap.session.preparedStatements?.() ?? []) {
+    yield {
+      name: p.name, statement: p.statement, prepare_time: p.prepareTime,
+      parameter_types: pgArray(Oid.regtype, p.parameterTypes), from_sql: p.fromSql, generic_plans: 0n, custom_plans: 0n,
     };
   }
 }

@@ -25,7 +25,7 @@ export function bindFuncCall(b: Binder, n: Node, es: ExprScope): Expr {
   const position = locOf(n);
   const over = n.over as Node | undefined;
   const isAggLike = n.agg_star === true || n.agg_distinct === true || n.agg_filter !== undefined || n.agg_order !== undefined;
-  if (n.agg_within_group) throw notSupported('WITHIN GROUP', pos(position));
+  if (n.agg_within_group === true) return bindOrderedSetCall(b, n, name, es, position);
   const argEs: ExprScope = isAggLike || over ? { ...es, allowAgg: over !== undefined && es.allowAgg, inAgg: over === undefined, allowWindow: false, allowSrf: false } : es;
   const rawArgs = ((n.args as unknown[] | undefined) ?? []);
   for (const a of rawArgs) if ((a as Node).NamedArgExpr !== undefined) throw notSupported('named function arguments', pos(position));
@@ -48,6 +48,7 @@ export function bindFuncCall(b: Binder, n: Node, es: ExprScope): Expr {
     if (!es.allowSrf) throw pgError(SqlState.feature_not_supported, `set-returning functions are not allowed in ${es.clause}`, pos(position));
     return { kind: 'SetCall', name, def, args: coerced, argTypes: resolved.argTypes, type: resolved.returnType };
   }
+  if (def.directArgs !== undefined) throw pgError(SqlState.wrong_object_type, `WITHIN GROUP is required for ordered-set aggregate ${name}`, pos(position));
   const filter = n.agg_filter === undefined ? null
     : coerceToBoolean(b.env, bindExpr(b, n.agg_filter, { ...argEs, allowAgg: false }), 'FILTER', position);
   if (over !== undefined) {
@@ -59,6 +60,34 @@ export function bindFuncCall(b: Binder, n: Node, es: ExprScope): Expr {
   if (!es.allowAgg) throw pgError(SqlState.grouping_error, `aggregate functions are not allowed in ${es.clause}`, pos(position));
   const orderBy = ((n.agg_order as Node[] | undefined) ?? []).map((s) => bindSortBy(b, s.SortBy as Node, argEs));
   return { kind: 'Aggregate', name, def, args: coerced, argTypes: resolved.argTypes, distinct: n.agg_distinct === true, star: n.agg_star === true, filter, orderBy, type: resolved.returnType };
+}
+
+/**
+ * `f(direct...) WITHIN GROUP (ORDER BY x...)`: an ordered-set aggregate, resolved over the direct then the
+ * aggregated argument types (as pg_proc lists them); the aggregated arguments are also the sort keys.
+ */
+function bindOrderedSetCall(b: Binder, n: Node, name: string, es: ExprScope, position: number | undefined): Expr {
+  if (n.agg_distinct === true) throw pgError(SqlState.syntax_error, 'cannot use DISTINCT with WITHIN GROUP', pos(position));
+  const argEs: ExprScope = { ...es, allowAgg: false, inAgg: true, allowWindow: false, allowSrf: false };
+  const direct = ((n.args as unknown[] | undefined) ?? []).map((a) => bindExpr(b, a, argEs));
+  const sorts = ((n.agg_order as Node[] | undefined) ?? []).map((s) => bindSortBy(b, s.SortBy as Node, argEs));
+  const all = [...direct, ...sorts.map((s) => s.expr)];
+  const resolved = withPosition(position, () => b.ctx.functions.resolveFunction(name, all.map((a) => a.type)));
+  const def = resolved.def;
+  if (def.kind !== 'aggregate' || def.directArgs === undefined) {
+    throw pgError(SqlState.wrong_object_type, `${name} is not an ordered-set aggregate, so it cannot have WITHIN GROUP`, pos(position));
+  }
+  if (def.directArgs !== direct.length) {
+    throw pgError(SqlState.undefined_function, `function ${name}(${all.map((a) => formatType(a.type.oid)).join(', ')}) does not exist`, pos(position));
+  }
+  if (n.over !== undefined) throw pgError(SqlState.feature_not_supported, `OVER is not supported for ordered-set aggregate ${name}`, pos(position));
+  if (es.inAgg) throw pgError(SqlState.grouping_error, 'aggregate function calls cannot be nested', pos(position));
+  if (!es.allowAgg) throw pgError(SqlState.grouping_error, `aggregate functions are not allowed in ${es.clause}`, pos(position));
+  const args = all.map((a, i) => coerce(b.env, a, resolved.argTypes[i] ?? a.type, 'i', position));
+  const orderBy = sorts.map((s, i) => ({ ...s, expr: args[direct.length + i]! }));
+  const filter = n.agg_filter === undefined ? null
+    : coerceToBoolean(b.env, bindExpr(b, n.agg_filter, argEs), 'FILTER', position);
+  return { kind: 'Aggregate', name, def, args, argTypes: resolved.argTypes, distinct: false, star: false, filter, orderBy, type: resolved.returnType };
 }
 
 export function bindSortBy(b: Binder, s: Node, es: ExprScope): SortKeyExpr {

@@ -1,0 +1,72 @@
+/**
+ * IcebergIO: the file access the Iceberg reader needs. A stand-in for storage/'s FileIO until it lands;
+ * an adapter over FileIO only has to forward read/readRange/list.
+ * LocalPrefixIO maps the location prefixes written inside metadata, manifests and delete files
+ * (s3a://bucket/…, relative `lineitem_iceberg/…`, malformed `file://data/…`) to local folders, because
+ * rewriting the JSON alone is not enough: Avro manifests and position deletes carry the same paths.
+ */
+import { readFile, readdir, open } from 'node:fs/promises';
+import { pgError } from '../common/errors.ts';
+
+export interface IcebergIO {
+  read(uri: string): Promise<Uint8Array>;
+  readRange(uri: string, offset: number, length: number): Promise<Uint8Array>;
+  /** file names (not paths) directly inside a folder URI; used to find metadata without version-hint.text */
+  list?(folderUri: string): Promise<string[]>;
+}
+
+export class LocalPrefixIO implements IcebergIO {
+  private readonly prefixes: readonly (readonly [string, string])[];
+
+  /** prefixMap: location prefix as written in the table files → local folder. Longest prefix wins. */
+  constructor(prefixMap: Readonly<Record<string, string>> = {}) {
+    this.prefixes = Object.entries(prefixMap).sort((a, b) => b[0].length - a[0].length);
+  }
+
+  resolve(uri: string): string {
+    for (const [prefix, local] of this.prefixes) {
+      if (uri === prefix) return local;
+      if (uri.startsWith(prefix) && (prefix.endsWith('/') || uri[prefix.length] === '/')) {
+        return local.replace(/\/$/, '') + '/' + uri.slice(prefix.length).replace(/^\//, '');
+      }
+    }
+    if (uri.startsWith('file://')) return decodeURIComponent(uri.slice('file://'.length));
+    if (uri.startsWith('/')) return uri;
+    throw pgError('58030', `could not open file "${uri}": no local folder is mapped for its location prefix`);
+  }
+
+  async read(uri: string): Promise<Uint8Array> {
+    const path = this.resolve(uri);
+    try {
+      const b = await readFile(path);
+      return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    } catch (e) {
+      throw pgError('58030', `could not read file "${uri}": ${(e as Error).message}`, { cause: e });
+    }
+  }
+
+  async readRange(uri: string, offset: number, length: number): Promise<Uint8Array> {
+    const path = this.resolve(uri);
+    try {
+      const fh = await open(path, 'r');
+      try {
+        const out = new Uint8Array(length);
+        const { bytesRead } = await fh.read(out, 0, length, offset);
+        return out.subarray(0, bytesRead);
+      } finally {
+        await fh.close();
+      }
+    } catch (e) {
+      throw pgError('58030', `could not read file "${uri}": ${(e as Error).message}`, { cause: e });
+    }
+  }
+
+  async list(folderUri: string): Promise<string[]> {
+    try {
+      return await readdir(this.resolve(folderUri));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw pgError('58030', `could not list folder "${folderUri}": ${(e as Error).message}`, { cause: e });
+    }
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * LocalFsStore: an ObjectStore over a directory of the local filesystem.
+ *
+ * Writes go to a temp file in the target directory and are renamed into place, so readers never see a
+ * partial file. putIfAbsent writes the temp file and then link()s it to the final name: link fails with
+ * EEXIST atomically when the name is taken, and the content is complete the moment the name appears.
+ * Ranged reads use positional fs reads on one file handle.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants as fsConstants } from 'node:fs';
+import { link, mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import { checkObjectPath, type ObjectListing, type ObjectMeta, type ObjectStore, type PutBody } from './object-store.ts';
+import { NotFoundError, ioError, type IoOperation } from './storage-errors.ts';
+
+/** Temp files carry this marker so list() can skip half-written objects. */
+const TEMP_MARKER = '.lakegate-tmp-';
+
+export class LocalFsStore implements ObjectStore {
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  uriOf(path: string): string {
+    return this.#fsPath(path);
+  }
+
+  async get(path: string): Promise<Uint8Array> {
+    return this.#withHandle(path, 'r', 'read', async (fh) => {
+      const { size } = await fh.stat();
+      return readFully(fh, 0, size);
+    });
+  }
+
+  async getRange(path: string, offset: number, length: number): Promise<Uint8Array> {
+    return this.#withHandle(path, 'r', 'read', async (fh) => {
+      const { size } = await fh.stat();
+      const start = Math.min(offset, size);
+      return readFully(fh, start, Math.min(length, size - start));
+    });
+  }
+
+  async head(path: string): Promise<ObjectMeta | null> {
+    const file = this.#fsPath(path);
+    try {
+      const st = await stat(file);
+      return st.isFile() ? { size: st.size, lastModified: st.mtime } : null;
+    } catch (e) {
+      if (isMissing(e)) return null;
+      throw ioError('stat', file, e);
+    }
+  }
+
+  async put(path: string, data: PutBody): Promise<void> {
+    const file = this.#fsPath(path);
+    const tmp = await this.#writeTemp(path, file, data);
+    try {
+      await rename(tmp, file);
+    } catch (e) {
+      await unlink(tmp).catch(() => undefined);
+      throw ioError('write', file, e);
+    }
+  }
+
+  async putIfAbsent(path: string, data: PutBody): Promise<boolean> {
+    const file = this.#fsPath(path);
+    const tmp = await this.#writeTemp(path, file, data);
+    try {
+      await link(tmp, file);
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw ioError('create', file, e);
+    } finally {
+      await unlink(tmp).catch(() => undefined);
+    }
+  }
+
+  async *list(prefix: string): AsyncIterable<ObjectListing> {
+    // Walk from the deepest directory the prefix names, then filter by the plain string prefix.
+    const slash = prefix.lastIndexOf('/');
+    const dirKey = slash < 0 ? '' : prefix.slice(0, slash);
+    const found: ObjectListing[] = [];
+    await this.#walk(dirKey, prefix, found);
+    found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    yield* found;
+  }
+
+  async delete(path: string): Promise<void> {
+    const file = this.#fsPath(path);
+    try {
+      await unlink(file);
+    } catch (e) {
+      if (!isMissing(e)) throw ioError('remove', file, e);
+    }
+  }
+
+  async #walk(dirKey: string, prefix: string, out: ObjectListing[]): Promise<void> {
+    const dir = dirKey === '' ? this.root : join(this.root, dirKey);
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (e) {
+      if (isMissing(e)) return;
+      throw ioError('list', dir, e);
+    }
+    for (const ent of entries) {
+      if (ent.name.includes(TEMP_MARKER)) continue;
+      const key = dirKey === '' ? ent.name : `${dirKey}/${ent.name}`;
+      if (ent.isDirectory()) {
+        // Descend only where the prefix can still match below.
+        if (key.startsWith(prefix) || prefix.startsWith(`${key}/`)) await this.#walk(key, prefix, out);
+      } else if (ent.isFile() && key.startsWith(prefix)) {
+        const st = await stat(join(dir, ent.name)).catch(() => null);
+        if (st !== null) out.push({ path: key, size: st.size });
+      }
+    }
+  }
+
+  async #writeTemp(path: string, file: string, data: PutBody): Promise<string> {
+    const tmp = join(dirname(file), `.${randomBytes(6).toString('hex')}${TEMP_MARKER}${path.split('/').pop() ?? ''}`);
+    try {
+      await mkdir(dirname(file), { recursive: true });
+      const fh = await open(tmp, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL, 0o644);
+      try {
+        if (data instanceof Uint8Array) await fh.writeFile(data);
+        else for await (const chunk of data) await fh.write(chunk);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      return tmp;
+    } catch (e) {
+      await unlink(tmp).catch(() => undefined);
+      throw ioError('write', file, e);
+    }
+  }
+
+  async #withHandle<T>(path: string, flags: string, op: IoOperation, fn: (fh: FileHandle) => Promise<T>): Promise<T> {
+    const file = this.#fsPath(path);
+    let fh: FileHandle;
+    try {
+      fh = await open(file, flags);
+    } catch (e) {
+      if (isMissing(e)) throw new NotFoundError(file, e);
+      throw ioError('open', file, e);
+    }
+    try {
+      return await fn(fh);
+    } catch (e) {
+      throw ioError(op, file, e);
+    } finally {
+      await fh.close().catch(() => undefined);
+    }
+  }
+
+  #fsPath(path: string): string {
+    checkObjectPath(path);
+    const full = join(this.root, path);
+    // checkObjectPath forbids `..`, so this only guards against surprises in join().
+    if (full !== this.root && !full.startsWith(this.root.endsWith(sep) ? this.root : this.root + sep)) {
+      throw ioError('open', full, new Error('path escapes the store root'));
+    }
+    return full;
+  }
+}
+
+async function readFully(fh: FileHandle, position: number, length: number): Promise<Uint8Array> {
+  const buf = new Uint8Array(Math.max(0, length));
+  let done = 0;
+  while (done < buf.byteLength) {
+    const { bytesRead } = await fh.read(buf, done, buf.byteLength - done, position + done);
+    if (bytesRead === 0) break; // file shrank under us; return what exists
+    done += bytesRead;
+  }
+  return done === buf.byteLength ? buf : buf.subarray(0, done);
+}
+
+function isMissing(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
