@@ -32,6 +32,19 @@ export interface RelationInfo {
   readonly primaryKey?: readonly number[];
   /** FOREIGN KEY / REFERENCES constraints, kept as metadata (not enforced) for clients' catalog queries */
   readonly foreignKeys?: readonly ForeignKeyInfo[];
+  /** CREATE INDEX indexes, kept as metadata only (lakegate tables have no index structures; uniqueness is not enforced) */
+  readonly indexes?: readonly IndexInfo[];
+}
+
+/** An index created with CREATE INDEX (metadata only), shown by pg_class / pg_index / pg_indexes / \d. */
+export interface IndexInfo {
+  /** pg_class OID of the index, allocated at creation */
+  readonly oid: number;
+  /** unique among the relations of the table's schema */
+  readonly name: string;
+  /** 0-based positions of the key columns */
+  readonly columns: readonly number[];
+  readonly unique: boolean;
 }
 
 /** A foreign key of a relation (metadata only: lakegate does not enforce it). */

@@ -31,7 +31,7 @@ export function reorderInnerJoins(filter: Filter): LogicalPlan | null {
   const leaves: Leaf[] = [];
   const raw: Expr[] = [];
   if (!isInnerJoin(filter.input)) return null;
-  flatten(filter.input, 0, leaves, raw);
+  if (!flatten(filter.input, 0, leaves, raw)) return null;
   if (leaves.length < 2) return null;
   raw.push(...conjunctsOf(filter.predicate));
   const leafOf = (index: number): number => leaves.findIndex((l) => index >= l.offset && index < l.offset + l.width);
@@ -54,7 +54,9 @@ export function reorderInnerJoins(filter: Filter): LogicalPlan | null {
   for (const li of order) {
     const l = leaves[li]!;
     // single-leaf conjuncts: a Filter on the leaf, over the leaf's own columns
-    const local = conjuncts.filter((c) => c.leaves !== null && c.leaves.size === 1 && c.leaves.has(li));
+    // (conjuncts reading no column of this level — constants, outer references — filter the first leaf: above,
+    // they would make the planner push them back down and reorder again, forever)
+    const local = conjuncts.filter((c) => c.leaves !== null && ((c.leaves.size === 1 && c.leaves.has(li)) || (c.leaves.size === 0 && plan === null)));
     for (const c of local) used.add(c);
     let leafPlan: LogicalPlan = l.plan;
     if (local.length > 0) leafPlan = { kind: 'Filter', input: l.plan, predicate: and(local.map((c) => remap(c.expr, (i) => i - l.offset))), columns: l.plan.columns };
@@ -94,14 +96,17 @@ function isInnerJoin(p: LogicalPlan): p is Extract<LogicalPlan, { kind: 'Join' }
   return p.kind === 'Join' && p.joinType === 'inner' && !p.lateral;
 }
 
-function flatten(p: LogicalPlan, offset: number, leaves: Leaf[], conds: Expr[]): void {
+/** false when a nested join's condition holds a subquery: its inner plan reads that join's row, not ours */
+function flatten(p: LogicalPlan, offset: number, leaves: Leaf[], conds: Expr[]): boolean {
   if (!isInnerJoin(p)) {
     leaves.push({ plan: p, offset, width: p.columns.length });
-    return;
+    return true;
   }
-  flatten(p.left, offset, leaves, conds);
-  flatten(p.right, offset + p.left.columns.length, leaves, conds);
-  if (p.condition !== null) conds.push(...conjunctsOf(p.condition).map((c) => (offset === 0 ? c : remap(c, (i) => i + offset))));
+  if (!flatten(p.left, offset, leaves, conds) || !flatten(p.right, offset + p.left.columns.length, leaves, conds)) return false;
+  if (p.condition === null) return true;
+  if (offset !== 0 && someExpr(p.condition, (x) => x.kind === 'Subquery')) return false;
+  conds.push(...conjunctsOf(p.condition).map((c) => (offset === 0 ? c : remap(c, (i) => i + offset))));
+  return true;
 }
 
 function conjunctsOf(e: Expr): Expr[] {

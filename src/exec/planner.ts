@@ -9,6 +9,7 @@ import type { Env, ExecContext } from './context.ts';
 import type { ExecOperator } from './operator.ts';
 import { extractEquiKeys } from './equi-keys.ts';
 import { reorderInnerJoins } from './join-order.ts';
+import { pushFilterBelowProjection } from './filter-pushdown.ts';
 import { TableScanExec } from './operators/table-scan-exec.ts';
 import { ValuesExec } from './operators/values-exec.ts';
 import { FilterExec } from './operators/filter-exec.ts';
@@ -40,8 +41,9 @@ const FACTORIES = {
   TableScan: (p, env) => new TableScanExec(p, env),
   Values: (p, env) => new ValuesExec(p, env),
   Filter: (p, env) => {
-    // WHERE over inner / cross joins: join greedily along the equalities instead of filtering a cross product
-    const reordered = reorderInnerJoins(p);
+    // WHERE over a FROM subquery: below its projection; over inner / cross joins: join greedily along the
+    // equalities instead of filtering a cross product
+    const reordered = pushFilterBelowProjection(p) ?? reorderInnerJoins(p);
     return reordered !== null ? createOperator(reordered, env) : new FilterExec(p, createOperator(p.input, env), env);
   },
   Projection: (p, env) => new ProjectionExec(p, createOperator(p.input, env), env),

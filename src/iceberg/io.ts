@@ -70,3 +70,27 @@ export class LocalPrefixIO implements IcebergIO {
     }
   }
 }
+
+/** The part of storage/'s FileIO this module uses (structural, so iceberg/ does not pin FileIO's class). */
+export interface FileIOLike {
+  read(uri: string): Promise<Uint8Array>;
+  readRange(uri: string, offset: number, length: number): Promise<Uint8Array>;
+  list(uriPrefix: string): AsyncIterable<{ readonly uri: string }>;
+}
+
+/** Adapts storage/'s FileIO (path maps, S3, local, memory) to IcebergIO. */
+export function icebergIOFromFileIO(fileIO: FileIOLike): IcebergIO {
+  return {
+    read: (uri) => fileIO.read(uri),
+    readRange: (uri, offset, length) => fileIO.readRange(uri, offset, length),
+    async list(folderUri) {
+      const prefix = folderUri.replace(/\/+$/, '') + '/';
+      const names: string[] = [];
+      for await (const f of fileIO.list(prefix)) {
+        const rest = f.uri.startsWith(prefix) ? f.uri.slice(prefix.length) : f.uri.slice(f.uri.lastIndexOf('/') + 1);
+        if (rest !== '' && !rest.includes('/')) names.push(rest);
+      }
+      return names;
+    },
+  };
+}

@@ -12,7 +12,7 @@ import type { CatalogSnapshot } from './catalog-snapshot.ts';
 import { quoteIdent } from './catalog-snapshot.ts';
 import { PG_IO_PROCS } from './data/pg-io-procs.ts';
 import { operatorOid, routineOid } from './routine-oids.ts';
-import { primaryKeyIndexes, type PrimaryKeyIndex } from './tables/relation-indexes.ts';
+import { relationIndexes, type PrimaryKeyIndex } from './tables/relation-indexes.ts';
 
 /** Splits a possibly qualified, possibly quoted name: 'Sales."My T"' → ['sales', 'My T'] (unquoted parts fold to lower case). */
 export function parseQualifiedName(text: string): string[] {
@@ -82,7 +82,7 @@ export function regclassIn(text: string, snap: CatalogSnapshot, missingOk = fals
 function findPrimaryKeyIndex(snap: CatalogSnapshot, schema: string | undefined, name: string): PrimaryKeyIndex | undefined {
   const path = schema === undefined ? snap.effectiveSearchPath() : [schema];
   for (const s of path) {
-    const found = primaryKeyIndexes(snap).find((p) => p.rel.schema === s && p.name === name);
+    const found = relationIndexes(snap).find((p) => p.rel.schema === s && p.name === name);
     if (found !== undefined) return found;
   }
   return undefined;
@@ -92,7 +92,7 @@ export function regclassOut(oid: number, snap: CatalogSnapshot): string {
   if (oid === 0) return '-';
   const rel = snap.relationByOid(oid);
   if (rel === undefined) {
-    const index = primaryKeyIndexes(snap).find((p) => p.oid === oid);
+    const index = relationIndexes(snap).find((p) => p.oid === oid);
     if (index === undefined) return String(oid);
     const visible = findPrimaryKeyIndex(snap, undefined, index.name)?.oid === oid;
     return visible ? quoteIdent(index.name) : `${quoteIdent(index.rel.schema)}.${quoteIdent(index.name)}`;

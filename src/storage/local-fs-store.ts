@@ -4,6 +4,7 @@
  * Writes go to a temp file in the target directory and are renamed into place, so readers never see a
  * partial file. putIfAbsent writes the temp file and then link()s it to the final name: link fails with
  * EEXIST atomically when the name is taken, and the content is complete the moment the name appears.
+ * The data and then the directory entry are fsynced, so a write that returned survives a crash.
  * Ranged reads use positional fs reads on one file handle.
  */
 import { randomBytes } from 'node:crypto';
@@ -58,6 +59,7 @@ export class LocalFsStore implements ObjectStore {
     const tmp = await this.#writeTemp(path, file, data);
     try {
       await rename(tmp, file);
+      await syncDir(dirname(file));
     } catch (e) {
       await unlink(tmp).catch(() => undefined);
       throw ioError('write', file, e);
@@ -69,6 +71,7 @@ export class LocalFsStore implements ObjectStore {
     const tmp = await this.#writeTemp(path, file, data);
     try {
       await link(tmp, file);
+      await syncDir(dirname(file));
       return true;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -176,6 +179,14 @@ async function readFully(fh: FileHandle, position: number, length: number): Prom
     done += bytesRead;
   }
   return done === buf.byteLength ? buf : buf.subarray(0, done);
+}
+
+/** Makes a rename/link durable: the new directory entry survives a crash once this returns. */
+async function syncDir(dir: string): Promise<void> {
+  const fh = await open(dir, 'r').catch(() => null);
+  if (fh === null) return;
+  await fh.sync().catch(() => undefined);
+  await fh.close().catch(() => undefined);
 }
 
 function isMissing(e: unknown): boolean {

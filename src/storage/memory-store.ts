@@ -12,9 +12,15 @@ interface Entry {
 
 export class MemoryStore implements ObjectStore {
   readonly #objects = new Map<string, Entry>();
+  /** Shown in error messages as `memory://<name>/<path>`. */
+  readonly name: string;
+
+  constructor(name = '') {
+    this.name = name;
+  }
 
   uriOf(path: string): string {
-    return `memory://${path}`;
+    return this.name === '' ? `memory://${path}` : `memory://${this.name}/${path}`;
   }
 
   async get(path: string): Promise<Uint8Array> {

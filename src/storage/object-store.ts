@@ -2,7 +2,8 @@
  * ObjectStore: the byte-level storage interface everything above storage/ reads and writes through
  * (Iceberg metadata JSON, Avro manifests, Parquet data files).
  *
- * Paths are keys relative to the store root: no leading slash, `/` as separator, no `.`/`..` segments.
+ * Paths are keys relative to the store root: no leading slash, `/` as separator, no `.`/`..` segments
+ * (see checkObjectPath).
  * For LocalFsStore the root is a directory, for S3Store a bucket plus an optional key prefix, for
  * MemoryStore a map. Callers that hold URIs (`s3://…`, `file:///…`) go through FileIO, which maps a URI
  * to (store, path).
@@ -70,9 +71,12 @@ export async function collectBody(data: PutBody): Promise<Uint8Array> {
   return out;
 }
 
-/** Validates a store-relative path: no leading slash, no empty, `.` or `..` segments. */
+/**
+ * Validates a store-relative path: not empty, no leading slash, no `.` or `..` segment. Empty segments
+ * (`a//b`) are allowed because S3 keys written by some engines contain them.
+ */
 export function checkObjectPath(path: string): string {
-  if (path === '' || path.startsWith('/') || path.split('/').some((s) => s === '' || s === '.' || s === '..')) {
+  if (path === '' || path.startsWith('/') || path.split('/').some((s) => s === '.' || s === '..')) {
     throw new GatewayError(SqlState.io_error, `could not open file "${path}": invalid object path`);
   }
   return path;

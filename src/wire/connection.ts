@@ -454,4 +454,5 @@ function withRenderText(codec: ValueCodec, session: HandlerSession): ValueCodec 
 }
 
 /** regproc 24, regprocedure 2202, regoper 2203, regoperator 2204, regclass 2205, regtype 2206, regconfig 3734, regdictionary 3769, regnamespace 4089, regrole 4096, regcollation 4191 */
-const REG_TYPE_OIDS: ReadonlySet<number> = new Set([24, 2202, 2203, 2204, 2205, 2206, 3734, 3769, 4089, 4096, 4191]);
+// the reg* types and their arrays (regtype[] in pg_prepared_statements.parameter_types)
+const REG_TYPE_OIDS: ReadonlySet<number> = new Set([24, 2202, 2203, 2204, 2205, 2206, 3734, 3769, 4089, 4096, 4191, 1008, 2207, 2208, 2209, 2210, 2211, 4090, 4097]);

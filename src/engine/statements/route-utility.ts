@@ -6,7 +6,8 @@ import { notSupported } from '../../common/errors.ts';
 import type { StatementResult } from '../../wire/handler.ts';
 import type { ParsedStatement } from '../../sql/index.ts';
 import type { EngineSession } from '../engine-session.ts';
-import { nodeKind } from '../ast.ts';
+import { nodeBody, nodeKind } from '../ast.ts';
+import { runCreateIndex, runDropIndex } from './index-stmt.ts';
 import { runSet, runShow } from './set-show.ts';
 import { runTransaction } from './transaction-stmt.ts';
 import { runClosePortal, runDeclareCursor, runFetch } from './cursor-stmt.ts';
@@ -35,7 +36,8 @@ const HANDLERS: Readonly<Record<string, UtilityHandler>> = {
   CreateTableAsStmt: runCreateTableAs,
   SelectStmt: runSelectInto,
   ViewStmt: runCreateView,
-  DropStmt: runDrop,
+  DropStmt: (session, stmt, params) => (nodeBody(stmt.ast).removeType === 'OBJECT_INDEX' ? runDropIndex : runDrop)(session, stmt, params),
+  IndexStmt: runCreateIndex,
   TruncateStmt: runTruncate,
   CommentStmt: runComment,
   CopyStmt: runCopy,

@@ -30,7 +30,7 @@ export interface Slot { value: unknown }
  * Call or operator whose argument is a thenable chains on it. The flag is only read between synchronous row
  * evaluations, so sessions cannot observe each other's.
  */
-export const asyncResult: { pending: boolean; readonly started: PromiseLike<unknown>[] } = { pending: false, started: [] };
+export const asyncResult: { pending: boolean; readonly started: { readonly p: PromiseLike<unknown>; readonly ctx: unknown }[] } = { pending: false, started: [] };
 
 function isThenable(v: unknown): v is PromiseLike<unknown> {
   return typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
@@ -40,10 +40,12 @@ function isThenable(v: unknown): v is PromiseLike<unknown> {
  * the value of a row that set asyncResult.pending: every Promise the row started is awaited (also those an
  * enclosing expression consumed without chaining, e.g. `pg_sleep(1) IS NOT NULL`), then the value itself
  */
-export async function settleAsync(v: unknown): Promise<unknown> {
+export async function settleAsync(v: unknown, ctx: unknown): Promise<unknown> {
   asyncResult.pending = false;
-  const started = asyncResult.started.splice(0);
-  for (const p of started) await p;
+  // entries of another statement are left over from a row that failed before settling: dropped
+  const started = asyncResult.started.splice(0).filter((s) => s.ctx === ctx);
+  // a rejection matters through the value (or the statement's abort signal), not through a consumed Promise
+  for (const s of started) await Promise.resolve(s.p).catch(() => undefined);
   return isThenable(v) ? ((await v) ?? null) : v;
 }
 
@@ -96,7 +98,7 @@ export function compileNode(e: Expr, env: Env, runners: SubqueryRunner[], slot: 
         if (r === null || r === undefined) return null;
         if (typeof r === 'object' && isThenable(r)) {
           asyncResult.pending = true;
-          asyncResult.started.push(r);
+          asyncResult.started.push({ p: r, ctx });
           Promise.resolve(r).catch(() => undefined);
         }
         return r;
@@ -114,6 +116,7 @@ export function compileNode(e: Expr, env: Env, runners: SubqueryRunner[], slot: 
         if (lv === null) return null;
         const rv = r(cols, i);
         if (rv === null) return null;
+        if (asyncResult.pending && (isThenable(lv) || isThenable(rv))) return callAsync([lv, rv], true, ([a, b]) => def.impl(a, b, ctx, lt, rightType));
         return def.impl(lv, rv, ctx, lt, rightType) ?? null;
       };
     }

@@ -18,7 +18,7 @@ export class FilterExec implements ExecOperator {
       const keep: number[] = [];
       for (let i = 0; i < b.length; i++) {
         let v = pred.fn(b.columns, i);
-        if (asyncResult.pending) v = await settleAsync(v);
+        if (asyncResult.pending) v = await settleAsync(v, this.env.ctx);
         if (v === true) keep.push(i);
       }
       if (keep.length === 0) continue;

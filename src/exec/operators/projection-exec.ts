@@ -25,7 +25,7 @@ export class ProjectionExec implements ExecOperator {
         for (let i = 0; i < b.length; i++) {
           col[i] = f(b.columns, i);
           // a function returned a Promise (pg_sleep): wait for it before the next row
-          if (asyncResult.pending) col[i] = await settleAsync(col[i]);
+          if (asyncResult.pending) col[i] = await settleAsync(col[i], this.env.ctx);
         }
         cols.push(col);
       }

@@ -4,10 +4,11 @@
  * UNION (not ALL) discards rows already produced.
  */
 import type { Batch } from '../../common/batch.ts';
-import type { RecursiveCte, WorkTableScan } from '../../sql/index.ts';
+import type { LogicalPlan, RecursiveCte, WorkTableScan } from '../../sql/index.ts';
 import { BATCH_SIZE, checkAbort, type Env, type Row } from '../context.ts';
 import { rowAt, rowKey, rowsToBatch } from '../batch-util.ts';
 import type { ExecOperator } from '../operator.ts';
+import { hoistInvariantJoinInputs } from '../recursive-invariants.ts';
 
 export class RecursiveCteExec implements ExecOperator {
   readonly name = 'RecursiveCteExec';
@@ -33,12 +34,31 @@ export class RecursiveCteExec implements ExecOperator {
       return rows;
     };
     let working = await take(p.anchor);
+    let recursive: LogicalPlan | null = null;
     while (working.length > 0) {
       for (let s = 0; s < working.length; s += BATCH_SIZE) yield rowsToBatch(working.slice(s, s + BATCH_SIZE), width);
       env.workTables.set(p.id, working);
-      working = await take(p.recursive);
+      recursive ??= await materializeInvariants(p, env);
+      working = await take(recursive);
     }
   }
+}
+
+const hoistedByPlan = new WeakMap<RecursiveCte, ReturnType<typeof hoistInvariantJoinInputs>>();
+
+/** computes once the join inputs of the recursive term that are the same in every iteration; returns the term reading them */
+async function materializeInvariants(p: RecursiveCte, env: Env): Promise<LogicalPlan> {
+  let h = hoistedByPlan.get(p);
+  if (h === undefined) hoistedByPlan.set(p, (h = hoistInvariantJoinInputs(p.recursive)));
+  for (const input of h.inputs) {
+    const rows: Row[] = [];
+    for await (const b of env.run(input.plan, env)) {
+      checkAbort(env);
+      for (let i = 0; i < b.length; i++) rows.push(rowAt(b, i));
+    }
+    env.workTables.set(input.id, rows);
+  }
+  return h.plan;
 }
 
 export class WorkTableScanExec implements ExecOperator {

@@ -25,7 +25,7 @@ export class ValuesExec implements ExecOperator {
       const vals: unknown[] = [];
       for (const f of fns) {
         vals.push(f(ONE_ROW.columns, 0));
-        if (asyncResult.pending) vals[vals.length - 1] = await settleAsync(vals[vals.length - 1]);
+        if (asyncResult.pending) vals[vals.length - 1] = await settleAsync(vals[vals.length - 1], this.env.ctx);
       }
       out.push(vals);
       if (out.full()) yield out.take();

@@ -13,7 +13,7 @@ import { regclassIn, regclassOut, regnamespaceIn, regprocedureIn, regprocIn, reg
 import { declaredReturnType, routineOid } from '../routine-oids.ts';
 import { findDescription, pgShdescriptionRows } from '../tables/pg-description.ts';
 import { registryRoutines } from '../tables/pg-proc.ts';
-import { indexDefinition, primaryKeyDefinition, primaryKeyIndexes } from '../tables/relation-indexes.ts';
+import { indexDefinition, primaryKeyDefinition, primaryKeyIndexes, relationIndexes } from '../tables/relation-indexes.ts';
 import { foreignKeyConstraints, foreignKeyDefinition } from '../tables/foreign-key-constraints.ts';
 import { viewDefinitionText } from '../tables/pg-views.ts';
 import { ClassOid } from '../well-known-oids.ts';
@@ -50,7 +50,7 @@ function viewDef(snap: CatalogSnapshot, oid: number): string | null {
 
 function indexDef(ctx: EvalContext, oid: number, column: number, pretty: boolean): string | null {
   const snap = snapshotFor(ctx);
-  const pk = primaryKeyIndexes(snap).find((p) => p.oid === oid);
+  const pk = relationIndexes(snap).find((p) => p.oid === oid);
   if (pk === undefined) return null;
   if (column === 0) return indexDefinition(pk, quoteIdent, pretty ? regclassOut(pk.rel.oid, snap) : undefined);
   const attnum = pk.attnums[column - 1];
@@ -84,7 +84,7 @@ export const describeFunctions: readonly RoutineDef[] = [
     const s = snap(ctx);
     const rel = s.relationByOid(oidArg(oid));
     if (rel !== undefined) return s.isRelationVisible(rel);
-    const pk = primaryKeyIndexes(s).find((p) => p.oid === oid);
+    const pk = relationIndexes(s).find((p) => p.oid === oid);
     return pk === undefined ? null : s.isSchemaOnPath(pk.rel.schemaOid);
   }),
   scalar('pg_type_is_visible', [Oid.oid], Oid.bool, ([oid], ctx) => {

@@ -9,7 +9,7 @@ import { Oid } from '../../common/pgtypes/index.ts';
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import type { CatalogRow } from '../system-table.ts';
 import { typeFacts } from '../type-facts.ts';
-import { primaryKeyIndexes } from './relation-indexes.ts';
+import { relationIndexes } from './relation-indexes.ts';
 import { systemAttributeFactsOf } from '../system-attribute-facts.ts';
 
 /** name, attnum, type: PostgreSQL's system columns, in the order pg_attribute lists them */
@@ -85,7 +85,7 @@ export function* pgAttributeRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
     if (systemAttributeFactsOf(rel.oid) !== undefined) systemRows.set(rel, rows);
     yield* rows;
   }
-  for (const pk of primaryKeyIndexes(snap)) {
+  for (const pk of relationIndexes(snap)) {
     const cols = snap.columnsOf(pk.rel);
     for (let i = 0; i < pk.attnums.length; i++) {
       const col = cols[pk.attnums[i]! - 1];

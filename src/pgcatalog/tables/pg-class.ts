@@ -7,7 +7,7 @@ import type { RelationInfo } from '../../catalog/catalog-view.ts';
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import type { CatalogRow } from '../system-table.ts';
 import { BOOTSTRAP_SUPERUSER_OID, BTREE_AM_OID, HEAP_AM_OID } from '../well-known-oids.ts';
-import { primaryKeyIndexes, primaryKeyOf } from './relation-indexes.ts';
+import { hasIndexes, relationIndexes } from './relation-indexes.ts';
 
 /** pg_class.relisshared: catalogs shared by all databases of a cluster. */
 const SHARED_CATALOGS = new Set([
@@ -37,7 +37,7 @@ function relationRow(snap: CatalogSnapshot, rel: RelationInfo, withTriggers: Rea
     relallvisible: 0,
     reltoastrelid: 0,
     // PostgreSQL's own catalogs all have indexes
-    relhasindex: primaryKeyOf(rel) !== undefined || (rel.schemaOid === 11 && rel.kind === 'r'),
+    relhasindex: hasIndexes(rel) || (rel.schemaOid === 11 && rel.kind === 'r'),
     relisshared: rel.schemaOid === 11 && SHARED_CATALOGS.has(rel.name),
     relpersistence: rel.persistence,
     relkind: rel.kind,
@@ -67,7 +67,7 @@ export function* pgClassRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
     for (const fk of rel.foreignKeys ?? []) withTriggers.add(rel.oid).add(fk.refRelationOid);
   }
   for (const rel of snap.relations) yield relationRow(snap, rel, withTriggers);
-  for (const pk of primaryKeyIndexes(snap)) {
+  for (const pk of relationIndexes(snap)) {
     yield {
       ...relationRow(snap, pk.rel),
       oid: pk.oid,
@@ -77,6 +77,7 @@ export function* pgClassRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
       relfilenode: pk.oid,
       reltuples: 0,
       relhasindex: false,
+      relhastriggers: false,
       relpersistence: pk.rel.persistence,
       relkind: 'i',
       relnatts: pk.attnums.length,

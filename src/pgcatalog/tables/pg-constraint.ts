@@ -11,17 +11,17 @@ import type { CatalogRow } from '../system-table.ts';
 import { typeFacts } from '../type-facts.ts';
 import { attrDefOid, viewRuleOid } from '../well-known-oids.ts';
 import { foreignKeyConstraints } from './foreign-key-constraints.ts';
-import { primaryKeyIndexes } from './relation-indexes.ts';
+import { primaryKeyIndexes, relationIndexes } from './relation-indexes.ts';
 import { defaultBtreeOpclass } from './static-catalogs.ts';
 import { int2Array, int2vector, oidvector } from './vectors.ts';
 
 export function* pgIndexRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
-  for (const pk of primaryKeyIndexes(snap)) {
+  for (const pk of relationIndexes(snap)) {
     const cols = snap.columnsOf(pk.rel);
     const types = pk.attnums.map((n) => cols[n - 1]?.type.oid ?? 0);
     yield {
       indexrelid: pk.oid, indrelid: pk.rel.oid, indnatts: pk.attnums.length, indnkeyatts: pk.attnums.length,
-      indisunique: true, indnullsnotdistinct: false, indisprimary: true, indisexclusion: false, indimmediate: true,
+      indisunique: pk.unique !== false, indnullsnotdistinct: false, indisprimary: pk.primary !== false, indisexclusion: false, indimmediate: true,
       indisclustered: false, indisvalid: true, indcheckxmin: false, indisready: true, indislive: true,
       indisreplident: false, indkey: int2vector(pk.attnums),
       indcollation: oidvector(types.map((t) => typeFacts(t).typcollation)),

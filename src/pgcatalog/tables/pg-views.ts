@@ -6,7 +6,7 @@
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import { quoteIdent } from '../catalog-snapshot.ts';
 import type { CatalogRow } from '../system-table.ts';
-import { indexDefinition, primaryKeyIndexes, primaryKeyOf } from './relation-indexes.ts';
+import { hasIndexes, indexDefinition, relationIndexes } from './relation-indexes.ts';
 
 function isUserSchema(schemaOid: number): boolean {
   return schemaOid !== 11 && schemaOid !== 13207 && schemaOid !== 99;
@@ -17,7 +17,7 @@ export function* pgTablesRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
     if (rel.kind !== 'r' && rel.kind !== 'p') continue;
     yield {
       schemaname: rel.schema, tablename: rel.name, tableowner: snap.session.user, tablespace: null,
-      hasindexes: primaryKeyOf(rel) !== undefined, hasrules: false, hastriggers: false, rowsecurity: false,
+      hasindexes: hasIndexes(rel), hasrules: false, hastriggers: false, rowsecurity: false,
     };
   }
 }
@@ -34,13 +34,13 @@ export function* pgMatviewsRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
     if (rel.kind !== 'm') continue;
     yield {
       schemaname: rel.schema, matviewname: rel.name, matviewowner: snap.session.user, tablespace: null,
-      hasindexes: primaryKeyOf(rel) !== undefined, ispopulated: true, definition: viewDefinitionText(rel.viewDefinition),
+      hasindexes: hasIndexes(rel), ispopulated: true, definition: viewDefinitionText(rel.viewDefinition),
     };
   }
 }
 
 export function* pgIndexesRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
-  for (const pk of primaryKeyIndexes(snap)) {
+  for (const pk of relationIndexes(snap)) {
     yield { schemaname: pk.rel.schema, tablename: pk.rel.name, indexname: pk.name, tablespace: null, indexdef: indexDefinition(pk, quoteIdent) };
   }
 }
@@ -58,7 +58,7 @@ export function* pgStatUserTablesRows(snap: CatalogSnapshot): Iterable<CatalogRo
     const live = BigInt(Math.max(0, Math.round(rel.source.estimatedRows ?? 0)));
     yield {
       relid: rel.oid, schemaname: rel.schema, relname: rel.name, seq_scan: 0n, seq_tup_read: 0n,
-      idx_scan: primaryKeyOf(rel) === undefined ? null : 0n, idx_tup_fetch: primaryKeyOf(rel) === undefined ? null : 0n,
+      idx_scan: hasIndexes(rel) ? 0n : null, idx_tup_fetch: hasIndexes(rel) ? 0n : null,
       n_tup_ins: 0n, n_tup_upd: 0n, n_tup_del: 0n, n_tup_hot_upd: 0n, n_live_tup: live, n_dead_tup: 0n,
       n_mod_since_analyze: 0n, n_ins_since_vacuum: 0n, last_vacuum: null, last_autovacuum: null, last_analyze: null,
       last_autoanalyze: null, vacuum_count: 0n, autovacuum_count: 0n, analyze_count: 0n, autoanalyze_count: 0n,
@@ -69,7 +69,7 @@ export function* pgStatUserTablesRows(snap: CatalogSnapshot): Iterable<CatalogRo
 export function* pgStatioUserTablesRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   for (const rel of snap.relations) {
     if (!isUserSchema(rel.schemaOid) || (rel.kind !== 'r' && rel.kind !== 'm' && rel.kind !== 'p')) continue;
-    const hasIdx = primaryKeyOf(rel) !== undefined;
+    const hasIdx = hasIndexes(rel);
     yield {
       relid: rel.oid, schemaname: rel.schema, relname: rel.name, heap_blks_read: 0n, heap_blks_hit: 0n,
       idx_blks_read: hasIdx ? 0n : null, idx_blks_hit: hasIdx ? 0n : null, toast_blks_read: null, toast_blks_hit: null,

@@ -13,6 +13,9 @@ export interface PrimaryKeyIndex {
   readonly rel: RelationInfo;
   /** 1-based attnums of the key columns */
   readonly attnums: readonly number[];
+  /** false for the indexes CREATE INDEX records (RelationInfo.indexes); those have constraintOid 0 */
+  readonly primary?: boolean;
+  readonly unique?: boolean;
 }
 
 export function primaryKeyOf(rel: RelationInfo): PrimaryKeyIndex | undefined {
@@ -25,6 +28,29 @@ export function primaryKeyOf(rel: RelationInfo): PrimaryKeyIndex | undefined {
     rel,
     attnums: pk.map((i) => i + 1),
   };
+}
+
+/** the CREATE INDEX indexes of a relation (metadata only), in creation order */
+export function secondaryIndexesOf(rel: RelationInfo): PrimaryKeyIndex[] {
+  return (rel.indexes ?? []).map((ix) => ({
+    oid: ix.oid, name: ix.name, constraintOid: 0, rel, attnums: ix.columns.map((i) => i + 1), primary: false, unique: ix.unique,
+  }));
+}
+
+/** true if pg_class.relhasindex: a primary key or a CREATE INDEX index */
+export function hasIndexes(rel: RelationInfo): boolean {
+  return primaryKeyOf(rel) !== undefined || (rel.indexes?.length ?? 0) > 0;
+}
+
+/** every index pg_class / pg_index / pg_indexes show: primary keys' and CREATE INDEX ones */
+export function relationIndexes(snap: CatalogSnapshot): PrimaryKeyIndex[] {
+  const out: PrimaryKeyIndex[] = [];
+  for (const rel of snap.relations) {
+    const pk = primaryKeyOf(rel);
+    if (pk !== undefined) out.push(pk);
+    if (rel.indexes !== undefined) out.push(...secondaryIndexesOf(rel));
+  }
+  return out;
 }
 
 export function primaryKeyIndexes(snap: CatalogSnapshot): PrimaryKeyIndex[] {
@@ -42,7 +68,7 @@ export function primaryKeyIndexes(snap: CatalogSnapshot): PrimaryKeyIndex[] {
  */
 export function indexDefinition(pk: PrimaryKeyIndex, quote: (s: string) => string, tableName?: string): string {
   const cols = pk.attnums.map((n) => quote(pk.rel.source.columns[n - 1]?.name ?? `?${n}`));
-  return `CREATE UNIQUE INDEX ${quote(pk.name)} ON ${tableName ?? `${quote(pk.rel.schema)}.${quote(pk.rel.name)}`} USING btree (${cols.join(', ')})`;
+  return `CREATE ${pk.unique === false ? '' : 'UNIQUE '}INDEX ${quote(pk.name)} ON ${tableName ?? `${quote(pk.rel.schema)}.${quote(pk.rel.name)}`} USING btree (${cols.join(', ')})`;
 }
 
 /** pg_get_constraintdef of a primary key: PRIMARY KEY (a, b) */

@@ -17,7 +17,7 @@ describe('pg_namespace / pg_class', () => {
   it('lists system and user schemas with PostgreSQL OIDs', async () => {
     const rows = await scan('pg_namespace', ctx);
     expect(rows.map((r) => [r['oid'], r['nspname'], r['nspowner']])).toEqual([
-      [11, 'pg_catalog', 10], [99, 'pg_toast', 10], [2200, 'public', 10], [13207, 'information_schema', 10], [Fixture.sales, 'sales', 10],
+      [11, 'pg_catalog', 10], [99, 'pg_toast', 10], [2200, 'public', 6171], [13207, 'information_schema', 10], [Fixture.sales, 'sales', 10],
     ]);
   });
 

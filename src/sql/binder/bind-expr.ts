@@ -135,6 +135,8 @@ function bindColumnRef(b: Binder, n: Node, es: ExprScope): Expr {
   }
   const r = es.scope.resolve(fields, position);
   if (r === undefined) {
+    const sys = es.scope.systemColumn(fields, position);
+    if (sys !== undefined) return { kind: 'Literal', value: sys.relationOid, type: sqlType(Oid.oid) };
     if (fields.length >= 2 && !es.scope.hasItemNamed(fields[fields.length - 2]!)) {
       throw pgError(SqlState.undefined_table, `missing FROM-clause entry for table "${fields[fields.length - 2]}"`, pos(position));
     }

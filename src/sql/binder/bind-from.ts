@@ -134,7 +134,8 @@ function bindRangeVar(b: Binder, n: Node): FromResult {
     columns: cols.map((c) => ({ name: c.name, type: c.type })), ...(asOf === undefined ? {} : { asOf }),
   };
   const item = itemFor((alias?.aliasname as string | undefined) ?? name, cols, alias, rel.schema);
-  return { plan, items: [alias === undefined ? { ...item, unaliasedRelation: rel.oid } : item], lateral: false };
+  const base = { ...item, relationOid: rel.oid };
+  return { plan, items: [alias === undefined ? { ...base, unaliasedRelation: rel.oid } : base], lateral: false };
 }
 
 /** PostgreSQL's checkNameSpaceConflicts: two visible FROM items of one level may not share a name (42712). */

@@ -83,7 +83,8 @@ export function bindInsert(b: Binder, n: Node): QueryResult {
       const items = (l.List as Node).items as unknown[];
       if (items.length !== width) throw pgError(SqlState.syntax_error, 'VALUES lists must all be the same length', pos(locOf(tagOf(items[0])[1])));
       if (items.length > targetIdx.length) throw pgError(SqlState.syntax_error, 'INSERT has more expressions than target columns', pos(locOf(tagOf(items[targetIdx.length])[1])));
-      if (items.length < targetIdx.length && explicitCols) throw pgError(SqlState.syntax_error, 'INSERT has more target columns than expressions', pos(locOf(tagOf(items[items.length - 1])[1])));
+      // PostgreSQL points at the first target column left without an expression
+      if (items.length < targetIdx.length && explicitCols) throw pgError(SqlState.syntax_error, 'INSERT has more target columns than expressions', pos(locOf(tagOf((n.cols as unknown[])[items.length])[1])));
       return fullRow((j) => {
         const k = targetIdx.indexOf(j);
         if (k < 0 || k >= items.length) return undefined;
@@ -97,7 +98,7 @@ export function bindInsert(b: Binder, n: Node): QueryResult {
   } else {
     const src = b.bindSelect(sel!, null, { resolveUnknowns: false });
     if (src.columns.length > targetIdx.length) throw pgError(SqlState.syntax_error, 'INSERT has more expressions than target columns');
-    if (src.columns.length < targetIdx.length && explicitCols) throw pgError(SqlState.syntax_error, 'INSERT has more target columns than expressions');
+    if (src.columns.length < targetIdx.length && explicitCols) throw pgError(SqlState.syntax_error, 'INSERT has more target columns than expressions', pos(locOf(tagOf((n.cols as unknown[])[src.columns.length])[1])));
     const exprs = fullRow((j) => {
       const k = targetIdx.indexOf(j);
       if (k < 0 || k >= src.columns.length) return undefined;

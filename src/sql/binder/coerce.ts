@@ -64,19 +64,14 @@ export function tryCoerce(env: CoerceEnv, e: Expr, target: SqlType, context: Cas
       throw err;
     }
   }
-  return { kind: 'Cast', arg: e, fn: withLengthCoercion(env, path.impl, target, context), type: target, ...(position === undefined ? {} : { position }) };
-}
-
-/**
- * coerce_type_typmod: after the type conversion, the target's length coercion (varchar(n) / bpchar(n) cut or 22001,
- * numeric(p,s) rounding) with isExplicit for CAST / ::. Conversions that already honour the typmod are unchanged.
- */
-function withLengthCoercion(env: CoerceEnv, fn: CastDef['impl'], target: SqlType, context: CastContext): CastDef['impl'] {
   const explicit = context === 'e';
-  if (target.typmod < 0 || (target.oid !== Oid.varchar && target.oid !== Oid.bpchar)) return (v, typmod, ctx) => fn(v, typmod, ctx, explicit);
-  const self = env.functions.cast(target.oid, target.oid);
-  if (self === undefined) return fn;
-  return (v, typmod, ctx) => self.impl(fn(v, typmod, ctx, explicit), typmod, ctx, explicit);
+  const fn: CastDef['impl'] = (v, typmod, ctx) => path.impl(v, typmod, ctx, explicit);
+  const self = target.typmod >= 0 && (target.oid === Oid.varchar || target.oid === Oid.bpchar) ? env.functions.cast(target.oid, target.oid) : undefined;
+  if (self === undefined) return { kind: 'Cast', arg: e, fn, type: target, ...(position === undefined ? {} : { position }) };
+  // coerce_type_typmod: varchar(n) / bpchar(n) take the length coercion after the conversion (cut for CAST / ::,
+  // else 22001), as a separate step whose errors carry no position (PostgreSQL raises them at run time)
+  const converted: Expr = { kind: 'Cast', arg: e, fn, type: sqlType(target.oid), ...(position === undefined ? {} : { position }) };
+  return { kind: 'Cast', arg: converted, fn: (v, typmod, ctx) => self.impl(v, typmod, ctx, explicit), type: target };
 }
 
 export function coerce(env: CoerceEnv, e: Expr, target: SqlType, context: CastContext, position?: number): Expr {

@@ -32,7 +32,7 @@ function figure(node: unknown): [string, number] {
       return ['?column?', 0];
     case 'TypeCast': {
       const inner = figure(n.arg);
-      if (inner[1] > 0) return inner;
+      if (inner[1] > 1) return inner; // FigureColnameInternal: a weak (cast) name gives way to the outer cast's
       const tn = n.typeName as Node;
       const names = tn.names as Node[];
       const last = String(((names[names.length - 1] as Node).String as Node).sval);

@@ -31,7 +31,12 @@ export interface RangeItem {
   qualifiedHidden?: boolean;
   /** OID of a base relation referenced without an alias (two such items may share a name: checkNameSpaceConflicts) */
   readonly unaliasedRelation?: number;
+  /** OID of a base relation (any alias): its system column tableoid */
+  readonly relationOid?: number;
 }
+
+/** system columns a base relation offers beyond its own (PostgreSQL's SystemAttributeByName); only tableoid here */
+export const SYSTEM_COLUMNS: ReadonlySet<string> = new Set(['tableoid']);
 
 export interface ResolvedColumn {
   readonly column: ScopeColumn;
@@ -114,10 +119,29 @@ export class Scope {
     if (item === undefined) return undefined;
     const col = item.columns.filter((c) => c.name === colName);
     if (col.length === 0) {
+      if (item.relationOid !== undefined && SYSTEM_COLUMNS.has(colName)) return undefined;
       throw pgError(SqlState.undefined_column, `column ${tableName}.${colName} does not exist`, position === undefined ? {} : { position });
     }
     if (col.length > 1) throw pgError(SqlState.ambiguous_column, `column reference "${colName}" is ambiguous`, position === undefined ? {} : { position });
     return { column: col[0]!, item };
+  }
+
+  /**
+   * A system column (`tableoid`, `t.tableoid`) of a base relation visible here or in an enclosing level, when no
+   * ordinary column has that name: the relation's OID. Unqualified, it is ambiguous between two relations.
+   */
+  systemColumn(fields: readonly string[], position?: number): { relationOid: number; name: string } | undefined {
+    const colName = fields[fields.length - 1]!;
+    if (!SYSTEM_COLUMNS.has(colName) || fields.length > 3) return undefined;
+    const table = fields.length >= 2 ? fields[fields.length - 2] : undefined;
+    const schema = fields.length === 3 ? fields[0] : undefined;
+    for (let s: Scope | null = this; s !== null; s = s.parent) {
+      const hits = s.items.filter((it) => it.relationOid !== undefined && !it.qualifiedHidden
+        && (table === undefined || (it.alias === table && (schema === undefined || it.schema === schema))));
+      if (hits.length > 1) throw pgError(SqlState.ambiguous_column, `column reference "${colName}" is ambiguous`, position === undefined ? {} : { position });
+      if (hits.length === 1) return { relationOid: hits[0]!.relationOid!, name: colName };
+    }
+    return undefined;
   }
 
   /** true if some level has a FROM item of that name (for "missing FROM-clause entry" vs undefined column) */

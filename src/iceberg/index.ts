@@ -1,0 +1,15 @@
+/** iceberg/: reading Apache Iceberg tables (metadata JSON, Avro manifests, Parquet data and delete files). */
+export { type IcebergIO, type FileIOLike, LocalPrefixIO, icebergIOFromFileIO } from './io.ts';
+export * from './spec/schema.ts';
+export * from './spec/partition-spec.ts';
+export * from './spec/table-metadata.ts';
+export { loadTableMetadata, findLatestMetadataFile, metadataFileVersion } from './spec/metadata-file.ts';
+export { readAvroFile, type AvroFile } from './spec/avro-file.ts';
+export * from './spec/manifest-list.ts';
+export * from './spec/manifest.ts';
+export { toSqlType, decodeSingleValue, fromAvroValue, fromJsonSingleValue } from './spec/types.ts';
+export { planScan, manifestsOfSnapshot, partitionKey, type FileScanTask, type DeleteFileRef, type ScanPlan } from './scan/table-scan.ts';
+export { readParquetColumns, type ParquetColumnRequest, type ColumnChunk } from './read/parquet-reader.ts';
+export { DeleteLoader, tupleKey } from './read/delete-loader.ts';
+export { readFileScanTask, missingValueOf } from './read/file-scan-task-reader.ts';
+export { IcebergTableSource, type IcebergTableSourceOptions } from './iceberg-table-source.ts';
