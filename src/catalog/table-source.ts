@@ -31,6 +31,12 @@ export interface TableSource {
   scan(ctx: ScanContext): AsyncIterable<Batch>;
   /** estimated row count for planning, if cheap to know */
   readonly estimatedRows?: number;
+  /**
+   * Time travel: the same table as of `asOf`, the text after `FOR SYSTEM_VERSION AS OF` (a snapshot id) or
+   * `FOR SYSTEM_TIME AS OF` (a timestamp literal such as `TIMESTAMP '2024-01-01 00:00:00'`).
+   * Sources without history leave it undefined.
+   */
+  at?(asOf: string): TableSource;
 }
 
 /** A TableSource that can take rows (temp tables now; Iceberg tables through ingest later). */

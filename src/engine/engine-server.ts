@@ -11,6 +11,7 @@ import type { SystemCatalog } from './session-catalog.ts';
 import type { EngineSession } from './engine-session.ts';
 import type { ParsedStatement } from '../sql/index.ts';
 import { LruCache } from './lru-cache.ts';
+import type { IcebergTables } from './iceberg-tables.ts';
 
 export class EngineServer {
   readonly sessions = new Map<number, EngineSession>();
@@ -18,6 +19,8 @@ export class EngineServer {
   /** statement text → parse trees; parse trees are never mutated after parsing, so sessions share them */
   readonly parseCache = new LruCache<string, ParsedStatement[]>(1024);
   private readonly catalogs = new Map<string, DatabaseCatalog>();
+  /** per database: its Iceberg catalog mirrored into the DatabaseCatalog (absent without a warehouse) */
+  readonly iceberg = new Map<string, IcebergTables>();
   private readonly oids = new OidAllocator();
   private version = 0;
 

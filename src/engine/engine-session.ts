@@ -32,6 +32,7 @@ import type { Cursor } from './statements/cursor-stmt.ts';
 import { searchPathSchemas } from './search-path.ts';
 import { renderRegText } from './render-reg-text.ts';
 import { LruCache } from './lru-cache.ts';
+import type { IcebergTables } from './iceberg-tables.ts';
 
 export interface EnginePrepared extends PreparedStatement {
   readonly parsed: ParsedStatement | null;
@@ -83,6 +84,11 @@ export class EngineSession implements HandlerSession {
     const db = server.database(info.database);
     this.catalog = new SessionCatalog(db, server.system, `pg_temp_${info.backendPid % 1000 || 3}`, () => server.databaseNames(), info.user);
     this.view = new EngineSessionView(this);
+  }
+
+  /** this database's Iceberg catalog, if the server has a warehouse */
+  get iceberg(): IcebergTables | undefined {
+    return this.server.iceberg.get(this.info.database);
   }
 
   // ---- HandlerSession ----
@@ -139,6 +145,7 @@ export class EngineSession implements HandlerSession {
 
   async prepareParsed(parsed: ParsedStatement | null, paramTypes: readonly number[]): Promise<EnginePrepared> {
     if (parsed !== null) this.checkNotFailed(parsed.ast);
+    await this.iceberg?.refresh();
     const prepared: EnginePrepared = {
       parsed,
       bound: null,
@@ -187,6 +194,7 @@ export class EngineSession implements HandlerSession {
     this.checkNotFailed(stmt.ast);
     this.beginStatement(stmt.text);
     try {
+      await this.iceberg?.refresh();
       if (isQuery(stmt.ast) && !hasInto(stmt.ast)) {
         return this.runQuery(stmt, params, prepared);
       }

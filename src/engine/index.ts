@@ -12,14 +12,24 @@ import { EngineServer } from './engine-server.ts';
 import { EngineSession } from './engine-session.ts';
 import { MemoryTable } from './memory-table.ts';
 import { SERVER_VERSION } from './settings.ts';
+import { IcebergTables } from './iceberg-tables.ts';
+import { FileIO, type PathMapEntry, type S3Config } from '../storage/index.ts';
+import { openSqlCatalog } from '../catalog/iceberg/index.ts';
+import { icebergIOFromFileIO } from '../iceberg/index.ts';
 
 export { SERVER_VERSION } from './settings.ts';
 
 export interface EngineOptions {
-  /** database names served; the first is the default */
+  /** database names served; the first is the default. Each is one Iceberg catalog (catalog_name). */
   readonly databases: readonly string[];
   readonly serverVersion?: string;
+  /** warehouse root (local folder or s3:// URI); without it, only in-memory tables exist */
   readonly warehouse?: string;
+  /** Iceberg SQL catalog database: a SQLite file path or postgresql:// URI (default: a SQLite file in the warehouse) */
+  readonly catalogUri?: string;
+  /** location prefix rewrites (`FROM=TO`) for tables whose files moved */
+  readonly pathMap?: readonly PathMapEntry[];
+  readonly s3?: S3Config;
 }
 
 export interface QueryEngine extends QueryHandler {
@@ -34,6 +44,16 @@ export async function createQueryEngine(options: EngineOptions): Promise<QueryEn
   registerPgCatalog(functions);
   const system = { schemas: systemSchemas(), relations: createSystemRelations({ functions }) };
   const server = new EngineServer(options.databases.length > 0 ? options.databases : ['lakegate'], system, functions, options.serverVersion ?? SERVER_VERSION);
+  const fileIO = new FileIO({ pathMap: options.pathMap ?? [], ...(options.s3 === undefined ? {} : { s3: options.s3 }) });
+  if (options.warehouse !== undefined) {
+    const io = icebergIOFromFileIO(fileIO);
+    for (const database of server.databaseNames()) {
+      const catalog = await openSqlCatalog({ catalogName: database, warehouse: options.warehouse, ...(options.catalogUri === undefined ? {} : { uri: options.catalogUri }) });
+      const tables = new IcebergTables(server.database(database), catalog, io, () => server.catalogChanged());
+      server.iceberg.set(database, tables);
+      await tables.refresh(true);
+    }
+  }
   return {
     async connect(info: StartupInfo): Promise<HandlerSession> {
       const session = new EngineSession(server, info);
@@ -42,6 +62,8 @@ export async function createQueryEngine(options: EngineOptions): Promise<QueryEn
     },
     async close(): Promise<void> {
       for (const s of [...server.sessions.values()]) await s.close();
+      for (const t of server.iceberg.values()) await t.catalog.close();
+      await fileIO.close();
     },
     async registerMemoryTable(database, schema, name, columns, rows, primaryKey) {
       const db = server.database(database);

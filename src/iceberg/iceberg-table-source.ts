@@ -7,6 +7,9 @@
 import type { Batch } from '../common/batch.ts';
 import type { ColumnDef, ScanContext, TableSource } from '../catalog/table-source.ts';
 import type { IcebergIO } from './io.ts';
+import { pgError } from '../common/errors.ts';
+import { SqlState } from '../common/sqlstate.ts';
+import { DEFAULT_OUTPUT_SETTINGS, Oid, textIn } from '../common/pgtypes/index.ts';
 import { loadTableMetadata } from './spec/metadata-file.ts';
 import { findSnapshot, schemaById, snapshotIdAsOf, snapshotIdOfRef, type Snapshot, type TableMetadata } from './spec/table-metadata.ts';
 import { indexById, type NestedField, type Schema } from './spec/schema.ts';
@@ -58,6 +61,17 @@ export class IcebergTableSource implements TableSource {
 
   static async load(io: IcebergIO, metadataUri: string, options?: IcebergTableSourceOptions): Promise<IcebergTableSource> {
     return new IcebergTableSource(io, await loadTableMetadata(io, metadataUri), options);
+  }
+
+  /** FOR SYSTEM_VERSION AS OF <snapshot id> | FOR SYSTEM_TIME AS OF <timestamp>: read with that snapshot's schema */
+  at(asOf: string): IcebergTableSource {
+    const text = asOf.trim();
+    if (/^-?\d+$/.test(text)) return new IcebergTableSource(this.io, this.metadata, { snapshotId: BigInt(text), useSnapshotSchema: true });
+    const literal = /^(?:TIMESTAMPTZ|TIMESTAMP|DATE)?\s*'((?:[^']|'')*)'$/i.exec(text);
+    if (literal === null) throw pgError(SqlState.syntax_error, `invalid time travel value: ${text}`);
+    // a timestamp without zone is read as UTC, as Trino does for FOR SYSTEM_TIME AS OF
+    const micros = textIn(Oid.timestamptz, -1, literal[1]!.replace(/''/g, "'"), { ...DEFAULT_OUTPUT_SETTINGS, timeZone: 'UTC' }) as bigint;
+    return new IcebergTableSource(this.io, this.metadata, { asOfTimestampMs: micros / 1000n, useSnapshotSchema: true });
   }
 
   planFiles(): Promise<ScanPlan> {

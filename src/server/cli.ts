@@ -12,7 +12,7 @@ import { startServer } from './main.ts';
 const HELP = `lakegate: a PostgreSQL-protocol SQL gateway over Apache Iceberg tables
 
 Usage:
-  lakegate serve [--host HOST] [--port PORT] [--warehouse DIR] [--config FILE]
+  lakegate serve [--host HOST] [--port PORT] [--warehouse DIR] [--config FILE] [--path-map FROM=TO ...]
   lakegate scram-verifier <password>    print a SCRAM-SHA-256 verifier for the config's users list
   lakegate --help
 
@@ -46,6 +46,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       port: { type: 'string' },
       warehouse: { type: 'string' },
       config: { type: 'string' },
+      'path-map': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -59,6 +60,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     ...(values.port !== undefined && { port: values.port }),
     ...(values.warehouse !== undefined && { warehouse: values.warehouse }),
     ...(values.config !== undefined && { config: values.config }),
+    ...(values['path-map'] !== undefined && { pathMap: values['path-map'] }),
   });
   const server = await startServer(config);
   console.log(`lakegate listening on ${server.host}:${server.port}`);

@@ -29,6 +29,20 @@ export const ConfigSchema = z
     /** milliseconds; 0 = off */
     idle_session_timeout: z.coerce.number().int().min(0).default(0),
     server_version: z.string().default('15.18 (lakegate 0.1.0)'),
+    /** Iceberg SQL catalog database: SQLite file path or postgresql:// URI; default <warehouse>/lakegate_catalog.db */
+    catalog_uri: z.string().optional(),
+    /** location prefix rewrites `FROM=TO` for relocated tables (every path a table holds) */
+    path_map: z.array(z.string().regex(/^[^=]+=.+$/, 'expected FROM=TO')).default([]),
+    s3: z
+      .object({
+        endpoint: z.string().optional(),
+        region: z.string().optional(),
+        force_path_style: z.coerce.boolean().optional(),
+        access_key_id: z.string().optional(),
+        secret_access_key: z.string().optional(),
+      })
+      .strict()
+      .default({}),
     /** load the deterministic sample dataset (schema `sample`) into the first database at start */
     sample_data: z.coerce.boolean().default(true),
   })
@@ -43,6 +57,7 @@ export interface ConfigFlags {
   readonly host?: string;
   readonly port?: string | number;
   readonly warehouse?: string;
+  readonly pathMap?: readonly string[];
 }
 
 /** LAKEGATE_* variables → config fields. */
@@ -60,6 +75,15 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   set('LAKEGATE_MAX_CONNECTIONS', 'max_connections');
   set('LAKEGATE_IDLE_SESSION_TIMEOUT', 'idle_session_timeout');
   set('LAKEGATE_SERVER_VERSION', 'server_version');
+  set('LAKEGATE_CATALOG_URI', 'catalog_uri');
+  set('LAKEGATE_PATH_MAP', 'path_map', (v) => v.split(',').map((x) => x.trim()).filter(Boolean));
+  const s3: Record<string, unknown> = {};
+  if (env['LAKEGATE_S3_ENDPOINT']) s3['endpoint'] = env['LAKEGATE_S3_ENDPOINT'];
+  if (env['LAKEGATE_S3_REGION']) s3['region'] = env['LAKEGATE_S3_REGION'];
+  if (env['LAKEGATE_S3_FORCE_PATH_STYLE']) s3['force_path_style'] = !['0', 'false', 'off', 'no'].includes(env['LAKEGATE_S3_FORCE_PATH_STYLE'].toLowerCase());
+  if (env['LAKEGATE_S3_ACCESS_KEY_ID']) s3['access_key_id'] = env['LAKEGATE_S3_ACCESS_KEY_ID'];
+  if (env['LAKEGATE_S3_SECRET_ACCESS_KEY']) s3['secret_access_key'] = env['LAKEGATE_S3_SECRET_ACCESS_KEY'];
+  if (Object.keys(s3).length > 0) out['s3'] = s3;
   set('LAKEGATE_SAMPLE_DATA', 'sample_data', (v) => !['0', 'false', 'off', 'no'].includes(v.toLowerCase()));
   if (env['LAKEGATE_TLS_CERT'] && env['LAKEGATE_TLS_KEY']) out['tls'] = { cert: env['LAKEGATE_TLS_CERT'], key: env['LAKEGATE_TLS_KEY'] };
   return out;
@@ -98,5 +122,6 @@ export async function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv
   if (flags.host !== undefined) cli['host'] = flags.host;
   if (flags.port !== undefined) cli['port'] = flags.port;
   if (flags.warehouse !== undefined) cli['warehouse'] = flags.warehouse;
+  if (flags.pathMap !== undefined && flags.pathMap.length > 0) cli['path_map'] = [...flags.pathMap];
   return parseConfig({ ...file, ...configFromEnv(env), ...cli }, path ? `config file "${path}"` : 'configuration');
 }

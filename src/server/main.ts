@@ -24,7 +24,20 @@ export interface StartOptions {
 /** Loaded lazily so that tests passing their own handler do not load the whole engine. */
 async function createEngine(cfg: Config): Promise<QueryEngine> {
   const { createQueryEngine } = await import('../engine/index.ts');
-  const engine = await createQueryEngine({ databases: cfg.databases, serverVersion: cfg.server_version, warehouse: cfg.warehouse });
+  const engine = await createQueryEngine({
+    databases: cfg.databases,
+    serverVersion: cfg.server_version,
+    warehouse: cfg.warehouse,
+    pathMap: cfg.path_map,
+    ...(cfg.catalog_uri === undefined ? {} : { catalogUri: cfg.catalog_uri }),
+    s3: {
+      ...(cfg.s3.endpoint === undefined ? {} : { endpoint: cfg.s3.endpoint }),
+      ...(cfg.s3.region === undefined ? {} : { region: cfg.s3.region }),
+      ...(cfg.s3.force_path_style === undefined ? {} : { forcePathStyle: cfg.s3.force_path_style }),
+      ...(cfg.s3.access_key_id === undefined ? {} : { accessKeyId: cfg.s3.access_key_id }),
+      ...(cfg.s3.secret_access_key === undefined ? {} : { secretAccessKey: cfg.s3.secret_access_key }),
+    },
+  });
   if (cfg.sample_data) {
     const { generateSampleData } = await import('../sample/sample-data.ts');
     for (const table of generateSampleData()) {

@@ -4,6 +4,7 @@
  */
 import { GatewayError, undefinedTable } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
+import type { SqlDialect } from './sql-dialect.ts';
 import { namespaceToString, tableIdentifierToString, type Namespace, type TableIdentifier } from './iceberg-catalog.ts';
 
 export function noSuchNamespace(namespace: Namespace): GatewayError {
@@ -49,4 +50,23 @@ export function reservedProperty(key: string): GatewayError {
 export function catalogDatabaseError(action: string, cause: unknown): GatewayError {
   const why = cause instanceof Error ? cause.message : String(cause);
   return new GatewayError(SqlState.io_error, `could not ${action} in the catalog database: ${why}`, { cause });
+}
+
+/**
+ * GatewayErrors pass through; a transaction the database refused without writing (deadlock, serialization
+ * failure, SQLite busy timeout) becomes 40001 so callers retry; any other driver error is 58030.
+ */
+export async function withCatalogErrors<T>(dialect: SqlDialect, action: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (GatewayError.is(e)) throw e;
+    if (dialect.isRetryableConflict(e)) {
+      throw new GatewayError(SqlState.serialization_failure, 'could not serialize access due to concurrent update', {
+        detail: `The catalog database refused to ${action}: ${e instanceof Error ? e.message : String(e)}`,
+        cause: e,
+      });
+    }
+    throw catalogDatabaseError(action, e);
+  }
 }

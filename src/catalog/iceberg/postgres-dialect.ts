@@ -68,6 +68,11 @@ export class PostgresDialect implements SqlDialect {
     return (error as { code?: unknown } | null)?.code === '23505';
   }
 
+  isRetryableConflict(error: unknown): boolean {
+    const code = (error as { code?: unknown } | null)?.code;
+    return code === '40001' || code === '40P01';
+  }
+
   async close(): Promise<void> {
     await this.pool.end();
   }

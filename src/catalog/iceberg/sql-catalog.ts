@@ -7,8 +7,8 @@
  * @see https://iceberg.apache.org/docs/latest/jdbc/
  */
 import { GatewayError } from '../../common/errors.ts';
+import { SqlState } from '../../common/sqlstate.ts';
 import {
-  catalogDatabaseError,
   commitConflict,
   namespaceAlreadyExists,
   namespaceNotEmpty,
@@ -16,6 +16,7 @@ import {
   noSuchTable,
   reservedProperty,
   tableAlreadyExists,
+  withCatalogErrors,
 } from './catalog-errors.ts';
 import {
   namespaceToString,
@@ -59,7 +60,7 @@ export class SqlCatalog implements IcebergCatalog {
   /** Opens the catalog on `dialect`, creating or upgrading (V0 → V1) the JdbcCatalog tables as needed. */
   static async open(dialect: SqlDialect, options: SqlCatalogOptions = {}): Promise<SqlCatalog> {
     const catalog = new SqlCatalog(dialect, options);
-    await guard('set up the catalog tables', () => ensureJdbcCatalogSchema(dialect, options.initCatalogTables ?? true));
+    await withCatalogErrors(dialect, 'set up the catalog tables', () => ensureJdbcCatalogSchema(dialect, options.initCatalogTables ?? true));
     return catalog;
   }
 
@@ -67,12 +68,12 @@ export class SqlCatalog implements IcebergCatalog {
 
   async namespaceExists(namespace: Namespace): Promise<boolean> {
     validateNamespace(namespace);
-    return guard('look up a namespace', () => this.namespaceExistsIn(this.dialect, namespace));
+    return withCatalogErrors(this.dialect, 'look up a namespace', () => this.namespaceExistsIn(this.dialect, namespace));
   }
 
   async listNamespaces(parent: Namespace = []): Promise<Namespace[]> {
     if (parent.length > 0 && !(await this.namespaceExists(parent))) throw noSuchNamespace(parent);
-    const rows = await guard('list namespaces', () => this.dialect.query(J.LIST_ALL_NAMESPACES_SQL, [this.name, this.name]));
+    const rows = await withCatalogErrors(this.dialect, 'list namespaces', () => this.dialect.query(J.LIST_ALL_NAMESPACES_SQL, [this.name, this.name]));
     const depth = parent.length + 1;
     const children = new Map<string, Namespace>();
     for (const row of rows) {
@@ -88,7 +89,7 @@ export class SqlCatalog implements IcebergCatalog {
     validateNamespace(namespace);
     if (J.NAMESPACE_EXISTS_PROPERTY in properties) throw reservedProperty(J.NAMESPACE_EXISTS_PROPERTY);
     const ns = namespaceToString(namespace);
-    await guard('create a namespace', () =>
+    await withCatalogErrors(this.dialect, 'create a namespace', () =>
       this.dialect.transaction(async (tx) => {
         if (await this.namespaceExistsIn(tx, namespace)) throw namespaceAlreadyExists(namespace);
         // JdbcCatalog.createNamespace: the user's properties plus exists=true
@@ -105,13 +106,16 @@ export class SqlCatalog implements IcebergCatalog {
 
   async dropNamespace(namespace: Namespace): Promise<boolean> {
     validateNamespace(namespace);
-    return guard('drop a namespace', () =>
+    return withCatalogErrors(this.dialect, 'drop a namespace', () =>
       this.dialect.transaction(async (tx) => {
         if (!(await this.namespaceExistsIn(tx, namespace))) return false;
         // JdbcCatalog checks tables only; a view also depends on its schema in PostgreSQL terms
         const rows = await tx.query(J.LIST_ALL_RECORDS_SQL, [this.name, namespaceToString(namespace)]);
         if (rows.length > 0) {
-          const objects = rows.map((r) => ({ kind: r.iceberg_type === J.VIEW_RECORD_TYPE ? 'view' : 'table', name: String(r.table_name) }));
+          const objects = rows.map((r) => ({
+            kind: r.iceberg_type === J.VIEW_RECORD_TYPE ? ('view' as const) : ('table' as const),
+            name: String(r.table_name),
+          }));
           throw namespaceNotEmpty(namespace, objects);
         }
         return (await tx.execute(J.DELETE_ALL_NAMESPACE_PROPERTIES_SQL, [this.name, namespaceToString(namespace)])) > 0;
@@ -121,7 +125,7 @@ export class SqlCatalog implements IcebergCatalog {
 
   async loadNamespaceProperties(namespace: Namespace): Promise<Record<string, string>> {
     validateNamespace(namespace);
-    const props = await guard('load namespace properties', async () => {
+    const props = await withCatalogErrors(this.dialect, 'load namespace properties', async () => {
       if (!(await this.namespaceExistsIn(this.dialect, namespace))) throw noSuchNamespace(namespace);
       return this.propertiesIn(this.dialect, namespace);
     });
@@ -139,10 +143,10 @@ export class SqlCatalog implements IcebergCatalog {
     for (const key of [...removals, ...Object.keys(updates)]) if (key === J.NAMESPACE_EXISTS_PROPERTY) throw reservedProperty(key);
     const overlap = removals.filter((k) => k in updates);
     if (overlap.length > 0) {
-      throw new GatewayError('22023', `namespace property "${overlap[0]}" is both updated and removed`);
+      throw new GatewayError(SqlState.invalid_parameter_value, `namespace property "${overlap[0]}" is both updated and removed`);
     }
     const ns = namespaceToString(namespace);
-    return guard('update namespace properties', () =>
+    return withCatalogErrors(this.dialect, 'update namespace properties', () =>
       this.dialect.transaction(async (tx) => {
         if (!(await this.namespaceExistsIn(tx, namespace))) throw noSuchNamespace(namespace);
         const current = await this.propertiesIn(tx, namespace);
@@ -168,7 +172,7 @@ export class SqlCatalog implements IcebergCatalog {
 
   async listTables(namespace: Namespace): Promise<TableIdentifier[]> {
     validateNamespace(namespace);
-    return guard('list tables', async () => {
+    return withCatalogErrors(this.dialect, 'list tables', async () => {
       if (!(await this.namespaceExistsIn(this.dialect, namespace))) throw noSuchNamespace(namespace);
       return this.listTablesIn(this.dialect, namespace);
     });
@@ -176,13 +180,13 @@ export class SqlCatalog implements IcebergCatalog {
 
   async tableExists(id: TableIdentifier): Promise<boolean> {
     validateTableIdentifier(id);
-    const rows = await guard('look up a table', () => this.dialect.query(J.V1_GET_TABLE_SQL, this.key(id)));
+    const rows = await withCatalogErrors(this.dialect, 'look up a table', () => this.dialect.query(J.V1_GET_TABLE_SQL, this.key(id)));
     return rows.length > 0;
   }
 
   async loadTableLocation(id: TableIdentifier): Promise<TableLocation> {
     validateTableIdentifier(id);
-    const rows = await guard('load a table', () => this.dialect.query(J.V1_GET_TABLE_SQL, this.key(id)));
+    const rows = await withCatalogErrors(this.dialect, 'load a table', () => this.dialect.query(J.V1_GET_TABLE_SQL, this.key(id)));
     const row = rows[0];
     // a row without metadata_location is unusable (PyIceberg treats it as missing too)
     if (row === undefined || typeof row.metadata_location !== 'string' || row.metadata_location === '') throw noSuchTable(id);
@@ -200,14 +204,14 @@ export class SqlCatalog implements IcebergCatalog {
 
   async dropTable(id: TableIdentifier): Promise<boolean> {
     validateTableIdentifier(id);
-    return (await guard('drop a table', () => this.dialect.execute(J.V1_DROP_TABLE_SQL, this.key(id)))) > 0;
+    return (await withCatalogErrors(this.dialect, 'drop a table', () => this.dialect.execute(J.V1_DROP_TABLE_SQL, this.key(id)))) > 0;
   }
 
   async renameTable(from: TableIdentifier, to: TableIdentifier): Promise<void> {
     validateTableIdentifier(from);
     validateTableIdentifier(to);
     if (sameTableIdentifier(from, to)) return;
-    await guard('rename a table', () =>
+    await withCatalogErrors(this.dialect, 'rename a table', () =>
       this.dialect.transaction(async (tx) => {
         if ((await tx.query(J.V1_GET_TABLE_SQL, this.key(from))).length === 0) throw noSuchTable(from);
         if (!(await this.namespaceExistsIn(tx, to.namespace))) throw noSuchNamespace(to.namespace);
@@ -222,7 +226,7 @@ export class SqlCatalog implements IcebergCatalog {
 
   async commitTable(id: TableIdentifier, expectedMetadataLocation: string, newMetadataLocation: string): Promise<void> {
     validateTableIdentifier(id);
-    await guard('commit a table', () =>
+    await withCatalogErrors(this.dialect, 'commit a table', () =>
       this.dialect.transaction(async (tx) => {
         const changed = await tx.execute(J.V1_DO_COMMIT_TABLE_SQL, [
           newMetadataLocation,
@@ -251,7 +255,7 @@ export class SqlCatalog implements IcebergCatalog {
 
   private async insertTable(id: TableIdentifier, metadataLocation: string, action: string): Promise<void> {
     validateTableIdentifier(id);
-    await guard(action, () =>
+    await withCatalogErrors(this.dialect, action, () =>
       this.dialect.transaction(async (tx) => {
         if (!(await this.namespaceExistsIn(tx, id.namespace))) throw noSuchNamespace(id.namespace);
         if ((await tx.query(J.GET_ANY_RECORD_SQL, this.key(id))).length > 0) throw tableAlreadyExists(id);
@@ -298,14 +302,4 @@ export class SqlCatalog implements IcebergCatalog {
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** GatewayErrors pass through; driver errors become 58030 naming the action. */
-async function guard<T>(action: string, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (e) {
-    if (GatewayError.is(e)) throw e;
-    throw catalogDatabaseError(action, e);
-  }
 }

@@ -25,6 +25,8 @@ export interface SqlDialect extends SqlExecutor {
   tableColumns(table: string, tx?: SqlExecutor): Promise<string[] | null>;
   /** Primary-key / unique violation from this driver. */
   isUniqueViolation(error: unknown): boolean;
+  /** The database refused the transaction and nothing was written, so a retry is safe (PG 40001/40P01, SQLITE_BUSY). */
+  isRetryableConflict(error: unknown): boolean;
   close(): Promise<void>;
 }
 

@@ -79,6 +79,11 @@ export class SqliteDialect implements SqlDialect {
     return code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
   }
 
+  isRetryableConflict(error: unknown): boolean {
+    const code = (error as { code?: unknown } | null)?.code;
+    return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+  }
+
   async close(): Promise<void> {
     await withFileLock(this.file, async () => this.db.close());
   }

@@ -27,6 +27,9 @@ export const runCreateSchema: UtilityHandler = async (session, stmt) => {
   }
   const created = session.catalog.db.createSchema(name, session.info.user, body.if_not_exists === true);
   if (created === undefined) session.notice(`schema "${name}" already exists, skipping`, SqlState.duplicate_schema);
+  // a schema is an Iceberg namespace, so it outlives the server and other engines see it
+  const iceberg = session.iceberg;
+  if (iceberg !== undefined && !(await iceberg.catalog.namespaceExists([name]))) await iceberg.catalog.createNamespace([name]);
   session.server.catalogChanged();
   return { kind: 'command', tag: 'CREATE SCHEMA' };
 };
@@ -219,7 +222,21 @@ export const runDrop: UtilityHandler = async (session, stmt) => {
       if (name === 'pg_catalog' || name === 'information_schema' || name.startsWith('pg_')) {
         throw pgError(SqlState.dependent_objects_still_exist, `cannot drop schema ${name} because it is required by the database system`);
       }
-      if (!session.catalog.db.dropSchema(name, missingOk, body.behavior === 'DROP_CASCADE')) {
+      const cascade = body.behavior === 'DROP_CASCADE';
+      const iceberg = session.iceberg;
+      if (iceberg !== undefined && (await iceberg.catalog.namespaceExists([name]))) {
+        const tables = await iceberg.catalog.listTables([name]);
+        if (tables.length > 0 && !cascade) {
+          throw pgError(SqlState.dependent_objects_still_exist, `cannot drop schema ${name} because other objects depend on it`, {
+            detail: tables.map((t) => `table ${name}.${t.name} depends on schema ${name}`).join('\n'),
+            hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
+          });
+        }
+        for (const t of tables) await iceberg.catalog.dropTable(t);
+        await iceberg.catalog.dropNamespace([name]);
+        await iceberg.refresh(true);
+      }
+      if (!session.catalog.db.dropSchema(name, missingOk, cascade)) {
         session.notice(`schema "${name}" does not exist, skipping`);
       }
     }
@@ -246,7 +263,11 @@ export const runDrop: UtilityHandler = async (session, stmt) => {
       throw pgError(SqlState.wrong_object_type, `"${rel.name}" is not a ${spec.word}`, { hint: `Use DROP ${rel.kind === 'v' ? 'VIEW' : 'TABLE'} to remove a ${rel.kind === 'v' ? 'view' : 'table'}.` });
     }
     if (rel.persistence === 't') session.catalog.removeTempRelation(rel.name);
-    else session.catalog.db.removeRelation(rel.schema, rel.name);
+    else if (session.iceberg?.isIcebergRelation(rel) === true) {
+      // DROP TABLE removes the catalog pointer; the files stay (PURGE comes with the write path)
+      await session.iceberg.catalog.dropTable({ namespace: [rel.schema], name: rel.name });
+      await session.iceberg.refresh(true);
+    } else session.catalog.db.removeRelation(rel.schema, rel.name);
   }
   session.server.catalogChanged();
   return { kind: 'command', tag: spec.tag };

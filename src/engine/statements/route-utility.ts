@@ -16,6 +16,7 @@ import { runCreateSchema, runCreateTable, runCreateTableAs, runCreateView, runDr
 import { runCopy } from './copy-stmt.ts';
 import { runExplain } from './explain-stmt.ts';
 import { runDiscard } from './discard-stmt.ts';
+import { runCall } from './call-stmt.ts';
 
 export type UtilityHandler = (session: EngineSession, stmt: ParsedStatement, params: readonly unknown[]) => Promise<StatementResult>;
 
@@ -40,6 +41,7 @@ const HANDLERS: Readonly<Record<string, UtilityHandler>> = {
   IndexStmt: runCreateIndex,
   TruncateStmt: runTruncate,
   CommentStmt: runComment,
+  CallStmt: runCall,
   CopyStmt: runCopy,
   ExplainStmt: runExplain,
   DiscardStmt: runDiscard,
@@ -62,7 +64,6 @@ const FEATURE_NAMES: Readonly<Record<string, string>> = {
   IndexStmt: 'CREATE INDEX',
   CreateSeqStmt: 'CREATE SEQUENCE',
   AlterTableStmt: 'ALTER TABLE',
-  CallStmt: 'CALL',
   GrantStmt: 'GRANT',
   MergeStmt: 'MERGE',
 };

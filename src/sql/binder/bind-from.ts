@@ -9,6 +9,7 @@ import type { Expr } from '../logical/expr.ts';
 import type { JoinType } from '../logical/join.ts';
 import type { LogicalPlan, PlanColumn } from '../logical/plan.ts';
 import type { RelationInfo } from '../../catalog/catalog-view.ts';
+import type { TableSource } from '../../catalog/table-source.ts';
 import { coerceToBoolean, commonType, coerce, INT8 } from './coerce.ts';
 import { bindExpr, locOf, makeOp, strVal, tagOf, withPosition } from './bind-expr.ts';
 import { Scope, type RangeItem, type ScopeColumn } from './scope.ts';
@@ -127,10 +128,11 @@ function bindRangeVar(b: Binder, n: Node): FromResult {
     }
   }
   const rel = lookupRelation(b, schema, name, position);
-  const cols: OutColumn[] = rel.source.columns.map((c, i) => ({ name: c.name, type: c.type, tableOid: rel.oid, attnum: i + 1 }));
   const asOf = n.lakegateAsOf as string | undefined;
+  const source = asOf === undefined ? rel.source : timeTravel(rel.source, asOf, `${rel.schema}.${rel.name}`, position);
+  const cols: OutColumn[] = source.columns.map((c, i) => ({ name: c.name, type: c.type, tableOid: rel.oid, attnum: i + 1 }));
   const plan: LogicalPlan = {
-    kind: 'TableScan', source: rel.source, name: `${rel.schema}.${rel.name}`, tableOid: rel.oid,
+    kind: 'TableScan', source, name: `${rel.schema}.${rel.name}`, tableOid: rel.oid,
     columns: cols.map((c) => ({ name: c.name, type: c.type })), ...(asOf === undefined ? {} : { asOf }),
   };
   const item = itemFor((alias?.aliasname as string | undefined) ?? name, cols, alias, rel.schema);
@@ -290,3 +292,9 @@ function findUsing(items: readonly RangeItem[], name: string, side: string): Sco
 }
 
 export { withPosition };
+
+/** FOR SYSTEM_VERSION / SYSTEM_TIME AS OF: the source pinned to that snapshot (its schema may differ) */
+function timeTravel(source: TableSource, asOf: string, name: string, position: number | undefined): TableSource {
+  if (source.at === undefined) throw notSupported(`time travel on "${name}" (only Iceberg tables keep history)`, pos(position));
+  return source.at(asOf);
+}

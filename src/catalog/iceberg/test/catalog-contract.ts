@@ -55,6 +55,14 @@ async function describeColumns(raw: SqlDialect, table: string): Promise<ColumnIn
   }));
 }
 
+const PYICEBERG_TABLES_DDL =
+  'CREATE TABLE iceberg_tables (catalog_name VARCHAR(255) NOT NULL, table_namespace VARCHAR(255) NOT NULL, ' +
+  'table_name VARCHAR(255) NOT NULL, metadata_location VARCHAR(1000), previous_metadata_location VARCHAR(1000), ' +
+  'PRIMARY KEY (catalog_name, table_namespace, table_name))';
+const PYICEBERG_NAMESPACE_PROPERTIES_DDL =
+  'CREATE TABLE iceberg_namespace_properties (catalog_name VARCHAR(255) NOT NULL, namespace VARCHAR(255) NOT NULL, ' +
+  'property_key VARCHAR(255) NOT NULL, property_value VARCHAR(1000) NOT NULL, PRIMARY KEY (catalog_name, namespace, property_key))';
+
 const id = (ns: string[], name: string): TableIdentifier => ({ namespace: ns, name });
 const loc = (n: number): string => `s3://wh/db/t/metadata/${String(n).padStart(5, '0')}-${randomUUID()}.metadata.json`;
 
@@ -108,26 +116,38 @@ export function catalogContract(makeBackend: () => Promise<CatalogBackend>): voi
       ]);
       if (backend.kind === 'sqlite') {
         const rows = await db.raw.query("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'iceberg_tables'");
-        // SQLite keeps the DDL text: JdbcCatalog's CREATE with the V1 column appended by ALTER
-        expect(String(rows[0]?.sql)).toBe(`${V0_CREATE_CATALOG_SQL.slice(0, -1)}, iceberg_type VARCHAR(5))`);
+        // SQLite keeps the DDL text: JdbcCatalog's CREATE, with ALTER's column spliced in after the last column
+        expect(String(rows[0]?.sql)).toBe(V0_CREATE_CATALOG_SQL.replace(',PRIMARY KEY', ', iceberg_type VARCHAR(5),PRIMARY KEY'));
       }
     });
 
-    it('opening again is a no-op, and a V0 database (PyIceberg, Java default) is upgraded in place', async () => {
+    it('opening again is a no-op, and a V0 database made by PyIceberg is upgraded in place', async () => {
       await open(db);
       const v0 = await backend.freshDatabase();
-      await v0.raw.execute(V0_CREATE_CATALOG_SQL);
+      // the DDL SQLAlchemy emits for PyIceberg's SqlCatalog models (no iceberg_type; property columns NOT NULL)
+      await v0.raw.execute(PYICEBERG_TABLES_DDL);
+      await v0.raw.execute(PYICEBERG_NAMESPACE_PROPERTIES_DDL);
       await v0.raw.execute(
         "INSERT INTO iceberg_tables VALUES ('py', 'legacy', 'events', 's3://wh/legacy/events/metadata/00000-a.metadata.json', NULL)",
       );
+      await v0.raw.execute("INSERT INTO iceberg_namespace_properties VALUES ('py', 'empty_ns', 'exists', 'true')");
       const c = await open(v0, 'py');
-      expect((await describeColumns(v0.raw, 'iceberg_tables')).map((x) => x.name)).toContain('iceberg_type');
-      expect((await describeColumns(v0.raw, 'iceberg_namespace_properties')).length).toBe(4);
+      expect((await describeColumns(v0.raw, 'iceberg_tables')).map((x) => x.name)).toEqual([
+        'catalog_name',
+        'table_namespace',
+        'table_name',
+        'metadata_location',
+        'previous_metadata_location',
+        'iceberg_type',
+      ]);
       // a NULL iceberg_type row is a table, and its namespace exists through it
-      expect(await c.namespaceExists(['legacy'])).toBe(true);
+      expect(await c.listNamespaces()).toEqual([['empty_ns'], ['legacy']]);
       expect(await c.listTables(['legacy'])).toEqual([id(['legacy'], 'events')]);
       await c.commitTable(id(['legacy'], 'events'), 's3://wh/legacy/events/metadata/00000-a.metadata.json', 's3://x/00001-b.metadata.json');
       expect((await c.loadTableLocation(id(['legacy'], 'events'))).metadataLocation).toBe('s3://x/00001-b.metadata.json');
+      await c.updateNamespaceProperties(['empty_ns'], [], { owner: 'py' });
+      await c.createTable(id(['empty_ns'], 'new_one'), loc(0));
+      expect(await c.listTables(['empty_ns'])).toEqual([id(['empty_ns'], 'new_one')]);
     });
   });
 
@@ -143,7 +163,13 @@ export function catalogContract(makeBackend: () => Promise<CatalogBackend>): voi
       expect(await c.listNamespaces(['sales', 'eu'])).toEqual([]);
       expect(await c.namespaceExists(['sales', 'eu'])).toBe(true);
       expect(await c.namespaceExists(['sales', 'us'])).toBe(false);
-      expect(await c.loadNamespaceProperties(['sales'])).toEqual({ comment: 'EU sales', owner: 'ana' });
+      // `location` defaults to <warehouse>/<levels> as in JdbcCatalog.loadNamespaceMetadata
+      const { location, ...props } = await c.loadNamespaceProperties(['sales']);
+      expect(props).toEqual({ comment: 'EU sales', owner: 'ana' });
+      expect(location).toMatch(/\/sales$/);
+      expect((await c.loadNamespaceProperties(['sales', 'eu'])).location).toMatch(/\/sales\/eu$/);
+      await c.updateNamespaceProperties(['hr'], [], { location: 's3://elsewhere/hr' });
+      expect(await c.loadNamespaceProperties(['hr'])).toEqual({ location: 's3://elsewhere/hr' });
       // stored as JdbcCatalog stores it: dot-joined, with exists=true
       const rows = await db.raw.query(
         'SELECT property_key, property_value FROM iceberg_namespace_properties WHERE catalog_name = ? AND namespace = ?',
@@ -170,7 +196,8 @@ export function catalogContract(makeBackend: () => Promise<CatalogBackend>): voi
       await c.createNamespace(['p'], { a: '1', b: '2' });
       const summary = await c.updateNamespaceProperties(['p'], ['b', 'zz'], { a: '10', c: '3' });
       expect(summary).toEqual({ removed: ['b'], updated: ['a', 'c'], missing: ['zz'] });
-      expect(await c.loadNamespaceProperties(['p'])).toEqual({ a: '10', c: '3' });
+      const { location: _, ...props } = await c.loadNamespaceProperties(['p']);
+      expect(props).toEqual({ a: '10', c: '3' });
       expect(await codeOf(c.updateNamespaceProperties(['p'], ['exists'], {}))).toBe('22023');
       expect(await codeOf(c.updateNamespaceProperties(['q'], [], { a: '1' }))).toBe('3F000');
       // removing every user property keeps the namespace (the exists marker stays)

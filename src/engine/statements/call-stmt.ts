@@ -1,0 +1,85 @@
+/**
+ * CALL system.<procedure>(...): lakegate's table procedures, spelled as Trino's Iceberg connector spells
+ * them. Arguments may be named (`schema_name => 'x'`) or positional.
+ *   register_table(schema_name, table_name, metadata_file | table_location [, metadata_file_name])
+ *   unregister_table(schema_name, table_name)
+ */
+import { notSupported, pgError } from '../../common/errors.ts';
+import { SqlState } from '../../common/sqlstate.ts';
+import { findLatestMetadataFile, loadTableMetadata } from '../../iceberg/index.ts';
+import type { UtilityHandler } from './route-utility.ts';
+import type { EngineSession } from '../engine-session.ts';
+import { constText, nodeBody, nodeKind, stringList } from '../ast.ts';
+import type { IcebergTables } from '../iceberg-tables.ts';
+
+type Args = Map<string, string | null>;
+
+interface Procedure {
+  readonly params: readonly string[];
+  readonly required: readonly string[];
+  run(session: EngineSession, iceberg: IcebergTables, args: Args): Promise<void>;
+}
+
+const PROCEDURES: Readonly<Record<string, Procedure>> = {
+  register_table: {
+    params: ['schema_name', 'table_name', 'table_location', 'metadata_file_name', 'metadata_file'],
+    required: ['schema_name', 'table_name'],
+    async run(_session, iceberg, args) {
+      const schema = args.get('schema_name')!;
+      const name = args.get('table_name')!;
+      let metadataFile = args.get('metadata_file') ?? null;
+      const location = args.get('table_location') ?? null;
+      if (metadataFile === null) {
+        if (location === null) throw pgError(SqlState.invalid_parameter_value, 'register_table needs metadata_file or table_location');
+        const fileName = args.get('metadata_file_name') ?? null;
+        metadataFile = fileName === null ? await findLatestMetadataFile(iceberg.io, location) : `${location.replace(/\/+$/, '')}/metadata/${fileName}`;
+      }
+      await loadTableMetadata(iceberg.io, metadataFile); // fail here, naming the file, rather than on first read
+      if (!(await iceberg.catalog.namespaceExists([schema]))) throw pgError(SqlState.invalid_schema_name, `schema "${schema}" does not exist`);
+      await iceberg.catalog.registerTable({ namespace: [schema], name }, metadataFile);
+    },
+  },
+  unregister_table: {
+    params: ['schema_name', 'table_name'],
+    required: ['schema_name', 'table_name'],
+    async run(_session, iceberg, args) {
+      const id = { namespace: [args.get('schema_name')!], name: args.get('table_name')! };
+      if (!(await iceberg.catalog.dropTable(id))) throw pgError(SqlState.undefined_table, `relation "${id.namespace[0]}.${id.name}" does not exist`);
+    },
+  },
+};
+
+export const runCall: UtilityHandler = async (session, stmt) => {
+  const call = nodeBody({ FuncCall: nodeBody(stmt.ast).funccall });
+  const names = stringList(call.funcname);
+  const procName = names[names.length - 1] ?? '';
+  const schema = names.length > 1 ? names[names.length - 2] : 'system';
+  const proc = schema === 'system' ? PROCEDURES[procName] : undefined;
+  if (proc === undefined) throw pgError(SqlState.undefined_function, `procedure ${names.join('.')} does not exist`, { hint: `lakegate's procedures: ${Object.keys(PROCEDURES).map((p) => `system.${p}`).join(', ')}.` });
+  const iceberg = session.iceberg;
+  if (iceberg === undefined) throw notSupported(`CALL system.${procName} without a warehouse`);
+  const args = bindArgs(procName, proc, Array.isArray(call.args) ? call.args : []);
+  await proc.run(session, iceberg, args);
+  await iceberg.refresh(true);
+  return { kind: 'command', tag: 'CALL' };
+};
+
+function bindArgs(procName: string, proc: Procedure, raw: unknown[]): Args {
+  const args: Args = new Map();
+  raw.forEach((a, i) => {
+    if (nodeKind(a) === 'NamedArgExpr') {
+      const named = nodeBody(a);
+      const key = String(named.name ?? '').toLowerCase();
+      if (!proc.params.includes(key)) throw pgError(SqlState.undefined_parameter, `procedure system.${procName} has no parameter "${key}"`);
+      args.set(key, constText(named.arg));
+    } else {
+      const key = proc.params[i];
+      if (key === undefined) throw pgError(SqlState.syntax_error, `too many arguments for procedure system.${procName}`);
+      args.set(key, constText(a));
+    }
+  });
+  for (const r of proc.required) {
+    if (args.get(r) === undefined || args.get(r) === null) throw pgError(SqlState.null_value_not_allowed, `procedure system.${procName}: ${r} must not be null`);
+  }
+  return args;
+}
