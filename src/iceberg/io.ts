@@ -13,6 +13,8 @@ export interface IcebergIO {
   readRange(uri: string, offset: number, length: number): Promise<Uint8Array>;
   /** file names (not paths) directly inside a folder URI; used to find metadata without version-hint.text */
   list?(folderUri: string): Promise<string[]>;
+  /** atomic create (true when written, false when the file existed); absent on read-only IO */
+  writeIfAbsent?(uri: string, data: Uint8Array): Promise<boolean>;
 }
 
 export class LocalPrefixIO implements IcebergIO {
@@ -76,6 +78,7 @@ export interface FileIOLike {
   read(uri: string): Promise<Uint8Array>;
   readRange(uri: string, offset: number, length: number): Promise<Uint8Array>;
   list(uriPrefix: string): AsyncIterable<{ readonly uri: string }>;
+  writeIfAbsent?(uri: string, data: Uint8Array): Promise<boolean>;
 }
 
 /** Adapts storage/'s FileIO (path maps, S3, local, memory) to IcebergIO. */
@@ -83,6 +86,7 @@ export function icebergIOFromFileIO(fileIO: FileIOLike): IcebergIO {
   return {
     read: (uri) => fileIO.read(uri),
     readRange: (uri, offset, length) => fileIO.readRange(uri, offset, length),
+    ...(fileIO.writeIfAbsent === undefined ? {} : { writeIfAbsent: (uri: string, data: Uint8Array) => fileIO.writeIfAbsent!(uri, data) }),
     async list(folderUri) {
       const prefix = folderUri.replace(/\/+$/, '') + '/';
       const names: string[] = [];

@@ -1,0 +1,55 @@
+/**
+ * PostgreSQL column types → Iceberg primitive types, for CREATE TABLE on an Iceberg namespace.
+ * int2/int4 → int, int8 → long, float4 → float, float8 → double, numeric(p,s) → decimal(p,s) (p ≤ 38;
+ * numeric without a precision is rejected: Iceberg decimals have a fixed scale and guessing one would
+ * silently change values), text/varchar/bpchar/json/jsonb → string, bool → boolean, date, time,
+ * timestamp, timestamptz, uuid, bytea → binary. Anything else: 0A000 naming the type.
+ */
+import { pgError } from '../../common/errors.ts';
+import { SqlState } from '../../common/sqlstate.ts';
+import { Oid, type SqlType } from '../../common/pgtypes/oids.ts';
+import { formatType } from '../../common/pgtypes/format-type.ts';
+import type { PrimitiveType } from '../spec/schema.ts';
+
+const p = (name: string, extra: Partial<PrimitiveType> = {}): PrimitiveType => ({ kind: 'primitive', name, ...extra });
+
+export const MAX_DECIMAL_PRECISION = 38;
+
+export function icebergTypeOf(type: SqlType): PrimitiveType {
+  switch (type.oid) {
+    case Oid.int2: case Oid.int4: return p('int');
+    case Oid.int8: return p('long');
+    case Oid.float4: return p('float');
+    case Oid.float8: return p('double');
+    case Oid.bool: return p('boolean');
+    case Oid.text: case Oid.varchar: case Oid.bpchar: case Oid.json: case Oid.jsonb: return p('string');
+    case Oid.date: return p('date');
+    case Oid.time: return p('time');
+    case Oid.timestamp: return p('timestamp');
+    case Oid.timestamptz: return p('timestamptz');
+    case Oid.uuid: return p('uuid');
+    case Oid.bytea: return p('binary');
+    case Oid.numeric: {
+      if (type.typmod < 4) {
+        throw pgError(SqlState.feature_not_supported, 'Iceberg tables do not support numeric without a precision', {
+          hint: 'Declare the column as numeric(p, s) with p at most 38.',
+        });
+      }
+      const precision = ((type.typmod - 4) >> 16) & 0xffff;
+      const scale = (type.typmod - 4) & 0xffff;
+      if (precision > MAX_DECIMAL_PRECISION || scale > precision) {
+        throw pgError(SqlState.feature_not_supported, `Iceberg tables do not support type ${formatType(type.oid, type.typmod)}`, {
+          hint: 'Iceberg decimals have a precision of at most 38.',
+        });
+      }
+      return p('decimal', { precision, scale });
+    }
+    default:
+      throw pgError(SqlState.feature_not_supported, `Iceberg tables do not support type ${formatType(type.oid, type.typmod)}`);
+  }
+}
+
+/** The spec's JSON spelling (§ Appendix C): `decimal(10, 2)`, `int`, … */
+export function icebergTypeText(t: PrimitiveType): string {
+  return t.name === 'decimal' ? `decimal(${t.precision}, ${t.scale})` : t.name;
+}

@@ -1,0 +1,29 @@
+/**
+ * IcebergWriteIO: the file access the write path needs on top of the reader's IcebergIO. storage/'s
+ * FileIO satisfies it structurally. Data files, manifests and manifest lists get fresh random names, so
+ * plain `write` is enough for them; metadata files use `writeIfAbsent` so two writers can never
+ * overwrite each other's version file (the catalog CAS decides which one becomes current).
+ */
+import type { IcebergIO } from '../io.ts';
+
+export interface IcebergWriteIO extends IcebergIO {
+  write(uri: string, data: Uint8Array): Promise<void>;
+  /** atomic create: false when the file already exists */
+  writeIfAbsent(uri: string, data: Uint8Array): Promise<boolean>;
+}
+
+export interface FileIOWritable {
+  write(uri: string, data: Uint8Array): Promise<void>;
+  writeIfAbsent(uri: string, data: Uint8Array): Promise<boolean>;
+}
+
+/** The reader's IcebergIO plus FileIO's writes. */
+export function writableIcebergIO(io: IcebergIO, fileIO: FileIOWritable): IcebergWriteIO {
+  return {
+    read: (uri) => io.read(uri),
+    readRange: (uri, offset, length) => io.readRange(uri, offset, length),
+    ...(io.list === undefined ? {} : { list: io.list.bind(io) }),
+    write: (uri, data) => fileIO.write(uri, data),
+    writeIfAbsent: (uri, data) => fileIO.writeIfAbsent(uri, data),
+  };
+}
