@@ -1,0 +1,154 @@
+/**
+ * One column of lakegate JS values (common/pgtypes/values.ts) → Arrow Data of the Parquet type Iceberg
+ * expects for the column's Iceberg type (§ Parquet type mapping), while feeding ColumnMetrics.
+ * Buffers are built directly (no arrow-js builders): int→Int32, long→Int64, float/double, decimal→
+ * Decimal128(p,s), date→Date32 days, time→Time64 µs, timestamp→Timestamp µs (timestamptz with "UTC", so
+ * Parquet marks it isAdjustedToUTC), string→Utf8, uuid→FixedSizeBinary(16), binary→Binary, boolean→Bool.
+ */
+import {
+  Binary, Bool, DateDay, Decimal, Float32, Float64, FixedSizeBinary, Int32, Int64, makeData, Time, TimeUnit,
+  Timestamp, Utf8, type Data, type DataType,
+} from 'apache-arrow';
+import { pgError } from '../../common/errors.ts';
+import { SqlState } from '../../common/sqlstate.ts';
+import { Numeric, pow10 } from '../../common/pgtypes/numeric.ts';
+import type { PrimitiveType } from '../spec/schema.ts';
+import type { ColumnMetrics } from './column-metrics.ts';
+import { uuidToBytes } from './single-value-bytes.ts';
+
+export function arrowTypeOf(t: PrimitiveType): DataType {
+  switch (t.name) {
+    case 'boolean': return new Bool();
+    case 'int': return new Int32();
+    case 'long': return new Int64();
+    case 'float': return new Float32();
+    case 'double': return new Float64();
+    case 'decimal': return new Decimal(t.scale ?? 0, t.precision ?? 38, 128);
+    case 'date': return new DateDay();
+    case 'time': return new Time(TimeUnit.MICROSECOND, 64);
+    case 'timestamp': return new Timestamp(TimeUnit.MICROSECOND, null);
+    case 'timestamptz': return new Timestamp(TimeUnit.MICROSECOND, 'UTC');
+    case 'string': return new Utf8();
+    case 'uuid': return new FixedSizeBinary(16);
+    case 'binary': return new Binary();
+    default: throw pgError(SqlState.feature_not_supported, `writing Iceberg type "${t.name}" is not supported`);
+  }
+}
+
+const enc = new TextEncoder();
+
+/** the value at the column's decimal scale, checked against its precision (22003 as PostgreSQL) */
+function decimalUnscaled(v: unknown, t: PrimitiveType): { n: Numeric; unscaled: bigint } {
+  const num = v as Numeric;
+  if (!(num instanceof Numeric) || !num.isFinite()) {
+    throw pgError(SqlState.numeric_value_out_of_range, 'numeric field overflow', { detail: 'Iceberg decimals cannot hold NaN or infinity.' });
+  }
+  const scale = t.scale ?? 0;
+  const r = num.scale === scale ? num : num.round(scale);
+  const unscaled = r.scale === scale ? r.unscaled : r.unscaled * pow10(scale - r.scale);
+  const limit = pow10(t.precision ?? 38);
+  if (unscaled >= limit || unscaled <= -limit) {
+    throw pgError(SqlState.numeric_value_out_of_range, 'numeric field overflow', {
+      detail: `A field with precision ${t.precision}, scale ${scale} must round to an absolute value less than 10^${(t.precision ?? 38) - scale}.`,
+    });
+  }
+  return { n: Numeric.of(unscaled, scale), unscaled };
+}
+
+/** builds the column and counts its metrics; `length` rows of `values` */
+export function arrowColumn(values: readonly unknown[], length: number, t: PrimitiveType, m: ColumnMetrics): Data {
+  const type = arrowTypeOf(t);
+  const nullBitmap = new Uint8Array((length + 7) >> 3);
+  let nullCount = 0;
+  const valid = (i: number): boolean => {
+    const v = values[i];
+    if (v === null || v === undefined) {
+      nullCount++;
+      return false;
+    }
+    nullBitmap[i >> 3]! |= 1 << (i & 7);
+    return true;
+  };
+  m.valueCount += length;
+  const finish = (props: Record<string, unknown>): Data => {
+    m.nullCount += nullCount;
+    return makeData({ type, length, nullCount, ...(nullCount > 0 ? { nullBitmap } : {}), ...props } as Parameters<typeof makeData>[0]);
+  };
+  switch (t.name) {
+    case 'boolean': {
+      const data = new Uint8Array((length + 7) >> 3);
+      for (let i = 0; i < length; i++) if (valid(i)) { const v = values[i] === true; if (v) data[i >> 3]! |= 1 << (i & 7); m.add(v); }
+      return finish({ data });
+    }
+    case 'int': case 'date': {
+      const data = new Int32Array(length);
+      for (let i = 0; i < length; i++) {
+        if (!valid(i)) continue;
+        const v = Number(values[i]);
+        if (!Number.isFinite(v)) throw pgError(SqlState.datetime_field_overflow, 'date out of range', { detail: 'Iceberg dates cannot hold infinity.' });
+        data[i] = v;
+        m.add(v);
+      }
+      return finish({ data });
+    }
+    case 'long': case 'time': case 'timestamp': case 'timestamptz': {
+      const data = new BigInt64Array(length);
+      const asNumber = t.name === 'time';
+      for (let i = 0; i < length; i++) {
+        if (!valid(i)) continue;
+        const v = BigInt(values[i] as number | bigint);
+        data[i] = v;
+        m.add(asNumber ? Number(v) : v);
+      }
+      return finish({ data });
+    }
+    case 'float': case 'double': {
+      const data = t.name === 'float' ? new Float32Array(length) : new Float64Array(length);
+      for (let i = 0; i < length; i++) if (valid(i)) { const v = values[i] as number; data[i] = v; m.add(t.name === 'float' ? Math.fround(v) : v); }
+      return finish({ data });
+    }
+    case 'decimal': {
+      const data = new Uint32Array(length * 4);
+      for (let i = 0; i < length; i++) {
+        if (!valid(i)) continue;
+        const { n, unscaled } = decimalUnscaled(values[i], t);
+        let u = BigInt.asUintN(128, unscaled);
+        for (let w = 0; w < 4; w++) { data[i * 4 + w] = Number(u & 0xffffffffn); u >>= 32n; }
+        m.add(n);
+      }
+      return finish({ data });
+    }
+    case 'uuid': {
+      const data = new Uint8Array(length * 16);
+      for (let i = 0; i < length; i++) if (valid(i)) { data.set(uuidToBytes(values[i] as string), i * 16); m.add(values[i]); }
+      return finish({ data });
+    }
+    case 'string': case 'binary': {
+      const parts: Uint8Array[] = new Array<Uint8Array>(length);
+      const valueOffsets = new Int32Array(length + 1);
+      let total = 0;
+      const empty = new Uint8Array(0);
+      for (let i = 0; i < length; i++) {
+        let b = empty;
+        if (valid(i)) {
+          const v = values[i];
+          b = t.name === 'string' ? enc.encode(v as string) : (v as Uint8Array);
+          m.add(v);
+        }
+        parts[i] = b;
+        total += b.length;
+        if (total > 0x7fffffff) throw pgError(SqlState.program_limit_exceeded, 'Arrow column chunk exceeds 2 GiB');
+        valueOffsets[i + 1] = total;
+      }
+      const data = new Uint8Array(total);
+      for (let i = 0; i < length; i++) data.set(parts[i]!, valueOffsets[i]!);
+      return finish({ valueOffsets, data });
+    }
+    default: throw pgError(SqlState.feature_not_supported, `writing Iceberg type "${t.name}" is not supported`);
+  }
+}
+
+/** rough in-memory size of a built column, for rolling files at a target size */
+export function dataBytes(d: Data): number {
+  return (d.values?.byteLength ?? 0) + (d.valueOffsets?.byteLength ?? 0);
+}
