@@ -4,7 +4,7 @@
  * IntervalStyle, TimeZone and extra_float_digits. Delegates to common/pgtypes/text-io.ts.
  */
 import type { EvalContext } from './registry-types.ts';
-import type { OutputSettings } from '../wire/handler.ts';
+import type { OutputSettings } from '../common/pgtypes/output-settings.ts';
 import { textIn, textOut } from '../common/pgtypes/text-io.ts';
 import { Oid } from '../common/pgtypes/oids.ts';
 import { DEFAULT_OUTPUT_SETTINGS } from '../common/pgtypes/output-settings.ts';

@@ -20,14 +20,9 @@ export interface ResultColumn {
   readonly typeMod: number;
 }
 
-/** The text I/O settings of a session that change how values print (used by wire/encode). */
-export interface OutputSettings {
-  readonly dateStyle: string; // e.g. "ISO, MDY"
-  readonly intervalStyle: string; // postgres | postgres_verbose | sql_standard | iso_8601
-  readonly timeZone: string; // IANA name or offset, e.g. "UTC", "Europe/Paris"
-  readonly extraFloatDigits: number; // 1 by default (shortest exact float text)
-  readonly byteaOutput: 'hex' | 'escape';
-}
+/** The text I/O settings of a session (defined beside the type I/O that uses them). */
+export type { OutputSettings } from '../common/pgtypes/output-settings.ts';
+import type { OutputSettings } from '../common/pgtypes/output-settings.ts';
 
 export interface StartupInfo {
   readonly user: string;

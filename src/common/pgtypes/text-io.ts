@@ -7,7 +7,7 @@
  */
 import { GatewayError, notSupported } from '../errors.ts';
 import { SqlState } from '../sqlstate.ts';
-import type { OutputSettings } from '../../wire/handler.ts';
+import type { OutputSettings } from './output-settings.ts';
 import { Oid } from './oids.ts';
 import { type Interval, type PgArray, type PgRecord, type TimeTz, isPgArray, isPgRecord, TIMESTAMP_INFINITY, TIMESTAMP_NEG_INFINITY } from './values.ts';
 import { DEFAULT_OUTPUT_SETTINGS } from './output-settings.ts';
