@@ -6,10 +6,20 @@
  */
 import type { RelationInfo } from '../catalog/catalog-view.ts';
 import type { IcebergCatalog, TableIdentifier } from '../catalog/iceberg/index.ts';
-import { IcebergTableSource, loadTableMetadata, type IcebergIO } from '../iceberg/index.ts';
+import { IcebergTableSource, createIcebergTable, loadTableMetadata, type IcebergIO, type IcebergWriteIO } from '../iceberg/index.ts';
+import type { ColumnDef } from '../catalog/table-source.ts';
 import type { DatabaseCatalog } from './database-catalog.ts';
 
 const REFRESH_INTERVAL_MS = 200;
+
+/** what makes mirrored tables writable (CREATE TABLE, INSERT, COPY FROM commit to the catalog) */
+export interface IcebergWriteOptions {
+  readonly io: IcebergWriteIO;
+  /** warehouse root, for table locations when a namespace has none */
+  readonly warehouse?: string;
+  /** roll data files at this many (uncompressed) bytes; default 128 MiB */
+  readonly targetFileSizeBytes?: number;
+}
 
 interface Loaded {
   readonly metadataLocation: string;
@@ -28,7 +38,19 @@ export class IcebergTables {
     readonly io: IcebergIO,
     private readonly onChange: () => void,
     private readonly log: (message: string) => void = (m) => process.stderr.write(`lakegate: ${m}\n`),
+    private readonly write?: IcebergWriteOptions,
   ) {}
+
+  get writable(): boolean {
+    return this.write !== undefined;
+  }
+
+  /** CREATE TABLE in an Iceberg namespace: first metadata file + catalog pointer, then the mirror shows it */
+  async createTable(schema: string, name: string, columns: readonly ColumnDef[]): Promise<void> {
+    if (this.write === undefined) throw new Error('Iceberg tables are read-only in this server');
+    await createIcebergTable(this.catalog, this.write.io, { namespace: [schema], name }, columns, this.write.warehouse === undefined ? {} : { warehouse: this.write.warehouse });
+    await this.refresh(true);
+  }
 
   /** brings the mirror up to date; `force` after this process changed the catalog */
   async refresh(force = false): Promise<void> {
@@ -75,7 +97,16 @@ export class IcebergTables {
       const { metadataLocation } = await this.catalog.loadTableLocation(id);
       const previous = this.loaded.get(key);
       if (previous?.metadataLocation === metadataLocation) return false;
-      const source = new IcebergTableSource(this.io, await loadTableMetadata(this.io, metadataLocation));
+      const write = this.write;
+      const source = new IcebergTableSource(this.io, await loadTableMetadata(this.io, metadataLocation), write === undefined ? {} : {
+        writer: {
+          catalog: this.catalog,
+          io: write.io,
+          id,
+          afterCommit: () => this.refresh(true),
+          ...(write.targetFileSizeBytes === undefined ? {} : { targetFileSizeBytes: write.targetFileSizeBytes }),
+        },
+      });
       const oid = previous?.oid ?? this.db.allocOid();
       const rowTypeOid = previous?.rowTypeOid ?? this.db.allocOid();
       const info: RelationInfo = { oid, schema, schemaOid: this.db.schema(schema)!.oid, name: id.name, kind: 'r', persistence: 'p', rowTypeOid, source };

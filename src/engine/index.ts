@@ -15,7 +15,7 @@ import { SERVER_VERSION } from './settings.ts';
 import { IcebergTables } from './iceberg-tables.ts';
 import { FileIO, type PathMapEntry, type S3Config } from '../storage/index.ts';
 import { openSqlCatalog } from '../catalog/iceberg/index.ts';
-import { icebergIOFromFileIO } from '../iceberg/index.ts';
+import { icebergIOFromFileIO, writableIcebergIO } from '../iceberg/index.ts';
 
 export { SERVER_VERSION } from './settings.ts';
 
@@ -30,6 +30,8 @@ export interface EngineOptions {
   /** location prefix rewrites (`FROM=TO`) for tables whose files moved */
   readonly pathMap?: readonly PathMapEntry[];
   readonly s3?: S3Config;
+  /** Iceberg writes roll data files at this many (uncompressed) bytes; default 128 MiB */
+  readonly icebergTargetFileSizeBytes?: number;
 }
 
 export interface QueryEngine extends QueryHandler {
@@ -49,7 +51,11 @@ export async function createQueryEngine(options: EngineOptions): Promise<QueryEn
     const io = icebergIOFromFileIO(fileIO);
     for (const database of server.databaseNames()) {
       const catalog = await openSqlCatalog({ catalogName: database, warehouse: options.warehouse, ...(options.catalogUri === undefined ? {} : { uri: options.catalogUri }) });
-      const tables = new IcebergTables(server.database(database), catalog, io, () => server.catalogChanged());
+      const tables = new IcebergTables(server.database(database), catalog, io, () => server.catalogChanged(), undefined, {
+        io: writableIcebergIO(io, fileIO),
+        warehouse: options.warehouse,
+        ...(options.icebergTargetFileSizeBytes === undefined ? {} : { targetFileSizeBytes: options.icebergTargetFileSizeBytes }),
+      });
       server.iceberg.set(database, tables);
       await tables.refresh(true);
     }

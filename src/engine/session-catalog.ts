@@ -5,6 +5,7 @@
  */
 import type { CatalogView, RelationInfo, SchemaInfo } from '../catalog/catalog-view.ts';
 import type { DatabaseCatalog } from './database-catalog.ts';
+import { findMetadataRelation, metadataRelationByOid, metadataTableOids } from '../iceberg/index.ts';
 
 export interface SystemCatalog {
   readonly schemas: readonly SchemaInfo[];
@@ -48,14 +49,21 @@ export class SessionCatalog implements CatalogView {
 
   findRelation(schema: string, name: string): RelationInfo | undefined {
     if (schema === this.tempSchemaName || schema === 'pg_temp') return this.tempRelations.get(name);
-    return this.systemByKey.get(`${schema}\u0000${name}`) ?? this.db.findRelation(schema, name);
+    return this.systemByKey.get(`${schema}\u0000${name}`) ?? this.db.findRelation(schema, name) ?? this.findMetadataTable(schema, name);
+  }
+
+  /** `"t$snapshots"`, `"t$files"`…: Iceberg metadata tables resolve by name only (never listed in relations()) */
+  private findMetadataTable(schema: string, name: string): RelationInfo | undefined {
+    if (!name.includes('$')) return undefined;
+    return findMetadataRelation(schema, name, (s, n) => this.db.findRelation(s, n), metadataTableOids(this.db, () => this.db.allocOid()));
   }
 
   relationByOid(oid: number): RelationInfo | undefined {
     const sys = this.systemByOid.get(oid);
     if (sys !== undefined) return sys;
     for (const r of this.tempRelations.values()) if (r.oid === oid) return r;
-    return this.db.relations().find((r) => r.oid === oid);
+    return this.db.relations().find((r) => r.oid === oid)
+      ?? metadataRelationByOid(oid, (o) => this.db.relations().find((r) => r.oid === o), metadataTableOids(this.db, () => this.db.allocOid()));
   }
 
   schemaByName(name: string): SchemaInfo | undefined {

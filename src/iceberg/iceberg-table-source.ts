@@ -6,6 +6,7 @@
  */
 import type { Batch } from '../common/batch.ts';
 import type { ColumnDef, ScanContext, TableSource } from '../catalog/table-source.ts';
+import { insertIntoIcebergTable, type IcebergTableWriter } from './commit/table-writer.ts';
 import type { IcebergIO } from './io.ts';
 import { pgError } from '../common/errors.ts';
 import { SqlState } from '../common/sqlstate.ts';
@@ -29,6 +30,8 @@ export interface IcebergTableSourceOptions {
   readonly schemaId?: number;
   /** read with the schema the chosen snapshot was written with (Iceberg Java's time-travel behaviour) */
   readonly useSnapshotSchema?: boolean;
+  /** makes the source writable (INSERT, COPY FROM): appends commit through this catalog; current snapshot only */
+  readonly writer?: IcebergTableWriter;
 }
 
 export class IcebergTableSource implements TableSource {
@@ -37,6 +40,8 @@ export class IcebergTableSource implements TableSource {
   readonly snapshot: Snapshot | null;
   readonly estimatedRows?: number;
   private plan: Promise<ScanPlan> | null = null;
+  /** present only when constructed with a writer: then this is a WritableTableSource */
+  readonly insert?: (batches: AsyncIterable<Batch>, ctx: ScanContext) => Promise<number>;
 
   constructor(
     readonly io: IcebergIO,
@@ -57,6 +62,10 @@ export class IcebergTableSource implements TableSource {
     }));
     const total = this.snapshot?.summary['total-records'];
     if (total !== undefined && /^\d+$/.test(total)) this.estimatedRows = Number(total);
+    const writer = options.writer;
+    if (writer !== undefined && id === undefined && options.schemaId === undefined) {
+      this.insert = (batches) => insertIntoIcebergTable(writer, this.metadata, this.schema, batches);
+    }
   }
 
   static async load(io: IcebergIO, metadataUri: string, options?: IcebergTableSourceOptions): Promise<IcebergTableSource> {

@@ -13,3 +13,11 @@ export { readParquetColumns, type ParquetColumnRequest, type ColumnChunk } from 
 export { DeleteLoader, tupleKey } from './read/delete-loader.ts';
 export { readFileScanTask, missingValueOf } from './read/file-scan-task-reader.ts';
 export { IcebergTableSource, type IcebergTableSourceOptions } from './iceberg-table-source.ts';
+export * from './metadata-tables/index.ts';
+// write path (append commits)
+export { type IcebergWriteIO, type FileIOWritable, writableIcebergIO } from './write/write-io.ts';
+export { icebergTypeOf } from './write/iceberg-type-of.ts';
+export { ParquetDataWriter, DEFAULT_TARGET_FILE_SIZE, type DataFileInfo } from './write/parquet-data-writer.ts';
+export { createIcebergTable } from './commit/create-table.ts';
+export { appendDataFiles, type AppendResult } from './commit/append-commit.ts';
+export { insertIntoIcebergTable, type IcebergTableWriter } from './commit/table-writer.ts';

@@ -3,10 +3,13 @@
  * them. Arguments may be named (`schema_name => 'x'`) or positional.
  *   register_table(schema_name, table_name, metadata_file | table_location [, metadata_file_name])
  *   unregister_table(schema_name, table_name)
+ * and Spark's snapshot procedures (iceberg/metadata-tables/set-current-snapshot.ts):
+ *   rollback_to_snapshot(schema_name, table_name, snapshot_id)   the snapshot must be an ancestor of the current one
+ *   set_current_snapshot(schema_name, table_name, snapshot_id)   any snapshot of the table
  */
 import { notSupported, pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
-import { findLatestMetadataFile, loadTableMetadata } from '../../iceberg/index.ts';
+import { findLatestMetadataFile, loadTableMetadata, setCurrentSnapshot } from '../../iceberg/index.ts';
 import type { UtilityHandler } from './route-utility.ts';
 import type { EngineSession } from '../engine-session.ts';
 import { constText, nodeBody, nodeKind, stringList } from '../ast.ts';
@@ -47,7 +50,22 @@ const PROCEDURES: Readonly<Record<string, Procedure>> = {
       if (!(await iceberg.catalog.dropTable(id))) throw pgError(SqlState.undefined_table, `relation "${id.namespace[0]}.${id.name}" does not exist`);
     },
   },
+  rollback_to_snapshot: snapshotProcedure(true),
+  set_current_snapshot: snapshotProcedure(false),
 };
+
+function snapshotProcedure(requireAncestor: boolean): Procedure {
+  return {
+    params: ['schema_name', 'table_name', 'snapshot_id'],
+    required: ['schema_name', 'table_name', 'snapshot_id'],
+    async run(_session, iceberg, args) {
+      const text = args.get('snapshot_id')!.trim();
+      if (!/^-?\d+$/.test(text)) throw pgError(SqlState.invalid_text_representation, `invalid input syntax for type bigint: "${text}"`);
+      const table = { namespace: [args.get('schema_name')!], name: args.get('table_name')! };
+      await setCurrentSnapshot({ io: iceberg.io, catalog: iceberg.catalog, table, snapshotId: BigInt(text), requireAncestor });
+    },
+  };
+}
 
 export const runCall: UtilityHandler = async (session, stmt) => {
   const call = nodeBody({ FuncCall: nodeBody(stmt.ast).funccall });

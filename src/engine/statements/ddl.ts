@@ -6,7 +6,7 @@
 import { pgError, undefinedTable } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { RelationInfo } from '../../catalog/catalog-view.ts';
-import type { ColumnDef } from '../../catalog/table-source.ts';
+import { isWritable, type ColumnDef } from '../../catalog/table-source.ts';
 import { executePlan } from '../../exec/index.ts';
 import { deparseSync } from './deparse.ts';
 import type { UtilityHandler } from './route-utility.ts';
@@ -15,6 +15,7 @@ import { constText, nodeBody, nodeKind, rangeVarName, stringList } from '../ast.
 import { MemoryTable } from '../memory-table.ts';
 import { sqlTypeOf } from './type-name.ts';
 import { ViewSource } from '../view-source.ts';
+import { MetadataTableSource } from '../../iceberg/index.ts';
 import { noteOnCommit } from './on-commit.ts';
 import { cookDefaultText } from './cook-default.ts';
 import { resolveForeignKeys, type PendingForeignKey } from './foreign-keys.ts';
@@ -73,6 +74,12 @@ export function registerRelation(session: EngineSession, schema: string, temp: b
   return info;
 }
 
+/** CREATE TABLE in a schema that is an Iceberg namespace of a writable warehouse makes an Iceberg table */
+async function isIcebergSchema(session: EngineSession, schema: string, temp: boolean): Promise<boolean> {
+  const iceberg = session.iceberg;
+  return !temp && iceberg !== undefined && iceberg.writable && (await iceberg.catalog.namespaceExists([schema]));
+}
+
 export const runCreateTable: UtilityHandler = async (session, stmt) => {
   const body = nodeBody(stmt.ast);
   const rv = body.relation;
@@ -123,6 +130,16 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
   if (body.oncommit !== undefined && body.oncommit !== 'ONCOMMIT_NOOP' && !temp) {
     throw pgError('42P16', 'ON COMMIT can only be used on temporary tables');
   }
+  if (await isIcebergSchema(session, schema, temp)) {
+    if (foreignKeys.length > 0) throw pgError(SqlState.feature_not_supported, 'foreign keys are not supported on Iceberg tables');
+    if (columns.some((c) => c.defaultExpr !== undefined)) throw pgError(SqlState.feature_not_supported, 'column defaults are not supported on Iceberg tables');
+    if (Array.isArray(body.options) && body.options.length > 0) throw pgError(SqlState.feature_not_supported, 'CREATE TABLE … WITH options are not supported on Iceberg tables yet');
+    if (body.partspec !== undefined) throw pgError(SqlState.feature_not_supported, 'PARTITION BY is not supported on Iceberg tables');
+    // a primary key only makes its columns NOT NULL (Iceberg required fields); it is not enforced
+    await session.iceberg!.createTable(schema, name, columns);
+    session.server.catalogChanged();
+    return { kind: 'command', tag: 'CREATE TABLE' };
+  }
   const fks = resolveForeignKeys(session, schema, name, columns, foreignKeys);
   const table = new MemoryTable(columns, name);
   const rel = registerRelation(session, schema, temp, name, 'r', table, {
@@ -148,6 +165,12 @@ async function createFromQuery(session: EngineSession, into: Record<string, unkn
   const names = stringList(into.colNames);
   if (names.length > bound.columns.length) throw pgError(SqlState.syntax_error, 'too many column names were specified');
   const columns: ColumnDef[] = bound.columns.map((c, i) => ({ name: names[i] ?? c.name, type: c.type, nullable: true }));
+  if (await isIcebergSchema(session, schema, temp)) {
+    await session.iceberg!.createTable(schema, name, columns);
+    const rel = session.catalog.findRelation(schema, name);
+    if (skipData || rel === undefined || !isWritable(rel.source)) return 0;
+    return rel.source.insert(executePlan(bound.plan, session.execContext(params)), session.execContext(params).scan);
+  }
   const table = new MemoryTable(columns, name);
   let count = 0;
   if (!skipData) count = await table.insert(executePlan(bound.plan, session.execContext(params)));
@@ -258,6 +281,9 @@ export const runDrop: UtilityHandler = async (session, stmt) => {
     }
     if (rel.schema === 'pg_catalog' || rel.schema === 'information_schema') {
       throw pgError(SqlState.insufficient_privilege, `permission denied: "${rel.name}" is a system catalog`);
+    }
+    if (rel.source instanceof MetadataTableSource) {
+      throw pgError(SqlState.wrong_object_type, `"${rel.name}" is not a table`, { detail: 'Iceberg metadata tables are read-only views of the table\'s metadata.' });
     }
     if (rel.kind !== spec.relkind) {
       throw pgError(SqlState.wrong_object_type, `"${rel.name}" is not a ${spec.word}`, { hint: `Use DROP ${rel.kind === 'v' ? 'VIEW' : 'TABLE'} to remove a ${rel.kind === 'v' ? 'view' : 'table'}.` });

@@ -27,7 +27,11 @@ export const MANIFESTS_COLUMNS: readonly ColumnDef[] = [
 
 /** field id → field, over every schema version (current wins), for bounds of dropped or renamed columns */
 function fieldsById(md: TableMetadata): Map<number, NestedField> {
-  const byId = new Map<number, NestedField>();
+  // reserved ids of position-delete files (§ Reserved Field IDs)
+  const byId = new Map<number, NestedField>([
+    [2147483546, { id: 2147483546, name: 'file_path', required: true, type: { kind: 'primitive', name: 'string' } }],
+    [2147483545, { id: 2147483545, name: 'pos', required: true, type: { kind: 'primitive', name: 'long' } }],
+  ]);
   for (const s of md.schemas) for (const [id, f] of indexById(s)) byId.set(id, f);
   for (const [id, f] of indexById(currentSchema(md))) byId.set(id, f);
   return byId;

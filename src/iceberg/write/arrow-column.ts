@@ -127,9 +127,9 @@ export function arrowColumn(values: readonly unknown[], length: number, t: Primi
       const parts: Uint8Array[] = new Array<Uint8Array>(length);
       const valueOffsets = new Int32Array(length + 1);
       let total = 0;
-      const empty = new Uint8Array(0);
+      const empty: Uint8Array = new Uint8Array(0);
       for (let i = 0; i < length; i++) {
-        let b = empty;
+        let b: Uint8Array = empty;
         if (valid(i)) {
           const v = values[i];
           b = t.name === 'string' ? enc.encode(v as string) : (v as Uint8Array);

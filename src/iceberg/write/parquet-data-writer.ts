@@ -95,7 +95,7 @@ export class ParquetDataWriter {
     if (this.pendingRows === 0) return;
     const ipc = tableToIPC(new Table(this.arrowSchema, this.pending), 'stream');
     this.pending = [];
-    const props = new WriterPropertiesBuilder().setCompression(Compression.ZSTD).setCreatedBy('lakegate').build();
+    const props = new WriterPropertiesBuilder().setCompression(Compression.ZSTD).build();
     const bytes = writeParquet(WasmTable.fromIPCStream(ipc), props);
     const path = `${this.dataLocation}/${randomUUID()}-${String(this.files.length).padStart(5, '0')}.parquet`;
     await this.io.write(path, bytes);

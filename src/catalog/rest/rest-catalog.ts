@@ -1,0 +1,168 @@
+/**
+ * RestCatalog: lakegate's IcebergCatalog over any Iceberg REST catalog (lakegate's own, Polaris, Nessie,
+ * Gravitino, Tabular-style servers…). `openRestCatalog` first calls `GET /v1/config` (defaults < client
+ * properties < overrides; `prefix` selects the catalog's path), then namespaces and tables map 1:1 onto
+ * the REST routes. `commitTable` is 0A000: a REST commit sends TableRequirements + TableUpdates and the
+ * server writes the metadata file, which does not map onto lakegate's pointer compare-and-swap (the
+ * caller has already written the new metadata file); an UpdateTable client is future work.
+ */
+import { GatewayError } from '../../common/errors.ts';
+import { SqlState } from '../../common/sqlstate.ts';
+import type { IcebergCatalog, Namespace, NamespaceProperties, PropertiesUpdateSummary, TableIdentifier, TableLocation } from '../iceberg/iceberg-catalog.ts';
+import { encodeNamespace } from './namespace-encoding.ts';
+import { RestHttp, type FetchLike, type RestAuthOptions, type RestHttpResponse, type RestRetryOptions } from './rest-http.ts';
+import { restResponseError, type ErrorSubject } from './rest-response-errors.ts';
+
+export interface RestCatalogOptions extends RestAuthOptions {
+  /** base URI, e.g. http://127.0.0.1:8181 (no /v1) */
+  readonly uri: string;
+  /** sent as `?warehouse=` to /v1/config */
+  readonly warehouse?: string;
+  /** the name lakegate shows for this catalog (default: the warehouse, else "rest") */
+  readonly name?: string;
+  /** client properties, applied between the server's defaults and overrides */
+  readonly properties?: Readonly<Record<string, string>>;
+  readonly retry?: RestRetryOptions;
+  readonly fetch?: FetchLike;
+}
+
+export async function openRestCatalog(options: RestCatalogOptions): Promise<RestCatalog> {
+  const http = new RestHttp(options.uri, options, options.retry ?? {}, options.fetch);
+  const query = options.warehouse === undefined ? '' : `?warehouse=${encodeURIComponent(options.warehouse)}`;
+  const res = await http.request('GET', `/v1/config${query}`);
+  if (res.status !== 200) throw restResponseError(res, { action: 'load the catalog configuration' });
+  const config = JSON.parse(res.body) as { defaults?: Record<string, string>; overrides?: Record<string, string> };
+  const properties = { ...(config.defaults ?? {}), ...(options.properties ?? {}), ...(config.overrides ?? {}) };
+  http.prefix = properties['prefix'] ?? '';
+  return new RestCatalog(http, options.name ?? options.warehouse ?? 'rest', properties);
+}
+
+export class RestCatalog implements IcebergCatalog {
+  constructor(
+    private readonly http: RestHttp,
+    readonly name: string,
+    /** the merged catalog properties (defaults < client < overrides) */
+    readonly properties: Readonly<Record<string, string>>,
+  ) {}
+
+  private async call(method: string, path: string, subject: ErrorSubject, body?: unknown, ok: readonly number[] = [200, 204]): Promise<RestHttpResponse> {
+    const res = await this.http.request(method, this.http.catalogPath(path), body);
+    if (!ok.includes(res.status)) throw restResponseError(res, subject);
+    return res;
+  }
+
+  private static tablePath(id: TableIdentifier): string {
+    return `namespaces/${encodeNamespace(id.namespace)}/tables/${encodeURIComponent(id.name)}`;
+  }
+
+  async listNamespaces(parent: Namespace = []): Promise<Namespace[]> {
+    const out: Namespace[] = [];
+    let pageToken: string | undefined;
+    do {
+      const q = new URLSearchParams();
+      if (parent.length > 0) q.set('parent', parent.join('\u001f'));
+      if (pageToken !== undefined) q.set('pageToken', pageToken);
+      const qs = q.toString();
+      const res = await this.call('GET', `namespaces${qs === '' ? '' : `?${qs}`}`, { namespace: parent, action: 'list namespaces' });
+      const doc = JSON.parse(res.body) as { namespaces?: string[][]; 'next-page-token'?: string | null };
+      out.push(...(doc.namespaces ?? []));
+      pageToken = doc['next-page-token'] ?? undefined;
+    } while (pageToken !== undefined && pageToken !== '');
+    return out.sort((a, b) => a.join('.').localeCompare(b.join('.')));
+  }
+
+  async createNamespace(namespace: Namespace, properties: NamespaceProperties = {}): Promise<void> {
+    await this.call('POST', 'namespaces', { namespace, action: 'create namespace' }, { namespace, properties });
+  }
+
+  async dropNamespace(namespace: Namespace): Promise<boolean> {
+    const res = await this.call('DELETE', `namespaces/${encodeNamespace(namespace)}`, { namespace, action: 'drop namespace' }, undefined, [200, 204, 404]);
+    if (res.status !== 404) return true;
+    if (/NoSuchNamespace/.test(res.body) || res.body === '') return false;
+    throw restResponseError(res, { namespace, action: 'drop namespace' });
+  }
+
+  async namespaceExists(namespace: Namespace): Promise<boolean> {
+    const res = await this.call('HEAD', `namespaces/${encodeNamespace(namespace)}`, { namespace, action: 'check namespace' }, undefined, [200, 204, 404]);
+    return res.status !== 404;
+  }
+
+  async loadNamespaceProperties(namespace: Namespace): Promise<Record<string, string>> {
+    const res = await this.call('GET', `namespaces/${encodeNamespace(namespace)}`, { namespace, action: 'load namespace' });
+    return { ...((JSON.parse(res.body) as { properties?: Record<string, string> }).properties ?? {}) };
+  }
+
+  async updateNamespaceProperties(namespace: Namespace, removals: readonly string[], updates: NamespaceProperties): Promise<PropertiesUpdateSummary> {
+    const res = await this.call('POST', `namespaces/${encodeNamespace(namespace)}/properties`, { namespace, action: 'update namespace properties' }, { removals, updates });
+    const doc = JSON.parse(res.body) as { updated?: string[]; removed?: string[]; missing?: string[] | null };
+    return { updated: doc.updated ?? [], removed: doc.removed ?? [], missing: doc.missing ?? [] };
+  }
+
+  async listTables(namespace: Namespace): Promise<TableIdentifier[]> {
+    const out: TableIdentifier[] = [];
+    let pageToken: string | undefined;
+    do {
+      const qs = pageToken === undefined ? '' : `?pageToken=${encodeURIComponent(pageToken)}`;
+      const res = await this.call('GET', `namespaces/${encodeNamespace(namespace)}/tables${qs}`, { namespace, action: 'list tables' });
+      const doc = JSON.parse(res.body) as { identifiers?: { namespace: string[]; name: string }[]; 'next-page-token'?: string | null };
+      for (const id of doc.identifiers ?? []) out.push({ namespace: id.namespace, name: id.name });
+      pageToken = doc['next-page-token'] ?? undefined;
+    } while (pageToken !== undefined && pageToken !== '');
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  async tableExists(id: TableIdentifier): Promise<boolean> {
+    const res = await this.call('HEAD', RestCatalog.tablePath(id), { table: id, action: 'check table' }, undefined, [200, 204, 404]);
+    return res.status !== 404;
+  }
+
+  /** the metadata location from LoadTableResult; the previous one from the metadata's metadata-log */
+  async loadTableLocation(id: TableIdentifier): Promise<TableLocation> {
+    const res = await this.call('GET', `${RestCatalog.tablePath(id)}?snapshots=refs`, { table: id, action: 'load table' });
+    // ids in `metadata` may exceed 2^53; only strings are read here, so JSON.parse is safe
+    const doc = JSON.parse(res.body) as { 'metadata-location'?: string; metadata?: { 'metadata-log'?: { 'metadata-file'?: string }[] } };
+    const location = doc['metadata-location'];
+    if (typeof location !== 'string') {
+      throw new GatewayError(SqlState.feature_not_supported, `REST catalog returned no metadata-location for table ${id.namespace.join('.')}.${id.name} (staged tables are not supported)`);
+    }
+    const log = doc.metadata?.['metadata-log'] ?? [];
+    return { metadataLocation: location, previousMetadataLocation: log[log.length - 1]?.['metadata-file'] ?? null };
+  }
+
+  /** REST has no "create a pointer to a written metadata file" except register */
+  createTable(id: TableIdentifier, metadataLocation: string): Promise<void> {
+    return this.registerTable(id, metadataLocation);
+  }
+
+  async registerTable(id: TableIdentifier, metadataLocation: string): Promise<void> {
+    await this.call('POST', `namespaces/${encodeNamespace(id.namespace)}/register`, { table: id, action: 'register table' }, { name: id.name, 'metadata-location': metadataLocation });
+  }
+
+  async dropTable(id: TableIdentifier): Promise<boolean> {
+    const res = await this.call('DELETE', RestCatalog.tablePath(id), { table: id, action: 'drop table' }, undefined, [200, 204, 404]);
+    return res.status !== 404;
+  }
+
+  async renameTable(from: TableIdentifier, to: TableIdentifier): Promise<void> {
+    const res = await this.http.request('POST', this.http.catalogPath('tables/rename'), {
+      source: { namespace: from.namespace, name: from.name },
+      destination: { namespace: to.namespace, name: to.name },
+    });
+    if (res.status === 200 || res.status === 204) return;
+    // 404 is about the source table unless it names the namespace (of the destination); 409 about the destination
+    const subject: ErrorSubject = res.status === 409 ? { table: to, action: 'rename table' } : /NoSuchNamespace/.test(res.body) ? { namespace: to.namespace, action: 'rename table' } : { table: from, action: 'rename table' };
+    throw restResponseError(res, subject);
+  }
+
+  commitTable(_id: TableIdentifier, _expected: string, _next: string): Promise<void> {
+    return Promise.reject(
+      new GatewayError(SqlState.feature_not_supported, 'committing to a table in a REST catalog is not supported', {
+        detail: 'REST catalogs commit TableRequirements and TableUpdates, not a swap of metadata file locations.',
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    /* stateless HTTP */
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * An append commit (§ Optimistic Concurrency): data files already written → one manifest (written once,
+ * entries inherit snapshot id and sequence numbers) → per attempt: reload the current metadata, a manifest
+ * list = new manifest + the current snapshot's manifests, a new metadata file (V+1, writeIfAbsent) with the
+ * new snapshot, snapshot-log, metadata-log, refs.main and last-sequence-number, then the catalog's
+ * compare-and-swap. A lost race (40001, or another writer's V+1 file name) reloads and retries: appends
+ * never conflict, but the schema must be unchanged. Nothing is visible before the swap; a failure
+ * leaves only unreferenced files.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { IcebergCatalog, TableIdentifier } from '../../catalog/iceberg/index.ts';
+import { nextMetadataFileLocation, stripTrailingSlash } from '../../catalog/iceberg/warehouse-layout.ts';
+import { GatewayError, pgError } from '../../common/errors.ts';
+import { SqlState } from '../../common/sqlstate.ts';
+import { loadTableMetadata } from '../spec/metadata-file.ts';
+import { readManifestList, type ManifestFile } from '../spec/manifest-list.ts';
+import { findSnapshot, type TableMetadata } from '../spec/table-metadata.ts';
+import type { Schema } from '../spec/schema.ts';
+import type { DataFileInfo } from '../write/parquet-data-writer.ts';
+import { writeDataManifest, writeManifestList } from '../write/manifest-writer.ts';
+import type { IcebergWriteIO } from '../write/write-io.ts';
+import { writeMetadataFile } from './metadata-json.ts';
+
+export const DEFAULT_COMMIT_RETRIES = 8;
+
+export interface AppendResult {
+  readonly metadataLocation: string;
+  readonly snapshotId: bigint;
+  readonly sequenceNumber: bigint;
+}
+
+export interface AppendOptions {
+  readonly maxRetries?: number;
+  readonly engineVersion?: string;
+}
+
+/** a random positive 63-bit id, as Java's SnapshotIdGeneratorUtil */
+export function newSnapshotId(): bigint {
+  return randomBytes(8).readBigUInt64BE() & 0x7fffffffffffffffn;
+}
+
+export function metadataDir(md: TableMetadata): string {
+  return stripTrailingSlash(md.properties['write.metadata.path'] ?? `${stripTrailingSlash(md.location)}/metadata`);
+}
+
+const num = (s: string | undefined): bigint => (s !== undefined && /^\d+$/.test(s) ? BigInt(s) : 0n);
+
+function isSerializationFailure(e: unknown): boolean {
+  return e instanceof GatewayError && e.code === SqlState.serialization_failure;
+}
+
+export async function appendDataFiles(
+  catalog: IcebergCatalog,
+  io: IcebergWriteIO,
+  id: TableIdentifier,
+  schema: Schema,
+  files: readonly DataFileInfo[],
+  options: AppendOptions = {},
+): Promise<AppendResult | null> {
+  if (files.length === 0) return null;
+  const snapshotId = newSnapshotId();
+  const addedRecords = files.reduce((s, f) => s + BigInt(f.recordCount), 0n);
+  const addedSize = files.reduce((s, f) => s + BigInt(f.fileSizeInBytes), 0n);
+  let manifest: { path: string; length: bigint } | null = null;
+  const maxRetries = options.maxRetries ?? DEFAULT_COMMIT_RETRIES;
+  for (let attempt = 0; ; attempt++) {
+    const base = await catalog.loadTableLocation(id);
+    const md = await loadTableMetadata(io, base.metadataLocation);
+    if (md.currentSchemaId !== schema.schemaId) {
+      throw pgError(SqlState.serialization_failure, 'could not serialize access due to concurrent update', { detail: 'The table schema changed during the insert.' });
+    }
+    const dir = metadataDir(md);
+    if (manifest === null) {
+      const bytes = writeDataManifest(schema, files);
+      const path = `${dir}/${randomUUID()}-m0.avro`;
+      await io.write(path, bytes);
+      manifest = { path, length: BigInt(bytes.byteLength) };
+    }
+    const parent = findSnapshot(md, null);
+    const sequenceNumber = md.lastSequenceNumber + 1n;
+    let previous: ManifestFile[] = [];
+    if (parent !== null) {
+      if (parent.manifestList === null) throw pgError(SqlState.feature_not_supported, 'appending to a v1 snapshot without a manifest list is not supported');
+      previous = await readManifestList(io, parent.manifestList);
+    }
+    const added: ManifestFile = {
+      manifestPath: manifest.path, manifestLength: manifest.length, partitionSpecId: 0, content: 0,
+      sequenceNumber, minSequenceNumber: sequenceNumber, addedSnapshotId: snapshotId,
+      addedFilesCount: files.length, existingFilesCount: 0, deletedFilesCount: 0,
+      addedRowsCount: addedRecords, existingRowsCount: 0n, deletedRowsCount: 0n,
+      partitions: [], keyMetadata: null, firstRowId: null,
+    };
+    const listPath = `${dir}/snap-${snapshotId}-${attempt + 1}-${randomUUID()}.avro`;
+    await io.write(listPath, writeManifestList([added, ...previous], snapshotId, parent?.snapshotId ?? null, sequenceNumber));
+
+    const now = BigInt(Math.max(Date.now(), Number(md.lastUpdatedMs) + 1));
+    const ps = parent?.summary ?? {};
+    const summary: Record<string, string> = {
+      operation: 'append',
+      'added-data-files': String(files.length),
+      'added-records': String(addedRecords),
+      'added-files-size': String(addedSize),
+      'changed-partition-count': '1',
+      'total-records': String(num(ps['total-records']) + addedRecords),
+      'total-files-size': String(num(ps['total-files-size']) + addedSize),
+      'total-data-files': String(num(ps['total-data-files']) + BigInt(files.length)),
+      'total-delete-files': String(num(ps['total-delete-files'])),
+      'total-position-deletes': String(num(ps['total-position-deletes'])),
+      'total-equality-deletes': String(num(ps['total-equality-deletes'])),
+      'engine-name': 'lakegate',
+      ...(options.engineVersion === undefined ? {} : { 'engine-version': options.engineVersion }),
+    };
+    const raw = md.raw as Record<string, unknown>;
+    const snapshot = {
+      'snapshot-id': snapshotId,
+      ...(parent === null ? {} : { 'parent-snapshot-id': parent.snapshotId }),
+      'sequence-number': sequenceNumber,
+      'timestamp-ms': now,
+      'manifest-list': listPath,
+      summary,
+      'schema-id': schema.schemaId,
+    };
+    const doc: Record<string, unknown> = {
+      ...raw,
+      'last-sequence-number': sequenceNumber,
+      'last-updated-ms': now,
+      'current-snapshot-id': snapshotId,
+      snapshots: [...((raw['snapshots'] as unknown[] | undefined) ?? []), snapshot],
+      'snapshot-log': [...((raw['snapshot-log'] as unknown[] | undefined) ?? []), { 'timestamp-ms': now, 'snapshot-id': snapshotId }],
+      'metadata-log': [...((raw['metadata-log'] as unknown[] | undefined) ?? []), { 'timestamp-ms': md.lastUpdatedMs, 'metadata-file': base.metadataLocation }],
+      refs: { ...((raw['refs'] as Record<string, unknown> | undefined) ?? {}), main: { 'snapshot-id': snapshotId, type: 'branch' } },
+    };
+    const metadataLocation = nextMetadataFileLocation(md.location, base.metadataLocation, md.properties['write.metadata.path'] === undefined ? {} : { metadataPath: md.properties['write.metadata.path'] });
+    try {
+      if (!(await writeMetadataFile(io, metadataLocation, doc))) {
+        throw pgError(SqlState.serialization_failure, 'could not serialize access due to concurrent update');
+      }
+      await catalog.commitTable(id, base.metadataLocation, metadataLocation);
+      return { metadataLocation, snapshotId, sequenceNumber };
+    } catch (e) {
+      if (!isSerializationFailure(e) || attempt >= maxRetries) throw e;
+      // another writer won: back off a little (jittered) and rebuild on its metadata
+      await new Promise((r) => setTimeout(r, Math.min(1000, 10 * 2 ** attempt) * (0.5 + Math.random())));
+    }
+  }
+}

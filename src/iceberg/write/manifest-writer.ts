@@ -1,0 +1,120 @@
+/**
+ * Writes v2 manifests (§ Manifests) and manifest lists (§ Manifest Lists) as Avro with Iceberg's field
+ * ids, in the shape Iceberg Java 1.8 writes (schemas copied from ../shared/spec/avro-schemas). Added
+ * entries carry null snapshot_id / sequence numbers so they inherit them from the manifest list entry
+ * (§ Sequence Number Inheritance): a manifest written once is reused unchanged across commit retries.
+ * Unpartitioned tables only (empty `partition` record, spec 0).
+ */
+import type { IcebergType, Schema } from '../spec/schema.ts';
+import type { ManifestFile } from '../spec/manifest-list.ts';
+import type { DataFileInfo } from './parquet-data-writer.ts';
+import { writeAvroFile } from './avro-writer.ts';
+
+const opt = (name: string, type: unknown, id: number): object => ({ name, type: ['null', type], default: null, 'field-id': id });
+const idMap = (name: string, id: number, k: number, v: number, valueType: string): object =>
+  opt(name, { type: 'array', items: { type: 'record', name: `k${k}_v${v}`, fields: [{ name: 'key', type: 'int', 'field-id': k }, { name: 'value', type: valueType, 'field-id': v }] }, logicalType: 'map' }, id);
+
+export const MANIFEST_ENTRY_SCHEMA = {
+  type: 'record', name: 'manifest_entry', fields: [
+    { name: 'status', type: 'int', 'field-id': 0 },
+    opt('snapshot_id', 'long', 1), opt('sequence_number', 'long', 3), opt('file_sequence_number', 'long', 4),
+    { name: 'data_file', 'field-id': 2, type: { type: 'record', name: 'r2', fields: [
+      { name: 'content', type: 'int', 'field-id': 134 },
+      { name: 'file_path', type: 'string', 'field-id': 100 },
+      { name: 'file_format', type: 'string', 'field-id': 101 },
+      { name: 'partition', type: { type: 'record', name: 'r102', fields: [] }, 'field-id': 102 },
+      { name: 'record_count', type: 'long', 'field-id': 103 },
+      { name: 'file_size_in_bytes', type: 'long', 'field-id': 104 },
+      idMap('column_sizes', 108, 117, 118, 'long'), idMap('value_counts', 109, 119, 120, 'long'),
+      idMap('null_value_counts', 110, 121, 122, 'long'), idMap('nan_value_counts', 137, 138, 139, 'long'),
+      idMap('lower_bounds', 125, 126, 127, 'bytes'), idMap('upper_bounds', 128, 129, 130, 'bytes'),
+      opt('key_metadata', 'bytes', 131),
+      opt('split_offsets', { type: 'array', items: 'long', 'element-id': 133 }, 132),
+      opt('equality_ids', { type: 'array', items: 'int', 'element-id': 136 }, 135),
+      opt('sort_order_id', 'int', 140),
+      opt('referenced_data_file', 'string', 143),
+    ] } },
+  ],
+};
+
+export const MANIFEST_FILE_SCHEMA = {
+  type: 'record', name: 'manifest_file', fields: [
+    { name: 'manifest_path', type: 'string', 'field-id': 500 },
+    { name: 'manifest_length', type: 'long', 'field-id': 501 },
+    { name: 'partition_spec_id', type: 'int', 'field-id': 502 },
+    { name: 'content', type: 'int', 'field-id': 517 },
+    { name: 'sequence_number', type: 'long', 'field-id': 515 },
+    { name: 'min_sequence_number', type: 'long', 'field-id': 516 },
+    { name: 'added_snapshot_id', type: 'long', 'field-id': 503 },
+    { name: 'added_files_count', type: 'int', 'field-id': 504 },
+    { name: 'existing_files_count', type: 'int', 'field-id': 505 },
+    { name: 'deleted_files_count', type: 'int', 'field-id': 506 },
+    { name: 'added_rows_count', type: 'long', 'field-id': 512 },
+    { name: 'existing_rows_count', type: 'long', 'field-id': 513 },
+    { name: 'deleted_rows_count', type: 'long', 'field-id': 514 },
+    opt('partitions', { type: 'array', 'element-id': 508, items: { type: 'record', name: 'r508', fields: [
+      { name: 'contains_null', type: 'boolean', 'field-id': 509 },
+      opt('contains_nan', 'boolean', 518), opt('lower_bound', 'bytes', 510), opt('upper_bound', 'bytes', 511),
+    ] } }, 507),
+    opt('key_metadata', 'bytes', 519),
+  ],
+};
+
+/** Iceberg schema JSON (§ Appendix C) of a primitive-only schema, for the manifest header */
+export function schemaJson(schema: Schema): string {
+  const typeText = (t: IcebergType): string => (t.kind !== 'primitive' ? 'unsupported' : t.name === 'decimal' ? `decimal(${t.precision}, ${t.scale})` : t.name === 'fixed' ? `fixed[${t.length}]` : t.name);
+  return JSON.stringify({ type: 'struct', 'schema-id': schema.schemaId, fields: schema.fields.map((f) => ({ id: f.id, name: f.name, required: f.required, type: typeText(f.type) })) });
+}
+
+const kv = <V>(entries: [number, V][]): { key: number; value: V }[] => entries.map(([key, value]) => ({ key, value }));
+
+/** one manifest of ADDED data files (status 1, inherited snapshot id and sequence numbers) */
+export function writeDataManifest(schema: Schema, files: readonly DataFileInfo[]): Uint8Array {
+  const records = files.map((f) => {
+    const lower: [number, Buffer][] = [];
+    const upper: [number, Buffer][] = [];
+    for (const m of f.metrics) {
+      const lo = m.lowerBound();
+      const hi = m.upperBound();
+      if (lo !== null) lower.push([m.fieldId, Buffer.from(lo)]);
+      if (hi !== null) upper.push([m.fieldId, Buffer.from(hi)]);
+    }
+    const floating = f.metrics.filter((m) => m.type.name === 'float' || m.type.name === 'double');
+    return {
+      status: 1, snapshot_id: null, sequence_number: null, file_sequence_number: null,
+      data_file: {
+        content: 0, file_path: f.path, file_format: 'PARQUET', partition: {},
+        record_count: BigInt(f.recordCount), file_size_in_bytes: BigInt(f.fileSizeInBytes),
+        column_sizes: null,
+        value_counts: kv(f.metrics.map((m) => [m.fieldId, BigInt(m.valueCount)])),
+        null_value_counts: kv(f.metrics.map((m) => [m.fieldId, BigInt(m.nullCount)])),
+        nan_value_counts: kv(floating.map((m) => [m.fieldId, BigInt(m.nanCount)])),
+        lower_bounds: kv(lower), upper_bounds: kv(upper),
+        key_metadata: null, split_offsets: null, equality_ids: null, sort_order_id: 0, referenced_data_file: null,
+      },
+    };
+  });
+  return writeAvroFile(MANIFEST_ENTRY_SCHEMA, {
+    schema: schemaJson(schema), 'schema-id': String(schema.schemaId), 'partition-spec': '[]', 'partition-spec-id': '0',
+    'format-version': '2', content: 'data',
+  }, records);
+}
+
+const buf = (b: Uint8Array | null): Buffer | null => (b === null ? null : Buffer.from(b));
+
+export function writeManifestList(manifests: readonly ManifestFile[], snapshotId: bigint, parentId: bigint | null, sequenceNumber: bigint): Uint8Array {
+  const records = manifests.map((m) => ({
+    manifest_path: m.manifestPath, manifest_length: m.manifestLength, partition_spec_id: m.partitionSpecId, content: m.content,
+    sequence_number: m.sequenceNumber, min_sequence_number: m.minSequenceNumber, added_snapshot_id: m.addedSnapshotId ?? 0n,
+    added_files_count: m.addedFilesCount ?? 0, existing_files_count: m.existingFilesCount ?? 0, deleted_files_count: m.deletedFilesCount ?? 0,
+    added_rows_count: m.addedRowsCount ?? 0n, existing_rows_count: m.existingRowsCount ?? 0n, deleted_rows_count: m.deletedRowsCount ?? 0n,
+    partitions: m.partitions === null ? null : m.partitions.map((p) => ({
+      contains_null: p.containsNull, contains_nan: p.containsNan, lower_bound: buf(p.lowerBound), upper_bound: buf(p.upperBound),
+    })),
+    key_metadata: buf(m.keyMetadata),
+  }));
+  return writeAvroFile(MANIFEST_FILE_SCHEMA, {
+    'snapshot-id': String(snapshotId), ...(parentId === null ? {} : { 'parent-snapshot-id': String(parentId) }),
+    'sequence-number': String(sequenceNumber), 'format-version': '2',
+  }, records);
+}
