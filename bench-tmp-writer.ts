@@ -10,6 +10,8 @@ for (let i = 0; i < 1_000_000; i += 8192) {
   batches.push({ length: n, columns: [Array.from({ length: n }, (_, k) => BigInt(i + k)), Array.from({ length: n }, (_, k) => `name-${(i + k) % 1000}`),
     Array.from({ length: n }, (_, k) => Numeric.of(BigInt((i + k) % 100000), 2)), Array.from({ length: n }, (_, k) => BigInt(i + k) * 1000000n)] });
 }
+import { tableToIPC, Table } from 'apache-arrow';
+import { Compression, Table as WasmTable, WriterPropertiesBuilder, writeParquet } from 'parquet-wasm';
 const io = { read: async () => new Uint8Array(), readRange: async () => new Uint8Array(), write: async () => {}, writeIfAbsent: async () => true };
 const t0 = performance.now();
 const w = new ParquetDataWriter(io, 'x', schema);
@@ -18,17 +20,3 @@ for (const b of batches) { const s = performance.now(); await w.add(b); t += per
 const s2 = performance.now();
 await w.close();
 console.log({ convertMs: Math.round(t), flushMs: Math.round(performance.now() - s2), totalMs: Math.round(performance.now() - t0) });
-import { tableToIPC, Table } from 'apache-arrow';
-import { Compression, Table as WasmTable, WriterPropertiesBuilder, writeParquet } from 'parquet-wasm';
-{
-  const w2 = new ParquetDataWriter(io, 'x', schema);
-  for (const b of batches) await w2.add(b);
-  const p = (w2 as unknown as { pending: never[]; arrowSchema: never });
-  const s = performance.now();
-  const ipc = tableToIPC(new Table(p.arrowSchema, p.pending), 'stream');
-  const s1 = performance.now();
-  const wt = WasmTable.fromIPCStream(ipc);
-  const s2 = performance.now();
-  const bytes = writeParquet(wt, new WriterPropertiesBuilder().setCompression(Compression.ZSTD).build());
-  console.log({ ipc: Math.round(s1 - s), fromIpc: Math.round(s2 - s1), write: Math.round(performance.now() - s2), size: bytes.byteLength, ipcSize: ipc.byteLength });
-}

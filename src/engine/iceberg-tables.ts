@@ -4,9 +4,11 @@
  * metadata file. Refreshed before statements (throttled), so a statement binds to one snapshot per table
  * while writers elsewhere keep committing; a table's metadata is re-read only when its pointer moved.
  */
-import type { RelationInfo } from '../catalog/catalog-view.ts';
+import type { ForeignKeyInfo, RelationInfo } from '../catalog/catalog-view.ts';
 import type { IcebergCatalog, TableIdentifier } from '../catalog/iceberg/index.ts';
-import { IcebergTableSource, createIcebergTable, loadTableMetadata, type IcebergIO, type IcebergWriteIO } from '../iceberg/index.ts';
+import {
+  IcebergTableSource, createIcebergTable, loadTableMetadata, setColumnDoc, setProperty, updateTableMetadata, type IcebergIO, type IcebergWriteIO,
+} from '../iceberg/index.ts';
 import type { ColumnDef } from '../catalog/table-source.ts';
 import type { DatabaseCatalog } from './database-catalog.ts';
 
@@ -21,10 +23,22 @@ export interface IcebergWriteOptions {
   readonly targetFileSizeBytes?: number;
 }
 
+/** a foreign key of a lakegate-created Iceberg table, by name (table property `lakegate.foreign-keys`) */
+export interface StoredForeignKey {
+  readonly name: string;
+  readonly columns: readonly string[];
+  readonly refSchema: string;
+  readonly refTable: string;
+  readonly refColumns: readonly string[];
+}
+const FOREIGN_KEYS_PROPERTY = 'lakegate.foreign-keys';
+
 interface Loaded {
   readonly metadataLocation: string;
   readonly oid: number;
   readonly rowTypeOid: number;
+  /** pg_constraint OIDs of its foreign keys, by constraint name (stable across refreshes) */
+  readonly fkOids: Map<string, number>;
 }
 
 export class IcebergTables {
@@ -46,9 +60,13 @@ export class IcebergTables {
   }
 
   /** CREATE TABLE in an Iceberg namespace: first metadata file + catalog pointer, then the mirror shows it */
-  async createTable(schema: string, name: string, columns: readonly ColumnDef[]): Promise<void> {
+  async createTable(schema: string, name: string, columns: readonly ColumnDef[], primaryKey: readonly number[] = [], foreignKeys: readonly StoredForeignKey[] = []): Promise<void> {
     if (this.write === undefined) throw new Error('Iceberg tables are read-only in this server');
-    await createIcebergTable(this.catalog, this.write.io, { namespace: [schema], name }, columns, this.write.warehouse === undefined ? {} : { warehouse: this.write.warehouse });
+    await createIcebergTable(this.catalog, this.write.io, { namespace: [schema], name }, columns, {
+      primaryKey,
+      ...(foreignKeys.length === 0 ? {} : { properties: { [FOREIGN_KEYS_PROPERTY]: JSON.stringify(foreignKeys) } }),
+      ...(this.write.warehouse === undefined ? {} : { warehouse: this.write.warehouse }),
+    });
     await this.refresh(true);
   }
 
@@ -91,6 +109,37 @@ export class IcebergTables {
     if (changed) this.onChange();
   }
 
+  /** COMMENT ON TABLE: the `comment` table property (null/undefined removes it) */
+  async commentOnTable(schema: string, name: string, comment: string | undefined): Promise<void> {
+    if (this.write === undefined) throw new Error('Iceberg tables are read-only in this server');
+    await updateTableMetadata(this.catalog, this.write.io, { namespace: [schema], name }, setProperty('comment', comment));
+    await this.refresh(true);
+  }
+
+  /** COMMENT ON COLUMN: the field's doc, in a new current schema */
+  async commentOnColumn(schema: string, name: string, column: string, comment: string | undefined): Promise<void> {
+    if (this.write === undefined) throw new Error('Iceberg tables are read-only in this server');
+    await updateTableMetadata(this.catalog, this.write.io, { namespace: [schema], name }, setColumnDoc(column, comment));
+    await this.refresh(true);
+  }
+
+  /** stored foreign keys → ForeignKeyInfo; ones whose referenced table or columns are gone are left out */
+  private foreignKeys(text: string | undefined, columnNames: readonly string[], oids: Map<string, number>): ForeignKeyInfo[] {
+    if (text === undefined) return [];
+    const out: ForeignKeyInfo[] = [];
+    for (const fk of JSON.parse(text) as StoredForeignKey[]) {
+      const ref = this.db.findRelation(fk.refSchema, fk.refTable);
+      if (ref === undefined) continue;
+      const columns = fk.columns.map((n) => columnNames.indexOf(n));
+      const refColumns = fk.refColumns.map((n) => ref.source.columns.findIndex((c) => c.name === n));
+      if ([...columns, ...refColumns].some((i) => i < 0)) continue;
+      let oid = oids.get(fk.name);
+      if (oid === undefined) oids.set(fk.name, (oid = this.db.allocOid()));
+      out.push({ oid, name: fk.name, columns, refRelationOid: ref.oid, refColumns });
+    }
+    return out;
+  }
+
   /** loads the table when its metadata pointer moved; a broken table is logged and left out, not fatal */
   private async refreshTable(schema: string, id: TableIdentifier, key: string): Promise<boolean> {
     try {
@@ -109,9 +158,18 @@ export class IcebergTables {
       });
       const oid = previous?.oid ?? this.db.allocOid();
       const rowTypeOid = previous?.rowTypeOid ?? this.db.allocOid();
-      const info: RelationInfo = { oid, schema, schemaOid: this.db.schema(schema)!.oid, name: id.name, kind: 'r', persistence: 'p', rowTypeOid, source };
+      // identifier fields (lakegate writes a PRIMARY KEY as them) show as the primary key
+      const pk = source.schema.identifierFieldIds.map((fid) => source.schema.fields.findIndex((f) => f.id === fid));
+      const fkOids = previous?.fkOids ?? new Map<string, number>();
+      const fks = this.foreignKeys(source.metadata.properties[FOREIGN_KEYS_PROPERTY], source.columns.map((c) => c.name), fkOids);
+      const info: RelationInfo = {
+        oid, schema, schemaOid: this.db.schema(schema)!.oid, name: id.name, kind: 'r', persistence: 'p', rowTypeOid, source,
+        ...(pk.length > 0 && pk.every((i) => i >= 0) ? { primaryKey: pk } : {}),
+        ...(fks.length > 0 ? { foreignKeys: fks } : {}),
+        ...(source.metadata.properties['comment'] === undefined ? {} : { comment: source.metadata.properties['comment'] }),
+      };
       this.db.replaceRelation(info);
-      this.loaded.set(key, { metadataLocation, oid, rowTypeOid });
+      this.loaded.set(key, { metadataLocation, oid, rowTypeOid, fkOids });
       return true;
     } catch (e) {
       this.log(`cannot load Iceberg table ${schema}.${id.name}: ${e instanceof Error ? e.message : String(e)}`);

@@ -14,7 +14,7 @@ import { MemoryTable } from './memory-table.ts';
 import { SERVER_VERSION } from './settings.ts';
 import { IcebergTables } from './iceberg-tables.ts';
 import { FileIO, type PathMapEntry, type S3Config } from '../storage/index.ts';
-import { openSqlCatalog } from '../catalog/iceberg/index.ts';
+import { openSqlCatalog, type IcebergCatalog } from '../catalog/iceberg/index.ts';
 import { icebergIOFromFileIO, writableIcebergIO } from '../iceberg/index.ts';
 
 export { SERVER_VERSION } from './settings.ts';
@@ -38,6 +38,12 @@ export interface QueryEngine extends QueryHandler {
   close(): Promise<void>;
   /** test and sample-data hook: a table held in memory in `database`.`schema` */
   registerMemoryTable(database: string, schema: string, name: string, columns: readonly ColumnDef[], rows: readonly (readonly unknown[])[], primaryKey?: readonly number[]): Promise<void>;
+  /** the Iceberg catalog of `database` (undefined without a warehouse or for an unknown database); the REST server serves it */
+  icebergCatalog?(database: string): IcebergCatalog | undefined;
+  /** the FileIO Iceberg files are read through */
+  fileIO?(): FileIO;
+  /** after a change to `database`'s Iceberg catalog made outside the engine (REST server): refresh the mirror now */
+  icebergCatalogChanged?(database: string): Promise<void>;
 }
 
 export async function createQueryEngine(options: EngineOptions): Promise<QueryEngine> {
@@ -70,6 +76,11 @@ export async function createQueryEngine(options: EngineOptions): Promise<QueryEn
       for (const s of [...server.sessions.values()]) await s.close();
       for (const t of server.iceberg.values()) await t.catalog.close();
       await fileIO.close();
+    },
+    icebergCatalog: (database) => server.iceberg.get(database)?.catalog,
+    fileIO: () => fileIO,
+    async icebergCatalogChanged(database) {
+      await server.iceberg.get(database)?.refresh(true);
     },
     async registerMemoryTable(database, schema, name, columns, rows, primaryKey) {
       const db = server.database(database);

@@ -11,9 +11,10 @@ import type { IcebergIO } from './io.ts';
 import { pgError } from '../common/errors.ts';
 import { SqlState } from '../common/sqlstate.ts';
 import { DEFAULT_OUTPUT_SETTINGS, Oid, textIn } from '../common/pgtypes/index.ts';
+import type { SqlType } from '../common/pgtypes/oids.ts';
 import { loadTableMetadata } from './spec/metadata-file.ts';
 import { findSnapshot, schemaById, snapshotIdAsOf, snapshotIdOfRef, type Snapshot, type TableMetadata } from './spec/table-metadata.ts';
-import { indexById, type NestedField, type Schema } from './spec/schema.ts';
+import { indexById, type IcebergType, type NestedField, type Schema } from './spec/schema.ts';
 import { toSqlType } from './spec/types.ts';
 import { planScan, type ScanPlan } from './scan/table-scan.ts';
 import { DeleteLoader } from './read/delete-loader.ts';
@@ -32,6 +33,24 @@ export interface IcebergTableSourceOptions {
   readonly useSnapshotSchema?: boolean;
   /** makes the source writable (INSERT, COPY FROM): appends commit through this catalog; current snapshot only */
   readonly writer?: IcebergTableWriter;
+}
+
+/**
+ * The PostgreSQL type lakegate's CREATE TABLE declared for a field (varchar(n), int2, jsonb…), kept in the
+ * `lakegate.column-type.<id>` property as `<oid>:<typmod>:<iceberg type>`; ignored once the field's type
+ * changed (another engine promoted it). Those types share the JS values of the default mapping.
+ */
+function declaredType(metadata: TableMetadata, f: NestedField): SqlType | undefined {
+  const text = metadata.properties[`lakegate.column-type.${f.id}`];
+  if (text === undefined) return undefined;
+  const m = /^(\d+):(-?\d+):(.+)$/.exec(text);
+  return m !== null && m[3] === JSON.stringify(typeJson(f.type)) ? { oid: Number(m[1]), typmod: Number(m[2]) } : undefined;
+}
+
+function typeJson(t: IcebergType): unknown {
+  if (t.kind === 'primitive') return t.name === 'decimal' ? `decimal(${t.precision}, ${t.scale})` : t.name === 'fixed' ? `fixed[${t.length}]` : t.name;
+  if (t.kind === 'list') return { type: 'list', 'element-id': t.elementId, element: typeJson(t.element), 'element-required': t.elementRequired };
+  return t.kind;
 }
 
 export class IcebergTableSource implements TableSource {
@@ -56,9 +75,11 @@ export class IcebergTableSource implements TableSource {
     this.schema = schemaById(metadata, options.schemaId ?? snapSchema ?? metadata.currentSchemaId);
     this.columns = this.schema.fields.map((f) => ({
       name: f.name,
-      type: toSqlType(f.type),
+      type: declaredType(metadata, f) ?? toSqlType(f.type),
       nullable: !f.required,
       ...(f.doc === undefined ? {} : { comment: f.doc }),
+      // written by lakegate's CREATE TABLE (write/new-table-metadata.ts columnDefaultProperty)
+      ...(metadata.properties[`lakegate.column-default.${f.id}`] === undefined ? {} : { defaultExpr: metadata.properties[`lakegate.column-default.${f.id}`] }),
     }));
     const total = this.snapshot?.summary['total-records'];
     if (total !== undefined && /^\d+$/.test(total)) this.estimatedRows = Number(total);

@@ -21,3 +21,4 @@ export { ParquetDataWriter, DEFAULT_TARGET_FILE_SIZE, type DataFileInfo } from '
 export { createIcebergTable } from './commit/create-table.ts';
 export { appendDataFiles, type AppendResult } from './commit/append-commit.ts';
 export { insertIntoIcebergTable, type IcebergTableWriter } from './commit/table-writer.ts';
+export { updateTableMetadata, setProperty, setColumnDoc } from './commit/update-metadata.ts';

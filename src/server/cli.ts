@@ -13,6 +13,7 @@ const HELP = `lakegate: a PostgreSQL-protocol SQL gateway over Apache Iceberg ta
 
 Usage:
   lakegate serve [--host HOST] [--port PORT] [--warehouse DIR] [--config FILE] [--path-map FROM=TO ...]
+                 [--rest-port PORT]   also serve the Iceberg REST catalog API (LAKEGATE_REST_PORT, LAKEGATE_REST_TOKEN)
   lakegate scram-verifier <password>    print a SCRAM-SHA-256 verifier for the config's users list
   lakegate --help
 
@@ -47,6 +48,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       warehouse: { type: 'string' },
       config: { type: 'string' },
       'path-map': { type: 'string', multiple: true },
+      'rest-port': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -61,9 +63,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     ...(values.warehouse !== undefined && { warehouse: values.warehouse }),
     ...(values.config !== undefined && { config: values.config }),
     ...(values['path-map'] !== undefined && { pathMap: values['path-map'] }),
+    ...(values['rest-port'] !== undefined && { restPort: values['rest-port'] }),
   });
   const server = await startServer(config);
   console.log(`lakegate listening on ${server.host}:${server.port}`);
+  if (server.restPort !== undefined) console.log(`lakegate Iceberg REST catalog on http://${server.host}:${server.restPort}`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {
       console.log(`lakegate: ${signal} received, shutting down`);

@@ -43,6 +43,10 @@ export const ConfigSchema = z
       })
       .strict()
       .default({}),
+    /** Iceberg REST catalog server port (same host; every database is a catalog, prefix = its name); absent = off */
+    rest_port: z.coerce.number().int().min(0).max(65535).optional(),
+    /** bearer token the REST catalog server requires (absent = no auth) */
+    rest_token: z.string().min(1).optional(),
     /** load the deterministic sample dataset (schema `sample`) into the first database at start */
     sample_data: z.coerce.boolean().default(true),
   })
@@ -58,6 +62,7 @@ export interface ConfigFlags {
   readonly port?: string | number;
   readonly warehouse?: string;
   readonly pathMap?: readonly string[];
+  readonly restPort?: string | number;
 }
 
 /** LAKEGATE_* variables → config fields. */
@@ -76,6 +81,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   set('LAKEGATE_IDLE_SESSION_TIMEOUT', 'idle_session_timeout');
   set('LAKEGATE_SERVER_VERSION', 'server_version');
   set('LAKEGATE_CATALOG_URI', 'catalog_uri');
+  set('LAKEGATE_REST_PORT', 'rest_port');
+  set('LAKEGATE_REST_TOKEN', 'rest_token');
   set('LAKEGATE_PATH_MAP', 'path_map', (v) => v.split(',').map((x) => x.trim()).filter(Boolean));
   const s3: Record<string, unknown> = {};
   if (env['LAKEGATE_S3_ENDPOINT']) s3['endpoint'] = env['LAKEGATE_S3_ENDPOINT'];
@@ -122,6 +129,7 @@ export async function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv
   if (flags.host !== undefined) cli['host'] = flags.host;
   if (flags.port !== undefined) cli['port'] = flags.port;
   if (flags.warehouse !== undefined) cli['warehouse'] = flags.warehouse;
+  if (flags.restPort !== undefined) cli['rest_port'] = flags.restPort;
   if (flags.pathMap !== undefined && flags.pathMap.length > 0) cli['path_map'] = [...flags.pathMap];
   return parseConfig({ ...file, ...configFromEnv(env), ...cli }, path ? `config file "${path}"` : 'configuration');
 }

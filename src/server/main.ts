@@ -6,11 +6,14 @@ import type { QueryEngine } from '../engine/index.ts';
 import { loadPgtypesCodec, PgWireServer, type QueryHandler, type ValueCodec, type WireLogger } from '../wire/index.ts';
 import { type Config, type ConfigInput, parseConfig } from './config.ts';
 import { loadTlsContext } from './tls.ts';
+import { startRestCatalogEndpoint, type RestCatalogEndpoint } from './rest-catalog-endpoint.ts';
 
 export interface RunningServer {
   readonly port: number;
   readonly host: string;
   readonly config: Config;
+  /** the Iceberg REST catalog's port when `rest_port` is set */
+  readonly restPort?: number;
   /** graceful: stops accepting, ends sessions, closes the engine */
   close(): Promise<void>;
 }
@@ -71,13 +74,23 @@ export async function startServer(config: Config | ConfigInput = {}, handler?: Q
     await engine?.close();
     throw e;
   }
+  let rest: RestCatalogEndpoint | null = null;
+  try {
+    rest = engine === null ? null : await startRestCatalogEndpoint(cfg, engine);
+  } catch (e) {
+    await server.close();
+    await engine?.close();
+    throw e;
+  }
   let closing: Promise<void> | null = null;
   return {
     port: addr.port,
     host: addr.host,
     config: cfg,
+    ...(rest === null ? {} : { restPort: rest.port }),
     close: () =>
       (closing ??= (async () => {
+        await rest?.close();
         await server.close();
         await engine?.close();
       })()),

@@ -12,6 +12,7 @@ import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
+import { fixtureStatements } from '../compat/fixture.ts';
 
 const passthrough = { getTypeParser: () => (v: string) => v };
 
@@ -48,7 +49,9 @@ describe('Iceberg writes over the wire', () => {
       id int8 NOT NULL, small int2, name text, price numeric(10,2), ok bool, d date, t time,
       ts timestamp, tz timestamptz, u uuid, b bytea, f4 float4, f8 float8, j jsonb, v varchar(5))`);
     const cols = await rowsOf(client, `SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = 'lake' AND table_name = 'items' ORDER BY ordinal_position`);
-    expect(cols.slice(0, 4)).toEqual([['id', 'bigint', 'NO'], ['small', 'integer', 'YES'], ['name', 'text', 'YES'], ['price', 'numeric', 'YES']]);
+    expect(cols.slice(0, 4)).toEqual([['id', 'bigint', 'NO'], ['small', 'smallint', 'YES'], ['name', 'text', 'YES'], ['price', 'numeric', 'YES']]);
+    expect(await rowsOf(client, `SELECT data_type, character_maximum_length FROM information_schema.columns WHERE table_schema = 'lake' AND table_name = 'items' AND column_name IN ('j', 'v') ORDER BY column_name`))
+      .toEqual([['jsonb', 'NULL'], ['character varying', '5']]);
     expect(await rowsOf(client, 'SELECT count(*) FROM lake.items')).toEqual([['0']]);
     expect((await client.query(`INSERT INTO lake.items VALUES
       (1, 2, 'one', 1.50, true, '2024-01-02', '12:34:56.5', '2024-01-02 03:04:05.123456', '2024-01-02 03:04:05+00', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '\\x0102', 1.5, 2.25, '{"a": 1}', 'abc'),
@@ -68,6 +71,10 @@ describe('Iceberg writes over the wire', () => {
     await expect(client.query('INSERT INTO lake.items (id) VALUES (NULL)')).rejects.toMatchObject({ code: '23502' });
     await expect(client.query('CREATE TABLE lake.bad (x interval)')).rejects.toMatchObject({ code: '0A000', message: expect.stringContaining('interval') });
     await expect(client.query('CREATE TABLE lake.bad (x numeric)')).rejects.toMatchObject({ code: '0A000' });
+    await expect(client.query('CREATE TABLE lake.bad (x int[])')).resolves.toBeDefined();
+    await client.query(`INSERT INTO lake.bad VALUES ('{1,NULL,3}'), (NULL), ('{}')`);
+    expect(await rowsOf(client, 'SELECT x FROM lake.bad ORDER BY x NULLS LAST')).toEqual([['{}'], ['{1,NULL,3}'], ['NULL']]);
+    await expect(client.query(`INSERT INTO lake.bad VALUES ('{{1},{2}}')`)).rejects.toMatchObject({ code: '0A000' });
     expect(await rowsOf(client, 'SELECT count(*) FROM lake.items')).toEqual([['4']]);
   });
 
@@ -81,6 +88,24 @@ describe('Iceberg writes over the wire', () => {
     expect(await rowsOf(client, 'SELECT count(*) FROM lake.c')).toEqual([['3']]);
   });
 
+  it('runs the compat fixture DDL: primary and foreign keys, defaults and comments as Iceberg metadata', async () => {
+    for (const st of fixtureStatements('shop')) {
+      if (st.optional === 'index') await client.query(st.sql).catch(() => undefined);
+      else await client.query(st.sql);
+    }
+    expect(await rowsOf(client, 'SELECT id, created, active FROM shop.customers WHERE id = 1')).toEqual([['1', '2024-01-01 00:00:00+00', 't']]);
+  });
+
+  const checkFixtureMetadata = async (): Promise<void> => {
+    expect(await rowsOf(client, `SELECT conname, contype FROM pg_constraint WHERE conrelid IN ('shop.customers'::regclass, 'shop.orders'::regclass) ORDER BY contype, conname`))
+      .toEqual([['orders_customer_id_fkey', 'f'], ['customers_pkey', 'p'], ['orders_pkey', 'p']]);
+    expect(await rowsOf(client, `SELECT obj_description('shop.customers'::regclass, 'pg_class'), col_description('shop.customers'::regclass, 4)`)).toEqual([['people who buy', 'in EUR']]);
+    expect(await rowsOf(client, `SELECT column_default FROM information_schema.columns WHERE table_schema = 'shop' AND table_name = 'customers' AND column_name = 'active'`)).toEqual([['true']]);
+    expect(await rowsOf(client, 'SELECT customer_id, n, total FROM shop.order_summary ORDER BY customer_id')).toEqual([['1', '2', '24.99'], ['3', '1', '250.00']]);
+  };
+
+  it('shows the fixture metadata through the catalogs', checkFixtureMetadata);
+
   it('keeps public tables in memory and serves Iceberg data after a restart', async () => {
     await client.query('CREATE TABLE public.mem (x int)');
     await client.query('INSERT INTO public.mem VALUES (1)');
@@ -92,6 +117,10 @@ describe('Iceberg writes over the wire', () => {
     expect(await rowsOf(client, 'SELECT label FROM lake.c ORDER BY id')).toEqual([['a'], ['NULL'], ['c']]);
     await expect(client.query('SELECT * FROM public.mem')).rejects.toMatchObject({ code: '42P01' });
     await client.query('INSERT INTO lake.c VALUES (9, \'nine\')');
+    expect(await rowsOf(client, 'SELECT count(*) FROM shop.orders')).toEqual([['3']]);
+    // views live in server memory (Iceberg views are not written yet)
+    await client.query(`CREATE VIEW shop.order_summary AS SELECT customer_id, count(*) AS n, sum(amount) AS total FROM shop.orders GROUP BY customer_id`);
+    await checkFixtureMetadata();
     expect(await rowsOf(client, 'SELECT count(*) FROM lake.c')).toEqual([['4']]);
   });
 
@@ -106,6 +135,7 @@ describe('Iceberg writes over the wire', () => {
         for (let i = 0; i < 8; i++) await c.query(`INSERT INTO lake.race VALUES ('${who}', ${i}), ('${who}', ${i})`);
       };
       await Promise.all([run(a, 'a'), run(b, 'b')]);
+      await new Promise((r) => setTimeout(r, 300)); // each server re-reads the catalog at most every 200 ms
       expect(await rowsOf(a, 'SELECT w, count(*) FROM lake.race GROUP BY w ORDER BY w')).toEqual([['a', '16'], ['b', '16']]);
       expect(await rowsOf(b, `SELECT count(*) FROM lake."race$snapshots"`)).toEqual([['16']]);
     } finally {

@@ -10,7 +10,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
 import type { IcebergCatalog } from '../iceberg/iceberg-catalog.ts';
-import { badRequest, errorBody, RestError, toRestError } from './rest-errors.ts';
+import { errorBody, RestError, toRestError } from './rest-errors.ts';
+import { parseRequestBody } from './lossless-doc.ts';
 import { json, type RestContext, type RestMetadataIO, type RestRequest, type RestResponse } from './rest-request.ts';
 import { routeCatalogRequest } from './rest-router.ts';
 
@@ -86,14 +87,8 @@ export class RestCatalogServer {
     }
     const catalog = catalogName === undefined ? undefined : this.options.catalog(catalogName);
     if (catalog === undefined || catalogName === undefined) throw new RestError(404, 'NoSuchWarehouseException', `catalog "${first ?? ''}" does not exist`);
-    let body: unknown = undefined;
-    if (raw.length > 0) {
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        throw badRequest('Malformed request: the body is not valid JSON');
-      }
-    }
+    // lossless: snapshot ids in add-snapshot / assert-ref-snapshot-id may exceed 2^53
+    const body: unknown = raw.length > 0 ? parseRequestBody(raw) : undefined;
     const ctx: RestContext = {
       catalogName,
       catalog,
@@ -154,11 +149,14 @@ export const SUPPORTED_ENDPOINTS: readonly string[] = [
   'DELETE /v1/{prefix}/namespaces/{namespace}',
   'POST /v1/{prefix}/namespaces/{namespace}/properties',
   'GET /v1/{prefix}/namespaces/{namespace}/tables',
+  'POST /v1/{prefix}/namespaces/{namespace}/tables',
+  'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}',
   'GET /v1/{prefix}/namespaces/{namespace}/tables/{table}',
   'HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}',
   'DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}',
   'POST /v1/{prefix}/namespaces/{namespace}/register',
   'POST /v1/{prefix}/tables/rename',
+  'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics',
 ];
 
 function sameSecret(a: string, b: string): boolean {

@@ -2,9 +2,11 @@
 import type { IcebergCatalog } from '../iceberg/iceberg-catalog.ts';
 import { badRequest } from './rest-errors.ts';
 
-/** What the REST server needs from storage: reading metadata files (storage/'s FileIO fits). */
+/** What the REST server needs from storage: reading and creating metadata files (storage/'s FileIO fits). */
 export interface RestMetadataIO {
   read(uri: string): Promise<Uint8Array>;
+  /** atomic create (false when the file exists); absent = create and commit answer 501 */
+  writeIfAbsent?(uri: string, data: Uint8Array): Promise<boolean>;
 }
 
 export interface RestContext {

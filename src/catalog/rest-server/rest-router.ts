@@ -5,6 +5,8 @@ import * as ns from './namespace-routes.ts';
 import { RestError, notImplemented } from './rest-errors.ts';
 import type { RestContext, RestRequest, RestResponse } from './rest-request.ts';
 import * as tables from './table-routes.ts';
+import { commitTable } from './commit-table-route.ts';
+import { createTable } from './create-table-route.ts';
 
 export async function routeCatalogRequest(ctx: RestContext, req: RestRequest): Promise<RestResponse> {
   const s = req.segments;
@@ -28,13 +30,13 @@ export async function routeCatalogRequest(ctx: RestContext, req: RestRequest): P
       } else if (s[2] === 'tables') {
         if (s.length === 3) {
           if (m === 'GET') return tables.listTables(ctx, namespace);
-          if (m === 'POST') return tables.createTable();
+          if (m === 'POST') return createTable(ctx, namespace, req);
         } else if (s.length === 4) {
           const id: TableIdentifier = { namespace, name: s[3]! };
           if (m === 'GET') return tables.loadTable(ctx, id);
           if (m === 'HEAD') return tables.tableExists(ctx, id);
           if (m === 'DELETE') return tables.dropTable(ctx, id);
-          if (m === 'POST') return tables.commitTable();
+          if (m === 'POST') return commitTable(ctx, id, req);
         } else if (s.length === 5 && s[4] === 'metrics' && m === 'POST') {
           return { status: 204 }; // metrics reports are accepted and dropped
         }

@@ -1,12 +1,11 @@
 /**
- * Table endpoints of the Iceberg REST catalog API: list, load, HEAD, DELETE, register, rename.
- * Create (`POST /namespaces/{ns}/tables`) and commit (`POST /namespaces/{ns}/tables/{table}`) need a
- * metadata writer that applies TableUpdates; until iceberg/commit offers one they answer 501.
+ * Table endpoints of the Iceberg REST catalog API: list, load, HEAD, DELETE, register, rename
+ * (create: create-table-route.ts; commit: commit-table-route.ts).
  */
 import { noSuchNamespace, noSuchTable } from '../iceberg/catalog-errors.ts';
 import type { Namespace, TableIdentifier } from '../iceberg/iceberg-catalog.ts';
 import { loadTableResult } from './load-table-result.ts';
-import { badRequest, notImplemented } from './rest-errors.ts';
+import { badRequest } from './rest-errors.ts';
 import { bodyObject, json, noContent, stringArray, stringField, type RestContext, type RestRequest, type RestResponse } from './rest-request.ts';
 
 /** GET /namespaces/{ns}/tables → { identifiers: [{ namespace, name }] } */
@@ -71,12 +70,4 @@ export async function renameTable(ctx: RestContext, req: RestRequest): Promise<R
   await ctx.catalog.renameTable(source, destination);
   await ctx.changed();
   return noContent;
-}
-
-export function createTable(): never {
-  throw notImplemented('Create table is not supported by this lakegate REST catalog yet: it needs a metadata writer that applies TableUpdates (iceberg/commit offers append and CREATE TABLE from columns only). Write the metadata file and use POST /register.');
-}
-
-export function commitTable(): never {
-  throw notImplemented('Table commits are not supported by this lakegate REST catalog yet: applying TableRequirements/TableUpdates to metadata is not implemented (iceberg/commit offers appends only).');
 }

@@ -131,12 +131,15 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
     throw pgError('42P16', 'ON COMMIT can only be used on temporary tables');
   }
   if (await isIcebergSchema(session, schema, temp)) {
-    if (foreignKeys.length > 0) throw pgError(SqlState.feature_not_supported, 'foreign keys are not supported on Iceberg tables');
-    if (columns.some((c) => c.defaultExpr !== undefined)) throw pgError(SqlState.feature_not_supported, 'column defaults are not supported on Iceberg tables');
     if (Array.isArray(body.options) && body.options.length > 0) throw pgError(SqlState.feature_not_supported, 'CREATE TABLE … WITH options are not supported on Iceberg tables yet');
     if (body.partspec !== undefined) throw pgError(SqlState.feature_not_supported, 'PARTITION BY is not supported on Iceberg tables');
-    // a primary key only makes its columns NOT NULL (Iceberg required fields); it is not enforced
-    await session.iceberg!.createTable(schema, name, columns);
+    // a primary key becomes the Iceberg identifier fields (required); uniqueness is not enforced.
+    // Foreign keys (metadata only, as for memory tables) are kept by name in a table property.
+    const fks = resolveForeignKeys(session, schema, name, columns, foreignKeys).map((fk) => {
+      const ref = session.catalog.relationByOid(fk.refRelationOid)!;
+      return { name: fk.name, columns: fk.columns.map((i) => columns[i]!.name), refSchema: ref.schema, refTable: ref.name, refColumns: fk.refColumns.map((i) => ref.source.columns[i]!.name) };
+    });
+    await session.iceberg!.createTable(schema, name, columns, pk, fks);
     session.server.catalogChanged();
     return { kind: 'command', tag: 'CREATE TABLE' };
   }
@@ -321,12 +324,20 @@ export const runComment: UtilityHandler = async (session, stmt) => {
     const rel = lookupRelation(session, names);
     if (rel === undefined) throw undefinedTable(names.join('.'));
     const updated: RelationInfo = { ...rel, ...(comment === undefined ? { comment: undefined } : { comment }) };
-    if (rel.persistence === 't') session.catalog.addTempRelation(updated);
+    // Iceberg tables keep it in the `comment` table property (Spark's and Trino's convention)
+    if (session.iceberg?.writable === true && session.iceberg.isIcebergRelation(rel)) await session.iceberg.commentOnTable(rel.schema, rel.name, comment);
+    else if (rel.persistence === 't') session.catalog.addTempRelation(updated);
     else session.catalog.db.replaceRelation(updated);
   } else if (objtype === 'OBJECT_COLUMN') {
     const column = names[names.length - 1]!;
     const rel = lookupRelation(session, names.slice(0, -1));
     if (rel === undefined) throw undefinedTable(names.slice(0, -1).join('.'));
+    if (session.iceberg?.writable === true && session.iceberg.isIcebergRelation(rel)) {
+      if (!rel.source.columns.some((c) => c.name === column)) throw pgError(SqlState.undefined_column, `column "${column}" of relation "${rel.name}" does not exist`);
+      await session.iceberg.commentOnColumn(rel.schema, rel.name, column, comment); // the field's doc
+      session.server.catalogChanged();
+      return { kind: 'command', tag: 'COMMENT' };
+    }
     if (!(rel.source instanceof MemoryTable)) throw pgError(SqlState.wrong_object_type, `"${rel.name}" is not a table`);
     const table = rel.source;
     const i = table.columns.findIndex((c) => c.name === column);

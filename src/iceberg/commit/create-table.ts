@@ -17,6 +17,10 @@ export interface CreateIcebergTableOptions {
   /** explicit table location; default: namespace location (or warehouse layout) + `/<name>` */
   readonly location?: string;
   readonly warehouse?: string;
+  /** 0-based positions of the primary key columns (Iceberg identifier fields) */
+  readonly primaryKey?: readonly number[];
+  /** extra table properties */
+  readonly properties?: Readonly<Record<string, string>>;
 }
 
 export async function createIcebergTable(
@@ -34,7 +38,8 @@ export async function createIcebergTable(
     else throw pgError(SqlState.invalid_parameter_value, `schema "${id.namespace.join('.')}" has no location for new tables`);
   }
   if (await catalog.tableExists(id)) throw pgError(SqlState.duplicate_table, `relation "${id.name}" already exists`);
-  const doc = newTableMetadata(location, columns);
+  const doc = newTableMetadata(location, columns, options.primaryKey ?? []);
+  if (options.properties !== undefined) doc['properties'] = { ...(doc['properties'] as Record<string, string>), ...options.properties };
   const metadataLocation = nextMetadataFileLocation(location, null);
   if (!(await writeMetadataFile(io, metadataLocation, doc))) {
     throw pgError(SqlState.duplicate_object, `Iceberg metadata file "${metadataLocation}" already exists`);

@@ -86,14 +86,14 @@ export class ColumnMetrics {
   }
 
   lowerBound(): Uint8Array | null {
-    if (this.min === undefined) return null;
+    if (this.min === undefined || this.type.name === 'list') return null;
     if (this.type.name === 'string') return singleValueBytes(this.type, truncateStringLower(this.min as string));
     if (this.type.name === 'binary') return truncateBinaryLower(this.min as Uint8Array);
     return singleValueBytes(this.type, this.min);
   }
 
   upperBound(): Uint8Array | null {
-    if (this.max === undefined) return null;
+    if (this.max === undefined || this.type.name === 'list') return null;
     if (this.type.name === 'string') {
       const s = truncateStringUpper(this.max as string);
       return s === null ? null : singleValueBytes(this.type, s);

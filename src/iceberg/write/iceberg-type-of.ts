@@ -9,7 +9,8 @@ import { pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import { Oid, type SqlType } from '../../common/pgtypes/oids.ts';
 import { formatType } from '../../common/pgtypes/format-type.ts';
-import type { PrimitiveType } from '../spec/schema.ts';
+import { elementTypeOf } from '../../common/pgtypes/registry.ts';
+import type { IcebergType, PrimitiveType } from '../spec/schema.ts';
 
 const p = (name: string, extra: Partial<PrimitiveType> = {}): PrimitiveType => ({ kind: 'primitive', name, ...extra });
 
@@ -47,6 +48,23 @@ export function icebergTypeOf(type: SqlType): PrimitiveType {
     default:
       throw pgError(SqlState.feature_not_supported, `Iceberg tables do not support type ${formatType(type.oid, type.typmod)}`);
   }
+}
+
+/**
+ * A column type: a primitive, or a one-dimensional array of a primitive → list<T> with optional elements.
+ * `nextId` hands out the element's field id (after all top-level ids, as Iceberg assigns them).
+ */
+export function icebergColumnTypeOf(type: SqlType, nextId: () => number): IcebergType {
+  const element = elementTypeOf(type.oid);
+  if (element === 0 || type.oid === Oid.int2vector || type.oid === Oid.oidvector) return icebergTypeOf(type);
+  return { kind: 'list', elementId: nextId(), elementRequired: false, element: icebergTypeOf({ oid: element, typmod: type.typmod }) };
+}
+
+/** § Appendix C JSON of a column type */
+export function icebergTypeJson(t: IcebergType): unknown {
+  if (t.kind === 'primitive') return icebergTypeText(t);
+  if (t.kind === 'list') return { type: 'list', 'element-id': t.elementId, element: icebergTypeJson(t.element), 'element-required': t.elementRequired };
+  throw pgError(SqlState.feature_not_supported, `writing Iceberg ${t.kind} columns is not supported`);
 }
 
 /** The spec's JSON spelling (§ Appendix C): `decimal(10, 2)`, `int`, … */

@@ -62,8 +62,13 @@ export const MANIFEST_FILE_SCHEMA = {
 
 /** Iceberg schema JSON (§ Appendix C) of a primitive-only schema, for the manifest header */
 export function schemaJson(schema: Schema): string {
-  const typeText = (t: IcebergType): string => (t.kind !== 'primitive' ? 'unsupported' : t.name === 'decimal' ? `decimal(${t.precision}, ${t.scale})` : t.name === 'fixed' ? `fixed[${t.length}]` : t.name);
-  return JSON.stringify({ type: 'struct', 'schema-id': schema.schemaId, fields: schema.fields.map((f) => ({ id: f.id, name: f.name, required: f.required, type: typeText(f.type) })) });
+  const typeJson = (t: IcebergType): unknown => {
+    if (t.kind === 'primitive') return t.name === 'decimal' ? `decimal(${t.precision}, ${t.scale})` : t.name === 'fixed' ? `fixed[${t.length}]` : t.name;
+    if (t.kind === 'list') return { type: 'list', 'element-id': t.elementId, element: typeJson(t.element), 'element-required': t.elementRequired };
+    if (t.kind === 'map') return { type: 'map', 'key-id': t.keyId, key: typeJson(t.key), 'value-id': t.valueId, value: typeJson(t.value), 'value-required': t.valueRequired };
+    return { type: 'struct', fields: t.fields.map((f) => ({ id: f.id, name: f.name, required: f.required, type: typeJson(f.type) })) };
+  };
+  return JSON.stringify({ type: 'struct', 'schema-id': schema.schemaId, fields: schema.fields.map((f) => ({ id: f.id, name: f.name, required: f.required, type: typeJson(f.type) })) });
 }
 
 const kv = <V>(entries: [number, V][]): { key: number; value: V }[] => entries.map(([key, value]) => ({ key, value }));
@@ -80,14 +85,16 @@ export function writeDataManifest(schema: Schema, files: readonly DataFileInfo[]
       if (hi !== null) upper.push([m.fieldId, Buffer.from(hi)]);
     }
     const floating = f.metrics.filter((m) => m.type.name === 'float' || m.type.name === 'double');
+    // list columns: value counts are per element in Iceberg; leave them out rather than count rows
+    const counted = f.metrics.filter((m) => m.type.name !== 'list');
     return {
       status: 1, snapshot_id: null, sequence_number: null, file_sequence_number: null,
       data_file: {
         content: 0, file_path: f.path, file_format: 'PARQUET', partition: {},
         record_count: BigInt(f.recordCount), file_size_in_bytes: BigInt(f.fileSizeInBytes),
         column_sizes: null,
-        value_counts: kv(f.metrics.map((m) => [m.fieldId, BigInt(m.valueCount)])),
-        null_value_counts: kv(f.metrics.map((m) => [m.fieldId, BigInt(m.nullCount)])),
+        value_counts: kv(counted.map((m) => [m.fieldId, BigInt(m.valueCount)])),
+        null_value_counts: kv(counted.map((m) => [m.fieldId, BigInt(m.nullCount)])),
         nan_value_counts: kv(floating.map((m) => [m.fieldId, BigInt(m.nanCount)])),
         lower_bounds: kv(lower), upper_bounds: kv(upper),
         key_metadata: null, split_offsets: null, equality_ids: null, sort_order_id: 0, referenced_data_file: null,

@@ -1,11 +1,13 @@
 /**
  * The first metadata document of a table lakegate creates: format-version 2, one schema (field ids 1..n),
  * the unpartitioned spec, the unsorted order, no snapshot. Field names, types and `required` come from
- * the CREATE TABLE column list (see iceberg-type-of.ts). The document is what `stringifyMetadata` writes.
+ * the CREATE TABLE column list (see iceberg-type-of.ts); column comments become field `doc`, a primary key
+ * the schema's identifier-field-ids, DEFAULT expressions `lakegate.column-default.<field-id>` properties. The document is what `stringifyMetadata` writes.
  */
 import { randomUUID } from 'node:crypto';
 import type { ColumnDef } from '../../catalog/table-source.ts';
-import { icebergTypeOf, icebergTypeText } from './iceberg-type-of.ts';
+import { icebergColumnTypeOf, icebergTypeJson } from './iceberg-type-of.ts';
+import { toSqlType } from '../spec/types.ts';
 
 export type MetadataDoc = Record<string, unknown>;
 
@@ -14,23 +16,48 @@ export const DEFAULT_TABLE_PROPERTIES: Readonly<Record<string, string>> = {
   'write.parquet.compression-codec': 'zstd',
 };
 
-export function newTableMetadata(location: string, columns: readonly ColumnDef[], nowMs = Date.now()): MetadataDoc {
-  const fields = columns.map((c, i) => ({ id: i + 1, name: c.name, required: !c.nullable, type: icebergTypeText(icebergTypeOf(c.type)) }));
+/** table property holding a column's PostgreSQL DEFAULT expression (Iceberg v2 has no write-default) */
+export function columnDefaultProperty(fieldId: number): string {
+  return `lakegate.column-default.${fieldId}`;
+}
+
+/**
+ * table property holding the declared PostgreSQL type when the Iceberg type reads back as another one
+ * (int2, varchar(n), bpchar(n), json, jsonb): `<oid>:<typmod>:<iceberg type>`; readers apply it only while
+ * the field still has that Iceberg type (see iceberg-table-source.ts declaredType)
+ */
+export function columnTypeProperty(fieldId: number): string {
+  return `lakegate.column-type.${fieldId}`;
+}
+
+/** `primaryKey`: 0-based column positions; they become the schema's identifier-field-ids (required fields) */
+export function newTableMetadata(location: string, columns: readonly ColumnDef[], primaryKey: readonly number[] = [], nowMs = Date.now()): MetadataDoc {
+  let lastId = columns.length;
+  const types = columns.map((c) => icebergColumnTypeOf(c.type, () => ++lastId));
+  const fields = columns.map((c, i) => ({
+    id: i + 1, name: c.name, required: !c.nullable, type: icebergTypeJson(types[i]!),
+    ...(c.comment === undefined ? {} : { doc: c.comment }),
+  }));
+  const declared = Object.fromEntries(columns.flatMap((c, i) => {
+    const back = toSqlType(types[i]!);
+    return back.oid === c.type.oid && back.typmod === c.type.typmod ? [] : [[columnTypeProperty(i + 1), `${c.type.oid}:${c.type.typmod}:${JSON.stringify(icebergTypeJson(types[i]!))}`]];
+  }));
+  const defaults = Object.fromEntries(columns.flatMap((c, i) => (c.defaultExpr === undefined ? [] : [[columnDefaultProperty(i + 1), c.defaultExpr]])));
   return {
     'format-version': 2,
     'table-uuid': randomUUID(),
     location,
     'last-sequence-number': 0,
     'last-updated-ms': nowMs,
-    'last-column-id': columns.length,
+    'last-column-id': lastId,
     'current-schema-id': 0,
-    schemas: [{ type: 'struct', 'schema-id': 0, fields }],
+    schemas: [{ type: 'struct', 'schema-id': 0, fields, ...(primaryKey.length === 0 ? {} : { 'identifier-field-ids': primaryKey.map((i) => i + 1) }) }],
     'default-spec-id': 0,
     'partition-specs': [{ 'spec-id': 0, fields: [] }],
     'last-partition-id': 999,
     'default-sort-order-id': 0,
     'sort-orders': [{ 'order-id': 0, fields: [] }],
-    properties: { ...DEFAULT_TABLE_PROPERTIES },
+    properties: { ...DEFAULT_TABLE_PROPERTIES, ...declared, ...defaults },
     'current-snapshot-id': -1,
     refs: {},
     snapshots: [],
