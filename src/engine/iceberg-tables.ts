@@ -4,7 +4,7 @@
  * metadata file. Refreshed before statements (throttled), so a statement binds to one snapshot per table
  * while writers elsewhere keep committing; a table's metadata is re-read only when its pointer moved.
  */
-import type { ForeignKeyInfo, RelationInfo } from '../catalog/catalog-view.ts';
+import type { ForeignKeyInfo, IndexInfo, RelationInfo } from '../catalog/catalog-view.ts';
 import type { IcebergCatalog, TableIdentifier } from '../catalog/iceberg/index.ts';
 import {
   IcebergTableSource, createIcebergTable, loadTableMetadata, setColumnDoc, setProperty, updateTableMetadata, type IcebergIO, type IcebergWriteIO,
@@ -39,7 +39,18 @@ interface Loaded {
   readonly rowTypeOid: number;
   /** pg_constraint OIDs of its foreign keys, by constraint name (stable across refreshes) */
   readonly fkOids: Map<string, number>;
+  /** pg_class OIDs of its (metadata-only) indexes, by index name */
+  readonly idxOids: Map<string, number>;
 }
+
+/** a CREATE INDEX on a lakegate Iceberg table, kept in the table property `lakegate.indexes` */
+export interface StoredIndex {
+  readonly name: string;
+  readonly columns: readonly string[];
+  readonly unique: boolean;
+}
+
+const INDEXES_PROPERTY = 'lakegate.indexes';
 
 export class IcebergTables {
   private readonly loaded = new Map<string, Loaded>();
@@ -116,6 +127,27 @@ export class IcebergTables {
     await this.refresh(true);
   }
 
+  /** CREATE / DROP INDEX on an Iceberg table: the metadata-only index list lives in a table property */
+  async setIndexes(schema: string, name: string, indexes: readonly StoredIndex[]): Promise<void> {
+    if (this.write === undefined) throw new Error('Iceberg tables are read-only in this server');
+    await updateTableMetadata(this.catalog, this.write.io, { namespace: [schema], name }, setProperty(INDEXES_PROPERTY, indexes.length === 0 ? undefined : JSON.stringify(indexes)));
+    await this.refresh(true);
+  }
+
+  /** stored indexes → IndexInfo; ones naming columns that are gone are left out */
+  private indexes(text: string | undefined, columnNames: readonly string[], oids: Map<string, number>): IndexInfo[] {
+    if (text === undefined) return [];
+    const out: IndexInfo[] = [];
+    for (const ix of JSON.parse(text) as StoredIndex[]) {
+      const columns = ix.columns.map((n) => columnNames.indexOf(n));
+      if (columns.some((i) => i < 0)) continue;
+      let oid = oids.get(ix.name);
+      if (oid === undefined) oids.set(ix.name, (oid = this.db.allocOid()));
+      out.push({ oid, name: ix.name, columns, unique: ix.unique });
+    }
+    return out;
+  }
+
   /** COMMENT ON COLUMN: the field's doc, in a new current schema */
   async commentOnColumn(schema: string, name: string, column: string, comment: string | undefined): Promise<void> {
     if (this.write === undefined) throw new Error('Iceberg tables are read-only in this server');
@@ -162,14 +194,17 @@ export class IcebergTables {
       const pk = source.schema.identifierFieldIds.map((fid) => source.schema.fields.findIndex((f) => f.id === fid));
       const fkOids = previous?.fkOids ?? new Map<string, number>();
       const fks = this.foreignKeys(source.metadata.properties[FOREIGN_KEYS_PROPERTY], source.columns.map((c) => c.name), fkOids);
+      const idxOids = previous?.idxOids ?? new Map<string, number>();
+      const indexes = this.indexes(source.metadata.properties[INDEXES_PROPERTY], source.columns.map((c) => c.name), idxOids);
       const info: RelationInfo = {
         oid, schema, schemaOid: this.db.schema(schema)!.oid, name: id.name, kind: 'r', persistence: 'p', rowTypeOid, source,
         ...(pk.length > 0 && pk.every((i) => i >= 0) ? { primaryKey: pk } : {}),
         ...(fks.length > 0 ? { foreignKeys: fks } : {}),
+        ...(indexes.length > 0 ? { indexes } : {}),
         ...(source.metadata.properties['comment'] === undefined ? {} : { comment: source.metadata.properties['comment'] }),
       };
       this.db.replaceRelation(info);
-      this.loaded.set(key, { metadataLocation, oid, rowTypeOid, fkOids });
+      this.loaded.set(key, { metadataLocation, oid, rowTypeOid, fkOids, idxOids });
       return true;
     } catch (e) {
       this.log(`cannot load Iceberg table ${schema}.${id.name}: ${e instanceof Error ? e.message : String(e)}`);

@@ -67,6 +67,16 @@ describe('Iceberg writes over the wire', () => {
     expect(await rowsOf(client, `SELECT count(*) FROM lake."items$snapshots"`)).toEqual([['2']]);
   });
 
+  it('CREATE TABLE AS, SELECT INTO, DROP and re-create', async () => {
+    expect((await client.query('CREATE TABLE lake.ctas AS SELECT id, name FROM lake.items WHERE id < 10')).rowCount).toBe(2);
+    await client.query('SELECT id * 2 AS twice INTO lake.sinto FROM lake.items');
+    expect(await rowsOf(client, 'SELECT (SELECT count(*) FROM lake.ctas), (SELECT sum(twice) FROM lake.sinto)')).toEqual([['2', '52']]);
+    await client.query('DROP TABLE lake.ctas');
+    await client.query('CREATE TABLE lake.ctas (z text)');
+    expect(await rowsOf(client, 'SELECT count(*) FROM lake.ctas')).toEqual([['0']]);
+    await client.query('DROP TABLE lake.ctas, lake.sinto');
+  });
+
   it('rejects NULL in a NOT NULL column (23502) and unsupported types (0A000)', async () => {
     await expect(client.query('INSERT INTO lake.items (id) VALUES (NULL)')).rejects.toMatchObject({ code: '23502' });
     await expect(client.query('CREATE TABLE lake.bad (x interval)')).rejects.toMatchObject({ code: '0A000', message: expect.stringContaining('interval') });

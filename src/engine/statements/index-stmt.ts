@@ -50,7 +50,7 @@ export const runCreateIndex: UtilityHandler = async (session, stmt) => {
     throw pgError(SqlState.duplicate_table, `relation "${name}" already exists`);
   }
   const index: IndexInfo = { oid: session.catalog.db.allocOid(), name, columns, unique: body.unique === true };
-  storeRelation(session, { ...rel, indexes: [...(rel.indexes ?? []), index] });
+  await storeRelation(session, { ...rel, indexes: [...(rel.indexes ?? []), index] });
   return { kind: 'command', tag: 'CREATE INDEX' };
 };
 
@@ -76,7 +76,7 @@ export const runDropIndex: UtilityHandler = async (session, stmt) => {
       throw pgError(SqlState.undefined_object, `index "${names.join('.')}" does not exist`);
     }
     const { rel, index } = found;
-    storeRelation(session, { ...rel, indexes: (rel.indexes ?? []).filter((x) => x.oid !== index.oid) });
+    await storeRelation(session, { ...rel, indexes: (rel.indexes ?? []).filter((x) => x.oid !== index.oid) });
   }
   return { kind: 'command', tag: 'DROP INDEX' };
 };
@@ -90,7 +90,15 @@ function indexNamed(session: EngineSession, schema: string, name: string): { rel
   return undefined;
 }
 
-function storeRelation(session: EngineSession, updated: RelationInfo): void {
+/** Iceberg tables keep their index list in a table property (so it survives restarts); others in memory */
+async function storeRelation(session: EngineSession, updated: RelationInfo): Promise<void> {
+  const iceberg = session.iceberg;
+  if (iceberg !== undefined && iceberg.isIcebergRelation(updated)) {
+    const names = updated.source.columns.map((c) => c.name);
+    await iceberg.setIndexes(updated.schema, updated.name, (updated.indexes ?? []).map((ix) => ({ name: ix.name, columns: ix.columns.map((i) => names[i]!), unique: ix.unique })));
+    session.server.catalogChanged();
+    return;
+  }
   if (updated.persistence === 't') session.catalog.addTempRelation(updated);
   else session.catalog.db.replaceRelation(updated);
   session.server.catalogChanged();
