@@ -12,7 +12,7 @@ import { pgError } from '../../common/errors.ts';
 const MAGIC = [0x4f, 0x62, 0x6a, 0x01];
 
 // Avro long as bigint: sequence numbers, snapshot ids and sizes are 64-bit.
-const BigLong = avro.types.LongType.__with({
+export const BigLong = avro.types.LongType.__with({
   fromBuffer: (buf: Buffer) => buf.readBigInt64LE(),
   toBuffer: (n: bigint) => {
     const buf = Buffer.alloc(8);

@@ -7,19 +7,8 @@
 import { deflateRawSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import avro from 'avsc';
+import { BigLong } from '../spec/avro-file.ts';
 
-const BigLong = avro.types.LongType.__with({
-  fromBuffer: (buf: Buffer) => buf.readBigInt64LE(),
-  toBuffer: (n: bigint) => {
-    const buf = Buffer.alloc(8);
-    buf.writeBigInt64LE(BigInt(n));
-    return buf;
-  },
-  fromJSON: (v: number | string) => BigInt(v),
-  toJSON: (n: bigint) => Number(n),
-  isValid: (n: unknown) => typeof n === 'bigint',
-  compare: (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0),
-});
 
 function zigzag(n: number): Uint8Array {
   let v = BigInt(n);
