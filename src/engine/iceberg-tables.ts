@@ -9,6 +9,7 @@ import type { IcebergCatalog, TableIdentifier } from '../catalog/iceberg/index.t
 import {
   IcebergTableSource, createIcebergTable, loadTableMetadata, setColumnDoc, setProperty, updateTableMetadata, type IcebergIO, type IcebergWriteIO,
 } from '../iceberg/index.ts';
+import { applySchemaChanges, type SchemaChange } from '../iceberg/index.ts';
 import type { ColumnDef } from '../catalog/table-source.ts';
 import type { DatabaseCatalog } from './database-catalog.ts';
 
@@ -71,10 +72,11 @@ export class IcebergTables {
   }
 
   /** CREATE TABLE in an Iceberg namespace: first metadata file + catalog pointer, then the mirror shows it */
-  async createTable(schema: string, name: string, columns: readonly ColumnDef[], primaryKey: readonly number[] = [], foreignKeys: readonly StoredForeignKey[] = []): Promise<void> {
+  async createTable(schema: string, name: string, columns: readonly ColumnDef[], primaryKey: readonly number[] = [], foreignKeys: readonly StoredForeignKey[] = [], partitioning: readonly string[] = []): Promise<void> {
     if (this.write === undefined) throw new Error('Iceberg tables are read-only in this server');
     await createIcebergTable(this.catalog, this.write.io, { namespace: [schema], name }, columns, {
       primaryKey,
+      ...(partitioning.length === 0 ? {} : { partitioning }),
       ...(foreignKeys.length === 0 ? {} : { properties: { [FOREIGN_KEYS_PROPERTY]: JSON.stringify(foreignKeys) } }),
       ...(this.write.warehouse === undefined ? {} : { warehouse: this.write.warehouse }),
     });
@@ -146,6 +148,22 @@ export class IcebergTables {
       out.push({ oid, name: ix.name, columns, unique: ix.unique });
     }
     return out;
+  }
+
+  /** ALTER TABLE column changes: one metadata commit with a new current schema; returns "skipping" notices */
+  async alterSchema(schema: string, name: string, changes: readonly SchemaChange[]): Promise<string[]> {
+    if (this.write === undefined) throw new Error('Iceberg tables are read-only in this server');
+    const notices: string[] = [];
+    await updateTableMetadata(this.catalog, this.write.io, { namespace: [schema], name }, applySchemaChanges(name, changes, notices));
+    await this.refresh(true);
+    return notices;
+  }
+
+  /** ALTER TABLE … RENAME TO / SET SCHEMA: the catalog moves the pointer; files and location stay */
+  async renameTable(schema: string, name: string, toSchema: string, toName: string): Promise<void> {
+    if (this.write === undefined) throw new Error('Iceberg tables are read-only in this server');
+    await this.catalog.renameTable({ namespace: [schema], name }, { namespace: [toSchema], name: toName });
+    await this.refresh(true);
   }
 
   /** COMMENT ON COLUMN: the field's doc, in a new current schema */

@@ -22,3 +22,6 @@ export { createIcebergTable } from './commit/create-table.ts';
 export { appendDataFiles, type AppendResult } from './commit/append-commit.ts';
 export { insertIntoIcebergTable, type IcebergTableWriter } from './commit/table-writer.ts';
 export { updateTableMetadata, setProperty, setColumnDoc } from './commit/update-metadata.ts';
+export { applySchemaChanges, isEmptyTable, type SchemaChange } from './commit/schema-update.ts';
+export { partitioningItems, partitionFieldsFromOption } from './transforms/partitioning-option.ts';
+export { partitionTransform, bucketHash } from './transforms/partition-transform.ts';

@@ -44,7 +44,19 @@ export function fieldOutOfRange(text: string, hint = false): GatewayError {
 }
 
 /** 'MDY' | 'DMY' | 'YMD' from a DateStyle such as 'ISO, MDY' */
+let lastDateStyle = '';
+let lastDateOrder: 'MDY' | 'DMY' | 'YMD' = 'MDY';
+
+/** DateStyle's field order; the last answer is kept (every date/timestamp input asks, e.g. per COPY value) */
 export function dateOrder(dateStyle: string): 'MDY' | 'DMY' | 'YMD' {
+  if (dateStyle === lastDateStyle) return lastDateOrder;
+  const order = computeDateOrder(dateStyle);
+  lastDateStyle = dateStyle;
+  lastDateOrder = order;
+  return order;
+}
+
+function computeDateOrder(dateStyle: string): 'MDY' | 'DMY' | 'YMD' {
   const u = dateStyle.toUpperCase();
   if (u.includes('DMY') || (u.includes('EURO') && !u.includes('NONEURO'))) return 'DMY';
   if (u.includes('YMD')) return 'YMD';

@@ -16,39 +16,162 @@ export interface CopyTarget {
   readonly columns: ReadonlyArray<{ readonly name: string; readonly type: SqlType }>;
 }
 
-/** yields rows (arrays of values in target column order) from the raw CopyData payloads */
-export async function* decodeCopyIn(data: AsyncIterable<Uint8Array>, options: CopyOptions, target: CopyTarget, settings: OutputSettings): AsyncIterable<unknown[]> {
+/**
+ * yields the rows (arrays of values in target column order) decoded from each CopyData payload, one array
+ * of rows per payload: handing rows out one by one through an async generator costs more than decoding them
+ */
+export async function* decodeCopyIn(data: AsyncIterable<Uint8Array>, options: CopyOptions, target: CopyTarget, settings: OutputSettings): AsyncIterable<unknown[][]> {
   if (options.format === 'binary') {
     yield* decodeBinary(data, target);
     return;
   }
   const decoder = new TextDecoder('utf-8', { fatal: true });
+  const csv = options.format === 'csv';
+  const fields = csv ? new CsvFieldReader(options, target) : null;
   let buffer = '';
   let line = 0;
   let headerPending = options.header;
-  const csv = options.format === 'csv';
   for await (const chunk of data) {
     buffer += decoder.decode(chunk, { stream: true });
+    const out: unknown[][] = [];
     let start = 0;
     for (;;) {
-      const end = csv ? csvRecordEnd(buffer, start, options) : buffer.indexOf('\n', start);
+      const end = fields !== null ? fields.read(buffer, start) : buffer.indexOf('\n', start);
       if (end < 0) break;
-      const raw = buffer.slice(start, end).replace(/\r$/, '');
+      const recordStart = start;
       start = end + 1;
       line++;
-      if (raw === '\\.') return;
+      if (isEndMarker(buffer, recordStart, end)) {
+        if (out.length > 0) yield out;
+        return;
+      }
       if (headerPending) {
         headerPending = false;
         continue;
       }
-      yield parseRow(raw, line, options, target, settings);
+      if (fields !== null) out.push(fields.row(line, settings));
+      else out.push(parseRow(buffer.slice(recordStart, end).replace(/\r$/, ''), line, options, target, settings));
     }
     buffer = buffer.slice(start);
+    if (out.length > 0) yield out;
   }
   buffer += decoder.decode();
   if (buffer.length > 0 && buffer !== '\\.') {
     line++;
-    if (!headerPending) yield parseRow(buffer.replace(/\r$/, ''), line, options, target, settings);
+    if (!headerPending) yield [parseRow(buffer.replace(/\r$/, ''), line, options, target, settings)];
+  }
+}
+
+/** the record [start, end) is the end-of-data marker `\.` (with an optional \r) */
+function isEndMarker(buffer: string, start: number, end: number): boolean {
+  const len = end - start;
+  if (len !== 2 && len !== 3) return false;
+  if (buffer.charCodeAt(start) !== 92 || buffer.charCodeAt(start + 1) !== 46) return false;
+  return len === 2 || buffer.charCodeAt(start + 2) === 13;
+}
+
+/**
+ * One pass over a CSV record straight from the decode buffer: fields are slices of it (no per-character
+ * string building), the same quote/escape rules as csvRecordEnd + splitCsv (a quoted newline is data; a
+ * trailing \r of the record is dropped). `read` returns the index of the record's newline, or -1 when the
+ * buffer ends first (the caller waits for more input; the last, unterminated record goes through parseRow).
+ */
+class CsvFieldReader {
+  private readonly texts: string[] = [];
+  private readonly quoted: boolean[] = [];
+  private readonly quote: number;
+  private readonly escape: number;
+  private readonly delimiter: number;
+  private readonly quoteStr: string;
+  private readonly forceNotNull: boolean[];
+  private readonly forceNull: boolean[];
+
+  constructor(private readonly options: CopyOptions, private readonly target: CopyTarget) {
+    this.quote = options.quote.charCodeAt(0);
+    this.escape = options.escape.charCodeAt(0);
+    this.delimiter = options.delimiter.charCodeAt(0);
+    this.quoteStr = options.quote;
+    this.forceNotNull = target.columns.map((c) => options.forceNotNull.includes(c.name));
+    this.forceNull = target.columns.map((c) => options.forceNull.includes(c.name));
+  }
+
+  read(buffer: string, start: number): number {
+    const { quote, escape, delimiter, texts, quoted } = this;
+    const len = buffer.length;
+    texts.length = 0;
+    quoted.length = 0;
+    let text = '';
+    let isQuoted = false;
+    let inQuote = false;
+    let seg = start;
+    let i = start;
+    while (i < len) {
+      const ch = buffer.charCodeAt(i);
+      if (inQuote) {
+        if (ch === escape || ch === quote) {
+          if (i + 1 >= len) return -1;
+          if (buffer.charCodeAt(i + 1) === quote && (ch === escape || escape === quote)) {
+            text += buffer.slice(seg, i) + this.quoteStr;
+            i += 2;
+            seg = i;
+            continue;
+          }
+          if (ch === quote) {
+            text += buffer.slice(seg, i);
+            inQuote = false;
+            seg = ++i;
+            continue;
+          }
+        }
+        i++;
+      } else if (ch === quote) {
+        text += buffer.slice(seg, i);
+        inQuote = true;
+        isQuoted = true;
+        seg = ++i;
+      } else if (ch === delimiter) {
+        texts.push(text + buffer.slice(seg, i));
+        quoted.push(isQuoted);
+        text = '';
+        isQuoted = false;
+        seg = ++i;
+      } else if (ch === 10) {
+        // the record's trailing \r (outside quotes, so in this segment) is not data
+        const segEnd = i > seg && buffer.charCodeAt(i - 1) === 13 ? i - 1 : i;
+        texts.push(text + buffer.slice(seg, segEnd));
+        quoted.push(isQuoted);
+        return i;
+      } else i++;
+    }
+    return -1;
+  }
+
+  /** the fields of the record just read → values, with parseRow's NULL rules and errors */
+  row(line: number, settings: OutputSettings): unknown[] {
+    const { texts, quoted, options, target } = this;
+    const n = target.columns.length;
+    if (texts.length < n) {
+      throw pgError(SqlState.bad_copy_file_format, `missing data for column "${target.columns[texts.length]!.name}"`, { where: `COPY ${target.table}, line ${line}` });
+    }
+    if (texts.length > n) throw pgError(SqlState.bad_copy_file_format, 'extra data after last expected column', { where: `COPY ${target.table}, line ${line}` });
+    const row = new Array<unknown>(n);
+    const nullString = options.nullString;
+    for (let c = 0; c < n; c++) {
+      const text = texts[c]!;
+      const isNull = text === nullString && (quoted[c] ? this.forceNull[c]! : !this.forceNotNull[c]!);
+      if (isNull) {
+        row[c] = null;
+        continue;
+      }
+      const col = target.columns[c]!;
+      try {
+        row[c] = textIn(col.type.oid, col.type.typmod, text, settings);
+      } catch (e) {
+        const err = toGatewayError(e);
+        throw new GatewayError(err.code, err.message, { where: `COPY ${target.table}, line ${line}, column ${col.name}: "${text}"` });
+      }
+    }
+    return row;
   }
 }
 
@@ -193,7 +316,7 @@ function splitCsv(raw: string, options: CopyOptions): CsvField[] {
 
 const SIGNATURE = [0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00];
 
-async function* decodeBinary(data: AsyncIterable<Uint8Array>, target: CopyTarget): AsyncIterable<unknown[]> {
+async function* decodeBinary(data: AsyncIterable<Uint8Array>, target: CopyTarget): AsyncIterable<unknown[][]> {
   let buf: Uint8Array = new Uint8Array(0);
   let pos = 0;
   let headerDone = false;
@@ -214,10 +337,14 @@ async function* decodeBinary(data: AsyncIterable<Uint8Array>, target: CopyTarget
       pos = 19 + extLen;
       headerDone = true;
     }
+    const out: unknown[][] = [];
     for (;;) {
       if (buf.length - pos < 2) break;
       const count = view.getInt16(pos);
-      if (count === -1) return;
+      if (count === -1) {
+        if (out.length > 0) yield out;
+        return;
+      }
       if (count !== target.columns.length) {
         line++;
         throw pgError(SqlState.bad_copy_file_format, `row field count is ${count}, expected ${target.columns.length}`, { where: where() });
@@ -246,8 +373,9 @@ async function* decodeBinary(data: AsyncIterable<Uint8Array>, target: CopyTarget
       if (!complete) break;
       pos = p;
       line++;
-      yield row;
+      out.push(row);
     }
+    if (out.length > 0) yield out;
   }
   if (!headerDone) throw pgError(SqlState.bad_copy_file_format, 'COPY file signature not recognized');
 }

@@ -93,28 +93,29 @@ function copyFrom(session: EngineSession, body: Record<string, unknown>, options
       if (source instanceof MemoryTable) session.tx.noteWrite(source);
       const rows = decodeCopyIn(data, options, target, settings);
       const width = source.columns.length;
+      const identity = indexes.length === width && indexes.every((ci, k) => ci === k);
       async function* batches(): AsyncIterable<Batch> {
-        let columns: unknown[][] = Array.from({ length: width }, () => []);
+        // column-major buffers filled row by row; columns missing from the attlist stay NULL
+        let columns: unknown[][] = newColumns(width);
         let n = 0;
-        for await (const row of rows) {
-          for (let c = 0; c < width; c++) columns[c]!.push(null);
-          indexes.forEach((ci, k) => {
-            columns[ci]![n] = row[k];
-          });
-          n++;
-          if (n >= BATCH_ROWS) {
-            yield { length: n, columns };
-            columns = Array.from({ length: width }, () => []);
-            n = 0;
+        for await (const chunk of rows) {
+          for (const row of chunk) {
+            if (identity) for (let c = 0; c < width; c++) columns[c]![n] = row[c];
+            else for (let k = 0; k < indexes.length; k++) columns[indexes[k]!]![n] = row[k];
+            n++;
+            if (n >= BATCH_ROWS) {
+              yield { length: n, columns };
+              columns = newColumns(width);
+              n = 0;
+            }
           }
         }
-        if (n > 0) yield { length: n, columns };
+        if (n > 0) yield { length: n, columns: columns.map((col) => (col.length === n ? col : col.slice(0, n))) };
       }
       try {
-        // a COPY is all or nothing: collect, then insert in one step
-        const collected: Batch[] = [];
-        for await (const b of batches()) collected.push(b);
-        const count = await source.insert(fromArray(collected), session.execContext([]).scan);
+        // streamed: each batch goes to the table as it is decoded. A COPY is still all or nothing: an
+        // Iceberg insert commits one snapshot at the end, a MemoryTable swaps its new contents at the end.
+        const count = await source.insert(batches(), session.execContext([]).scan);
         return `COPY ${count}`;
       } catch (e) {
         session.failTransaction();
@@ -124,6 +125,7 @@ function copyFrom(session: EngineSession, body: Record<string, unknown>, options
   };
 }
 
-async function* fromArray(batches: readonly Batch[]): AsyncIterable<Batch> {
-  for (const b of batches) yield b;
+/** BATCH_ROWS NULLs per column, overwritten in place (fixed-size arrays stay packed) */
+function newColumns(width: number): unknown[][] {
+  return Array.from({ length: width }, () => new Array<unknown>(BATCH_ROWS).fill(null));
 }

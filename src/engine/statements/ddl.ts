@@ -15,7 +15,7 @@ import { constText, nodeBody, nodeKind, rangeVarName, stringList } from '../ast.
 import { MemoryTable } from '../memory-table.ts';
 import { sqlTypeOf } from './type-name.ts';
 import { ViewSource } from '../view-source.ts';
-import { MetadataTableSource } from '../../iceberg/index.ts';
+import { MetadataTableSource, partitioningItems } from '../../iceberg/index.ts';
 import { noteOnCommit } from './on-commit.ts';
 import { cookDefaultText } from './cook-default.ts';
 import { resolveForeignKeys, type PendingForeignKey } from './foreign-keys.ts';
@@ -131,7 +131,7 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
     throw pgError('42P16', 'ON COMMIT can only be used on temporary tables');
   }
   if (await isIcebergSchema(session, schema, temp)) {
-    if (Array.isArray(body.options) && body.options.length > 0) throw pgError(SqlState.feature_not_supported, 'CREATE TABLE … WITH options are not supported on Iceberg tables yet');
+    const partitioning = icebergTableOptions(body.options);
     if (body.partspec !== undefined) throw pgError(SqlState.feature_not_supported, 'PARTITION BY is not supported on Iceberg tables');
     // a primary key becomes the Iceberg identifier fields (required); uniqueness is not enforced.
     // Foreign keys (metadata only, as for memory tables) are kept by name in a table property.
@@ -139,7 +139,7 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
       const ref = session.catalog.relationByOid(fk.refRelationOid)!;
       return { name: fk.name, columns: fk.columns.map((i) => columns[i]!.name), refSchema: ref.schema, refTable: ref.name, refColumns: fk.refColumns.map((i) => ref.source.columns[i]!.name) };
     });
-    await session.iceberg!.createTable(schema, name, columns, pk, fks);
+    await session.iceberg!.createTable(schema, name, columns, pk, fks, partitioning);
     session.server.catalogChanged();
     return { kind: 'command', tag: 'CREATE TABLE' };
   }
@@ -349,3 +349,18 @@ export const runComment: UtilityHandler = async (session, stmt) => {
   session.server.catalogChanged();
   return { kind: 'command', tag: 'COMMENT' };
 };
+
+/**
+ * `WITH (…)` on an Iceberg table: only Trino's `partitioning = ARRAY['day(ts)', 'bucket(16, id)', …]` (or the
+ * same as one comma-separated string) → partitioning items; any other option stays 0A000.
+ */
+function icebergTableOptions(options: unknown): string[] {
+  let items: string[] = [];
+  for (const o of Array.isArray(options) ? options : []) {
+    const d = nodeBody(o);
+    const arg = d.arg === undefined ? undefined : nodeBody(d.arg);
+    if (String(d.defname ?? '').toLowerCase() === 'partitioning' && typeof arg?.sval === 'string') items = partitioningItems(arg.sval);
+    else throw pgError(SqlState.feature_not_supported, `CREATE TABLE … WITH option "${String(d.defname ?? '')}" is not supported on Iceberg tables`);
+  }
+  return items;
+}

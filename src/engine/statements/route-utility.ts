@@ -17,6 +17,7 @@ import { runCopy } from './copy-stmt.ts';
 import { runExplain } from './explain-stmt.ts';
 import { runDiscard } from './discard-stmt.ts';
 import { runCall } from './call-stmt.ts';
+import { runAlterObjectSchema, runAlterTable, runRename } from './alter-table-stmt.ts';
 
 export type UtilityHandler = (session: EngineSession, stmt: ParsedStatement, params: readonly unknown[]) => Promise<StatementResult>;
 
@@ -42,6 +43,9 @@ const HANDLERS: Readonly<Record<string, UtilityHandler>> = {
   TruncateStmt: runTruncate,
   CommentStmt: runComment,
   CallStmt: runCall,
+  AlterTableStmt: runAlterTable,
+  RenameStmt: runRename,
+  AlterObjectSchemaStmt: runAlterObjectSchema,
   CopyStmt: runCopy,
   ExplainStmt: runExplain,
   DiscardStmt: runDiscard,

@@ -18,6 +18,8 @@ import { findSnapshot, type TableMetadata } from '../spec/table-metadata.ts';
 import type { Schema } from '../spec/schema.ts';
 import type { DataFileInfo } from '../write/parquet-data-writer.ts';
 import { writeDataManifest, writeManifestList } from '../write/manifest-writer.ts';
+import { fieldSummaries, type ManifestPartitioning } from '../write/partition-avro.ts';
+import { partitionKey } from '../transforms/partition-path.ts';
 import type { IcebergWriteIO } from '../write/write-io.ts';
 import { writeMetadataFile } from './metadata-json.ts';
 
@@ -32,6 +34,8 @@ export interface AppendResult {
 export interface AppendOptions {
   readonly maxRetries?: number;
   readonly engineVersion?: string;
+  /** the spec the files were written with; each file then carries its `partition` tuple */
+  readonly partitioning?: ManifestPartitioning;
 }
 
 /** a random positive 63-bit id, as Java's SnapshotIdGeneratorUtil */
@@ -54,7 +58,7 @@ export async function appendDataFiles(
   io: IcebergWriteIO,
   id: TableIdentifier,
   schema: Schema,
-  files: readonly DataFileInfo[],
+  files: readonly (DataFileInfo & { readonly partition?: readonly unknown[] })[],
   options: AppendOptions = {},
 ): Promise<AppendResult | null> {
   if (files.length === 0) return null;
@@ -63,15 +67,17 @@ export async function appendDataFiles(
   const addedSize = files.reduce((s, f) => s + BigInt(f.fileSizeInBytes), 0n);
   let manifest: { path: string; length: bigint } | null = null;
   const maxRetries = options.maxRetries ?? DEFAULT_COMMIT_RETRIES;
+  const part = options.partitioning;
+  const changedPartitions = part === undefined ? 1 : new Set(files.map((f) => partitionKey(part.fields, f.partition ?? []))).size;
   for (let attempt = 0; ; attempt++) {
     const base = await catalog.loadTableLocation(id);
     const md = await loadTableMetadata(io, base.metadataLocation);
-    if (md.currentSchemaId !== schema.schemaId) {
+    if (md.currentSchemaId !== schema.schemaId || md.defaultSpecId !== (options.partitioning?.specId ?? md.defaultSpecId)) {
       throw pgError(SqlState.serialization_failure, 'could not serialize access due to concurrent update', { detail: 'The table schema changed during the insert.' });
     }
     const dir = metadataDir(md);
     if (manifest === null) {
-      const bytes = writeDataManifest(schema, files);
+      const bytes = writeDataManifest(schema, files, options.partitioning);
       const path = `${dir}/${randomUUID()}-m0.avro`;
       await io.write(path, bytes);
       manifest = { path, length: BigInt(bytes.byteLength) };
@@ -84,11 +90,11 @@ export async function appendDataFiles(
       previous = await readManifestList(io, parent.manifestList);
     }
     const added: ManifestFile = {
-      manifestPath: manifest.path, manifestLength: manifest.length, partitionSpecId: 0, content: 0,
+      manifestPath: manifest.path, manifestLength: manifest.length, partitionSpecId: part?.specId ?? 0, content: 0,
       sequenceNumber, minSequenceNumber: sequenceNumber, addedSnapshotId: snapshotId,
       addedFilesCount: files.length, existingFilesCount: 0, deletedFilesCount: 0,
       addedRowsCount: addedRecords, existingRowsCount: 0n, deletedRowsCount: 0n,
-      partitions: [], keyMetadata: null, firstRowId: null,
+      partitions: part === undefined ? [] : fieldSummaries(part, files.map((f) => f.partition ?? [])), keyMetadata: null, firstRowId: null,
     };
     const listPath = `${dir}/snap-${snapshotId}-${attempt + 1}-${randomUUID()}.avro`;
     await io.write(listPath, writeManifestList([added, ...previous], snapshotId, parent?.snapshotId ?? null, sequenceNumber));
@@ -100,7 +106,7 @@ export async function appendDataFiles(
       'added-data-files': String(files.length),
       'added-records': String(addedRecords),
       'added-files-size': String(addedSize),
-      'changed-partition-count': '1',
+      'changed-partition-count': String(changedPartitions),
       'total-records': String(num(ps['total-records']) + addedRecords),
       'total-files-size': String(num(ps['total-files-size']) + addedSize),
       'total-data-files': String(num(ps['total-data-files']) + BigInt(files.length)),

@@ -21,6 +21,8 @@ export interface CreateIcebergTableOptions {
   readonly primaryKey?: readonly number[];
   /** extra table properties */
   readonly properties?: Readonly<Record<string, string>>;
+  /** `partitioning` option items (Trino spelling: `day(ts)`, `bucket(16, id)`, `region`, …) */
+  readonly partitioning?: readonly string[];
 }
 
 export async function createIcebergTable(
@@ -38,7 +40,7 @@ export async function createIcebergTable(
     else throw pgError(SqlState.invalid_parameter_value, `schema "${id.namespace.join('.')}" has no location for new tables`);
   }
   if (await catalog.tableExists(id)) throw pgError(SqlState.duplicate_table, `relation "${id.name}" already exists`);
-  const doc = newTableMetadata(location, columns, options.primaryKey ?? []);
+  const doc = newTableMetadata(location, columns, options.primaryKey ?? [], Date.now(), options.partitioning ?? []);
   if (options.properties !== undefined) doc['properties'] = { ...(doc['properties'] as Record<string, string>), ...options.properties };
   const metadataLocation = nextMetadataFileLocation(location, null);
   if (!(await writeMetadataFile(io, metadataLocation, doc))) {

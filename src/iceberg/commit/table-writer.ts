@@ -10,6 +10,9 @@ import { stripTrailingSlash } from '../../catalog/iceberg/warehouse-layout.ts';
 import type { Schema } from '../spec/schema.ts';
 import type { TableMetadata } from '../spec/table-metadata.ts';
 import { ParquetDataWriter } from '../write/parquet-data-writer.ts';
+import { PartitionedDataWriter } from '../write/partitioned-data-writer.ts';
+import { specById } from '../spec/table-metadata.ts';
+import { bindPartitionSpec } from '../transforms/partition-path.ts';
 import type { IcebergWriteIO } from '../write/write-io.ts';
 import { appendDataFiles } from './append-commit.ts';
 
@@ -29,17 +32,26 @@ export function dataLocation(md: TableMetadata): string {
 }
 
 export async function insertIntoIcebergTable(writer: IcebergTableWriter, md: TableMetadata, schema: Schema, batches: AsyncIterable<Batch>): Promise<number> {
-  const files = new ParquetDataWriter(writer.io, dataLocation(md), schema, {
+  const fileOptions = {
     relationName: writer.id.name,
     ...(writer.targetFileSizeBytes === undefined ? {} : { targetFileSizeBytes: writer.targetFileSizeBytes }),
-  });
+  };
+  // a partitioned default spec: one rolling file per partition tuple under data/<partition path>/
+  const spec = specById(md, md.defaultSpecId);
+  const partitioning = spec.fields.length === 0 ? undefined : { specId: spec.specId, fields: bindPartitionSpec(spec, schema) };
+  const files = partitioning === undefined
+    ? new ParquetDataWriter(writer.io, dataLocation(md), schema, fileOptions)
+    : new PartitionedDataWriter(writer.io, dataLocation(md), schema, partitioning.fields, fileOptions);
   let count = 0;
   for await (const b of batches) {
     await files.add(b);
     count += b.length;
   }
   const written = await files.close();
-  const result = await appendDataFiles(writer.catalog, writer.io, writer.id, schema, written, writer.maxRetries === undefined ? {} : { maxRetries: writer.maxRetries });
+  const result = await appendDataFiles(writer.catalog, writer.io, writer.id, schema, written, {
+    ...(writer.maxRetries === undefined ? {} : { maxRetries: writer.maxRetries }),
+    ...(partitioning === undefined ? {} : { partitioning }),
+  });
   if (result !== null) await writer.afterCommit?.();
   return count;
 }

@@ -54,7 +54,7 @@ function decimalUnscaled(v: unknown, t: PrimitiveType): { n: Numeric; unscaled: 
       detail: `A field with precision ${t.precision}, scale ${scale} must round to an absolute value less than 10^${(t.precision ?? 38) - scale}.`,
     });
   }
-  return { n: Numeric.of(unscaled, scale), unscaled };
+  return { n: r.scale === scale ? r : Numeric.of(unscaled, scale), unscaled };
 }
 
 /** builds the column and counts its metrics; `length` rows of `values` */
@@ -111,11 +111,18 @@ export function arrowColumn(values: readonly unknown[], length: number, t: Primi
     }
     case 'decimal': {
       const data = new Uint32Array(length * 4);
+      const words = new BigInt64Array(data.buffer);
       for (let i = 0; i < length; i++) {
         if (!valid(i)) continue;
         const { n, unscaled } = decimalUnscaled(values[i], t);
-        let u = BigInt.asUintN(128, unscaled);
-        for (let w = 0; w < 4; w++) { data[i * 4 + w] = Number(u & 0xffffffffn); u >>= 32n; }
+        if (unscaled >= I64_MIN && unscaled <= I64_MAX) {
+          // little-endian 128-bit two's complement: the low word, then its sign extension
+          words[i * 2] = unscaled;
+          words[i * 2 + 1] = unscaled < 0n ? -1n : 0n;
+        } else {
+          let u = BigInt.asUintN(128, unscaled);
+          for (let w = 0; w < 4; w++) { data[i * 4 + w] = Number(u & 0xffffffffn); u >>= 32n; }
+        }
         m.add(n);
       }
       return finish({ data });
@@ -125,7 +132,48 @@ export function arrowColumn(values: readonly unknown[], length: number, t: Primi
       for (let i = 0; i < length; i++) if (valid(i)) { data.set(uuidToBytes(values[i] as string), i * 16); m.add(values[i]); }
       return finish({ data });
     }
-    case 'string': case 'binary': {
+    case 'string': {
+      const ascii = asciiStringColumn(values, length, valid, m);
+      if (ascii !== null) return finish(ascii);
+      return finish(variableWidth(values, length, t, valid, m));
+    }
+    case 'binary': return finish(variableWidth(values, length, t, valid, m));
+    default: throw pgError(SqlState.feature_not_supported, `writing Iceberg type "${t.name}" is not supported`);
+  }
+}
+
+const I64_MIN = -(2n ** 63n);
+const I64_MAX = 2n ** 63n - 1n;
+
+/**
+ * A string column encoded in one step: the values joined and encoded once. When the bytes are as many as
+ * the UTF-16 units every character is ASCII, so the character offsets are the byte offsets; otherwise null
+ * (the caller encodes value by value). Metrics are counted only on success.
+ */
+function asciiStringColumn(values: readonly unknown[], length: number, valid: (i: number) => boolean, m: ColumnMetrics): { valueOffsets: Int32Array; data: Uint8Array } | null {
+  const strs = new Array<string>(length);
+  const valueOffsets = new Int32Array(length + 1);
+  let total = 0;
+  for (let i = 0; i < length; i++) {
+    const v = values[i];
+    const s = v === null || v === undefined ? '' : (v as string);
+    strs[i] = s;
+    total += s.length;
+    if (total > 0x7fffffff) return null;
+    valueOffsets[i + 1] = total;
+  }
+  const joined = strs.join('');
+  const data = new Uint8Array(total);
+  const r = enc.encodeInto(joined, data);
+  if (r.read !== joined.length || r.written !== total) return null;
+  for (let i = 0; i < length; i++) if (valid(i)) m.add(values[i]);
+  return { valueOffsets, data };
+}
+
+/** string (value by value) or binary: offsets + concatenated bytes */
+function variableWidth(values: readonly unknown[], length: number, t: PrimitiveType, valid: (i: number) => boolean, m: ColumnMetrics): { valueOffsets: Int32Array; data: Uint8Array } {
+  {
+    {
       const parts: Uint8Array[] = new Array<Uint8Array>(length);
       const valueOffsets = new Int32Array(length + 1);
       let total = 0;
@@ -144,9 +192,8 @@ export function arrowColumn(values: readonly unknown[], length: number, t: Primi
       }
       const data = new Uint8Array(total);
       for (let i = 0; i < length; i++) data.set(parts[i]!, valueOffsets[i]!);
-      return finish({ valueOffsets, data });
+      return { valueOffsets, data };
     }
-    default: throw pgError(SqlState.feature_not_supported, `writing Iceberg type "${t.name}" is not supported`);
   }
 }
 

@@ -3,12 +3,14 @@
  * ids, in the shape Iceberg Java 1.8 writes (schemas copied from ../shared/spec/avro-schemas). Added
  * entries carry null snapshot_id / sequence numbers so they inherit them from the manifest list entry
  * (§ Sequence Number Inheritance): a manifest written once is reused unchanged across commit retries.
- * Unpartitioned tables only (empty `partition` record, spec 0).
+ * Unpartitioned tables get an empty `partition` record and spec 0; partitioned ones the record of
+ * partition-avro.ts.
  */
 import type { IcebergType, Schema } from '../spec/schema.ts';
 import type { ManifestFile } from '../spec/manifest-list.ts';
 import type { DataFileInfo } from './parquet-data-writer.ts';
 import { writeAvroFile } from './avro-writer.ts';
+import { partitionRecord, partitionRecordSchema, partitionSpecHeader, type ManifestPartitioning } from './partition-avro.ts';
 
 const opt = (name: string, type: unknown, id: number): object => ({ name, type: ['null', type], default: null, 'field-id': id });
 const idMap = (name: string, id: number, k: number, v: number, valueType: string): object =>
@@ -73,8 +75,19 @@ export function schemaJson(schema: Schema): string {
 
 const kv = <V>(entries: [number, V][]): { key: number; value: V }[] => entries.map(([key, value]) => ({ key, value }));
 
-/** one manifest of ADDED data files (status 1, inherited snapshot id and sequence numbers) */
-export function writeDataManifest(schema: Schema, files: readonly DataFileInfo[]): Uint8Array {
+/** MANIFEST_ENTRY_SCHEMA with the `partition` record of a partitioned spec */
+function entrySchemaFor(p: ManifestPartitioning): object {
+  const entry = MANIFEST_ENTRY_SCHEMA.fields[4] as { type: { fields: { name: string }[] } };
+  const dataFields = entry.type.fields.map((f) => (f.name === 'partition' ? { ...f, type: partitionRecordSchema(p) } : f));
+  const fields = MANIFEST_ENTRY_SCHEMA.fields.map((f, i) => (i === 4 ? { ...f, type: { ...entry.type, fields: dataFields } } : f));
+  return { ...MANIFEST_ENTRY_SCHEMA, fields };
+}
+
+/**
+ * one manifest of ADDED data files (status 1, inherited snapshot id and sequence numbers); with
+ * `partitioning`, each file's `partition` (its tuple, spec order) fills the partition record
+ */
+export function writeDataManifest(schema: Schema, files: readonly (DataFileInfo & { readonly partition?: readonly unknown[] })[], partitioning?: ManifestPartitioning): Uint8Array {
   const records = files.map((f) => {
     const lower: [number, Buffer][] = [];
     const upper: [number, Buffer][] = [];
@@ -90,7 +103,7 @@ export function writeDataManifest(schema: Schema, files: readonly DataFileInfo[]
     return {
       status: 1, snapshot_id: null, sequence_number: null, file_sequence_number: null,
       data_file: {
-        content: 0, file_path: f.path, file_format: 'PARQUET', partition: {},
+        content: 0, file_path: f.path, file_format: 'PARQUET', partition: partitioning === undefined ? {} : partitionRecord(partitioning, f.partition ?? []),
         record_count: BigInt(f.recordCount), file_size_in_bytes: BigInt(f.fileSizeInBytes),
         column_sizes: null,
         value_counts: kv(counted.map((m) => [m.fieldId, BigInt(m.valueCount)])),
@@ -101,8 +114,10 @@ export function writeDataManifest(schema: Schema, files: readonly DataFileInfo[]
       },
     };
   });
-  return writeAvroFile(MANIFEST_ENTRY_SCHEMA, {
-    schema: schemaJson(schema), 'schema-id': String(schema.schemaId), 'partition-spec': '[]', 'partition-spec-id': '0',
+  return writeAvroFile(partitioning === undefined ? MANIFEST_ENTRY_SCHEMA : entrySchemaFor(partitioning), {
+    schema: schemaJson(schema), 'schema-id': String(schema.schemaId),
+    'partition-spec': partitioning === undefined ? '[]' : partitionSpecHeader(partitioning),
+    'partition-spec-id': String(partitioning?.specId ?? 0),
     'format-version': '2', content: 'data',
   }, records);
 }

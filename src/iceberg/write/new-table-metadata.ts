@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { ColumnDef } from '../../catalog/table-source.ts';
 import { icebergColumnTypeOf, icebergTypeJson } from './iceberg-type-of.ts';
 import { toSqlType } from '../spec/types.ts';
+import { partitionFieldsFromOption } from '../transforms/partitioning-option.ts';
 
 export type MetadataDoc = Record<string, unknown>;
 
@@ -31,7 +32,8 @@ export function columnTypeProperty(fieldId: number): string {
 }
 
 /** `primaryKey`: 0-based column positions; they become the schema's identifier-field-ids (required fields) */
-export function newTableMetadata(location: string, columns: readonly ColumnDef[], primaryKey: readonly number[] = [], nowMs = Date.now()): MetadataDoc {
+/** `partitioning`: the `partitioning` option items (`day(ts)`, `bucket(16, id)`, …; see partitioning-option.ts) */
+export function newTableMetadata(location: string, columns: readonly ColumnDef[], primaryKey: readonly number[] = [], nowMs = Date.now(), partitioning: readonly string[] = []): MetadataDoc {
   let lastId = columns.length;
   const types = columns.map((c) => icebergColumnTypeOf(c.type, () => ++lastId));
   const fields = columns.map((c, i) => ({
@@ -42,6 +44,7 @@ export function newTableMetadata(location: string, columns: readonly ColumnDef[]
     const back = toSqlType(types[i]!);
     return back.oid === c.type.oid && back.typmod === c.type.typmod ? [] : [[columnTypeProperty(i + 1), `${c.type.oid}:${c.type.typmod}:${JSON.stringify(icebergTypeJson(types[i]!))}`]];
   }));
+  const partitionFields = partitionFieldsFromOption(partitioning, columns.map((c, i) => ({ id: i + 1, name: c.name, type: types[i]! })));
   const defaults = Object.fromEntries(columns.flatMap((c, i) => (c.defaultExpr === undefined ? [] : [[columnDefaultProperty(i + 1), c.defaultExpr]])));
   return {
     'format-version': 2,
@@ -53,8 +56,8 @@ export function newTableMetadata(location: string, columns: readonly ColumnDef[]
     'current-schema-id': 0,
     schemas: [{ type: 'struct', 'schema-id': 0, fields, ...(primaryKey.length === 0 ? {} : { 'identifier-field-ids': primaryKey.map((i) => i + 1) }) }],
     'default-spec-id': 0,
-    'partition-specs': [{ 'spec-id': 0, fields: [] }],
-    'last-partition-id': 999,
+    'partition-specs': [{ 'spec-id': 0, fields: partitionFields }],
+    'last-partition-id': 999 + partitionFields.length,
     'default-sort-order-id': 0,
     'sort-orders': [{ 'order-id': 0, fields: [] }],
     properties: { ...DEFAULT_TABLE_PROPERTIES, ...declared, ...defaults },

@@ -6,6 +6,7 @@
  */
 import pgQuery from 'libpg-query';
 import { syntaxError } from '../../common/errors.ts';
+import { rewriteWithArrayOptions } from './with-array-options.ts';
 
 export interface ParsedStatement {
   /** the libpg-query RawStmt.stmt node, e.g. {SelectStmt: …} */
@@ -26,7 +27,7 @@ interface AsOfClause { readonly start: number; readonly asOf: string }
 
 export function parseSql(sql: string): ParsedStatement[] {
   const clauses: AsOfClause[] = [];
-  const rewritten = blankTimeTravel(sql, clauses);
+  const rewritten = rewriteWithArrayOptions(blankTimeTravel(sql, clauses));
   let result: { stmts?: { stmt: unknown; stmt_location?: number; stmt_len?: number }[] };
   try {
     result = pgQuery.parseSync(rewritten) as typeof result;

@@ -1,0 +1,259 @@
+/**
+ * COPY FROM STDIN throughput: TPC-H lineitem (deterministic, mulberry32) streamed as CSV into a throwaway
+ * PostgreSQL and into lakegate (an Iceberg table) in one run.
+ *
+ *   npm run bench:copy -- [--sf 0.1] [--targets pg,lakegate] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
+ *
+ * The CSV is generated once into a temp file (progress on stderr), then each server gets the same bytes
+ * through pg-copy-streams. lakegate runs as a child `node bin/lakegate.mjs serve` so its peak RSS is the
+ * kernel's VmHWM (/proc/<pid>/status), not a sample. Afterwards count(*) and sum(l_extendedprice) are checked
+ * on both against the generator's own totals. Writes bench/results/copy-<date>.json and prints a markdown table.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { mulberry32 } from '../src/common/prng.ts';
+import { freePort, startPgCluster } from '../test/helpers/pg-cluster.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    sf: { type: 'string', default: '0.1' },
+    targets: { type: 'string', default: 'pg,lakegate' },
+    'node-args': { type: 'string', default: '' },
+  },
+});
+const sf = Number(args.sf);
+const targets = args.targets.split(',').map((s) => s.trim());
+
+const COLUMNS = `l_orderkey bigint not null, l_partkey bigint not null, l_suppkey bigint not null, l_linenumber integer not null,
+  l_quantity numeric(15,2) not null, l_extendedprice numeric(15,2) not null, l_discount numeric(15,2) not null, l_tax numeric(15,2) not null,
+  l_returnflag char(1) not null, l_linestatus char(1) not null, l_shipdate date not null, l_commitdate date not null,
+  l_receiptdate date not null, l_shipinstruct char(25) not null, l_shipmode char(10) not null, l_comment varchar(44) not null`;
+
+const INSTRUCT = ['DELIVER IN PERSON', 'COLLECT COD', 'NONE', 'TAKE BACK RETURN'];
+const MODES = ['REG AIR', 'AIR', 'RAIL', 'SHIP', 'TRUCK', 'MAIL', 'FOB'];
+const WORDS = ['furiously', 'quickly', 'carefully', 'blithely', 'slyly', 'regular', 'final', 'ironic', 'express', 'special',
+  'pending', 'bold', 'even', 'silent', 'unusual', 'deposits', 'requests', 'accounts', 'packages', 'theodolites', 'foxes', 'ideas'];
+const DAY_MS = 86_400_000;
+const START = Date.UTC(1992, 0, 1);
+const CURRENT = Date.UTC(1995, 5, 17);
+
+function isoDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+function cents(c: number): string {
+  return `${Math.trunc(c / 100)}.${String(c % 100).padStart(2, '0')}`;
+}
+
+interface Generated {
+  readonly file: string;
+  readonly rows: number;
+  readonly bytes: number;
+  /** sum(l_extendedprice) in cents */
+  readonly sumCents: bigint;
+}
+
+/** TPC-H-shaped lineitem (dbgen's value domains, not its exact streams): 1.5M×SF orders of 1–7 lines */
+async function generate(dir: string): Promise<Generated> {
+  const file = join(dir, 'lineitem.csv');
+  const out = createWriteStream(file);
+  const rnd = mulberry32(42);
+  const int = (lo: number, hi: number): number => lo + Math.floor(rnd() * (hi - lo + 1));
+  const orders = Math.round(1_500_000 * sf);
+  const parts = Math.max(1, Math.round(200_000 * sf));
+  const supps = Math.max(1, Math.round(10_000 * sf));
+  let rows = 0;
+  let sum = 0n;
+  let chunk = '';
+  const t0 = Date.now();
+  for (let o = 1; o <= orders; o++) {
+    const orderkey = (Math.floor((o - 1) / 8) * 32) + ((o - 1) % 8) + 1; // dbgen's sparse keys
+    const orderDate = START + int(0, 2405) * DAY_MS;
+    const lines = int(1, 7);
+    for (let l = 1; l <= lines; l++) {
+      const partkey = int(1, parts);
+      const quantity = int(1, 50);
+      const retail = 90000 + ((partkey / 10) % 20001) + 100 * (partkey % 1000);
+      const price = quantity * Math.round(retail);
+      sum += BigInt(price);
+      const ship = orderDate + int(1, 121) * DAY_MS;
+      const commit = orderDate + int(30, 90) * DAY_MS;
+      const receipt = ship + int(1, 30) * DAY_MS;
+      const flag = receipt <= CURRENT ? (rnd() < 0.5 ? 'R' : 'A') : 'N';
+      const status = ship > CURRENT ? 'O' : 'F';
+      let comment = '';
+      const target = int(10, 43);
+      while (comment.length < target) comment += (comment ? ' ' : '') + WORDS[int(0, WORDS.length - 1)]!;
+      comment = comment.slice(0, target);
+      chunk += `${orderkey},${partkey},${int(1, supps)},${l},${quantity}.00,${cents(price)},0.0${int(0, 9)},0.0${int(0, 8)},`
+        + `${flag},${status},${isoDate(ship)},${isoDate(commit)},${isoDate(receipt)},${INSTRUCT[int(0, 3)]},${MODES[int(0, 6)]},"${comment}"\n`;
+      rows++;
+    }
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await once(out, 'drain');
+      chunk = '';
+      if (o % 50_000 < 8) process.stderr.write(`\rgenerating lineitem SF ${sf}: ${rows} rows (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    }
+  }
+  out.end(chunk);
+  await once(out, 'finish');
+  process.stderr.write(`\rgenerated lineitem SF ${sf}: ${rows} rows, ${(statSync(file).size / 1e6).toFixed(0)} MB in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  return { file, rows, bytes: statSync(file).size, sumCents: sum };
+}
+
+interface Result {
+  target: string;
+  rows?: number;
+  seconds?: number;
+  rowsPerSec?: number;
+  peakRssMb?: number;
+  countOk?: boolean;
+  sumOk?: boolean;
+  error?: string;
+}
+
+async function copyInto(url: string, table: string, gen: Generated, label: string): Promise<number> {
+  const client = new pg.Client(url);
+  await client.connect();
+  try {
+    const t0 = process.hrtime.bigint();
+    const stream = client.query(copyFrom(`COPY ${table} FROM STDIN (FORMAT csv)`));
+    const input = createReadStream(gen.file, { highWaterMark: 256 * 1024 });
+    let sent = 0;
+    const timer = setInterval(() => process.stderr.write(`\r${label}: ${(sent / 1e6).toFixed(0)} / ${(gen.bytes / 1e6).toFixed(0)} MB sent`), 1000);
+    input.on('data', (b) => { sent += b.length; });
+    try {
+      await pipeline(input, stream);
+    } finally {
+      clearInterval(timer);
+      process.stderr.write('\n');
+    }
+    return Number(process.hrtime.bigint() - t0) / 1e9;
+  } finally {
+    await client.end();
+  }
+}
+
+async function verify(url: string, table: string, gen: Generated, r: Result): Promise<void> {
+  const client = new pg.Client(url);
+  await client.connect();
+  try {
+    const res = await client.query(`SELECT count(*)::text AS n, sum(l_extendedprice)::text AS s FROM ${table}`);
+    const row = res.rows[0] as { n: string; s: string };
+    r.countOk = Number(row.n) === gen.rows;
+    r.sumOk = row.s === cents(Number(gen.sumCents)) || row.s.replace(/\.?0*$/, '') === cents(Number(gen.sumCents)).replace(/\.?0*$/, '');
+    if (!r.countOk || !r.sumOk) process.stderr.write(`${r.target}: count ${row.n} (expected ${gen.rows}), sum ${row.s} (expected ${cents(Number(gen.sumCents))})\n`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function runPg(gen: Generated): Promise<Result> {
+  const r: Result = { target: 'pg' };
+  const cluster = await startPgCluster();
+  try {
+    const c = new pg.Client(cluster.url);
+    await c.connect();
+    await c.query(`DROP TABLE IF EXISTS lineitem; CREATE TABLE lineitem (${COLUMNS})`);
+    await c.end();
+    r.seconds = await copyInto(cluster.url, 'lineitem', gen, 'pg');
+    await verify(cluster.url, 'lineitem', gen, r);
+  } catch (e) {
+    r.error = (e as Error).message;
+  } finally {
+    await cluster.stop();
+  }
+  return r;
+}
+
+async function waitForPort(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`lakegate exited with code ${child.exitCode}`);
+    const c = new pg.Client(url);
+    try {
+      await c.connect();
+      await c.end();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error('lakegate did not start within 30 s');
+}
+
+function vmHwmMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+async function runLakegate(gen: Generated): Promise<Result> {
+  const r: Result = { target: 'lakegate' };
+  const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-copy-wh-'));
+  const port = await freePort();
+  const nodeArgs = args['node-args'].split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, 'bin/lakegate.mjs', 'serve'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, LAKEGATE_HOST: '127.0.0.1', LAKEGATE_PORT: String(port), LAKEGATE_WAREHOUSE: warehouse, LAKEGATE_AUTH: 'trust', LAKEGATE_SAMPLE_DATA: 'false' },
+  });
+  const url = `postgres://postgres@127.0.0.1:${port}/lakegate`;
+  try {
+    await waitForPort(url, child);
+    const c = new pg.Client(url);
+    await c.connect();
+    await c.query('CREATE SCHEMA tpch');
+    await c.query(`CREATE TABLE tpch.lineitem (${COLUMNS})`);
+    await c.end();
+    r.seconds = await copyInto(url, 'tpch.lineitem', gen, 'lakegate');
+    r.peakRssMb = vmHwmMb(child.pid!);
+    await verify(url, 'tpch.lineitem', gen, r);
+  } catch (e) {
+    r.error = (e as Error).message;
+  } finally {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+    rmSync(warehouse, { recursive: true, force: true });
+  }
+  return r;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'lakegate-copy-bench-'));
+try {
+  const gen = await generate(dir);
+  const results: Result[] = [];
+  for (const t of targets) {
+    const r = t === 'pg' ? await runPg(gen) : t === 'lakegate' ? await runLakegate(gen) : { target: t, error: 'unknown target' };
+    if (r.seconds !== undefined) {
+      r.rows = gen.rows;
+      r.rowsPerSec = Math.round(gen.rows / r.seconds);
+    }
+    results.push(r);
+  }
+  const pgR = results.find((r) => r.target === 'pg');
+  const lgR = results.find((r) => r.target === 'lakegate');
+  const ratio = pgR?.rowsPerSec && lgR?.rowsPerSec ? lgR.rowsPerSec / pgR.rowsPerSec : null;
+  const date = new Date().toISOString();
+  const cell = (r: Result | undefined, f: (r: Result) => string): string => (r === undefined ? '–' : r.error !== undefined ? 'n/a' : f(r));
+  console.log(`\nCOPY lineitem FROM STDIN (FORMAT csv), SF ${sf}: ${gen.rows} rows, ${(gen.bytes / 1e6).toFixed(0)} MB (${date})\n`);
+  console.log('| target | seconds | rows/s | peak RSS | count ok | sum ok |');
+  console.log('|---|---:|---:|---:|---|---|');
+  for (const r of results) {
+    console.log(`| ${r.target} | ${cell(r, (x) => x.seconds!.toFixed(2))} | ${cell(r, (x) => String(x.rowsPerSec))} | ${cell(r, (x) => (x.peakRssMb === undefined ? '–' : `${x.peakRssMb.toFixed(0)} MB`))} | ${cell(r, (x) => String(x.countOk))} | ${cell(r, (x) => String(x.sumOk))} |`);
+  }
+  if (ratio !== null) console.log(`\nlakegate / pg: ${ratio.toFixed(2)}×`);
+  for (const r of results) if (r.error !== undefined) console.log(`${r.target}: ${r.error}`);
+  mkdirSync('bench/results', { recursive: true });
+  const out = join('bench/results', `copy-${date.replace(/[:.]/g, '-').slice(0, 19)}.json`);
+  writeFileSync(out, JSON.stringify({ date, sf, rows: gen.rows, bytes: gen.bytes, ratio, results }, null, 2));
+  console.log(`\nwrote ${out}`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
