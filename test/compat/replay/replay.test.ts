@@ -39,7 +39,8 @@ async function rowsOf(client: pg.Client, sql: string): Promise<string[][]> {
   return (res.rows as unknown[][]).map((r) => r.map((v) => (v === null ? 'NULL' : String(v))));
 }
 
-describe('replayed client catalog SQL', () => {
+// this file compares lakegate with PostgreSQL itself; under PG_COMPAT=1 other files share the cluster concurrently
+describe.skipIf(process.env.PG_COMPAT === '1')('replayed client catalog SQL', () => {
   let lakegate: LakegateServer;
   let lg: pg.Client;
   let ref: pg.Client;
@@ -89,7 +90,9 @@ describe('replayed client catalog SQL', () => {
         const keep = (rows: string[][]) => rows.map((r) => r[0]).filter((n) => !n!.startsWith('pg_toast') && !n!.startsWith('pg_temp')).sort();
         expect(keep(a), ours[i]).toEqual(keep(b));
       } else {
-        expect(a, ours[i]).toEqual(b);
+        // the shared cluster may hold other test files' schemas: compare what concerns ours
+        const mine = (rows: string[][]) => rows.filter((r) => !r.some((v) => v.startsWith('compat_') || v.startsWith('slt_')));
+        expect(mine(a), ours[i]).toEqual(mine(b));
       }
     }
   });
