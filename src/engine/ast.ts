@@ -61,7 +61,5 @@ export function rangeVarName(rv: unknown): QualifiedName {
   };
 }
 
-/** PostgreSQL's quote_ident: quotes unless the name is a lower-case plain identifier */
-export function quoteIdent(name: string): string {
-  return /^[a-z_][a-z0-9_$]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
-}
+/** PostgreSQL's quote_ident (also quotes keywords): the catalog's implementation, shared */
+export { quoteIdent } from '../pgcatalog/index.ts';

@@ -3,45 +3,22 @@
  * (createQueryEngine → parse → bind → execute) against pgcatalog, with PostgreSQL 15's answers for the same DDL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { textOut } from '../common/pgtypes/index.ts';
-import { createQueryEngine, type QueryEngine } from '../engine/index.ts';
-import type { HandlerSession } from '../wire/handler.ts';
+import { engineQuery, type EngineQuery } from './testing/engine-query.ts';
 
-let engine: QueryEngine;
-let session: HandlerSession;
-
-async function query(sql: string): Promise<string[][]> {
-  const out: string[][] = [];
-  for await (const r of session.simpleQuery(sql)) {
-    if (r.kind !== 'rows') continue;
-    for await (const b of r.batches) {
-      for (let i = 0; i < b.length; i++) {
-        out.push(b.columns.map((c, j) => {
-          const v = c[i];
-          if (v === null || v === undefined) return 'NULL';
-          const t = r.columns[j]!.typeOid;
-          return session.renderText?.(t, v) ?? textOut(t, v);
-        }));
-      }
-    }
-  }
-  return out;
-}
+let db: EngineQuery;
+const query = (sql: string): Promise<string[][]> => db.query(sql);
 
 beforeAll(async () => {
-  engine = await createQueryEngine({ databases: ['lake'] });
-  session = await engine.connect({ user: 'alice', database: 'lake', parameters: {}, backendPid: 77, remoteAddress: '127.0.0.1', remotePort: 5000, localAddress: '127.0.0.1', localPort: 5433, ssl: false });
-  for (const ddl of [
+  db = await engineQuery(77, [
     'create table customers (id int primary key, name varchar(50) not null, balance numeric(12,2) default 0, note text)',
     "comment on column customers.name is 'full name'",
     'create schema sales',
     'create table sales.items (sku text primary key, qty smallint)',
-  ]) await query(ddl);
+  ]);
 });
 
 afterAll(async () => {
-  await session.close();
-  await engine.close();
+  await db?.close();
 });
 
 describe('client catalog queries through the engine', () => {

@@ -4,43 +4,21 @@
  * same DDL, database name aside), plus PostgreSQL's errors for bad references.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { textOut } from '../common/pgtypes/index.ts';
-import { createQueryEngine, type QueryEngine } from '../engine/index.ts';
-import type { HandlerSession } from '../wire/handler.ts';
+import { engineQuery, type EngineQuery } from './testing/engine-query.ts';
 
-let engine: QueryEngine;
-let session: HandlerSession;
-
-async function query(sql: string): Promise<string[][]> {
-  const out: string[][] = [];
-  for await (const r of session.simpleQuery(sql)) {
-    if (r.kind !== 'rows') continue;
-    for await (const b of r.batches) {
-      for (let i = 0; i < b.length; i++) {
-        out.push(b.columns.map((c, j) => {
-          const v = c[i];
-          if (v === null || v === undefined) return 'NULL';
-          const t = r.columns[j]!.typeOid;
-          return session.renderText?.(t, v) ?? textOut(t, v);
-        }));
-      }
-    }
-  }
-  return out;
-}
+let db: EngineQuery;
+const query = (sql: string): Promise<string[][]> => db.query(sql);
 
 beforeAll(async () => {
-  engine = await createQueryEngine({ databases: ['lake'] });
-  session = await engine.connect({ user: 'alice', database: 'lake', parameters: {}, backendPid: 78, remoteAddress: '127.0.0.1', remotePort: 5000, localAddress: '127.0.0.1', localPort: 5433, ssl: false });
-  for (const ddl of [
+  db = await engineQuery(78, [
     'create schema s',
     'create table s.c (id int primary key, k int)',
     'create table s.o (id int, cid int references s.c, c2 int, constraint my_fk foreign key (c2) references s.c (id))',
     'create table s.nopk (a int)',
-  ]) await query(ddl);
+  ]);
 });
 afterAll(async () => {
-  await session?.close();
+  await db?.close();
 });
 
 describe('foreign keys (metadata)', () => {
