@@ -17,10 +17,54 @@ export interface ColumnDef {
   readonly comment?: string;
 }
 
+/**
+ * A predicate pushed into a scan. Pushdown is *inexact* (DataFusion's TableProviderFilterPushDown::Inexact):
+ * the executor still evaluates the full WHERE above the scan, so a source may use these to skip partitions,
+ * files, row groups or rows that cannot match, and may ignore any of them. `column` indexes `columns`;
+ * values are in that column type's JS representation (common/pgtypes/values.ts), already of the column's type
+ * (the optimizer only pushes comparisons it could express without a cast on the column).
+ */
+export type ScanPredicate =
+  | { readonly kind: 'compare'; readonly op: '=' | '<>' | '<' | '<=' | '>' | '>='; readonly column: number; readonly value: unknown }
+  | { readonly kind: 'isNull' | 'isNotNull'; readonly column: number }
+  | { readonly kind: 'in'; readonly column: number; readonly values: readonly unknown[] }
+  | { readonly kind: 'startsWith'; readonly column: number; readonly prefix: string }
+  | { readonly kind: 'and' | 'or'; readonly args: readonly ScanPredicate[] };
+
+/** Counters a scan fills in for EXPLAIN / EXPLAIN ANALYZE (files and row groups scanned versus total). */
+export interface ScanMetrics {
+  manifestsTotal: number;
+  manifestsScanned: number;
+  filesTotal: number;
+  filesScanned: number;
+  /** files skipped by partition values vs by column bounds / null counts */
+  filesPrunedByPartition: number;
+  filesPrunedByStats: number;
+  rowGroupsTotal: number;
+  rowGroupsScanned: number;
+  bytesRead: number;
+  rowsDecoded: number;
+  /** answered from metadata without reading data files (COUNT(*), MIN/MAX) */
+  fromMetadata?: boolean;
+}
+
+export function emptyScanMetrics(): ScanMetrics {
+  return {
+    manifestsTotal: 0, manifestsScanned: 0, filesTotal: 0, filesScanned: 0, filesPrunedByPartition: 0,
+    filesPrunedByStats: 0, rowGroupsTotal: 0, rowGroupsScanned: 0, bytesRead: 0, rowsDecoded: 0,
+  };
+}
+
 export interface ScanContext {
   readonly signal: AbortSignal;
   /** indexes into `columns` the query needs; undefined = all. A source may return all columns anyway. */
   readonly projection?: readonly number[];
+  /** conjunction of pushed predicates (inexact, see ScanPredicate) */
+  readonly filters?: readonly ScanPredicate[];
+  /** the consumer needs at most this many rows (only set when no filter remains above the scan) */
+  readonly limit?: number;
+  /** filled in by sources that can (Iceberg): what was pruned and read */
+  readonly metrics?: ScanMetrics;
   readonly session: SessionView;
   readonly catalog: CatalogView;
 }
@@ -37,6 +81,11 @@ export interface TableSource {
    * Sources without history leave it undefined.
    */
   at?(asOf: string): TableSource;
+  /**
+   * EXPLAIN without running: plan the scan (prune with ctx.filters) and report the counters, reading only
+   * metadata (manifests, Parquet footers). Sources without files leave it undefined.
+   */
+  explainScan?(ctx: ScanContext): Promise<ScanMetrics>;
 }
 
 /** A TableSource that can take rows (temp tables now; Iceberg tables through ingest later). */
