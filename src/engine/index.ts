@@ -15,6 +15,8 @@ import { SERVER_VERSION } from './settings.ts';
 import { IcebergTables } from './iceberg-tables.ts';
 import { FileIO, type PathMapEntry, type S3Config } from '../storage/index.ts';
 import { openSqlCatalog, type IcebergCatalog } from '../catalog/iceberg/index.ts';
+import { openRestCatalog } from '../catalog/rest/index.ts';
+import { readMetadataText } from '../catalog/rest-server/load-table-result.ts';
 import { icebergIOFromFileIO, writableIcebergIO } from '../iceberg/index.ts';
 
 export { SERVER_VERSION } from './settings.ts';
@@ -25,8 +27,14 @@ export interface EngineOptions {
   readonly serverVersion?: string;
   /** warehouse root (local folder or s3:// URI); without it, only in-memory tables exist */
   readonly warehouse?: string;
-  /** Iceberg SQL catalog database: a SQLite file path or postgresql:// URI (default: a SQLite file in the warehouse) */
+  /**
+   * The Iceberg catalog: a SQLite file path or postgresql:// URI (embedded SQL catalog; default a SQLite file
+   * in the warehouse), or an http(s):// Iceberg REST catalog (each database = the REST warehouse of that name)
+   */
   readonly catalogUri?: string;
+  /** REST catalog auth: a static bearer token, or OAuth2 client credentials `id:secret` */
+  readonly catalogToken?: string;
+  readonly catalogCredential?: string;
   /** location prefix rewrites (`FROM=TO`) for tables whose files moved */
   readonly pathMap?: readonly PathMapEntry[];
   readonly s3?: S3Config;
@@ -46,6 +54,22 @@ export interface QueryEngine extends QueryHandler {
   icebergCatalogChanged?(database: string): Promise<void>;
 }
 
+/** the catalog of one database: REST when the URI is http(s), else the embedded SQL catalog */
+async function openCatalog(options: EngineOptions, database: string, fileIO: FileIO): Promise<IcebergCatalog> {
+  const uri = options.catalogUri;
+  if (uri !== undefined && /^https?:\/\//i.test(uri)) {
+    return openRestCatalog({
+      uri,
+      warehouse: database,
+      name: database,
+      ...(options.catalogToken === undefined ? {} : { token: options.catalogToken }),
+      ...(options.catalogCredential === undefined ? {} : { credential: options.catalogCredential }),
+      readMetadata: (location) => readMetadataText({ read: (l) => fileIO.read(l) }, location),
+    });
+  }
+  return openSqlCatalog({ catalogName: database, warehouse: options.warehouse, ...(uri === undefined ? {} : { uri }) });
+}
+
 export async function createQueryEngine(options: EngineOptions): Promise<QueryEngine> {
   await initParser();
   const functions = getDefaultRegistry();
@@ -56,7 +80,7 @@ export async function createQueryEngine(options: EngineOptions): Promise<QueryEn
   if (options.warehouse !== undefined) {
     const io = icebergIOFromFileIO(fileIO);
     for (const database of server.databaseNames()) {
-      const catalog = await openSqlCatalog({ catalogName: database, warehouse: options.warehouse, ...(options.catalogUri === undefined ? {} : { uri: options.catalogUri }) });
+      const catalog = await openCatalog(options, database, fileIO);
       const tables = new IcebergTables(server.database(database), catalog, io, () => server.catalogChanged(), undefined, {
         io: writableIcebergIO(io, fileIO),
         warehouse: options.warehouse,

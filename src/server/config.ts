@@ -31,6 +31,9 @@ export const ConfigSchema = z
     server_version: z.string().default('15.18 (lakegate 0.1.0)'),
     /** Iceberg SQL catalog database: SQLite file path or postgresql:// URI; default <warehouse>/lakegate_catalog.db */
     catalog_uri: z.string().optional(),
+    /** REST catalog (catalog_uri http(s)://…): static bearer token, or OAuth2 client credentials `id:secret` */
+    catalog_token: z.string().min(1).optional(),
+    catalog_credential: z.string().min(1).optional(),
     /** location prefix rewrites `FROM=TO` for relocated tables (every path a table holds) */
     path_map: z.array(z.string().regex(/^[^=]+=.+$/, 'expected FROM=TO')).default([]),
     s3: z
@@ -47,8 +50,10 @@ export const ConfigSchema = z
     rest_port: z.coerce.number().int().min(0).max(65535).optional(),
     /** bearer token the REST catalog server requires (absent = no auth) */
     rest_token: z.string().min(1).optional(),
-    /** load the deterministic sample dataset (schema `sample`) into the first database at start */
+    /** create the deterministic sample lakehouse (Iceberg namespace `sample`) at start when it is missing */
     sample_data: z.coerce.boolean().default(true),
+    /** its size: 1 ≈ 1.06 million rows (rows scale linearly); `lakegate sample --scale N` rebuilds it */
+    sample_scale: z.coerce.number().positive().max(1000).default(1),
   })
   .strict();
 
@@ -63,6 +68,9 @@ export interface ConfigFlags {
   readonly warehouse?: string;
   readonly pathMap?: readonly string[];
   readonly restPort?: string | number;
+  /** --no-sample: false */
+  readonly sample?: boolean;
+  readonly sampleScale?: string | number;
 }
 
 /** LAKEGATE_* variables → config fields. */
@@ -81,6 +89,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   set('LAKEGATE_IDLE_SESSION_TIMEOUT', 'idle_session_timeout');
   set('LAKEGATE_SERVER_VERSION', 'server_version');
   set('LAKEGATE_CATALOG_URI', 'catalog_uri');
+  set('LAKEGATE_CATALOG_TOKEN', 'catalog_token');
+  set('LAKEGATE_CATALOG_CREDENTIAL', 'catalog_credential');
   set('LAKEGATE_REST_PORT', 'rest_port');
   set('LAKEGATE_REST_TOKEN', 'rest_token');
   set('LAKEGATE_PATH_MAP', 'path_map', (v) => v.split(',').map((x) => x.trim()).filter(Boolean));
@@ -92,6 +102,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if (env['LAKEGATE_S3_SECRET_ACCESS_KEY']) s3['secret_access_key'] = env['LAKEGATE_S3_SECRET_ACCESS_KEY'];
   if (Object.keys(s3).length > 0) out['s3'] = s3;
   set('LAKEGATE_SAMPLE_DATA', 'sample_data', (v) => !['0', 'false', 'off', 'no'].includes(v.toLowerCase()));
+  set('LAKEGATE_SAMPLE', 'sample_data', (v) => !['0', 'false', 'off', 'no'].includes(v.toLowerCase()));
+  set('LAKEGATE_SAMPLE_SCALE', 'sample_scale');
   if (env['LAKEGATE_TLS_CERT'] && env['LAKEGATE_TLS_KEY']) out['tls'] = { cert: env['LAKEGATE_TLS_CERT'], key: env['LAKEGATE_TLS_KEY'] };
   return out;
 }
@@ -130,6 +142,8 @@ export async function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv
   if (flags.port !== undefined) cli['port'] = flags.port;
   if (flags.warehouse !== undefined) cli['warehouse'] = flags.warehouse;
   if (flags.restPort !== undefined) cli['rest_port'] = flags.restPort;
+  if (flags.sample !== undefined) cli['sample_data'] = flags.sample;
+  if (flags.sampleScale !== undefined) cli['sample_scale'] = flags.sampleScale;
   if (flags.pathMap !== undefined && flags.pathMap.length > 0) cli['path_map'] = [...flags.pathMap];
   return parseConfig({ ...file, ...configFromEnv(env), ...cli }, path ? `config file "${path}"` : 'configuration');
 }

@@ -24,8 +24,8 @@ export interface StartOptions {
   readonly log?: WireLogger;
 }
 
-/** Loaded lazily so that tests passing their own handler do not load the whole engine. */
-async function createEngine(cfg: Config): Promise<QueryEngine> {
+/** Loaded lazily so that tests passing their own handler do not load the whole engine. (`lakegate sample` uses it too.) */
+export async function createEngine(cfg: Config): Promise<QueryEngine> {
   const { createQueryEngine } = await import('../engine/index.ts');
   const engine = await createQueryEngine({
     databases: cfg.databases,
@@ -33,6 +33,8 @@ async function createEngine(cfg: Config): Promise<QueryEngine> {
     warehouse: cfg.warehouse,
     pathMap: cfg.path_map,
     ...(cfg.catalog_uri === undefined ? {} : { catalogUri: cfg.catalog_uri }),
+    ...(cfg.catalog_token === undefined ? {} : { catalogToken: cfg.catalog_token }),
+    ...(cfg.catalog_credential === undefined ? {} : { catalogCredential: cfg.catalog_credential }),
     s3: {
       ...(cfg.s3.endpoint === undefined ? {} : { endpoint: cfg.s3.endpoint }),
       ...(cfg.s3.region === undefined ? {} : { region: cfg.s3.region }),
@@ -42,9 +44,13 @@ async function createEngine(cfg: Config): Promise<QueryEngine> {
     },
   });
   if (cfg.sample_data) {
-    const { generateSampleData } = await import('../sample/sample-data.ts');
-    for (const table of generateSampleData()) {
-      await engine.registerMemoryTable(cfg.databases[0]!, 'sample', table.name, table.columns, table.rows, table.primaryKey);
+    // first start on a warehouse: write the sample lakehouse before listening (later starts find it)
+    const { ensureSampleLakehouse } = await import('./startup-sample.ts');
+    try {
+      await ensureSampleLakehouse(engine, cfg);
+    } catch (e) {
+      await engine.close();
+      throw e;
     }
   }
   return engine;

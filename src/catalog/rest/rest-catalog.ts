@@ -2,14 +2,17 @@
  * RestCatalog: lakegate's IcebergCatalog over any Iceberg REST catalog (lakegate's own, Polaris, Nessie,
  * Gravitino, Tabular-style servers…). `openRestCatalog` first calls `GET /v1/config` (defaults < client
  * properties < overrides; `prefix` selects the catalog's path), then namespaces and tables map 1:1 onto
- * the REST routes. `commitTable` is 0A000: a REST commit sends TableRequirements + TableUpdates and the
- * server writes the metadata file, which does not map onto lakegate's pointer compare-and-swap (the
- * caller has already written the new metadata file); an UpdateTable client is future work.
+ * the REST routes. `commitTable(id, expected, next)` reads both metadata files (through `readMetadata`,
+ * supplied by whoever owns the FileIO) and sends their difference as TableRequirements + TableUpdates
+ * (metadata-diff.ts); the server writes its own metadata file, ours stays an orphan. So every lakegate
+ * write commits through REST with the same code that commits through the SQL catalog.
  */
 import { GatewayError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { IcebergCatalog, Namespace, NamespaceProperties, PropertiesUpdateSummary, TableIdentifier, TableLocation } from '../iceberg/iceberg-catalog.ts';
 import { encodeNamespace } from './namespace-encoding.ts';
+import { diffMetadata, type Doc } from './metadata-diff.ts';
+import { parseLosslessJson } from '../rest-server/lossless-doc.ts';
 import { RestHttp, type FetchLike, type RestAuthOptions, type RestHttpResponse, type RestRetryOptions } from './rest-http.ts';
 import { restResponseError, type ErrorSubject } from './rest-response-errors.ts';
 
@@ -24,6 +27,8 @@ export interface RestCatalogOptions extends RestAuthOptions {
   readonly properties?: Readonly<Record<string, string>>;
   readonly retry?: RestRetryOptions;
   readonly fetch?: FetchLike;
+  /** reads a metadata.json (for commits); without it, commits are 0A000 */
+  readonly readMetadata?: (location: string) => Promise<string>;
 }
 
 export async function openRestCatalog(options: RestCatalogOptions): Promise<RestCatalog> {
@@ -34,7 +39,7 @@ export async function openRestCatalog(options: RestCatalogOptions): Promise<Rest
   const config = JSON.parse(res.body) as { defaults?: Record<string, string>; overrides?: Record<string, string> };
   const properties = { ...(config.defaults ?? {}), ...(options.properties ?? {}), ...(config.overrides ?? {}) };
   http.prefix = properties['prefix'] ?? '';
-  return new RestCatalog(http, options.name ?? options.warehouse ?? 'rest', properties);
+  return new RestCatalog(http, options.name ?? options.warehouse ?? 'rest', properties, options.readMetadata);
 }
 
 export class RestCatalog implements IcebergCatalog {
@@ -43,6 +48,7 @@ export class RestCatalog implements IcebergCatalog {
     readonly name: string,
     /** the merged catalog properties (defaults < client < overrides) */
     readonly properties: Readonly<Record<string, string>>,
+    private readonly readMetadata?: (location: string) => Promise<string>,
   ) {}
 
   private async call(method: string, path: string, subject: ErrorSubject, body?: unknown, ok: readonly number[] = [200, 204]): Promise<RestHttpResponse> {
@@ -154,12 +160,18 @@ export class RestCatalog implements IcebergCatalog {
     throw restResponseError(res, subject);
   }
 
-  commitTable(_id: TableIdentifier, _expected: string, _next: string): Promise<void> {
-    return Promise.reject(
-      new GatewayError(SqlState.feature_not_supported, 'committing to a table in a REST catalog is not supported', {
-        detail: 'REST catalogs commit TableRequirements and TableUpdates, not a swap of metadata file locations.',
-      }),
-    );
+  async commitTable(id: TableIdentifier, expected: string, next: string): Promise<void> {
+    const read = this.readMetadata;
+    if (read === undefined) {
+      throw new GatewayError(SqlState.feature_not_supported, 'committing to a table in a REST catalog needs the metadata files to be readable', {
+        detail: 'REST catalogs commit TableRequirements and TableUpdates, computed from the base and new metadata files.',
+      });
+    }
+    const [base, target] = await Promise.all([read(expected), read(next)]);
+    const { requirements, updates } = diffMetadata(parseLosslessJson(base) as Doc, parseLosslessJson(target) as Doc);
+    if (updates.length === 0) return;
+    const body = { identifier: { namespace: id.namespace, name: id.name }, requirements, updates };
+    await this.call('POST', RestCatalog.tablePath(id), { table: id, action: 'commit table' }, body);
   }
 
   async close(): Promise<void> {

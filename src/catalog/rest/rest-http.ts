@@ -6,6 +6,7 @@
  */
 import { GatewayError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
+import { stringifyLossless } from '../rest-server/lossless-doc.ts';
 
 export interface RestRetryOptions {
   readonly maxAttempts?: number;
@@ -63,7 +64,7 @@ export class RestHttp {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.token !== undefined) headers['authorization'] = `Bearer ${this.token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const init = { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+    const init = { method, headers, ...(body === undefined ? {} : { body: stringifyLossless(body) }) }; // snapshot ids may be bigint
     return this.withRetry(method, `${method} ${path}`, () => this.fetchImpl(`${this.uri.replace(/\/+$/, '')}${path}`, init));
   }
 
