@@ -4,7 +4,7 @@
  *
  *   npm run bench:copy -- [--sf 0.1] [--targets pg,lakegate] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
  *
- * The CSV is generated once into a temp file (progress on stderr), then each server gets the same bytes
+ * The CSV (bench/tpch's generator) is generated once into a temp file (progress on stderr), then each server gets the same bytes
  * through pg-copy-streams. lakegate runs as a child `node bin/lakegate.mjs serve` so its peak RSS is the
  * kernel's VmHWM (/proc/<pid>/status), not a sample. Afterwards count(*) and sum(l_extendedprice) are checked
  * on both against the generator's own totals. Writes bench/results/copy-<date>.json and prints a markdown table.
@@ -18,7 +18,7 @@ import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { mulberry32 } from '../src/common/prng.ts';
+import { csvField, money, TPCH_COLUMNS, tpchRows } from './tpch/index.ts';
 import { freePort, startPgCluster } from '../test/helpers/pg-cluster.ts';
 
 const { values: args } = parseArgs({
@@ -31,26 +31,7 @@ const { values: args } = parseArgs({
 const sf = Number(args.sf);
 const targets = args.targets.split(',').map((s) => s.trim());
 
-const COLUMNS = `l_orderkey bigint not null, l_partkey bigint not null, l_suppkey bigint not null, l_linenumber integer not null,
-  l_quantity numeric(15,2) not null, l_extendedprice numeric(15,2) not null, l_discount numeric(15,2) not null, l_tax numeric(15,2) not null,
-  l_returnflag char(1) not null, l_linestatus char(1) not null, l_shipdate date not null, l_commitdate date not null,
-  l_receiptdate date not null, l_shipinstruct char(25) not null, l_shipmode char(10) not null, l_comment varchar(44) not null`;
-
-const INSTRUCT = ['DELIVER IN PERSON', 'COLLECT COD', 'NONE', 'TAKE BACK RETURN'];
-const MODES = ['REG AIR', 'AIR', 'RAIL', 'SHIP', 'TRUCK', 'MAIL', 'FOB'];
-const WORDS = ['furiously', 'quickly', 'carefully', 'blithely', 'slyly', 'regular', 'final', 'ironic', 'express', 'special',
-  'pending', 'bold', 'even', 'silent', 'unusual', 'deposits', 'requests', 'accounts', 'packages', 'theodolites', 'foxes', 'ideas'];
-const DAY_MS = 86_400_000;
-const START = Date.UTC(1992, 0, 1);
-const CURRENT = Date.UTC(1995, 5, 17);
-
-function isoDate(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
-function cents(c: number): string {
-  return `${Math.trunc(c / 100)}.${String(c % 100).padStart(2, '0')}`;
-}
+const COLUMNS = TPCH_COLUMNS.lineitem;
 
 interface Generated {
   readonly file: string;
@@ -60,43 +41,20 @@ interface Generated {
   readonly sumCents: bigint;
 }
 
-/** TPC-H-shaped lineitem (dbgen's value domains, not its exact streams): 1.5M×SF orders of 1–7 lines */
+/** TPC-H lineitem from bench/tpch's generator, written once to a temp CSV file (the sum is taken from the rows) */
 async function generate(dir: string): Promise<Generated> {
   const file = join(dir, 'lineitem.csv');
   const out = createWriteStream(file);
-  const rnd = mulberry32(42);
-  const int = (lo: number, hi: number): number => lo + Math.floor(rnd() * (hi - lo + 1));
-  const orders = Math.round(1_500_000 * sf);
-  const parts = Math.max(1, Math.round(200_000 * sf));
-  const supps = Math.max(1, Math.round(10_000 * sf));
   let rows = 0;
   let sum = 0n;
   let chunk = '';
   const t0 = Date.now();
   let lastProgress = t0;
-  for (let o = 1; o <= orders; o++) {
-    const orderkey = (Math.floor((o - 1) / 8) * 32) + ((o - 1) % 8) + 1; // dbgen's sparse keys
-    const orderDate = START + int(0, 2405) * DAY_MS;
-    const lines = int(1, 7);
-    for (let l = 1; l <= lines; l++) {
-      const partkey = int(1, parts);
-      const quantity = int(1, 50);
-      const retail = 90000 + ((partkey / 10) % 20001) + 100 * (partkey % 1000);
-      const price = quantity * Math.round(retail);
-      sum += BigInt(price);
-      const ship = orderDate + int(1, 121) * DAY_MS;
-      const commit = orderDate + int(30, 90) * DAY_MS;
-      const receipt = ship + int(1, 30) * DAY_MS;
-      const flag = receipt <= CURRENT ? (rnd() < 0.5 ? 'R' : 'A') : 'N';
-      const status = ship > CURRENT ? 'O' : 'F';
-      let comment = '';
-      const target = int(10, 43);
-      while (comment.length < target) comment += (comment ? ' ' : '') + WORDS[int(0, WORDS.length - 1)]!;
-      comment = comment.slice(0, target);
-      chunk += `${orderkey},${partkey},${int(1, supps)},${l},${quantity}.00,${cents(price)},0.0${int(0, 9)},0.0${int(0, 8)},`
-        + `${flag},${status},${isoDate(ship)},${isoDate(commit)},${isoDate(receipt)},${INSTRUCT[int(0, 3)]},${MODES[int(0, 6)]},"${comment}"\n`;
-      rows++;
-    }
+  for (const row of tpchRows('lineitem', sf)) {
+    const [whole = '0', frac = '00'] = row[5]!.split('.');
+    sum += BigInt(whole) * 100n + BigInt(frac);
+    chunk += `${row.map(csvField).join(',')}\n`;
+    rows++;
     if (chunk.length > 1 << 20) {
       if (!out.write(chunk)) await once(out, 'drain');
       chunk = '';
@@ -154,7 +112,7 @@ async function verify(url: string, table: string, gen: Generated, r: Result): Pr
     r.countOk = Number(row.n) === gen.rows;
     const [whole = '0', frac = ''] = row.s.split('.');
     r.sumOk = /^0*$/.test(frac.slice(2)) && BigInt(whole) * 100n + BigInt(frac.slice(0, 2).padEnd(2, '0')) === gen.sumCents;
-    if (!r.countOk || !r.sumOk) process.stderr.write(`${r.target}: count ${row.n} (expected ${gen.rows}), sum ${row.s} (expected ${cents(Number(gen.sumCents))})\n`);
+    if (!r.countOk || !r.sumOk) process.stderr.write(`${r.target}: count ${row.n} (expected ${gen.rows}), sum ${row.s} (expected ${money(Number(gen.sumCents))})\n`);
   } finally {
     await client.end();
   }

@@ -88,10 +88,32 @@ export interface TableSource {
   explainScan?(ctx: ScanContext): Promise<ScanMetrics>;
 }
 
+/**
+ * One row-level change (UPDATE / DELETE) in progress: scan() names each row by a (file, position) id,
+ * delete() and insert() collect the change, commit() makes all of it one atomic commit (nothing is visible
+ * before it, and nothing is committed if it is never called).
+ */
+export interface RowDelta {
+  /** the rows scan() returns, each with two more trailing columns: its file (text) and row position (int8) */
+  scan(ctx: ScanContext): AsyncIterable<Batch>;
+  /** marks one row (by the ids scan() gave it) deleted */
+  delete(file: string, pos: bigint): void;
+  /** new rows (UPDATE's new versions), columns in `columns` order */
+  insert(batch: Batch): Promise<void>;
+  commit(): Promise<void>;
+}
+
+/** UPDATE / DELETE without rewriting the table (Iceberg merge-on-read), added by the DML work (issue #3) */
+export interface RowLevelWriter {
+  begin(op: 'update' | 'delete'): RowDelta;
+}
+
 /** A TableSource that can take rows (temp tables now; Iceberg tables through ingest later). */
 export interface WritableTableSource extends TableSource {
   insert(batches: AsyncIterable<Batch>, ctx: ScanContext): Promise<number>;
   truncate?(): Promise<void>;
+  /** row-level UPDATE / DELETE (preferred over truncate + reinsert when present) */
+  readonly rowLevel?: RowLevelWriter;
 }
 
 export function isWritable(t: TableSource): t is WritableTableSource {

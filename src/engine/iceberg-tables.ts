@@ -7,9 +7,9 @@
 import type { ForeignKeyInfo, IndexInfo, RelationInfo } from '../catalog/catalog-view.ts';
 import type { IcebergCatalog, TableIdentifier } from '../catalog/iceberg/index.ts';
 import {
-  IcebergTableSource, createIcebergTable, loadTableMetadata, setColumnDoc, setProperty, updateTableMetadata, type IcebergIO, type IcebergWriteIO,
+  BrokenTableSource, IcebergTableSource, createIcebergTable, loadTableMetadata, setColumnDoc, setProperty, updateTableMetadata, type IcebergIO, type IcebergWriteIO,
 } from '../iceberg/index.ts';
-import { applySchemaChanges, type SchemaChange } from '../iceberg/index.ts';
+import { applySchemaChanges, purgeTableFiles, setPartitioning, type SchemaChange } from '../iceberg/index.ts';
 import type { ColumnDef } from '../catalog/table-source.ts';
 import type { DatabaseCatalog } from './database-catalog.ts';
 
@@ -150,13 +150,42 @@ export class IcebergTables {
     return out;
   }
 
-  /** ALTER TABLE column changes: one metadata commit with a new current schema; returns "skipping" notices */
-  async alterSchema(schema: string, name: string, changes: readonly SchemaChange[]): Promise<string[]> {
+  /**
+   * ALTER TABLE column changes: one metadata commit with a new current schema; returns "skipping" notices.
+   * `partitioning` (SET (partitioning = …) / RESET (partitioning)): the new default partition spec, in the
+   * same commit, after the column changes.
+   */
+  async alterSchema(schema: string, name: string, changes: readonly SchemaChange[], partitioning?: readonly string[]): Promise<string[]> {
     if (this.write === undefined) throw new Error('Iceberg tables are read-only in this server');
     const notices: string[] = [];
-    await updateTableMetadata(this.catalog, this.write.io, { namespace: [schema], name }, applySchemaChanges(name, changes, notices));
+    const columns = applySchemaChanges(name, changes, notices);
+    const spec = partitioning === undefined ? undefined : setPartitioning(partitioning);
+    await updateTableMetadata(this.catalog, this.write.io, { namespace: [schema], name }, (doc) => {
+      const next = changes.length === 0 ? doc : columns(doc);
+      return spec === undefined ? next : spec(next);
+    });
     await this.refresh(true);
     return notices;
+  }
+
+  /**
+   * DROP TABLE: the catalog pointer goes; the files stay (Iceberg's default for catalogs that do not own
+   * the storage) unless `purge`, which then deletes every file the table's metadata references. Returns
+   * false when the table does not exist.
+   */
+  async dropTable(schema: string, name: string, purge = false): Promise<boolean> {
+    const id = { namespace: [schema], name };
+    let purgeFrom: { md: Awaited<ReturnType<typeof loadTableMetadata>>; location: string } | null = null;
+    if (purge) {
+      if (this.write === undefined) throw new Error('Iceberg tables are read-only in this server');
+      if (!(await this.catalog.tableExists(id))) return false;
+      const { metadataLocation } = await this.catalog.loadTableLocation(id);
+      purgeFrom = { md: await loadTableMetadata(this.io, metadataLocation), location: metadataLocation };
+    }
+    const dropped = await this.catalog.dropTable(id);
+    if (dropped && purgeFrom !== null && this.write !== undefined) await purgeTableFiles(this.write.io, purgeFrom.md, purgeFrom.location);
+    await this.refresh(true);
+    return dropped;
   }
 
   /** ALTER TABLE … RENAME TO / SET SCHEMA: the catalog moves the pointer; files and location stay */
@@ -190,10 +219,12 @@ export class IcebergTables {
     return out;
   }
 
-  /** loads the table when its metadata pointer moved; a broken table is logged and left out, not fatal */
+  /** loads the table when its metadata pointer moved; a broken table is logged, not fatal: left out, or a BrokenTableSource when its metadata file is missing/damaged */
   private async refreshTable(schema: string, id: TableIdentifier, key: string): Promise<boolean> {
+    let location: string | undefined;
     try {
       const { metadataLocation } = await this.catalog.loadTableLocation(id);
+      location = metadataLocation;
       const previous = this.loaded.get(key);
       if (previous?.metadataLocation === metadataLocation) return false;
       const write = this.write;
@@ -226,7 +257,14 @@ export class IcebergTables {
       return true;
     } catch (e) {
       this.log(`cannot load Iceberg table ${schema}.${id.name}: ${e instanceof Error ? e.message : String(e)}`);
-      return false;
+      // a missing or damaged metadata file: keep the table listed; reading it raises the error naming the file
+      if (location === undefined || !BrokenTableSource.isFileFailure(e)) return false;
+      const previous = this.loaded.get(key);
+      const oid = previous?.oid ?? this.db.allocOid();
+      const rowTypeOid = previous?.rowTypeOid ?? this.db.allocOid();
+      this.db.replaceRelation({ oid, schema, schemaOid: this.db.schema(schema)!.oid, name: id.name, kind: 'r', persistence: 'p', rowTypeOid, source: new BrokenTableSource(e) });
+      this.loaded.set(key, { metadataLocation: location, oid, rowTypeOid, fkOids: previous?.fkOids ?? new Map(), idxOids: previous?.idxOids ?? new Map() });
+      return true;
     }
   }
 }

@@ -8,6 +8,7 @@ import type { EvalContext } from '../functions/registry-types.ts';
 import { queryCanceled } from '../common/errors.ts';
 import type { Batch } from '../common/batch.ts';
 import type { LogicalPlan } from '../sql/index.ts';
+import type { Instrumentation } from './instrumentation.ts';
 
 export interface ExecContext extends EvalContext {
   /** `$n` values (index n-1), already decoded to the parameter types the binder reported */
@@ -25,6 +26,8 @@ export interface Env {
   readonly workTables: Map<number, Row[]>;
   /** runs a (sub)plan: set by the planner so expressions can execute subqueries without an import cycle */
   readonly run: (plan: LogicalPlan, env: Env) => AsyncIterable<Batch>;
+  /** EXPLAIN ANALYZE: counts rows, batches and time per plan node */
+  readonly instrument?: Instrumentation;
 }
 
 export const BATCH_SIZE = 4096;

@@ -1,5 +1,7 @@
 /**
  * Physical planner: LogicalPlan → tree of ExecOperators (one factory per plan kind, exhaustive).
+ * executePlan first runs the optimizer (optimizer/optimizer.ts: constant folding, WHERE below FROM-subquery
+ * projections, inner-join reordering, filter / limit / projection pushdown into scans).
  * Choices made here: hash join when the condition has equi keys (else nested loop; LATERAL always nested
  * loop), and a Sort under a constant LIMIT stops after limit+offset rows.
  */
@@ -8,8 +10,8 @@ import type { LogicalPlan, PlanKind } from '../sql/index.ts';
 import type { Env, ExecContext } from './context.ts';
 import type { ExecOperator } from './operator.ts';
 import { extractEquiKeys } from './equi-keys.ts';
-import { reorderInnerJoins } from './join-order.ts';
-import { pushFilterBelowProjection } from './filter-pushdown.ts';
+import type { Instrumentation } from './instrumentation.ts';
+import { optimizePlan } from './optimizer/optimizer.ts';
 import { TableScanExec } from './operators/table-scan-exec.ts';
 import { ValuesExec } from './operators/values-exec.ts';
 import { FilterExec } from './operators/filter-exec.ts';
@@ -40,12 +42,7 @@ function constInt(e: LogicalPlan extends never ? never : import('../sql/index.ts
 const FACTORIES = {
   TableScan: (p, env) => new TableScanExec(p, env),
   Values: (p, env) => new ValuesExec(p, env),
-  Filter: (p, env) => {
-    // WHERE over a FROM subquery: below its projection; over inner / cross joins: join greedily along the
-    // equalities instead of filtering a cross product
-    const reordered = pushFilterBelowProjection(p) ?? reorderInnerJoins(p);
-    return reordered !== null ? createOperator(reordered, env) : new FilterExec(p, createOperator(p.input, env), env);
-  },
+  Filter: (p, env) => new FilterExec(p, createOperator(p.input, env), env),
   Projection: (p, env) => new ProjectionExec(p, createOperator(p.input, env), env),
   ProjectSet: (p, env) => new ProjectSetExec(p, createOperator(p.input, env), env),
   Aggregate: (p, env) => new HashAggregateExec(p, createOperator(p.input, env), env),
@@ -62,7 +59,7 @@ const FACTORIES = {
     if (input.kind === 'Sort' && p.limit !== null) {
       const l = constInt(p.limit);
       const o = constInt(p.offset);
-      if (l !== null && o !== null) return new LimitExec(p, new SortExec(input, createOperator(input.input, env), env, l + o), env);
+      if (l !== null && o !== null) return new LimitExec(p, instrumented(input, new SortExec(input, createOperator(input.input, env), env, l + o), env), env);
     }
     return new LimitExec(p, createOperator(input, env), env);
   },
@@ -76,19 +73,29 @@ const FACTORIES = {
   Overwrite: (p, env) => new OverwriteExec(p, createOperator(p.input, env), env),
 } satisfies { [K in PlanKind]: Factory<K> };
 
+function instrumented(plan: LogicalPlan, op: ExecOperator, env: Env): ExecOperator {
+  return env.instrument === undefined ? op : env.instrument.wrap(plan, op);
+}
+
 export function createOperator(plan: LogicalPlan, env: Env): ExecOperator {
-  return (FACTORIES[plan.kind] as Factory<typeof plan.kind>)(plan as never, env);
+  return instrumented(plan, (FACTORIES[plan.kind] as Factory<typeof plan.kind>)(plan as never, env), env);
 }
 
 function run(plan: LogicalPlan, env: Env): AsyncIterable<Batch> {
   return createOperator(plan, env).execute();
 }
 
-/**
- * Runs a bound plan. An Insert plan yields one batch with one int8 column (the row count) unless it has
- * RETURNING, in which case it yields the returned rows.
- */
-export function executePlan(plan: LogicalPlan, ctx: ExecContext): AsyncIterable<Batch> {
-  const env: Env = { ctx, outer: [], workTables: new Map(), run };
+/** Runs a plan the optimizer already rewrote (EXPLAIN ANALYZE passes an Instrumentation). */
+export function executeOptimized(plan: LogicalPlan, ctx: ExecContext, instrument?: Instrumentation): AsyncIterable<Batch> {
+  const env: Env = { ctx, outer: [], workTables: new Map(), run, ...(instrument === undefined ? {} : { instrument }) };
   return run(plan, env);
 }
+
+/**
+ * Optimizes and runs a bound plan. An Insert plan yields one batch with one int8 column (the row count)
+ * unless it has RETURNING, in which case it yields the returned rows.
+ */
+export function executePlan(plan: LogicalPlan, ctx: ExecContext): AsyncIterable<Batch> {
+  return executeOptimized(optimizePlan(plan, ctx).plan, ctx);
+}
+

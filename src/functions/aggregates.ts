@@ -1,7 +1,8 @@
 /**
  * Aggregate functions: count, sum, avg, min/max, bool_and/bool_or/every, bit_and/bit_or/bit_xor,
- * string_agg, array_agg and the stddev/variance family, with PostgreSQL 15's pg_proc OIDs and result
- * types (sum(int4) → int8, sum(int8) → numeric, avg(int) → numeric ...). Every state implements combine.
+ * string_agg, array_agg, the stddev/variance family and corr/covar/regr_* (aggregates-regr.ts), with
+ * PostgreSQL 15's pg_proc OIDs and result types (sum(int4) → int8, sum(int8) → numeric, avg(int) → numeric ...).
+ * Every state implements combine.
  * COUNT(DISTINCT ...) and ORDER BY inside aggregates are the executor's job.
  * @see https://www.postgresql.org/docs/15/functions-aggregate.html
  */
@@ -14,6 +15,7 @@ import type { AggregateDef, AggregateState } from './registry-types.ts';
 import { compareValues } from './compare-values.ts';
 import { checkInt8, floatArith } from './int-arith.ts';
 import { FloatStats, NumericStats, type StatKind } from './aggregates-stats.ts';
+import { regressionAggregates } from './aggregates-regr.ts';
 import { intervalAdd, intervalDiv } from './interval-math.ts';
 import type { Interval } from '../common/pgtypes/values.ts';
 
@@ -232,5 +234,6 @@ export const aggregateFunctions: readonly AggregateDef[] = [
   agg(3545, 'string_agg', [bytea, bytea], bytea, () => new StringAggState(true), false),
   agg(2335, 'array_agg', [Oid.anynonarray], Oid.anyarray, (_c, t) => new ArrayAggState(t[0]?.oid ?? text, false), false),
   agg(4053, 'array_agg', [Oid.anyarray], Oid.anyarray, (_c, t) => new ArrayAggState(t[0]?.oid ?? text, true), false),
+  ...regressionAggregates,
 ];
 

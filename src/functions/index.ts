@@ -29,6 +29,7 @@ export { compareValues, valueKey, compareText, type HashKey } from './compare-va
 export { applyCoercion, type CoercionSource } from './coercions.ts';
 export { textInput, textOutput, outputSettingsOf, setRegTextOutput } from './text-io.ts';
 export { like, likeEscape, similarToEscape } from './like.ts';
+export { bpcharLength, varcharLength } from './char-length.ts';
 export { compileRegex } from './regex.ts';
 export type * from './registry-types.ts';
 

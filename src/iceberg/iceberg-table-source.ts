@@ -1,24 +1,32 @@
 /**
  * IcebergTableSource: a TableSource over one snapshot of one Iceberg table (pinned at construction, so a
  * statement sees one snapshot). Columns come from the current schema (or a given schema id); scan() plans
- * the snapshot's files once and streams their batches, reading only the projected columns (the others are
- * returned as NULL, as the ScanContext contract allows).
+ * the snapshot's files once per filter set — pruned by partition summaries and tuples, column metrics and
+ * Parquet row-group statistics (scan/, read/row-group-stats.ts) — and streams their batches, reading only
+ * the projected columns (the others are returned as NULL, as the ScanContext contract allows).
  */
 import type { Batch } from '../common/batch.ts';
-import type { ColumnDef, ScanContext, TableSource } from '../catalog/table-source.ts';
+import type { ColumnDef, RowLevelWriter, ScanContext, ScanMetrics, ScanPredicate, TableSource } from '../catalog/table-source.ts';
+import { emptyScanMetrics } from '../catalog/table-source.ts';
 import { insertIntoIcebergTable, type IcebergTableWriter } from './commit/table-writer.ts';
+import { IcebergRowDelta } from './commit/row-delta.ts';
 import type { IcebergIO } from './io.ts';
 import { pgError } from '../common/errors.ts';
 import { SqlState } from '../common/sqlstate.ts';
 import { DEFAULT_OUTPUT_SETTINGS, Oid, textIn } from '../common/pgtypes/index.ts';
 import type { SqlType } from '../common/pgtypes/oids.ts';
+import type { PrimitiveType } from './spec/schema.ts';
 import { loadTableMetadata } from './spec/metadata-file.ts';
 import { findSnapshot, schemaById, snapshotIdAsOf, snapshotIdOfRef, type Snapshot, type TableMetadata } from './spec/table-metadata.ts';
 import { indexById, type IcebergType, type NestedField, type Schema } from './spec/schema.ts';
 import { toSqlType } from './spec/types.ts';
-import { planScan, type ScanPlan } from './scan/table-scan.ts';
+import { addPlanCounters, planScan, type FileScanTask, type ScanPlan } from './scan/table-scan.ts';
+import { bindPredicates, predicateKey, type BoundPredicate } from './scan/bound-predicate.ts';
+import { readParquetFooter } from './read/parquet-footer.ts';
+import { selectRowGroups } from './read/row-group-stats.ts';
 import { DeleteLoader } from './read/delete-loader.ts';
 import { readFileScanTask } from './read/file-scan-task-reader.ts';
+import { parallelScanFor, readTasksInParallel, widenBatch } from './parallel/parallel-scan.ts';
 
 export interface IcebergTableSourceOptions {
   /** read this snapshot instead of the current one (time travel) */
@@ -58,9 +66,14 @@ export class IcebergTableSource implements TableSource {
   readonly schema: Schema;
   readonly snapshot: Snapshot | null;
   readonly estimatedRows?: number;
-  private plan: Promise<ScanPlan> | null = null;
+  /** scan plans by bound filter (planFiles caches one per filter set) */
+  private readonly plans = new Map<string, Promise<ScanPlan>>();
+  /** footer bytes a plan fetched that no scan has reported yet (bytesRead of the first execution) */
+  private readonly unreportedFooterBytes = new WeakMap<ScanPlan, number>();
   /** present only when constructed with a writer: then this is a WritableTableSource */
   readonly insert?: (batches: AsyncIterable<Batch>, ctx: ScanContext) => Promise<number>;
+  /** UPDATE / DELETE (merge-on-read, commit/row-delta.ts); present with `insert` */
+  readonly rowLevel?: RowLevelWriter;
 
   constructor(
     readonly io: IcebergIO,
@@ -86,6 +99,7 @@ export class IcebergTableSource implements TableSource {
     const writer = options.writer;
     if (writer !== undefined && id === undefined && options.schemaId === undefined) {
       this.insert = (batches) => insertIntoIcebergTable(writer, this.metadata, this.schema, batches);
+      this.rowLevel = { begin: (op) => new IcebergRowDelta(writer, this, op) };
     }
   }
 
@@ -104,12 +118,85 @@ export class IcebergTableSource implements TableSource {
     return new IcebergTableSource(this.io, this.metadata, { asOfTimestampMs: micros / 1000n, useSnapshotSchema: true });
   }
 
-  planFiles(): Promise<ScanPlan> {
-    return (this.plan ??= planScan(this.io, this.metadata, this.snapshot?.snapshotId ?? null));
+  /** pushed predicates bound to this source's schema fields (types whose SQL order is not the stored one are left out) */
+  bindFilters(filters?: readonly ScanPredicate[]): BoundPredicate {
+    return bindPredicates(filters, this.schema.fields.map((field, i) => {
+      const oid = this.columns[i]!.type.oid;
+      return { field, comparable: oid !== Oid.bpchar && oid !== Oid.json && oid !== Oid.jsonb };
+    }));
   }
 
-  async *scan(ctx: Pick<ScanContext, 'signal' | 'projection'>): AsyncIterable<Batch> {
-    const plan = await this.planFiles();
+  /**
+   * The snapshot's FileScanTasks, pruned by `filters` (manifests by partition summaries, files by partition
+   * tuples and column metrics, then row groups by Parquet footer statistics: each task's `rowGroups`).
+   * Cached per filter set for the life of this source (one snapshot).
+   */
+  planFiles(filters?: readonly ScanPredicate[]): Promise<ScanPlan> {
+    const filter = this.bindFilters(filters);
+    const key = predicateKey(filter);
+    let plan = this.plans.get(key);
+    if (plan === undefined) {
+      plan = this.planPruned(filter);
+      plan.catch(() => this.plans.delete(key));
+      // bounded: a long-lived source sees many parameter values (least recently used goes first)
+      if (this.plans.size >= PLAN_CACHE_SIZE) this.plans.delete(this.plans.keys().next().value!);
+    } else {
+      this.plans.delete(key);
+    }
+    this.plans.set(key, plan);
+    return plan;
+  }
+
+  private async planPruned(filter: BoundPredicate): Promise<ScanPlan> {
+    const plan = await planScan(this.io, this.metadata, this.snapshot?.snapshotId ?? null, { filter });
+    if (filter.kind === 'true') return plan;
+    const typeOf = (id: number): PrimitiveType | undefined => {
+      const f = this.schema.fields.find((x) => x.id === id);
+      return f?.type.kind === 'primitive' ? f.type : undefined;
+    };
+    let footerBytes = 0;
+    const tasks = await mapLimit(plan.tasks, FOOTER_CONCURRENCY, async (task): Promise<FileScanTask> => {
+      const footer = await readParquetFooter(this.io, task.file.filePath, Number(task.file.fileSizeInBytes), (n) => { footerBytes += n; });
+      const rowGroups = selectRowGroups(footer, filter, typeOf);
+      return rowGroups.length === footer.rowGroups.length ? task : { ...task, rowGroups };
+    });
+    const kept = tasks.filter((t) => t.rowGroups === undefined || t.rowGroups.length > 0);
+    // files none of whose row groups can match count as pruned by statistics
+    const counters = { ...plan.counters, filesPrunedByStats: plan.counters.filesPrunedByStats + tasks.length - kept.length };
+    const pruned = { ...plan, tasks: kept, counters };
+    this.unreportedFooterBytes.set(pruned, footerBytes);
+    return pruned;
+  }
+
+  /** EXPLAIN: plan and prune with metadata only (manifests, Parquet footers) and report the counters */
+  async explainScan(ctx: Pick<ScanContext, 'filters'>): Promise<ScanMetrics> {
+    const plan = await this.planFiles(ctx.filters);
+    const m = emptyScanMetrics();
+    addPlanCounters(m, plan.counters);
+    m.filesScanned = plan.tasks.length;
+    await mapLimit(plan.tasks, FOOTER_CONCURRENCY, async (task) => {
+      const footer = await readParquetFooter(this.io, task.file.filePath, Number(task.file.fileSizeInBytes));
+      m.rowGroupsTotal += footer.rowGroups.length;
+      m.rowGroupsScanned += task.rowGroups?.length ?? footer.rowGroups.length;
+    });
+    return m;
+  }
+
+  /**
+   * Batches of the pruned plan's files. `ctx.metrics` gets the planning counters, then files, row groups,
+   * bytes and rows as they are read; `ctx.limit` stops reading once that many rows were produced.
+   */
+  async *scan(ctx: Pick<ScanContext, 'signal' | 'projection' | 'filters' | 'limit' | 'metrics'>): AsyncIterable<Batch> {
+    const plan = await this.planFiles(ctx.filters);
+    const metrics = ctx.metrics;
+    if (metrics) {
+      addPlanCounters(metrics, plan.counters);
+      metrics.bytesRead += this.unreportedFooterBytes.get(plan) ?? 0;
+      this.unreportedFooterBytes.delete(plan);
+    }
+    // a limit counts rows the consumer keeps: only meaningful when no (inexact) filter is re-evaluated above
+    const limit = ctx.filters === undefined || ctx.filters.length === 0 ? ctx.limit : undefined;
+    let produced = 0;
     const wanted = ctx.projection ?? this.schema.fields.map((_f, i) => i);
     const fields: NestedField[] = wanted.map((i) => this.schema.fields[i]!);
     // equality-delete ids may name fields of any schema version
@@ -118,9 +205,19 @@ export class IcebergTableSource implements TableSource {
     for (const [id, f] of indexById(this.schema)) byId.set(id, f);
     const deletes = new DeleteLoader(this.io, (id) => byId.get(id));
     const width = this.schema.fields.length;
+    // several files (and no LIMIT): decode on the scan worker pool, filters applied there (parallel/)
+    const parallel = parallelScanFor(this.io, plan.tasks, limit === undefined ? {} : { limit });
+    if (parallel !== null) {
+      const read = { signal: ctx.signal, filter: this.bindFilters(ctx.filters), fieldById: (id: number) => byId.get(id), ...(metrics ? { metrics } : {}) };
+      for await (const b of readTasksInParallel(parallel, plan.tasks, fields, read)) yield ctx.projection === undefined ? b : widenBatch(b, wanted, width);
+      return;
+    }
     for (const task of plan.tasks) {
       ctx.signal.throwIfAborted();
-      for await (const b of readFileScanTask(this.io, task, fields, deletes, ctx.signal)) {
+      if (limit !== undefined && produced >= limit) return;
+      if (metrics) metrics.filesScanned++;
+      for await (const b of readFileScanTask(this.io, task, fields, deletes, ctx.signal, metrics)) {
+        produced += b.length;
         if (ctx.projection === undefined) {
           yield b;
           continue;
@@ -128,7 +225,27 @@ export class IcebergTableSource implements TableSource {
         const columns: (readonly unknown[])[] = Array.from({ length: width }, () => new Array<unknown>(b.length).fill(null));
         wanted.forEach((c, k) => { columns[c] = b.columns[k]!; });
         yield { length: b.length, columns };
+        if (limit !== undefined && produced >= limit) break;
       }
     }
   }
+}
+
+/** filter sets whose plans one source keeps */
+const PLAN_CACHE_SIZE = 16;
+
+/** footers read at once while planning row groups (ranged reads: latency-bound on object stores) */
+const FOOTER_CONCURRENCY = 8;
+
+async function mapLimit<T, R>(items: readonly T[], n: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
+  return out;
 }

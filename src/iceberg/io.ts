@@ -15,14 +15,25 @@ export interface IcebergIO {
   list?(folderUri: string): Promise<string[]>;
   /** atomic create (true when written, false when the file existed); absent on read-only IO */
   writeIfAbsent?(uri: string, data: Uint8Array): Promise<boolean>;
+  /** a structured-cloneable recipe a worker thread rebuilds this IO from (parallel/io-from-description.ts); absent = main thread only */
+  describe?(): IcebergIODescription;
 }
+
+/** How to build an equivalent IcebergIO in another thread; `options` holds storage/'s FileIOOptions (plain data). */
+export type IcebergIODescription =
+  | { readonly kind: 'file-io'; readonly options: unknown }
+  | { readonly kind: 'local-prefix'; readonly prefixMap: Readonly<Record<string, string>> };
 
 export class LocalPrefixIO implements IcebergIO {
   private readonly prefixes: readonly (readonly [string, string])[];
 
   /** prefixMap: location prefix as written in the table files → local folder. Longest prefix wins. */
-  constructor(prefixMap: Readonly<Record<string, string>> = {}) {
+  constructor(private readonly prefixMap: Readonly<Record<string, string>> = {}) {
     this.prefixes = Object.entries(prefixMap).sort((a, b) => b[0].length - a[0].length);
+  }
+
+  describe(): IcebergIODescription {
+    return { kind: 'local-prefix', prefixMap: { ...this.prefixMap } };
   }
 
   resolve(uri: string): string {
@@ -79,6 +90,8 @@ export interface FileIOLike {
   readRange(uri: string, offset: number, length: number): Promise<Uint8Array>;
   list(uriPrefix: string): AsyncIterable<{ readonly uri: string }>;
   writeIfAbsent?(uri: string, data: Uint8Array): Promise<boolean>;
+  /** FileIO's constructor options as plain data (see FileIO.describe) */
+  describe?(): unknown;
 }
 
 /** Adapts storage/'s FileIO (path maps, S3, local, memory) to IcebergIO. */
@@ -87,6 +100,7 @@ export function icebergIOFromFileIO(fileIO: FileIOLike): IcebergIO {
     read: (uri) => fileIO.read(uri),
     readRange: (uri, offset, length) => fileIO.readRange(uri, offset, length),
     ...(fileIO.writeIfAbsent === undefined ? {} : { writeIfAbsent: (uri: string, data: Uint8Array) => fileIO.writeIfAbsent!(uri, data) }),
+    ...(fileIO.describe === undefined ? {} : { describe: (): IcebergIODescription => ({ kind: 'file-io', options: fileIO.describe!() }) }),
     async list(folderUri) {
       const prefix = folderUri.replace(/\/+$/, '') + '/';
       const names: string[] = [];

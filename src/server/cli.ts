@@ -1,6 +1,7 @@
 /**
  * The `lakegate` command (bin/lakegate.mjs loads this file):
- *   lakegate serve [--host H] [--port P] [--warehouse DIR] [--config FILE]
+ *   lakegate serve [--host H] [--port P] [--warehouse DIR] [--config FILE] [--no-sample]
+ *   lakegate sample [--scale N] [--warehouse DIR] [--config FILE]
  *   lakegate scram-verifier <password>
  *   lakegate --help
  */
@@ -8,12 +9,19 @@ import { parseArgs } from 'node:util';
 import { makeScramVerifier } from '../wire/index.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { startServer } from './main.ts';
+import { runSampleCommand } from './sample-command.ts';
 
 const HELP = `lakegate: a PostgreSQL-protocol SQL gateway over Apache Iceberg tables
 
 Usage:
   lakegate serve [--host HOST] [--port PORT] [--warehouse DIR] [--config FILE] [--path-map FROM=TO ...]
                  [--rest-port PORT]   also serve the Iceberg REST catalog API (LAKEGATE_REST_PORT, LAKEGATE_REST_TOKEN)
+                 [--workers N]        threads decoding Parquet for scans (LAKEGATE_WORKERS; default: CPU count, 0 = none)
+                 [--no-sample]        do not create the sample dataset (LAKEGATE_SAMPLE=false, sample_data: false)
+                 [--sample-scale N]   its size when it is created (default 1: about 1.08 million rows)
+  lakegate sample [--scale N] [--warehouse DIR] [--config FILE]
+                                      drop and rebuild the sample dataset (Iceberg schema "sample": customers,
+                                      products, orders partitioned by day, order_items) with a progress bar
   lakegate scram-verifier <password>    print a SCRAM-SHA-256 verifier for the config's users list
   lakegate --help
 
@@ -36,6 +44,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${makeScramVerifier(password)}\n`);
     return 0;
   }
+  if (command === 'sample') return runSampleCommand(rest);
   if (command !== 'serve') {
     process.stderr.write(`lakegate: unknown command "${command}"\n\n${HELP}`);
     return 2;
@@ -49,6 +58,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       config: { type: 'string' },
       'path-map': { type: 'string', multiple: true },
       'rest-port': { type: 'string' },
+      workers: { type: 'string' },
+      'no-sample': { type: 'boolean' },
+      'sample-scale': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -64,6 +76,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     ...(values.config !== undefined && { config: values.config }),
     ...(values['path-map'] !== undefined && { pathMap: values['path-map'] }),
     ...(values['rest-port'] !== undefined && { restPort: values['rest-port'] }),
+    ...(values.workers !== undefined && { workers: values.workers }),
+    ...(values['no-sample'] === true && { sample: false }),
+    ...(values['sample-scale'] !== undefined && { sampleScale: values['sample-scale'] }),
   });
   const server = await startServer(config);
   console.log(`lakegate listening on ${server.host}:${server.port}`);

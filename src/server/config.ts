@@ -28,6 +28,8 @@ export const ConfigSchema = z
     max_connections: z.coerce.number().int().positive().default(100),
     /** milliseconds; 0 = off */
     idle_session_timeout: z.coerce.number().int().min(0).default(0),
+    /** worker threads decoding Parquet for scans (src/iceberg/parallel); absent = os.availableParallelism(), 0 = main thread only */
+    workers: z.coerce.number().int().min(0).max(256).optional(),
     server_version: z.string().default('15.18 (lakegate 0.1.0)'),
     /** Iceberg SQL catalog database: SQLite file path or postgresql:// URI; default <warehouse>/lakegate_catalog.db */
     catalog_uri: z.string().optional(),
@@ -52,7 +54,7 @@ export const ConfigSchema = z
     rest_token: z.string().min(1).optional(),
     /** create the deterministic sample lakehouse (Iceberg namespace `sample`) at start when it is missing */
     sample_data: z.coerce.boolean().default(true),
-    /** its size: 1 ≈ 1.06 million rows (rows scale linearly); `lakegate sample --scale N` rebuilds it */
+    /** its size: 1 ≈ 1.08 million rows (rows scale linearly); `lakegate sample --scale N` rebuilds it */
     sample_scale: z.coerce.number().positive().max(1000).default(1),
   })
   .strict();
@@ -68,6 +70,8 @@ export interface ConfigFlags {
   readonly warehouse?: string;
   readonly pathMap?: readonly string[];
   readonly restPort?: string | number;
+  /** --workers N: scan worker threads (0 = none) */
+  readonly workers?: string | number;
   /** --no-sample: false */
   readonly sample?: boolean;
   readonly sampleScale?: string | number;
@@ -87,6 +91,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   set('LAKEGATE_AUTH', 'auth');
   set('LAKEGATE_MAX_CONNECTIONS', 'max_connections');
   set('LAKEGATE_IDLE_SESSION_TIMEOUT', 'idle_session_timeout');
+  set('LAKEGATE_WORKERS', 'workers');
   set('LAKEGATE_SERVER_VERSION', 'server_version');
   set('LAKEGATE_CATALOG_URI', 'catalog_uri');
   set('LAKEGATE_CATALOG_TOKEN', 'catalog_token');
@@ -142,6 +147,7 @@ export async function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv
   if (flags.port !== undefined) cli['port'] = flags.port;
   if (flags.warehouse !== undefined) cli['warehouse'] = flags.warehouse;
   if (flags.restPort !== undefined) cli['rest_port'] = flags.restPort;
+  if (flags.workers !== undefined) cli['workers'] = flags.workers;
   if (flags.sample !== undefined) cli['sample_data'] = flags.sample;
   if (flags.sampleScale !== undefined) cli['sample_scale'] = flags.sampleScale;
   if (flags.pathMap !== undefined && flags.pathMap.length > 0) cli['path_map'] = [...flags.pathMap];

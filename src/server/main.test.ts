@@ -68,7 +68,7 @@ const engineReady = existsSync('src/common/pgtypes/index.ts') && existsSync('src
 
 describe('cli', () => {
   it.skipIf(!engineReady)('serve: logs the address, answers queries, exits cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['bin/lakegate.mjs', 'serve', '--port', '0'], { env: { ...process.env, LAKEGATE_WAREHOUSE: mkdtempSync(join(tmpdir(), 'lakegate-wh-')) } });
+    const child = spawn(process.execPath, ['bin/lakegate.mjs', 'serve', '--port', '0'], { env: { ...process.env, LAKEGATE_WAREHOUSE: mkdtempSync(join(tmpdir(), 'lakegate-wh-')), LAKEGATE_SAMPLE: 'false' } });
     let out = '';
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     const port = await new Promise<number>((resolve, reject) => {
@@ -94,6 +94,8 @@ describe('cli', () => {
   it('--help and scram-verifier', async () => {
     const help = await run(process.execPath, ['bin/lakegate.mjs', '--help']);
     expect(help.stdout).toContain('lakegate serve');
+    expect(help.stdout).toContain('lakegate sample [--scale N]');
+    expect(help.stdout).toContain('--no-sample');
     const v = await run(process.execPath, ['bin/lakegate.mjs', 'scram-verifier', 'pencil']);
     expect(v.stdout.trim()).toMatch(/^SCRAM-SHA-256\$4096:[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$/);
     await expect(run(process.execPath, ['bin/lakegate.mjs', 'serve', '--bogus'])).rejects.toMatchObject({ code: 1 });

@@ -6,6 +6,8 @@ import type { QueryEngine } from '../engine/index.ts';
 import { loadPgtypesCodec, PgWireServer, type QueryHandler, type ValueCodec, type WireLogger } from '../wire/index.ts';
 import { type Config, type ConfigInput, parseConfig } from './config.ts';
 import { loadTlsContext } from './tls.ts';
+import { availableParallelism } from 'node:os';
+import { acquireSharedScanPool } from '../iceberg/parallel/scan-pool.ts';
 import { startRestCatalogEndpoint, type RestCatalogEndpoint } from './rest-catalog-endpoint.ts';
 
 export interface RunningServer {
@@ -63,6 +65,8 @@ export async function createEngine(cfg: Config): Promise<QueryEngine> {
 export async function startServer(config: Config | ConfigInput = {}, handler?: QueryHandler, options: StartOptions = {}): Promise<RunningServer> {
   const cfg = parseConfig(config);
   const engine = handler ? null : await createEngine(cfg);
+  // the process-wide scan worker pool (threads start on the first big scan); released on close
+  const releaseWorkers = engine === null ? async () => {} : acquireSharedScanPool({ size: cfg.workers ?? availableParallelism() });
   const tls = loadTlsContext(cfg.tls);
   const server = new PgWireServer({
     handler: handler ?? engine!,
@@ -78,6 +82,7 @@ export async function startServer(config: Config | ConfigInput = {}, handler?: Q
     addr = await server.listen(cfg.port, cfg.host);
   } catch (e) {
     await engine?.close();
+    await releaseWorkers();
     throw e;
   }
   let rest: RestCatalogEndpoint | null = null;
@@ -86,6 +91,7 @@ export async function startServer(config: Config | ConfigInput = {}, handler?: Q
   } catch (e) {
     await server.close();
     await engine?.close();
+    await releaseWorkers();
     throw e;
   }
   let closing: Promise<void> | null = null;
@@ -99,6 +105,7 @@ export async function startServer(config: Config | ConfigInput = {}, handler?: Q
         await rest?.close();
         await server.close();
         await engine?.close();
+        await releaseWorkers();
       })()),
   };
 }

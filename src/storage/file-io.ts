@@ -50,6 +50,7 @@ export interface FileListing {
 export class FileIO {
   readonly baseDir: string;
   readonly #pathMap: PathMap;
+  readonly #pathMapEntries: readonly PathMapEntry[];
   readonly #s3Options: FileIOS3Options;
   readonly #local = new LocalFsStore('/');
   readonly #buckets = new Map<string, S3Store>();
@@ -58,8 +59,20 @@ export class FileIO {
 
   constructor(opts: FileIOOptions = {}) {
     this.baseDir = resolvePath(opts.baseDir ?? process.cwd());
-    this.#pathMap = new PathMap(opts.pathMap ?? []);
+    this.#pathMapEntries = [...(opts.pathMap ?? [])];
+    this.#pathMap = new PathMap(this.#pathMapEntries);
     this.#s3Options = opts.s3 ?? {};
+  }
+
+  /**
+   * The options this FileIO was built with, structured-cloneable (injected retry functions dropped), so a
+   * worker thread can build an equivalent FileIO. memory:// stores are per FileIO and are not shared.
+   */
+  describe(): FileIOOptions {
+    const { retry, ...s3 } = this.#s3Options;
+    const r = retry === undefined ? undefined
+      : { ...(retry.maxAttempts === undefined ? {} : { maxAttempts: retry.maxAttempts }), ...(retry.baseDelayMs === undefined ? {} : { baseDelayMs: retry.baseDelayMs }), ...(retry.maxDelayMs === undefined ? {} : { maxDelayMs: retry.maxDelayMs }) };
+    return { pathMap: this.#pathMapEntries, s3: r === undefined ? s3 : { ...s3, retry: r }, baseDir: this.baseDir };
   }
 
   /** The location after path-map rewrites (what gets opened, and what tests check). */

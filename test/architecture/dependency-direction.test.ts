@@ -20,7 +20,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   iceberg: ['catalog', 'storage', 'common'],
   catalog: ['common'],
   storage: ['common'],
-  sample: ['catalog', 'common'],
+  sample: ['catalog', 'iceberg', 'common'],
   common: [],
 };
 

@@ -39,6 +39,8 @@ export async function startLakegate(options: LakegateServerOptions = {}): Promis
     warehouse,
     auth: 'trust',
     sample_data: false,
+    // no scan worker threads unless a test asks: each pool costs seconds of startup per test process
+    workers: 0,
     ...options.config,
   };
   let server: RunningServer;

@@ -10,9 +10,9 @@ import { notSupported, pgError, undefinedTable } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { RelationInfo } from '../../catalog/catalog-view.ts';
 import { formatType } from '../../common/pgtypes/format-type.ts';
-import { MetadataTableSource, type SchemaChange } from '../../iceberg/index.ts';
+import { MetadataTableSource, partitioningItems, type SchemaChange } from '../../iceberg/index.ts';
 import type { EngineSession } from '../engine-session.ts';
-import { nodeBody, nodeKind, quoteIdent, rangeVarName, type AstNode } from '../ast.ts';
+import { constText, nodeBody, nodeKind, quoteIdent, rangeVarName, type AstNode } from '../ast.ts';
 import { MemoryTable } from '../memory-table.ts';
 import type { UtilityHandler } from './route-utility.ts';
 import { lookupRelation } from './ddl.ts';
@@ -105,6 +105,27 @@ function icebergChange(cmd: AstNode): SchemaChange {
   }
 }
 
+/**
+ * SET (partitioning = 'month(ts), bucket(8, id)') / RESET (partitioning): partition evolution (PostgreSQL's
+ * grammar takes storage parameters here; Trino's SET PROPERTIES does not parse). An empty string or RESET
+ * removes the partitioning. Other storage parameters: 0A000. undefined for other subcommands.
+ */
+function partitioningOf(cmd: AstNode): string[] | undefined {
+  if (cmd.subtype !== 'AT_SetRelOptions' && cmd.subtype !== 'AT_ResetRelOptions') return undefined;
+  const list = nodeBody(cmd.def).items;
+  const defs = (Array.isArray(list) ? list : []).map((d) => nodeBody(d));
+  let items: string[] | undefined;
+  for (const d of defs) {
+    const key = String(d.defname ?? '').toLowerCase();
+    if (key !== 'partitioning' || d.defnamespace !== undefined) throw notSupported(`ALTER TABLE … ${cmd.subtype === 'AT_SetRelOptions' ? 'SET' : 'RESET'} (${key}) on Iceberg tables`);
+    if (cmd.subtype === 'AT_ResetRelOptions') { items = []; continue; }
+    const value = constText(d.arg);
+    if (value === null) throw pgError(SqlState.invalid_parameter_value, 'partitioning needs a value, e.g. partitioning = \'day(ts), bucket(16, id)\'');
+    items = partitioningItems(value);
+  }
+  return items ?? [];
+}
+
 /** one AlterTableCmd on a MemoryTable; returns the installed relation */
 async function alterMemory(session: EngineSession, rel: RelationInfo, cmd: AstNode): Promise<RelationInfo> {
   const name = String(cmd.name ?? '');
@@ -180,8 +201,14 @@ export const runAlterTable: UtilityHandler = async (session, stmt) => {
   if (rel === undefined) return TAG;
   const cmds = (Array.isArray(body.cmds) ? body.cmds : []).map((c) => nodeBody(c));
   if (isIceberg(session, rel)) {
-    // every subcommand of the statement goes into one new schema, one commit
-    const notices = await session.iceberg!.alterSchema(rel.schema, rel.name, cmds.map(icebergChange));
+    // every subcommand of the statement goes into one new schema (and partition spec), one commit
+    let partitioning: string[] | undefined;
+    const columnCmds = cmds.filter((cmd) => {
+      const p = partitioningOf(cmd);
+      if (p !== undefined) partitioning = p;
+      return p === undefined;
+    });
+    const notices = await session.iceberg!.alterSchema(rel.schema, rel.name, columnCmds.map(icebergChange), partitioning);
     for (const n of notices) session.notice(n);
   } else {
     for (const cmd of cmds) rel = await alterMemory(session, rel, cmd);

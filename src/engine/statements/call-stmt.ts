@@ -3,6 +3,8 @@
  * them. Arguments may be named (`schema_name => 'x'`) or positional.
  *   register_table(schema_name, table_name, metadata_file | table_location [, metadata_file_name])
  *   unregister_table(schema_name, table_name)
+ *   drop_table(schema_name, table_name [, purge])   purge => true also deletes the table's files (DROP TABLE … PURGE,
+ *                                                   which PostgreSQL's grammar cannot parse); plain DROP TABLE keeps them
  * and Spark's snapshot procedures (iceberg/metadata-tables/set-current-snapshot.ts):
  *   rollback_to_snapshot(schema_name, table_name, snapshot_id)   the snapshot must be an ancestor of the current one
  *   set_current_snapshot(schema_name, table_name, snapshot_id)   any snapshot of the table
@@ -48,6 +50,20 @@ const PROCEDURES: Readonly<Record<string, Procedure>> = {
     async run(_session, iceberg, args) {
       const id = { namespace: [args.get('schema_name')!], name: args.get('table_name')! };
       if (!(await iceberg.catalog.dropTable(id))) throw pgError(SqlState.undefined_table, `relation "${id.namespace[0]}.${id.name}" does not exist`);
+    },
+  },
+  drop_table: {
+    params: ['schema_name', 'table_name', 'purge'],
+    required: ['schema_name', 'table_name'],
+    async run(_session, iceberg, args) {
+      const schema = args.get('schema_name')!;
+      const name = args.get('table_name')!;
+      const purgeText = (args.get('purge') ?? 'false').trim().toLowerCase();
+      if (!['true', 'false', 't', 'f', 'on', 'off', '1', '0', 'yes', 'no'].includes(purgeText)) {
+        throw pgError(SqlState.invalid_text_representation, `invalid input syntax for type boolean: "${purgeText}"`);
+      }
+      const purge = ['true', 't', 'on', '1', 'yes'].includes(purgeText);
+      if (!(await iceberg.dropTable(schema, name, purge))) throw pgError(SqlState.undefined_table, `relation "${schema}.${name}" does not exist`);
     },
   },
   rollback_to_snapshot: snapshotProcedure(true),

@@ -8,8 +8,20 @@ import { GatewayError, pgError, toGatewayError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { OutputSettings } from '../../wire/handler.ts';
 import { binaryIn, textIn } from '../../common/pgtypes/index.ts';
-import type { SqlType } from '../../common/pgtypes/oids.ts';
+import { Oid, type SqlType } from '../../common/pgtypes/oids.ts';
+import { bpcharLength, varcharLength } from '../../functions/index.ts';
 import type { CopyOptions } from './copy-options.ts';
+
+/**
+ * char(n) / varchar(n) columns: the input functions with the column's typmod blank-pad char(n) and raise
+ * 22001 for values too long, as INSERT's assignment coercion does (textIn leaves strings as they are)
+ */
+function charTypmod(type: SqlType, v: unknown): unknown {
+  if (type.typmod < 4 || typeof v !== 'string') return v;
+  if (type.oid === Oid.bpchar) return bpcharLength(v, type.typmod, false);
+  if (type.oid === Oid.varchar) return varcharLength(v, type.typmod, false);
+  return v;
+}
 
 export interface CopyTarget {
   readonly table: string;
@@ -165,7 +177,7 @@ class CsvFieldReader {
       }
       const col = target.columns[c]!;
       try {
-        row[c] = textIn(col.type.oid, col.type.typmod, text, settings);
+        row[c] = charTypmod(col.type, textIn(col.type.oid, col.type.typmod, text, settings));
       } catch (e) {
         const err = toGatewayError(e);
         throw new GatewayError(err.code, err.message, { where: `COPY ${target.table}, line ${line}, column ${col.name}: "${text}"` });
@@ -199,7 +211,7 @@ function parseRow(raw: string, line: number, options: CopyOptions, target: CopyT
       else if (text !== null) text = unescapeText(text);
     }
     try {
-      row[c] = text === null ? null : textIn(col.type.oid, col.type.typmod, text, settings);
+      row[c] = text === null ? null : charTypmod(col.type, textIn(col.type.oid, col.type.typmod, text, settings));
     } catch (e) {
       const err = toGatewayError(e);
       throw new GatewayError(err.code, err.message, { where: `${where}, column ${col.name}: "${text}"` });
@@ -367,7 +379,13 @@ async function* decodeBinary(data: AsyncIterable<Uint8Array>, target: CopyTarget
           complete = false;
           break;
         }
-        row[c] = binaryIn(target.columns[c]!.type.oid, buf.subarray(p, p + len));
+        try {
+          row[c] = binaryIn(target.columns[c]!.type.oid, buf.subarray(p, p + len));
+        } catch (e) {
+          // PostgreSQL's CONTEXT for binary input names the line (tuple) and column, not the bytes
+          const err = toGatewayError(e);
+          throw new GatewayError(err.code, err.message, { where: `COPY ${target.table}, line ${line + 1}, column ${target.columns[c]!.name}` });
+        }
         p += len;
       }
       if (!complete) break;

@@ -293,7 +293,7 @@ export const runDrop: UtilityHandler = async (session, stmt) => {
     }
     if (rel.persistence === 't') session.catalog.removeTempRelation(rel.name);
     else if (session.iceberg?.isIcebergRelation(rel) === true) {
-      // DROP TABLE removes the catalog pointer; the files stay (PURGE comes with the write path)
+      // DROP TABLE removes the catalog pointer; the files stay (CALL system.drop_table(…, purge => true) deletes them)
       await session.iceberg.catalog.dropTable({ namespace: [rel.schema], name: rel.name });
       await session.iceberg.refresh(true);
     } else session.catalog.db.removeRelation(rel.schema, rel.name);

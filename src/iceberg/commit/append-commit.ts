@@ -22,6 +22,7 @@ import { fieldSummaries, type ManifestPartitioning } from '../write/partition-av
 import { partitionKey } from '../transforms/partition-path.ts';
 import type { IcebergWriteIO } from '../write/write-io.ts';
 import { writeMetadataFile } from './metadata-json.ts';
+import { commitFault } from './commit-faults.ts';
 
 export const DEFAULT_COMMIT_RETRIES = 8;
 
@@ -141,7 +142,9 @@ export async function appendDataFiles(
       if (!(await writeMetadataFile(io, metadataLocation, doc))) {
         throw pgError(SqlState.serialization_failure, 'could not serialize access due to concurrent update');
       }
+      commitFault('before-catalog-commit');
       await catalog.commitTable(id, base.metadataLocation, metadataLocation);
+      commitFault('after-catalog-commit');
       return { metadataLocation, snapshotId, sequenceNumber };
     } catch (e) {
       if (!isSerializationFailure(e) || attempt >= maxRetries) throw e;

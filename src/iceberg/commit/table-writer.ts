@@ -9,7 +9,8 @@ import type { IcebergCatalog, TableIdentifier } from '../../catalog/iceberg/inde
 import { stripTrailingSlash } from '../../catalog/iceberg/warehouse-layout.ts';
 import type { Schema } from '../spec/schema.ts';
 import type { TableMetadata } from '../spec/table-metadata.ts';
-import { ParquetDataWriter } from '../write/parquet-data-writer.ts';
+import { ParquetDataWriter, type DataFileInfo } from '../write/parquet-data-writer.ts';
+import type { ManifestPartitioning } from '../write/partition-avro.ts';
 import { PartitionedDataWriter } from '../write/partitioned-data-writer.ts';
 import { specById } from '../spec/table-metadata.ts';
 import { bindPartitionSpec } from '../transforms/partition-path.ts';
@@ -31,17 +32,28 @@ export function dataLocation(md: TableMetadata): string {
   return stripTrailingSlash(md.properties['write.data.path'] ?? md.properties['write.folder-storage.path'] ?? `${stripTrailingSlash(md.location)}/data`);
 }
 
-export async function insertIntoIcebergTable(writer: IcebergTableWriter, md: TableMetadata, schema: Schema, batches: AsyncIterable<Batch>): Promise<number> {
+/** rolling data files for the table's default spec (one writer per partition when partitioned) */
+export interface OpenDataWriter {
+  readonly files: { add(b: Batch): Promise<void>; close(): Promise<(DataFileInfo & { readonly partition?: readonly unknown[] })[]> };
+  readonly partitioning: ManifestPartitioning;
+}
+
+export function openDataWriter(writer: IcebergTableWriter, md: TableMetadata, schema: Schema): OpenDataWriter {
   const fileOptions = {
     relationName: writer.id.name,
     ...(writer.targetFileSizeBytes === undefined ? {} : { targetFileSizeBytes: writer.targetFileSizeBytes }),
   };
   // a partitioned default spec: one rolling file per partition tuple under data/<partition path>/
   const spec = specById(md, md.defaultSpecId);
-  const partitioning = spec.fields.length === 0 ? undefined : { specId: spec.specId, fields: bindPartitionSpec(spec, schema) };
-  const files = partitioning === undefined
+  const partitioning = { specId: spec.specId, fields: bindPartitionSpec(spec, schema) };
+  const files = partitioning.fields.length === 0
     ? new ParquetDataWriter(writer.io, dataLocation(md), schema, fileOptions)
     : new PartitionedDataWriter(writer.io, dataLocation(md), schema, partitioning.fields, fileOptions);
+  return { files, partitioning };
+}
+
+export async function insertIntoIcebergTable(writer: IcebergTableWriter, md: TableMetadata, schema: Schema, batches: AsyncIterable<Batch>): Promise<number> {
+  const { files, partitioning } = openDataWriter(writer, md, schema);
   let count = 0;
   for await (const b of batches) {
     await files.add(b);
@@ -50,7 +62,7 @@ export async function insertIntoIcebergTable(writer: IcebergTableWriter, md: Tab
   const written = await files.close();
   const result = await appendDataFiles(writer.catalog, writer.io, writer.id, schema, written, {
     ...(writer.maxRetries === undefined ? {} : { maxRetries: writer.maxRetries }),
-    ...(partitioning === undefined ? {} : { partitioning }),
+    partitioning,
   });
   if (result !== null) await writer.afterCommit?.();
   return count;

@@ -2,13 +2,14 @@
  * Reads one FileScanTask into lakegate Batches: the projected schema fields by field id (renames are free),
  * fields missing from the file from the identity partition value, v3 initial-default or NULL, then drops
  * rows hit by position deletes (file_path + pos) and equality deletes (tuple over equality_ids).
+ * Only the task's `rowGroups` are read when the planner chose some (row-group pruning).
  */
 import type { Batch } from '../../common/batch.ts';
 import type { IcebergIO } from '../io.ts';
 import type { FileScanTask } from '../scan/table-scan.ts';
 import type { NestedField } from '../spec/schema.ts';
 import { fromAvroValue, fromJsonSingleValue } from '../spec/types.ts';
-import { readParquetColumns, type ParquetColumnRequest } from './parquet-reader.ts';
+import { readParquetColumns, type ParquetColumnRequest, type ParquetReadOptions } from './parquet-reader.ts';
 import { tupleKey, type DeleteLoader } from './delete-loader.ts';
 
 /** The value a field takes in a file that lacks it (§ Column Projection). */
@@ -25,6 +26,8 @@ export async function* readFileScanTask(
   fields: readonly NestedField[],
   deletes: DeleteLoader,
   signal?: AbortSignal,
+  /** row groups / bytes / rows read are added here (a worker passes its own and sends it back) */
+  metrics?: ParquetReadOptions['metrics'],
 ): AsyncGenerator<Batch> {
   const path = task.file.filePath;
   const deleted = new Set<number>();
@@ -45,7 +48,11 @@ export async function* readFileScanTask(
   }
   const eqCols = eqSets.map((s) => s.fieldIds.map((id) => indexOfId.get(id)!));
 
-  for await (const chunk of readParquetColumns({ io, size: Number(task.file.fileSizeInBytes) }, path, requests)) {
+  for await (const chunk of readParquetColumns({ io, size: Number(task.file.fileSizeInBytes) }, path, requests, {
+    ...(task.rowGroups === undefined ? {} : { rowGroups: task.rowGroups }),
+    ...(metrics === undefined ? {} : { metrics }),
+    ...(task.nameMapping === undefined ? {} : { nameMapping: task.nameMapping }),
+  })) {
     signal?.throwIfAborted();
     let keep: number[] | null = null;
     if (deleted.size > 0 || eqSets.length > 0) {

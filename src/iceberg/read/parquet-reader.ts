@@ -17,6 +17,11 @@ import { rangeBlob } from './range-blob.ts';
 import { pgError } from '../../common/errors.ts';
 import type { IcebergType } from '../spec/schema.ts';
 import { arrowDataToValues, fieldIdOf } from './arrow-values.ts';
+import { GuardedReads, fileReadError } from '../read-errors.ts';
+import { trapWasmPanics } from './wasm-panic-trap.ts';
+import { mapColumnsToIds, type NameMapping } from '../spec/name-mapping.ts';
+import { footerCachedIO } from './parquet-footer.ts';
+import type { ScanMetrics } from '../../catalog/table-source.ts';
 
 export interface ParquetColumnRequest {
   readonly fieldId: number;
@@ -38,12 +43,17 @@ const ROWS_PER_BATCH = 8192;
 /** Whole-file bytes, or a ranged source read lazily (size = file_size_in_bytes from the manifest). */
 export type ParquetInput = Uint8Array | { readonly io: IcebergIO; readonly size: number };
 
-export async function openParquet(input: ParquetInput, uri: string): Promise<{ file: ParquetFile; fields: Field[]; rowGroupRows: number[] }> {
+/** `guard`: ranged reads go through it (a failed read must not reject inside WASM); errors: XX001 or 58030 naming the file. */
+export async function openParquet(
+  input: ParquetInput,
+  uri: string,
+  guard = input instanceof Uint8Array ? null : new GuardedReads(input.io),
+): Promise<{ file: ParquetFile; fields: Field[]; rowGroupRows: number[] }> {
   let file: ParquetFile;
   try {
-    file = await ParquetFile.fromFile(input instanceof Uint8Array ? new Blob([input]) : rangeBlob(input.io, uri, input.size));
+    file = await trapWasmPanics(() => ParquetFile.fromFile(input instanceof Uint8Array || guard === null ? new Blob([input as Uint8Array]) : rangeBlob(guard.io, uri, input.size)));
   } catch (e) {
-    throw pgError('XX000', `could not read Parquet file "${uri}": ${String(e)}`, { cause: e });
+    throw guard ? guard.error('Parquet', uri, e) : fileReadError('Parquet', uri, e);
   }
   // metadata objects live in WASM memory: free them once the row counts are copied out
   const md = file.metadata();
@@ -58,23 +68,52 @@ export async function openParquet(input: ParquetInput, uri: string): Promise<{ f
   return { file, fields, rowGroupRows };
 }
 
-export async function* readParquetColumns(input: ParquetInput, uri: string, columns: readonly ParquetColumnRequest[]): AsyncGenerator<ColumnChunk> {
-  const { file, fields, rowGroupRows } = await openParquet(input, uri);
+export interface ParquetReadOptions {
+  /** read only these row groups (row positions of the others are still counted, for position deletes) */
+  readonly rowGroups?: readonly number[];
+  /** row groups total/scanned, bytes read by range (footer tail cache hits excluded), rows decoded */
+  readonly metrics?: Pick<ScanMetrics, 'rowGroupsTotal' | 'rowGroupsScanned' | 'bytesRead' | 'rowsDecoded'>;
+  /** the table's `schema.name-mapping.default`, for files without field ids (spec/name-mapping.ts); none: ids by position */
+  readonly nameMapping?: NameMapping | null;
+}
+
+export async function* readParquetColumns(
+  rawInput: ParquetInput,
+  uri: string,
+  columns: readonly ParquetColumnRequest[],
+  options: ParquetReadOptions = {},
+): AsyncGenerator<ColumnChunk> {
+  const metrics = options.metrics;
+  const input: ParquetInput = rawInput instanceof Uint8Array ? rawInput
+    : { io: footerCachedIO(rawInput.io, rawInput.size, metrics && ((n) => { metrics.bytesRead += n; })), size: rawInput.size };
+  const selected = options.rowGroups === undefined ? null : new Set(options.rowGroups);
+  const guard = input instanceof Uint8Array ? null : new GuardedReads(input.io);
+  const { file, fields, rowGroupRows } = await openParquet(input, uri, guard);
   try {
     const nameById = new Map<number, string>();
     for (const f of fields) {
       const id = fieldIdOf(f);
       if (id !== null) nameById.set(id, f.name);
     }
-    if (fields.length > 0 && nameById.size === 0 && columns.length > 0) {
-      // files imported without ids need schema.name-mapping.default, which is not implemented yet
-      throw pgError('0A000', 'reading Parquet files without field ids (Iceberg name mapping) is not supported', { detail: uri });
+    if (fields.length > 0 && nameById.size === 0) {
+      // a file written without ids (imported): ids from the table's name mapping, else by position as Java does
+      for (const [id, name] of mapColumnsToIds(options.nameMapping ?? null, fields.map((f) => f.name))) nameById.set(id, name);
     }
+    const idByName = new Map([...nameById].map(([id, name]) => [name, id] as const));
     const present = columns.filter((c) => nameById.has(c.fieldId));
     const names = [...new Set(present.map((c) => nameById.get(c.fieldId)!))];
     let position = 0;
+    if (metrics) metrics.rowGroupsTotal += rowGroupRows.length;
     for (let rg = 0; rg < rowGroupRows.length; rg++) {
       const rows = rowGroupRows[rg]!;
+      if (selected !== null && !selected.has(rg)) {
+        position += rows;
+        continue;
+      }
+      if (metrics) {
+        metrics.rowGroupsScanned++;
+        metrics.rowsDecoded += rows;
+      }
       if (names.length === 0) {
         // nothing to decode (count(*) or only missing columns): emit constant chunks
         for (let off = 0; off < rows; off += ROWS_PER_BATCH) {
@@ -86,14 +125,14 @@ export async function* readParquetColumns(input: ParquetInput, uri: string, colu
       }
       let wasmTable;
       try {
-        wasmTable = await file.read({ rowGroups: [rg], columns: names, batchSize: ROWS_PER_BATCH });
+        wasmTable = await trapWasmPanics(() => file.read({ rowGroups: [rg], columns: names, batchSize: ROWS_PER_BATCH }));
       } catch (e) {
-        throw pgError('XX000', `could not read Parquet file "${uri}" (row group ${rg}): ${String(e)}`, { cause: e });
+        throw (guard ?? { error: fileReadError }).error('Parquet', uri, new Error(`row group ${rg}: ${String(e)}`, { cause: e }));
       }
       const table = tableFromIPC(wasmTable.intoIPCStream()); // intoIPCStream consumes and frees the WASM table
       const colIndex = new Map<number, number>();
       table.schema.fields.forEach((f, i) => {
-        const id = fieldIdOf(f);
+        const id = fieldIdOf(f) ?? idByName.get(f.name) ?? null;
         if (id !== null) colIndex.set(id, i);
       });
       for (const batch of table.batches) {
@@ -107,10 +146,14 @@ export async function* readParquetColumns(input: ParquetInput, uri: string, colu
         position += length;
       }
       if (position !== rowGroupRows.slice(0, rg + 1).reduce((a, b) => a + b, 0)) {
-        throw pgError('XX000', `Parquet file "${uri}": row group ${rg} row count mismatch`);
+        throw pgError('XX001', `could not read Parquet file "${uri}": row group ${rg} row count mismatch`);
       }
     }
   } finally {
-    file.free();
+    try {
+      file.free();
+    } catch {
+      // still borrowed by a read whose decoder panicked (wasm-panic-trap.ts): leave it to the GC
+    }
   }
 }

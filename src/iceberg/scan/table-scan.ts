@@ -5,6 +5,12 @@
  *   equality deletes: data_seq <  delete_seq, same spec and partition, or any partition when the delete's
  *   spec is unpartitioned (a global delete).
  * v1 snapshots that list `manifests` inline (no manifest list) are read with sequence number 0.
+ *
+ * Pruning (issue #4), with an optional filter bound to field ids (bound-predicate.ts): data manifests are
+ * skipped when their file counts are 0 or their partition field summaries cannot match the filter's
+ * inclusive projection through the manifest's spec; data files when their partition tuple (projected through
+ * the file's own spec: partition evolution) or their column metrics cannot match. Delete manifests and delete
+ * files are never pruned here: a delete file only goes away with the data files it applies to.
  */
 import { pgError } from '../../common/errors.ts';
 import type { IcebergIO } from '../io.ts';
@@ -13,6 +19,14 @@ import { findSnapshot, specById } from '../spec/table-metadata.ts';
 import { readManifestList, type ManifestFile } from '../spec/manifest-list.ts';
 import { readManifest, DataFileContent, type DataFile } from '../spec/manifest.ts';
 import { isUnpartitioned, type PartitionSpec } from '../spec/partition-spec.ts';
+import type { IcebergType, PrimitiveType } from '../spec/schema.ts';
+import { indexById } from '../spec/schema.ts';
+import type { ScanMetrics } from '../../catalog/table-source.ts';
+import { TRUE, type BoundPredicate } from './bound-predicate.ts';
+import { mightMatch } from './stats-evaluator.ts';
+import { partitionTupleStats, projectedFields, projectPredicate, summaryStats, type ProjectedField } from './partition-projection.ts';
+import { dataFileStats } from './data-file-stats.ts';
+import { nameMappingOf, type NameMapping } from '../spec/name-mapping.ts';
 
 export interface DeleteFileRef {
   readonly file: DataFile;
@@ -25,6 +39,27 @@ export interface FileScanTask {
   readonly dataSequenceNumber: bigint;
   readonly positionDeletes: readonly DeleteFileRef[];
   readonly equalityDeletes: readonly DeleteFileRef[];
+  /**
+   * Parquet row groups to read (indexes, ascending), chosen from footer statistics; undefined = all. Kept on
+   * the task so a worker reading it (readFileScanTask) honours the planner's choice.
+   */
+  readonly rowGroups?: readonly number[];
+  /** the table's `schema.name-mapping.default` (files without Parquet field ids); absent/null: ids by position */
+  readonly nameMapping?: NameMapping | null;
+}
+
+/** Planning counters (the manifest and file part of ScanMetrics). */
+export interface PlanCounters {
+  manifestsTotal: number;
+  manifestsScanned: number;
+  filesTotal: number;
+  filesPrunedByPartition: number;
+  filesPrunedByStats: number;
+}
+
+export interface PlanOptions {
+  /** rows must match this (inexact pruning: files that cannot match are left out) */
+  readonly filter?: BoundPredicate;
 }
 
 export interface ScanPlan {
@@ -33,6 +68,27 @@ export interface ScanPlan {
   /** counters for EXPLAIN / tests */
   readonly manifestsRead: number;
   readonly deleteFilesSeen: number;
+  readonly counters: PlanCounters;
+}
+
+function emptyCounters(): PlanCounters {
+  return { manifestsTotal: 0, manifestsScanned: 0, filesTotal: 0, filesPrunedByPartition: 0, filesPrunedByStats: 0 };
+}
+
+/** adds planning counters to scan metrics */
+export function addPlanCounters(m: ScanMetrics, c: PlanCounters): void {
+  m.manifestsTotal += c.manifestsTotal;
+  m.manifestsScanned += c.manifestsScanned;
+  m.filesTotal += c.filesTotal;
+  m.filesPrunedByPartition += c.filesPrunedByPartition;
+  m.filesPrunedByStats += c.filesPrunedByStats;
+}
+
+/** primitive types of the fields a filter names, by id */
+function filterTypes(b: BoundPredicate, out = new Map<number, PrimitiveType>()): Map<number, PrimitiveType> {
+  if (b.kind === 'and' || b.kind === 'or') for (const a of b.args) filterTypes(a, out);
+  else if ('fieldId' in b) out.set(b.fieldId, b.type);
+  return out;
 }
 
 export async function manifestsOfSnapshot(io: IcebergIO, md: TableMetadata, snap: Snapshot): Promise<ManifestFile[]> {
@@ -60,10 +116,29 @@ export function partitionKey(file: DataFile): string {
   return parts.join('|');
 }
 
-export async function planScan(io: IcebergIO, md: TableMetadata, snapshotId?: bigint | null): Promise<ScanPlan> {
+export async function planScan(io: IcebergIO, md: TableMetadata, snapshotId?: bigint | null, options: PlanOptions = {}): Promise<ScanPlan> {
+  const counters = emptyCounters();
   const snapshot = findSnapshot(md, snapshotId);
-  if (snapshot === null) return { snapshot, tasks: [], manifestsRead: 0, deleteFilesSeen: 0 };
+  if (snapshot === null) return { snapshot, tasks: [], manifestsRead: 0, deleteFilesSeen: 0, counters };
   const manifests = await manifestsOfSnapshot(io, md, snapshot);
+  counters.manifestsTotal = manifests.length;
+  const filter = options.filter ?? TRUE;
+  const pruning = filter.kind !== 'true';
+  // partition source ids resolve in any schema (a partition source may have been dropped since)
+  const sourceTypes = new Map<number, IcebergType>();
+  for (const s of md.schemas) for (const [id, f] of indexById(s)) sourceTypes.set(id, f.type);
+  for (const s of md.schemas.filter((x) => x.schemaId === md.currentSchemaId)) for (const [id, f] of indexById(s)) sourceTypes.set(id, f.type);
+  const projections = new Map<number, { fields: ProjectedField[]; filter: BoundPredicate }>();
+  const projectionFor = (specId: number): { fields: ProjectedField[]; filter: BoundPredicate } => {
+    let p = projections.get(specId);
+    if (p === undefined) {
+      const fields = projectedFields(specById(md, specId), (id) => sourceTypes.get(id));
+      p = { fields, filter: projectPredicate(filter, fields) };
+      projections.set(specId, p);
+    }
+    return p;
+  };
+  const types = filterTypes(filter);
 
   const data: { file: DataFile; seq: bigint }[] = [];
   const posByPartition = new Map<string, DeleteFileRef[]>();
@@ -71,10 +146,33 @@ export async function planScan(io: IcebergIO, md: TableMetadata, snapshotId?: bi
   const globalEq: DeleteFileRef[] = [];
   let deleteFilesSeen = 0;
   for (const mf of manifests) {
+    if (mf.content === 0 && mf.addedFilesCount === 0 && mf.existingFilesCount === 0) continue;
+    if (mf.content === 0 && pruning) {
+      const p = projectionFor(mf.partitionSpecId);
+      if (!mightMatch(p.filter, summaryStats(mf.partitions, specById(md, mf.partitionSpecId), p.fields))) {
+        const files = (mf.addedFilesCount ?? 0) + (mf.existingFilesCount ?? 0);
+        counters.filesTotal += files;
+        counters.filesPrunedByPartition += files;
+        continue;
+      }
+    }
+    counters.manifestsScanned++;
     const parsed = await readManifest(io, mf);
     for (const e of parsed.entries) {
       const f = e.dataFile;
       if (f.content === DataFileContent.DATA) {
+        counters.filesTotal++;
+        if (pruning) {
+          const p = projectionFor(f.specId);
+          if (!mightMatch(p.filter, partitionTupleStats(f.partition, p.fields))) {
+            counters.filesPrunedByPartition++;
+            continue;
+          }
+          if (!mightMatch(filter, dataFileStats(f, (id) => types.get(id)))) {
+            counters.filesPrunedByStats++;
+            continue;
+          }
+        }
         if (f.fileFormat !== 'PARQUET') throw pgError('0A000', `Iceberg data file format ${f.fileFormat} is not supported`, { detail: f.filePath });
         data.push({ file: f, seq: e.sequenceNumber });
         continue;
@@ -92,15 +190,16 @@ export async function planScan(io: IcebergIO, md: TableMetadata, snapshotId?: bi
     }
   }
 
+  const nameMapping = nameMappingOf(md.properties);
   const tasks = data.map(({ file, seq }): FileScanTask => {
     const key = partitionKey(file);
     const positionDeletes = (posByPartition.get(key) ?? []).filter(
       (d) => seq <= d.sequenceNumber && (d.file.referencedDataFile === null || d.file.referencedDataFile === file.filePath),
     );
     const equalityDeletes = [...(eqByPartition.get(key) ?? []), ...globalEq].filter((d) => seq < d.sequenceNumber);
-    return { file, spec: specById(md, file.specId), dataSequenceNumber: seq, positionDeletes, equalityDeletes };
+    return { file, spec: specById(md, file.specId), dataSequenceNumber: seq, positionDeletes, equalityDeletes, ...(nameMapping === null ? {} : { nameMapping }) };
   });
-  return { snapshot, tasks, manifestsRead: manifests.length, deleteFilesSeen };
+  return { snapshot, tasks, manifestsRead: manifests.length, deleteFilesSeen, counters };
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {

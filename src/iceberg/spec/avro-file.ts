@@ -4,10 +4,9 @@
  * (count, size, data, 16-byte sync). Records are decoded with avsc using the writer schema; Avro `long`
  * becomes bigint. Iceberg fields are then looked up by `field-id`, never by name or position.
  */
-import { inflateRawSync } from 'node:zlib';
-import * as zlib from 'node:zlib';
 import avro from 'avsc';
-import { pgError } from '../../common/errors.ts';
+import { GatewayError, pgError } from '../../common/errors.ts';
+import { decompressAvroBlock } from './avro-codecs.ts';
 
 const MAGIC = [0x4f, 0x62, 0x6a, 0x01];
 
@@ -49,13 +48,16 @@ export interface AvroRecordSchema {
 
 class Cursor {
   pos = 0;
-  constructor(readonly buf: Uint8Array) {}
+  constructor(
+    readonly buf: Uint8Array,
+    readonly what: string,
+  ) {}
   long(): number {
     let n = 0n;
     let shift = 0n;
     for (;;) {
       const b = this.buf[this.pos++];
-      if (b === undefined) throw pgError('XX000', 'truncated Avro file');
+      if (b === undefined) throw truncated(this.what);
       n |= BigInt(b & 0x7f) << shift;
       if ((b & 0x80) === 0) break;
       shift += 7n;
@@ -63,35 +65,23 @@ class Cursor {
     return Number((n >> 1n) ^ -(n & 1n));
   }
   bytes(len: number): Uint8Array {
-    if (this.pos + len > this.buf.length) throw pgError('XX000', 'truncated Avro file');
+    if (len < 0 || this.pos + len > this.buf.length) throw truncated(this.what);
     const out = this.buf.subarray(this.pos, this.pos + len);
     this.pos += len;
     return out;
   }
 }
 
-function decompress(codec: string, data: Uint8Array): Uint8Array {
-  switch (codec) {
-    case 'null':
-      return data;
-    case 'deflate':
-      return inflateRawSync(data);
-    case 'zstandard': {
-      // Node ≥ 22.15 ships zstd in zlib; Node 20 does not, and no pure-JS zstd package is installed.
-      const z = (zlib as unknown as { zstdDecompressSync?: (b: Uint8Array) => Buffer }).zstdDecompressSync;
-      if (z) return z(data);
-      throw pgError('0A000', 'Avro codec "zstandard" is not supported', { hint: 'Rewrite the manifests with the deflate or null codec.' });
-    }
-    default:
-      throw pgError('0A000', `Avro codec "${codec}" is not supported`, { hint: 'Supported Avro codecs: null, deflate.' });
-  }
-}
+// XX001 (data_corrupted) naming the file: the bytes are there but do not decode
+const truncated = (what: string): GatewayError => pgError('XX001', `invalid Avro file "${what}": unexpected end of file`);
+const corrupt = (what: string, why: string, cause?: unknown): GatewayError =>
+  pgError('XX001', `invalid Avro file "${what}": ${why}`, cause === undefined ? {} : { cause });
 
 const typeCache = new Map<string, avro.Type>();
 
 export function readAvroFile(bytes: Uint8Array, what = 'Avro file'): AvroFile {
-  if (!MAGIC.every((b, i) => bytes[i] === b)) throw pgError('XX000', `${what} is not an Avro object container file`);
-  const cur = new Cursor(bytes);
+  if (!MAGIC.every((b, i) => bytes[i] === b)) throw corrupt(what, 'not an Avro object container file');
+  const cur = new Cursor(bytes, what);
   cur.pos = 4;
   const meta = new Map<string, Uint8Array>();
   const dec = new TextDecoder();
@@ -109,32 +99,43 @@ export function readAvroFile(bytes: Uint8Array, what = 'Avro file'): AvroFile {
   }
   const sync = cur.bytes(16);
   const schemaText = meta.get('avro.schema');
-  if (!schemaText) throw pgError('XX000', `${what} has no avro.schema`);
+  if (!schemaText) throw corrupt(what, 'no avro.schema in the header');
   const schemaJson = dec.decode(schemaText);
   const codec = meta.has('avro.codec') ? dec.decode(meta.get('avro.codec')) : 'null';
   let type = typeCache.get(schemaJson);
-  if (!type) {
-    type = avro.Type.forSchema(JSON.parse(schemaJson) as avro.Schema, { registry: { long: BigLong }, wrapUnions: 'auto' });
-    typeCache.set(schemaJson, type);
+  let schema: AvroRecordSchema;
+  try {
+    schema = JSON.parse(schemaJson) as AvroRecordSchema;
+    if (!type) {
+      type = avro.Type.forSchema(schema as avro.Schema, { registry: { long: BigLong }, wrapUnions: 'auto' });
+      typeCache.set(schemaJson, type);
+    }
+  } catch (e) {
+    throw corrupt(what, `unreadable writer schema: ${(e as Error).message}`, e);
   }
   const records: Record<string, unknown>[] = [];
   while (cur.pos < bytes.length) {
     const count = cur.long();
     const size = cur.long();
-    const block = Buffer.from(decompress(codec, cur.bytes(size)));
+    const block = Buffer.from(decompressAvroBlock(codec, cur.bytes(size), what));
     let pos = 0;
     for (let i = 0; i < count; i++) {
-      const r = type.decode(block, pos);
-      if (r.offset < 0) throw pgError('XX000', `${what}: truncated Avro block`);
+      let r: { value: unknown; offset: number };
+      try {
+        r = type.decode(block, pos);
+      } catch (e) {
+        throw corrupt(what, `undecodable record: ${(e as Error).message}`, e);
+      }
+      if (r.offset < 0) throw corrupt(what, 'truncated Avro block');
       records.push(r.value as Record<string, unknown>);
       pos = r.offset;
     }
     const s = cur.bytes(16);
-    if (!s.every((b, i) => b === sync[i])) throw pgError('XX000', `${what}: Avro sync marker mismatch`);
+    if (!s.every((b, i) => b === sync[i])) throw corrupt(what, 'sync marker mismatch');
   }
   const textMeta = new Map<string, string>();
   for (const [k, v] of meta) if (k !== 'avro.schema' && k !== 'avro.codec') textMeta.set(k, dec.decode(v));
-  return { meta: textMeta, schema: JSON.parse(schemaJson) as AvroRecordSchema, codec, records };
+  return { meta: textMeta, schema, codec, records };
 }
 
 /** Strips a ["null", T] union down to T. */

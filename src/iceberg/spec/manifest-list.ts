@@ -5,6 +5,7 @@
 import { pgError } from '../../common/errors.ts';
 import type { IcebergIO } from '../io.ts';
 import { FieldsById, readAvroFile, nonNull } from './avro-file.ts';
+import { fileReadError } from '../read-errors.ts';
 
 export const ManifestContent = { data: 0, deletes: 1 } as const;
 
@@ -84,6 +85,12 @@ export function parseManifestList(bytes: Uint8Array, uri = 'manifest list'): Man
   });
 }
 
+/** A missing file is 58030 (from IcebergIO); undecodable content is XX001 naming the file. */
 export async function readManifestList(io: IcebergIO, uri: string): Promise<ManifestFile[]> {
-  return parseManifestList(await io.read(uri), uri);
+  const bytes = await io.read(uri);
+  try {
+    return parseManifestList(bytes, uri);
+  } catch (e) {
+    throw fileReadError('manifest list', uri, e);
+  }
 }

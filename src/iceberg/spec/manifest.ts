@@ -6,6 +6,7 @@
 import { pgError } from '../../common/errors.ts';
 import type { IcebergIO } from '../io.ts';
 import { FieldsById, readAvroFile, nonNull, type AvroFieldSchema } from './avro-file.ts';
+import { fileReadError } from '../read-errors.ts';
 import type { ManifestFile } from './manifest-list.ts';
 
 export const EntryStatus = { EXISTING: 0, ADDED: 1, DELETED: 2 } as const;
@@ -140,6 +141,12 @@ export function parseManifest(bytes: Uint8Array, manifest: ManifestFile, uri = m
   return { entries, specId, formatVersion, meta: file.meta };
 }
 
+/** A missing file is 58030 (from IcebergIO); undecodable content is XX001 naming the file. */
 export async function readManifest(io: IcebergIO, manifest: ManifestFile, includeDeleted = false): Promise<ParsedManifest> {
-  return parseManifest(await io.read(manifest.manifestPath), manifest, manifest.manifestPath, includeDeleted);
+  const bytes = await io.read(manifest.manifestPath);
+  try {
+    return parseManifest(bytes, manifest, manifest.manifestPath, includeDeleted);
+  } catch (e) {
+    throw fileReadError('manifest', manifest.manifestPath, e);
+  }
 }

@@ -7,13 +7,19 @@ import { gunzipSync } from 'node:zlib';
 import { pgError } from '../../common/errors.ts';
 import type { IcebergIO } from '../io.ts';
 import { parseTableMetadata, type TableMetadata } from './table-metadata.ts';
+import { fileReadError } from '../read-errors.ts';
 
+/** A missing file is 58030 (from IcebergIO); unreadable content (gzip, JSON, required fields) is XX001 naming the file. */
 export async function loadTableMetadata(io: IcebergIO, metadataUri: string): Promise<TableMetadata> {
   let bytes = await io.read(metadataUri);
-  if (metadataUri.endsWith('.gz.metadata.json') || metadataUri.endsWith('.metadata.json.gz') || (bytes[0] === 0x1f && bytes[1] === 0x8b)) {
-    bytes = gunzipSync(bytes);
+  try {
+    if (metadataUri.endsWith('.gz.metadata.json') || metadataUri.endsWith('.metadata.json.gz') || (bytes[0] === 0x1f && bytes[1] === 0x8b)) {
+      bytes = gunzipSync(bytes);
+    }
+    return parseTableMetadata(new TextDecoder().decode(bytes));
+  } catch (e) {
+    throw fileReadError('table metadata', metadataUri, e);
   }
-  return parseTableMetadata(new TextDecoder().decode(bytes));
 }
 
 /** version number of a metadata file name: `v12.metadata.json` → 12, `00012-<uuid>.metadata.json` → 12 */

@@ -8,6 +8,8 @@
  */
 import type { IcebergType, Schema } from '../spec/schema.ts';
 import type { ManifestFile } from '../spec/manifest-list.ts';
+import type { DataFile } from '../spec/manifest.ts';
+import { fromAvroValue } from '../spec/types.ts';
 import type { DataFileInfo } from './parquet-data-writer.ts';
 import { writeAvroFile } from './avro-writer.ts';
 import { partitionRecord, partitionRecordSchema, partitionSpecHeader, type ManifestPartitioning } from './partition-avro.ts';
@@ -83,43 +85,89 @@ function entrySchemaFor(p: ManifestPartitioning): object {
   return { ...MANIFEST_ENTRY_SCHEMA, fields };
 }
 
+/** the Avro `data_file` record of a file this writer wrote (content 0 data, 1 position deletes) */
+export function newFileRecord(
+  f: DataFileInfo & { readonly partition?: readonly unknown[] },
+  partitioning: ManifestPartitioning | undefined,
+  content = 0,
+  referencedDataFile: string | null = null,
+): Record<string, unknown> {
+  const lower: [number, Buffer][] = [];
+  const upper: [number, Buffer][] = [];
+  for (const m of f.metrics) {
+    const lo = m.lowerBound();
+    const hi = m.upperBound();
+    if (lo !== null) lower.push([m.fieldId, Buffer.from(lo)]);
+    if (hi !== null) upper.push([m.fieldId, Buffer.from(hi)]);
+  }
+  const floating = f.metrics.filter((m) => m.type.name === 'float' || m.type.name === 'double');
+  // list columns: value counts are per element in Iceberg; leave them out rather than count rows
+  const counted = f.metrics.filter((m) => m.type.name !== 'list');
+  return {
+    content, file_path: f.path, file_format: 'PARQUET', partition: partitioning === undefined ? {} : partitionRecord(partitioning, f.partition ?? []),
+    record_count: BigInt(f.recordCount), file_size_in_bytes: BigInt(f.fileSizeInBytes),
+    column_sizes: null,
+    value_counts: kv(counted.map((m) => [m.fieldId, BigInt(m.valueCount)])),
+    null_value_counts: kv(counted.map((m) => [m.fieldId, BigInt(m.nullCount)])),
+    nan_value_counts: kv(floating.map((m) => [m.fieldId, BigInt(m.nanCount)])),
+    lower_bounds: kv(lower), upper_bounds: kv(upper),
+    key_metadata: null, split_offsets: null, equality_ids: null, sort_order_id: content === 0 ? 0 : null, referenced_data_file: referencedDataFile,
+  };
+}
+
+/** the partition tuple (JS values, spec order) of a file read from a manifest */
+export function partitionTupleOf(f: DataFile, partitioning: ManifestPartitioning): unknown[] {
+  return partitioning.fields.map((p) => fromAvroValue(p.transform.resultType, f.partition.get(p.fieldId)));
+}
+
+/** the Avro `data_file` record of a file read from a manifest, for EXISTING / DELETED entries of a rewrite */
+export function existingFileRecord(f: DataFile, partitioning: ManifestPartitioning | undefined): Record<string, unknown> {
+  const big = (m: ReadonlyMap<number, bigint>): { key: number; value: bigint }[] => kv([...m]);
+  const bytes = (m: ReadonlyMap<number, Uint8Array>): { key: number; value: Buffer }[] => kv([...m].map(([k, v]): [number, Buffer] => [k, Buffer.from(v)]));
+  return {
+    content: f.content, file_path: f.filePath, file_format: f.fileFormat,
+    partition: partitioning === undefined ? {} : partitionRecord(partitioning, partitionTupleOf(f, partitioning)),
+    record_count: f.recordCount, file_size_in_bytes: f.fileSizeInBytes,
+    column_sizes: f.columnSizes.size === 0 ? null : big(f.columnSizes),
+    value_counts: big(f.valueCounts), null_value_counts: big(f.nullValueCounts), nan_value_counts: big(f.nanValueCounts),
+    lower_bounds: bytes(f.lowerBounds), upper_bounds: bytes(f.upperBounds),
+    key_metadata: f.keyMetadata === null ? null : Buffer.from(f.keyMetadata),
+    split_offsets: f.splitOffsets === null ? null : [...f.splitOffsets],
+    equality_ids: f.equalityIds === null ? null : [...f.equalityIds],
+    sort_order_id: f.sortOrderId, referenced_data_file: f.referencedDataFile,
+  };
+}
+
+/** one manifest entry: explicit snapshot id / sequence numbers, or null ones inherited (ADDED only) */
+export interface ManifestEntryRecord {
+  readonly status: 0 | 1 | 2;
+  readonly snapshotId: bigint | null;
+  readonly sequenceNumber: bigint | null;
+  readonly fileSequenceNumber: bigint | null;
+  readonly dataFile: Record<string, unknown>;
+}
+
+/** a v2 manifest of one spec holding data files (`content` data) or delete files (`content` deletes) */
+export function writeManifestEntries(schema: Schema, partitioning: ManifestPartitioning | undefined, content: 'data' | 'deletes', entries: readonly ManifestEntryRecord[]): Uint8Array {
+  const records = entries.map((e) => ({
+    status: e.status, snapshot_id: e.snapshotId, sequence_number: e.sequenceNumber, file_sequence_number: e.fileSequenceNumber, data_file: e.dataFile,
+  }));
+  return writeAvroFile(partitioning === undefined ? MANIFEST_ENTRY_SCHEMA : entrySchemaFor(partitioning), {
+    schema: schemaJson(schema), 'schema-id': String(schema.schemaId),
+    'partition-spec': partitioning === undefined ? '[]' : partitionSpecHeader(partitioning),
+    'partition-spec-id': String(partitioning?.specId ?? 0),
+    'format-version': '2', content,
+  }, records);
+}
+
 /**
  * one manifest of ADDED data files (status 1, inherited snapshot id and sequence numbers); with
  * `partitioning`, each file's `partition` (its tuple, spec order) fills the partition record
  */
 export function writeDataManifest(schema: Schema, files: readonly (DataFileInfo & { readonly partition?: readonly unknown[] })[], partitioning?: ManifestPartitioning): Uint8Array {
-  const records = files.map((f) => {
-    const lower: [number, Buffer][] = [];
-    const upper: [number, Buffer][] = [];
-    for (const m of f.metrics) {
-      const lo = m.lowerBound();
-      const hi = m.upperBound();
-      if (lo !== null) lower.push([m.fieldId, Buffer.from(lo)]);
-      if (hi !== null) upper.push([m.fieldId, Buffer.from(hi)]);
-    }
-    const floating = f.metrics.filter((m) => m.type.name === 'float' || m.type.name === 'double');
-    // list columns: value counts are per element in Iceberg; leave them out rather than count rows
-    const counted = f.metrics.filter((m) => m.type.name !== 'list');
-    return {
-      status: 1, snapshot_id: null, sequence_number: null, file_sequence_number: null,
-      data_file: {
-        content: 0, file_path: f.path, file_format: 'PARQUET', partition: partitioning === undefined ? {} : partitionRecord(partitioning, f.partition ?? []),
-        record_count: BigInt(f.recordCount), file_size_in_bytes: BigInt(f.fileSizeInBytes),
-        column_sizes: null,
-        value_counts: kv(counted.map((m) => [m.fieldId, BigInt(m.valueCount)])),
-        null_value_counts: kv(counted.map((m) => [m.fieldId, BigInt(m.nullCount)])),
-        nan_value_counts: kv(floating.map((m) => [m.fieldId, BigInt(m.nanCount)])),
-        lower_bounds: kv(lower), upper_bounds: kv(upper),
-        key_metadata: null, split_offsets: null, equality_ids: null, sort_order_id: 0, referenced_data_file: null,
-      },
-    };
-  });
-  return writeAvroFile(partitioning === undefined ? MANIFEST_ENTRY_SCHEMA : entrySchemaFor(partitioning), {
-    schema: schemaJson(schema), 'schema-id': String(schema.schemaId),
-    'partition-spec': partitioning === undefined ? '[]' : partitionSpecHeader(partitioning),
-    'partition-spec-id': String(partitioning?.specId ?? 0),
-    'format-version': '2', content: 'data',
-  }, records);
+  return writeManifestEntries(schema, partitioning, 'data', files.map((f) => ({
+    status: 1, snapshotId: null, sequenceNumber: null, fileSequenceNumber: null, dataFile: newFileRecord(f, partitioning),
+  })));
 }
 
 const buf = (b: Uint8Array | null): Buffer | null => (b === null ? null : Buffer.from(b));

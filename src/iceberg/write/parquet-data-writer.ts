@@ -25,6 +25,13 @@ import type { IcebergWriteIO } from './write-io.ts';
  */
 export const DEFAULT_TARGET_FILE_SIZE = 64 * 1024 * 1024;
 
+/**
+ * Rows per Parquet row group (arrow-rs would put up to 1M rows in one): row groups are the unit of
+ * row-group pruning on footer statistics and of a scan worker's split, and one decoded row group is the
+ * reader's memory peak; 128Ki rows (DuckDB uses 122,880) keeps several per file.
+ */
+export const DEFAULT_ROW_GROUP_ROWS = 128 * 1024;
+
 export interface DataFileInfo {
   readonly path: string;
   readonly fileSizeInBytes: number;
@@ -35,6 +42,8 @@ export interface DataFileInfo {
 export interface ParquetDataWriterOptions {
   /** roll to a new file when the buffered Arrow data reaches this many bytes */
   readonly targetFileSizeBytes?: number;
+  /** at most this many rows per Parquet row group (DEFAULT_ROW_GROUP_ROWS) */
+  readonly rowGroupRows?: number;
   /** table name for error messages (23502) */
   readonly relationName?: string;
 }
@@ -135,7 +144,8 @@ export class ParquetDataWriter {
     const ipc = tableToIPC(new Table(this.arrowSchema, this.pending), 'stream');
     this.pending = [];
     reserveWasmMemory(ipc.byteLength * 2);
-    const props = new WriterPropertiesBuilder().setCompression(Compression.ZSTD).build();
+    const props = new WriterPropertiesBuilder().setCompression(Compression.ZSTD)
+      .setMaxRowGroupSize(this.options.rowGroupRows ?? DEFAULT_ROW_GROUP_ROWS).build();
     const bytes = writeParquet(WasmTable.fromIPCStream(ipc), props);
     const path = `${this.dataLocation}/${randomUUID()}-${String(this.files.length).padStart(5, '0')}.parquet`;
     await this.io.write(path, bytes);

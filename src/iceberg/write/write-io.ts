@@ -10,11 +10,14 @@ export interface IcebergWriteIO extends IcebergIO {
   write(uri: string, data: Uint8Array): Promise<void>;
   /** atomic create: false when the file already exists */
   writeIfAbsent(uri: string, data: Uint8Array): Promise<boolean>;
+  /** removes a file (DROP TABLE … purge); absent where the store cannot delete */
+  delete?(uri: string): Promise<void>;
 }
 
 export interface FileIOWritable {
   write(uri: string, data: Uint8Array): Promise<void>;
   writeIfAbsent(uri: string, data: Uint8Array): Promise<boolean>;
+  delete?(uri: string): Promise<void>;
 }
 
 /** The reader's IcebergIO plus FileIO's writes. */
@@ -25,5 +28,6 @@ export function writableIcebergIO(io: IcebergIO, fileIO: FileIOWritable): Iceber
     ...(io.list === undefined ? {} : { list: io.list.bind(io) }),
     write: (uri, data) => fileIO.write(uri, data),
     writeIfAbsent: (uri, data) => fileIO.writeIfAbsent(uri, data),
+    ...(fileIO.delete === undefined ? {} : { delete: fileIO.delete.bind(fileIO) }),
   };
 }

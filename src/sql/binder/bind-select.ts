@@ -14,6 +14,7 @@ import { bindFromList } from './bind-from.ts';
 import { buildAggregate, collect, expandGroupingSets, hasAggregates, type GroupItem } from './bind-group.ts';
 import { bindLimit, ordinalOf } from './bind-order.ts';
 import { figureColname } from './col-name.ts';
+import { planWhere } from './plan-where.ts';
 import { Scope } from './scope.ts';
 import { checkNoLocking, type Binder, type ExprScope, type OutColumn, type QueryResult, type SelectOptions } from './binder.ts';
 
@@ -38,7 +39,7 @@ export function bindSimpleSelect(b: Binder, stmt: Node, parent: Scope | null, op
   let plan: LogicalPlan = from.length > 0 ? bindFromList(b, from, scope) : { kind: 'Values', rows: [[]], columns: [] };
   if (stmt.whereClause !== undefined) {
     const raw = bindExpr(b, stmt.whereClause, { scope, clause: 'WHERE', allowAgg: false, allowWindow: false, allowSrf: false });
-    plan = { kind: 'Filter', input: plan, predicate: coerceToBoolean(b.env, raw, 'WHERE', locOf(tagOf(stmt.whereClause)[1])), columns: plan.columns };
+    plan = planWhere(plan, coerceToBoolean(b.env, raw, 'WHERE', locOf(tagOf(stmt.whereClause)[1])));
   }
   const windows = new Map<string, Node>(((stmt.windowClause as Node[] | undefined) ?? []).map((w) => [String((w.WindowDef as Node).name), w.WindowDef as Node]));
   const selEs: ExprScope = { scope, clause: 'SELECT', allowAgg: true, allowWindow: true, allowSrf: true, windows };

@@ -1,15 +1,20 @@
 /**
  * EXPLAIN text: one line per plan node, children indented by two spaces (DataFusion's indent format),
- * e.g. `Projection: t.a, t.b + Int32(1)` → here `Projection: a, (b + 1)`.
+ * e.g. `Projection: t.a, t.b + Int32(1)` → here `Projection: a, (b + 1)`. A TableScan line also shows what
+ * the optimizer pushed into it: `TableScan: tpch.lineitem projection=[l_shipdate, l_quantity]
+ * filters=[l_shipdate >= '1994-01-01'::date] limit=10`. explain-json.ts gives the same tree as PostgreSQL's
+ * FORMAT JSON document.
  */
 import { formatType } from '../../common/pgtypes/format-type.ts';
-import type { Expr, SortKeyExpr } from '../logical/expr.ts';
+import { textOut } from '../../common/pgtypes/text-io.ts';
+import { someExpr, type Expr, type SortKeyExpr, type SubqueryExpr } from '../logical/expr.ts';
 import { planChildren, type LogicalPlan, type PlanKind } from '../logical/plan.ts';
+import type { PushedPredicate, PushedValue, TableScan } from '../logical/table-scan.ts';
 
 type Describe<K extends PlanKind> = (p: Extract<LogicalPlan, { kind: K }>) => string;
 
 const DESCRIBE = {
-  TableScan: (p) => `TableScan: ${p.name}${p.asOf ? ` AS OF ${p.asOf}` : ''}`,
+  TableScan: (p) => `TableScan: ${p.name}${p.asOf ? ` AS OF ${p.asOf}` : ''}${scanPushdownText(p)}`,
   Values: (p) => `Values: ${p.rows.length} row${p.rows.length === 1 ? '' : 's'}`,
   Filter: (p) => `Filter: ${exprText(p.predicate)}`,
   Projection: (p) => `Projection: ${p.exprs.map((e, i) => withAlias(e, p.columns[i]!.name)).join(', ')}`,
@@ -69,19 +74,112 @@ export function exprText(e: Expr): string {
   }
 }
 
-function literalText(v: unknown, oid: number): string {
-  if (v === null) return 'NULL';
-  if (typeof v === 'string') return `'${v.replace(/'/g, "''")}'`;
-  if (typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return `${String(v)}::${formatType(oid)}`;
+function quote(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
 }
 
-/** EXPLAIN text lines, an indented tree. */
-export function explainPlan(plan: LogicalPlan): string[] {
+/** bool, integers, floats, numeric and oid print bare; strings of text types quoted; other types `'text'::type` */
+const BARE_TYPES: ReadonlySet<number> = new Set([16, 20, 21, 23, 26, 700, 701, 1700]);
+const TEXT_TYPES: ReadonlySet<number> = new Set([25, 1043, 705, 19, 1042]);
+
+function literalText(v: unknown, oid: number): string {
+  if (v === null) return 'NULL';
+  if (typeof v === 'boolean') return String(v);
+  if (typeof v === 'string' && TEXT_TYPES.has(oid)) return quote(v);
+  let text: string;
+  try {
+    text = textOut(oid, v);
+  } catch {
+    text = String(v);
+  }
+  if (BARE_TYPES.has(oid)) return text;
+  return `${quote(text)}::${formatType(oid)}`;
+}
+
+/** a pushed constant as SQL: numbers bare, everything else quoted and cast (`'1994-01-01'::date`) */
+function pushedValueText(v: PushedValue): string {
+  return v.kind === 'Param' ? `$${v.index + 1}` : literalText(v.value, v.type.oid);
+}
+
+/** a pushed predicate over the scan's column names */
+export function pushedPredicateText(p: PushedPredicate, columns: readonly { readonly name: string }[]): string {
+  const col = (i: number): string => columns[i]?.name ?? `#${i}`;
+  switch (p.kind) {
+    case 'compare': return `${col(p.column)} ${p.op} ${pushedValueText(p.value)}`;
+    case 'isNull': return `${col(p.column)} IS NULL`;
+    case 'isNotNull': return `${col(p.column)} IS NOT NULL`;
+    case 'in': return Array.isArray(p.values)
+      ? `${col(p.column)} IN (${(p.values as readonly PushedValue[]).map(pushedValueText).join(', ')})`
+      : `${col(p.column)} = ANY(${pushedValueText(p.values as PushedValue)})`;
+    case 'startsWith': return `${col(p.column)} LIKE ${quote(`${p.prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`;
+    case 'and': case 'or': return `(${p.args.map((a) => pushedPredicateText(a, columns)).join(` ${p.kind.toUpperCase()} `)})`;
+  }
+}
+
+/** what the optimizer pushed into a scan, as they appear on EXPLAIN's TableScan line and in FORMAT JSON */
+export function scanPushdown(p: TableScan): { projection?: string[]; filters?: string[]; limit?: string } {
+  return {
+    ...(p.projection === undefined ? {} : { projection: p.projection.map((i) => p.columns[i]?.name ?? `#${i}`) }),
+    ...(p.filters === undefined || p.filters.length === 0 ? {} : { filters: p.filters.map((f) => pushedPredicateText(f, p.columns)) }),
+    ...(p.limit === undefined ? {} : { limit: p.limit.offset === null ? pushedValueText(p.limit.limit) : `${pushedValueText(p.limit.limit)} offset ${pushedValueText(p.limit.offset)}` }),
+  };
+}
+
+function scanPushdownText(p: TableScan): string {
+  const d = scanPushdown(p);
+  return (d.projection ? ` projection=[${d.projection.join(', ')}]` : '') + (d.filters ? ` filters=[${d.filters.join(', ')}]` : '') + (d.limit ? ` limit=${d.limit}` : '');
+}
+
+/** the one-line description of a node (the text of its EXPLAIN line) */
+export function describeNode(p: LogicalPlan): string {
+  return (DESCRIBE[p.kind] as Describe<typeof p.kind>)(p as never);
+}
+
+/** the expressions of one node (not of its children) */
+function ownExprs(p: LogicalPlan): readonly (Expr | null)[] {
+  switch (p.kind) {
+    case 'Filter': return [p.predicate];
+    case 'Projection': case 'ProjectSet': return p.exprs;
+    case 'Aggregate': return [...p.groupKeys, ...p.aggregates];
+    case 'Join': return [p.condition];
+    case 'Sort': return p.keys.map((k) => k.expr);
+    case 'Limit': return [p.limit, p.offset];
+    case 'Distinct': return p.on ?? [];
+    case 'Window': return p.functions;
+    case 'Values': return p.rows.flat();
+    case 'FunctionScan': return p.args;
+    case 'Insert': case 'Overwrite': return p.returning ?? [];
+    default: return [];
+  }
+}
+
+/** the subqueries in a node's expressions, in order (their plans are shown as SubPlans below the node) */
+export function subqueriesOf(p: LogicalPlan): SubqueryExpr[] {
+  const out: SubqueryExpr[] = [];
+  for (const e of ownExprs(p)) if (e !== null) someExpr(e, (x) => { if (x.kind === 'Subquery') out.push(x); return false; });
+  return out;
+}
+
+export function subPlanName(s: SubqueryExpr): string {
+  return `SubPlan: ${s.subKind}${s.correlated ? ' (correlated)' : ''}`;
+}
+
+/**
+ * EXPLAIN text lines, an indented tree. `annotate` may add text at the end of a node's line (ANALYZE's
+ * actual counts) and lines below it (a scan's files and row groups). Subquery plans follow their node's
+ * children as `SubPlan:` entries.
+ */
+export function explainPlan(plan: LogicalPlan, annotate?: (p: LogicalPlan) => { suffix?: string; lines?: readonly string[] } | undefined): string[] {
   const out: string[] = [];
   const walk = (p: LogicalPlan, depth: number): void => {
-    out.push('  '.repeat(depth) + (DESCRIBE[p.kind] as Describe<typeof p.kind>)(p as never));
+    const extra = annotate?.(p);
+    out.push('  '.repeat(depth) + describeNode(p) + (extra?.suffix ?? ''));
+    for (const l of extra?.lines ?? []) out.push('  '.repeat(depth + 1) + l);
     for (const c of planChildren(p)) walk(c, depth + 1);
+    for (const s of subqueriesOf(p)) {
+      out.push('  '.repeat(depth + 1) + subPlanName(s));
+      walk(s.plan, depth + 2);
+    }
   };
   walk(plan, 0);
   return out;

@@ -1,0 +1,63 @@
+/**
+ * The optimizer: an ordered list of named rules over the LogicalPlan, each timed and each switchable off
+ * with `SET lakegate.disabled_optimizer_rules = 'rule_a,rule_b'` (rule-names.ts). Runs once per execution
+ * (executePlan), with that execution's context, so constant folding sees the statement's settings.
+ *
+ * Order matters: constants are folded first (so `date '1994-01-01' + interval '1 year'` is a Literal the
+ * pushdown rules can use), WHERE moves below FROM-subquery projections and into per-leaf filters of inner
+ * joins, then filters, limits and finally the needed columns are recorded on the scans.
+ */
+import type { LogicalPlan } from '../../sql/index.ts';
+import type { ExecContext } from '../context.ts';
+import type { OptimizerRule } from './optimizer-rule.ts';
+import { DISABLED_RULES_SETTING, parseDisabledRules, type OptimizerRuleName } from './rule-names.ts';
+import { simplifyExpressions } from './simplify-expressions.ts';
+import { pushFilterBelowProjectionRule } from './push-filter-below-projection.ts';
+import { reorderInnerJoinsRule } from './reorder-inner-joins.ts';
+import { pushDownFilter } from './push-down-filter.ts';
+import { pushDownLimit } from './push-down-limit.ts';
+import { pushDownProjection } from './push-down-projection.ts';
+
+export const OPTIMIZER_RULES: readonly OptimizerRule[] = [
+  simplifyExpressions,
+  pushFilterBelowProjectionRule,
+  reorderInnerJoinsRule,
+  pushDownFilter,
+  pushDownLimit,
+  pushDownProjection,
+];
+
+export interface RuleTiming {
+  readonly name: OptimizerRuleName;
+  /** false when switched off by the setting */
+  readonly applied: boolean;
+  readonly ms: number;
+}
+
+export interface OptimizedPlan {
+  readonly plan: LogicalPlan;
+  readonly rules: readonly RuleTiming[];
+  readonly ms: number;
+}
+
+/** the rules the session switched off (the setting was validated when SET) */
+export function disabledRules(ctx: ExecContext): ReadonlySet<string> {
+  const text = ctx.session.getSetting(DISABLED_RULES_SETTING, true);
+  return new Set(text === null || text === '' ? [] : parseDisabledRules(text));
+}
+
+export function optimizePlan(plan: LogicalPlan, ctx: ExecContext, disabled: ReadonlySet<string> = disabledRules(ctx)): OptimizedPlan {
+  const start = performance.now();
+  const rules: RuleTiming[] = [];
+  let p = plan;
+  for (const rule of OPTIMIZER_RULES) {
+    if (disabled.has(rule.name)) {
+      rules.push({ name: rule.name, applied: false, ms: 0 });
+      continue;
+    }
+    const t = performance.now();
+    p = rule.apply(p, ctx);
+    rules.push({ name: rule.name, applied: true, ms: performance.now() - t });
+  }
+  return { plan: p, rules, ms: performance.now() - start };
+}

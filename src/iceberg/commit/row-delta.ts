@@ -1,0 +1,189 @@
+/**
+ * IcebergRowDelta: one UPDATE / DELETE on an Iceberg table, merge-on-read (what Spark and Trino do for
+ * row-level changes in format v2). scan() reads the statement's snapshot with each row's data file and
+ * position; the executor marks rows deleted and hands over UPDATE's new rows; commit():
+ *   - a data file every live row of which is deleted is dropped from the snapshot (no delete file: a
+ *     DELETE without WHERE, or one covering whole files, is metadata-only);
+ *   - other deleted rows go into position delete files (§ Position Delete Files: file_path, pos, sorted),
+ *     one per partition of the data files they hit, in that partition's folder and spec, with
+ *     referenced_data_file when it covers one data file;
+ *   - new rows are written with the default spec, as INSERT does;
+ * and everything is one snapshot (row-delta-commit.ts): operation `delete` for DELETE, `overwrite` for UPDATE.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Batch } from '../../common/batch.ts';
+import { pgError } from '../../common/errors.ts';
+import { SqlState } from '../../common/sqlstate.ts';
+import type { RowDelta, ScanContext } from '../../catalog/table-source.ts';
+import type { IcebergIO } from '../io.ts';
+import { DeleteLoader } from '../read/delete-loader.ts';
+import { DELETE_FILE_PATH_ID, DELETE_POS_ID } from '../read/delete-loader.ts';
+import type { FileScanTask, ScanPlan } from '../scan/table-scan.ts';
+import { indexById, type NestedField, type Schema } from '../spec/schema.ts';
+import type { Snapshot, TableMetadata } from '../spec/table-metadata.ts';
+import type { DataFile } from '../spec/manifest.ts';
+import { bindPartitionSpec, partitionKey, partitionPath } from '../transforms/partition-path.ts';
+import { newFileRecord, partitionTupleOf, writeDataManifest, writeManifestEntries } from '../write/manifest-writer.ts';
+import { ParquetDataWriter, type DataFileInfo } from '../write/parquet-data-writer.ts';
+import { fieldSummaries, type ManifestPartitioning } from '../write/partition-avro.ts';
+import { metadataDir, newSnapshotId } from './append-commit.ts';
+import { commitRowDelta, type AddedManifest } from './row-delta-commit.ts';
+import { readTaskWithRowIds } from './row-id-scan.ts';
+import { dataLocation, openDataWriter, type IcebergTableWriter, type OpenDataWriter } from './table-writer.ts';
+
+/** the table a row delta reads: one pinned snapshot (IcebergTableSource satisfies it) */
+export interface RowDeltaTable {
+  readonly io: IcebergIO;
+  readonly metadata: TableMetadata;
+  readonly schema: Schema;
+  readonly snapshot: Snapshot | null;
+  planFiles(): Promise<ScanPlan>;
+}
+
+/** § Position Delete Files: file_path (2147483546), pos (2147483545), both required */
+const POSITION_DELETE_SCHEMA: Schema = {
+  kind: 'struct', schemaId: 0, identifierFieldIds: [],
+  fields: [
+    { id: DELETE_FILE_PATH_ID, name: 'file_path', required: true, type: { kind: 'primitive', name: 'string' } },
+    { id: DELETE_POS_ID, name: 'pos', required: true, type: { kind: 'primitive', name: 'long' } },
+  ],
+};
+
+/** spec id + partition tuple, for changed-partition-count and grouping delete files */
+const changedKey = (p: ManifestPartitioning, tuple: readonly unknown[]): string => `${p.specId}:${partitionKey(p.fields, tuple)}`;
+
+/**
+ * file_path bounds in full, not truncated to 16 characters (Java's MetricsConfig.forPositionDelete: Full), so
+ * readers can tell which data files a delete file covers (lower = upper: exactly one)
+ */
+function withFullPathBounds(rec: Record<string, unknown>, sortedPaths: readonly string[]): Record<string, unknown> {
+  const set = (list: unknown, path: string): { key: number; value: Buffer }[] => [
+    ...(list as { key: number; value: Buffer }[]).filter((e) => e.key !== DELETE_FILE_PATH_ID),
+    { key: DELETE_FILE_PATH_ID, value: Buffer.from(path, 'utf8') },
+  ];
+  return { ...rec, lower_bounds: set(rec['lower_bounds'], sortedPaths[0]!), upper_bounds: set(rec['upper_bounds'], sortedPaths.at(-1)!) };
+}
+
+interface DeleteGroup {
+  readonly partitioning: ManifestPartitioning;
+  readonly tuple: readonly unknown[];
+  readonly files: DataFile[];
+}
+
+export class IcebergRowDelta implements RowDelta {
+  private readonly deleted = new Map<string, bigint[]>();
+  private readonly live = new Map<string, number>();
+  private readonly tasks = new Map<string, FileScanTask>();
+  private newRows: OpenDataWriter | null = null;
+
+  constructor(private readonly writer: IcebergTableWriter, private readonly table: RowDeltaTable, private readonly op: 'update' | 'delete') {
+    // v1 has no delete files or sequence numbers; v3 wants deletion vectors instead of position delete files
+    const v = table.metadata.formatVersion;
+    if (v !== 2) throw pgError(SqlState.feature_not_supported, `${op.toUpperCase()} on Iceberg format version ${v} tables is not supported`, { detail: 'Row-level changes are written as v2 position delete files.' });
+  }
+
+  async *scan(ctx: Pick<ScanContext, 'signal'>): AsyncIterable<Batch> {
+    const t = this.table;
+    const plan = await t.planFiles();
+    const byId = new Map<number, NestedField>();
+    for (const s of t.metadata.schemas) for (const [id, f] of indexById(s)) byId.set(id, f);
+    for (const [id, f] of indexById(t.schema)) byId.set(id, f);
+    const deletes = new DeleteLoader(t.io, (id) => byId.get(id));
+    for (const task of plan.tasks) {
+      ctx.signal.throwIfAborted();
+      this.tasks.set(task.file.filePath, task);
+      for await (const b of readTaskWithRowIds(t.io, task, t.schema.fields, deletes, ctx.signal)) {
+        this.live.set(task.file.filePath, (this.live.get(task.file.filePath) ?? 0) + b.length);
+        yield b;
+      }
+    }
+  }
+
+  delete(file: string, pos: bigint): void {
+    let list = this.deleted.get(file);
+    if (list === undefined) this.deleted.set(file, (list = []));
+    list.push(pos);
+  }
+
+  async insert(batch: Batch): Promise<void> {
+    this.newRows ??= openDataWriter(this.writer, this.table.metadata, this.table.schema);
+    await this.newRows.files.add(batch);
+  }
+
+  async commit(): Promise<void> {
+    const t = this.table;
+    const written = this.newRows === null ? [] : await this.newRows.files.close();
+    if ((this.deleted.size === 0 && written.length === 0) || t.snapshot === null) return;
+    const touched = new Map<string, DataFile>();
+    const removed = new Set<string>();
+    const groups = new Map<string, DeleteGroup>();
+    const changed = new Set<string>();
+    for (const [path, positions] of this.deleted) {
+      const task = this.tasks.get(path)!;
+      touched.set(path, task.file);
+      const partitioning = { specId: task.spec.specId, fields: bindPartitionSpec(task.spec, t.schema) };
+      const tuple = partitionTupleOf(task.file, partitioning);
+      const key = changedKey(partitioning, tuple);
+      changed.add(key);
+      if (positions.length === this.live.get(path)) { removed.add(path); continue; }
+      let g = groups.get(key);
+      if (g === undefined) groups.set(key, (g = { partitioning, tuple, files: [] }));
+      g.files.push(task.file);
+    }
+    const dir = metadataDir(t.metadata);
+    const added: AddedManifest[] = [];
+    const summary: Record<string, bigint> = {};
+    const bump = (k: string, v: bigint): void => { summary[k] = (summary[k] ?? 0n) + v; };
+    // position delete files: one per partition, one delete manifest per spec
+    const bySpec = new Map<number, { partitioning: ManifestPartitioning; files: (DataFileInfo & { partition: readonly unknown[]; referenced: string | null; paths: string[] })[] }>();
+    for (const g of groups.values()) {
+      const info = await this.writePositionDeletes(g);
+      let s = bySpec.get(g.partitioning.specId);
+      if (s === undefined) bySpec.set(g.partitioning.specId, (s = { partitioning: g.partitioning, files: [] }));
+      s.files.push({ ...info, partition: g.tuple, referenced: g.files.length === 1 ? g.files[0]!.filePath : null, paths: g.files.map((f) => f.filePath).sort() });
+      bump('added-delete-files', 1n); bump('added-position-deletes', BigInt(info.recordCount)); bump('added-files-size', BigInt(info.fileSizeInBytes));
+    }
+    for (const [specId, s] of bySpec) {
+      const bytes = writeManifestEntries(t.schema, s.partitioning, 'deletes', s.files.map((f) => ({
+        status: 1, snapshotId: null, sequenceNumber: null, fileSequenceNumber: null, dataFile: withFullPathBounds(newFileRecord(f, s.partitioning, 1, f.referenced), f.paths),
+      })));
+      const path = `${dir}/${randomUUID()}-m0.avro`;
+      await this.writer.io.write(path, bytes);
+      added.push({
+        path, length: BigInt(bytes.byteLength), specId, content: 1, filesCount: s.files.length,
+        rowsCount: s.files.reduce((n, f) => n + BigInt(f.recordCount), 0n), partitions: fieldSummaries(s.partitioning, s.files.map((f) => f.partition)),
+      });
+    }
+    // UPDATE's new rows: one data manifest in the default spec
+    const dataPart = this.newRows?.partitioning ?? null;
+    if (written.length > 0 && dataPart !== null) {
+      const bytes = writeDataManifest(t.schema, written, dataPart);
+      const path = `${dir}/${randomUUID()}-m0.avro`;
+      await this.writer.io.write(path, bytes);
+      const rows = written.reduce((n, f) => n + BigInt(f.recordCount), 0n);
+      added.push({ path, length: BigInt(bytes.byteLength), specId: dataPart.specId, content: 0, filesCount: written.length, rowsCount: rows, partitions: fieldSummaries(dataPart, written.map((f) => f.partition ?? [])) });
+      bump('added-data-files', BigInt(written.length)); bump('added-records', rows);
+      bump('added-files-size', written.reduce((n, f) => n + BigInt(f.fileSizeInBytes), 0n));
+      for (const f of written) changed.add(changedKey(dataPart, f.partition ?? []));
+    }
+    await commitRowDelta(this.writer.catalog, this.writer.io, this.writer.id, {
+      op: this.op, snapshotId: newSnapshotId(), baseSnapshotId: t.snapshot.snapshotId, schema: t.schema, touched, removed, added,
+      dataSpecId: written.length > 0 ? dataPart?.specId ?? null : null, addedSummary: summary, changedPartitions: changed,
+      ...(this.writer.maxRetries === undefined ? {} : { maxRetries: this.writer.maxRetries }),
+    });
+    await this.writer.afterCommit?.();
+  }
+
+  /** one position delete file for a partition: (file_path, pos) sorted, in the partition's data folder */
+  private async writePositionDeletes(g: DeleteGroup): Promise<DataFileInfo> {
+    const folder = g.partitioning.fields.length === 0 ? dataLocation(this.table.metadata) : `${dataLocation(this.table.metadata)}/${partitionPath(g.partitioning.fields, g.tuple)}`;
+    const w = new ParquetDataWriter(this.writer.io, folder, POSITION_DELETE_SCHEMA, { relationName: this.writer.id.name, targetFileSizeBytes: Number.MAX_SAFE_INTEGER });
+    const paths = g.files.map((f) => f.filePath).sort();
+    for (const p of paths) {
+      const pos = this.deleted.get(p)!.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      await w.add({ length: pos.length, columns: [new Array<unknown>(pos.length).fill(p), pos] });
+    }
+    const files = await w.close();
+    return files[0]!;
+  }
+}

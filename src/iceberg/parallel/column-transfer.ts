@@ -1,0 +1,161 @@
+/**
+ * Batches across threads: each column of JS values (common/pgtypes/values.ts) is packed by its Iceberg type
+ * into one typed array plus a null mask, whose buffers are transferred (moved, not copied); the main thread
+ * unpacks them into plain arrays again. That is cheaper on the main thread than decoding Arrow there, and the
+ * main thread is the one that also runs the rest of the query.
+ *   int, date → Int32Array · float, double, time → Float64Array · long, timestamp* → BigInt64Array
+ *   boolean → Uint8Array · decimal (one scale, fits in 64 bits) → BigInt64Array of unscaled values
+ *   everything else (strings, uuid, binary, arrays, jsonb) → the array itself, structured-cloned
+ *   (Numerics inside tagged, see cloneable.ts).
+ * A value of an unexpected JS type makes the column fall back to the cloned form, so packing never changes a value.
+ */
+import type { Batch } from '../../common/batch.ts';
+import { Numeric } from '../../common/pgtypes/numeric.ts';
+import type { IcebergType } from '../spec/schema.ts';
+import { fromCloneable, needsTagging, toCloneable } from './cloneable.ts';
+
+export type PackedColumn =
+  | { readonly kind: 'i32'; readonly values: Int32Array; readonly nulls: Uint8Array | null }
+  | { readonly kind: 'f64'; readonly values: Float64Array; readonly nulls: Uint8Array | null }
+  | { readonly kind: 'i64'; readonly values: BigInt64Array; readonly nulls: Uint8Array | null }
+  | { readonly kind: 'bool'; readonly values: Uint8Array; readonly nulls: Uint8Array | null }
+  | { readonly kind: 'decimal'; readonly values: BigInt64Array; readonly scale: number; readonly nulls: Uint8Array | null }
+  | { readonly kind: 'cloned'; readonly values: readonly unknown[]; readonly tagged: boolean };
+
+export interface PackedBatch {
+  readonly length: number;
+  readonly columns: readonly PackedColumn[];
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+type Packer = (col: readonly unknown[], n: number) => PackedColumn | null;
+
+/** the null mask, allocated at the first null only */
+class NullMask {
+  mask: Uint8Array | null = null;
+  constructor(private readonly n: number) {}
+  set(i: number): void {
+    (this.mask ??= new Uint8Array(this.n))[i] = 1;
+  }
+}
+
+const packInt32: Packer = (col, n) => {
+  const out = new Int32Array(n);
+  const nulls = new NullMask(n);
+  for (let i = 0; i < n; i++) {
+    const v = col[i];
+    if (v === null) { nulls.set(i); continue; }
+    if (typeof v !== 'number' || (v | 0) !== v || Object.is(v, -0)) return null;
+    out[i] = v;
+  }
+  return { kind: 'i32', values: out, nulls: nulls.mask };
+};
+
+const packFloat64: Packer = (col, n) => {
+  const out = new Float64Array(n);
+  const nulls = new NullMask(n);
+  for (let i = 0; i < n; i++) {
+    const v = col[i];
+    if (v === null) { nulls.set(i); continue; }
+    if (typeof v !== 'number') return null;
+    out[i] = v;
+  }
+  return { kind: 'f64', values: out, nulls: nulls.mask };
+};
+
+const packInt64: Packer = (col, n) => {
+  const out = new BigInt64Array(n);
+  const nulls = new NullMask(n);
+  for (let i = 0; i < n; i++) {
+    const v = col[i];
+    if (v === null) { nulls.set(i); continue; }
+    if (typeof v !== 'bigint' || v < INT64_MIN || v > INT64_MAX) return null;
+    out[i] = v;
+  }
+  return { kind: 'i64', values: out, nulls: nulls.mask };
+};
+
+const packBool: Packer = (col, n) => {
+  const out = new Uint8Array(n);
+  const nulls = new NullMask(n);
+  for (let i = 0; i < n; i++) {
+    const v = col[i];
+    if (v === null) { nulls.set(i); continue; }
+    if (typeof v !== 'boolean') return null;
+    out[i] = v ? 1 : 0;
+  }
+  return { kind: 'bool', values: out, nulls: nulls.mask };
+};
+
+function packDecimal(scale: number): Packer {
+  return (col, n) => {
+    const out = new BigInt64Array(n);
+    const nulls = new NullMask(n);
+    for (let i = 0; i < n; i++) {
+      const v = col[i];
+      if (v === null) { nulls.set(i); continue; }
+      if (!Numeric.isNumeric(v) || !v.isFinite() || v.scale !== scale || v.unscaled < INT64_MIN || v.unscaled > INT64_MAX) return null;
+      out[i] = v.unscaled;
+    }
+    return { kind: 'decimal', values: out, scale, nulls: nulls.mask };
+  };
+}
+
+function packerFor(t: IcebergType): Packer | null {
+  if (t.kind !== 'primitive') return null;
+  switch (t.name) {
+    case 'int': case 'date': return packInt32;
+    case 'float': case 'double': case 'time': return packFloat64;
+    case 'long': case 'timestamp': case 'timestamptz': case 'timestamp_ns': case 'timestamptz_ns': return packInt64;
+    case 'boolean': return packBool;
+    case 'decimal': return packDecimal(t.scale ?? 0);
+    default: return null;
+  }
+}
+
+function packColumn(col: readonly unknown[], n: number, t: IcebergType): PackedColumn {
+  const packer = packerFor(t);
+  const packed = packer?.(col, n) ?? null;
+  if (packed !== null) return packed;
+  const tagged = t.kind !== 'primitive' || t.name === 'decimal' ? col.some(needsTagging) : false;
+  return { kind: 'cloned', values: tagged ? col.map(toCloneable) : col, tagged };
+}
+
+/** Packs a batch whose columns have the given Iceberg types; `transfer` collects the buffers to move. */
+export function packBatch(b: Batch, types: readonly IcebergType[], transfer: ArrayBufferLike[]): PackedBatch {
+  const columns = b.columns.map((c, k) => {
+    const p = packColumn(c, b.length, types[k]!);
+    if (p.kind !== 'cloned') {
+      transfer.push(p.values.buffer);
+      if (p.nulls !== null) transfer.push(p.nulls.buffer);
+    }
+    return p;
+  });
+  return { length: b.length, columns };
+}
+
+function unpackColumn(p: PackedColumn, n: number): unknown[] {
+  if (p.kind === 'cloned') return p.tagged ? p.values.map(fromCloneable) : (p.values as unknown[]);
+  const out = new Array<unknown>(n);
+  const { nulls } = p;
+  switch (p.kind) {
+    case 'bool':
+      for (let i = 0; i < n; i++) out[i] = nulls !== null && nulls[i] === 1 ? null : p.values[i] === 1;
+      return out;
+    case 'decimal':
+      for (let i = 0; i < n; i++) out[i] = nulls !== null && nulls[i] === 1 ? null : Numeric.of(p.values[i]!, p.scale);
+      return out;
+    default: {
+      const values = p.values;
+      if (nulls === null) for (let i = 0; i < n; i++) out[i] = values[i];
+      else for (let i = 0; i < n; i++) out[i] = nulls[i] === 1 ? null : values[i];
+      return out;
+    }
+  }
+}
+
+export function unpackBatch(p: PackedBatch): Batch {
+  return { length: p.length, columns: p.columns.map((c) => unpackColumn(c, p.length)) };
+}

@@ -1,0 +1,149 @@
+/**
+ * Reads a scan's FileScanTasks on the ScanPool: one piscina task per file, at most 2 × pool size
+ * outstanding (started and not yet consumed), so memory stays bounded on big tables however slow the
+ * consumer. Results are yielded in task order (a window of tasks decodes ahead), which keeps answers
+ * without ORDER BY the same as a main-thread scan's.
+ * Cancellation (the query's signal, or the consumer stopping early) sets a shared flag every worker checks
+ * between batches, so workers stop within one batch and stay warm; tasks not finished after GRACE_MS are
+ * aborted through piscina, which terminates their threads. Worker errors are rethrown as the GatewayError
+ * the main thread would have raised.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Batch } from '../../common/batch.ts';
+import { pgError } from '../../common/errors.ts';
+import type { ScanMetrics } from '../../catalog/table-source.ts';
+import type { IcebergIO, IcebergIODescription } from '../io.ts';
+import type { BoundPredicate } from '../scan/bound-predicate.ts';
+import type { FileScanTask } from '../scan/table-scan.ts';
+import type { NestedField } from '../spec/schema.ts';
+import { toCloneable } from './cloneable.ts';
+import { unpackBatch } from './column-transfer.ts';
+import { describeForWorkers } from './io-from-description.ts';
+import { sharedScanPool, type ScanPool } from './scan-pool.ts';
+import { signalCancel, type ScanTaskRequest, type ScanTaskResult } from './scan-task.ts';
+import { fromPlainError, toPlainError } from './worker-errors.ts';
+
+/** how long canceled tasks may take to notice the flag before their threads are terminated */
+const GRACE_MS = 5000;
+
+export interface ParallelScan {
+  readonly pool: ScanPool;
+  readonly io: IcebergIODescription;
+}
+
+/**
+ * The pool and IO description to read these tasks with, or null to read them on the main thread: no pool
+ * (workers 0), fewer than two files, fewer rows than the pool's minRows, a LIMIT (reading ahead is
+ * wasted), or files another thread cannot open (memory:// stores).
+ */
+export function parallelScanFor(io: IcebergIO, tasks: readonly FileScanTask[], opts: { readonly limit?: number; readonly pool?: ScanPool | null } = {}): ParallelScan | null {
+  const pool = opts.pool === undefined ? sharedScanPool() : opts.pool;
+  if (pool === null || pool.closed || tasks.length < 2 || opts.limit !== undefined) return null;
+  let rows = 0;
+  for (const t of tasks) rows += Number(t.file.recordCount);
+  if (rows < pool.minRows) return null;
+  const paths: string[] = [];
+  for (const t of tasks) {
+    paths.push(t.file.filePath);
+    for (const d of [...t.positionDeletes, ...t.equalityDeletes]) paths.push(d.file.filePath);
+  }
+  const desc = describeForWorkers(io, paths);
+  return desc === undefined ? null : { pool, io: desc };
+}
+
+export interface ParallelReadContext {
+  readonly signal: AbortSignal;
+  /** pushed filters bound to field ids; rows that cannot match are dropped in the workers */
+  readonly filter?: BoundPredicate;
+  /** resolves equality-delete field ids (any schema version) */
+  readonly fieldById: (id: number) => NestedField | undefined;
+  readonly metrics?: ScanMetrics;
+}
+
+function deleteFieldsOf(task: FileScanTask, fieldById: (id: number) => NestedField | undefined): NestedField[] {
+  const out = new Map<number, NestedField>();
+  for (const d of task.equalityDeletes) {
+    for (const id of d.file.equalityIds ?? []) {
+      const f = fieldById(id);
+      if (f !== undefined) out.set(id, f);
+    }
+  }
+  return [...out.values()];
+}
+
+const isAbort = (e: unknown): boolean => e instanceof Error && e.name === 'AbortError';
+
+/** Batches of `fields` (in that column order) from every task, read on the pool. */
+export async function* readTasksInParallel(
+  scan: ParallelScan,
+  tasks: readonly FileScanTask[],
+  fields: readonly NestedField[],
+  ctx: ParallelReadContext,
+): AsyncGenerator<Batch> {
+  const { pool, io } = scan;
+  const { signal, metrics } = ctx;
+  signal.throwIfAborted();
+  const window = 2 * pool.size;
+  const scanId = randomUUID();
+  const cancel = new SharedArrayBuffer(4);
+  const hardStop = new AbortController();
+  const filter = ctx.filter === undefined || ctx.filter.kind === 'true' ? null : toCloneable(ctx.filter);
+  const results: (Promise<ScanTaskResult> | undefined)[] = [];
+  let outstanding = 0;
+
+  const start = (i: number): void => {
+    const task = tasks[i]!;
+    const req: ScanTaskRequest = { scanId, io, task, fields, deleteFields: deleteFieldsOf(task, ctx.fieldById), filter, cancel };
+    outstanding++;
+    results[i] = pool.run(req, hardStop.signal).then(
+      (r) => r,
+      (e: unknown): ScanTaskResult => ({ ok: false, canceled: isAbort(e), error: isAbort(e) ? null : toPlainError(e) }),
+    ).finally(() => { outstanding--; });
+  };
+
+  // wakes the consumer as soon as the query is canceled, without waiting for the current task
+  let onAbort: () => void = () => {};
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = resolve;
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+
+  let next = 0;
+  try {
+    for (let i = 0; i < tasks.length; i++) {
+      while (next < tasks.length && next < i + window) start(next++);
+      const r = await Promise.race([results[i]!, aborted]);
+      results[i] = undefined;
+      signal.throwIfAborted();
+      if (r === undefined) continue; // unreachable: `aborted` resolves only with the signal aborted
+      if (!r.ok) {
+        if (r.error !== null) throw fromPlainError(r.error);
+        throw pgError('XX000', `scan worker task for "${tasks[i]!.file.filePath}" was stopped`);
+      }
+      if (metrics) {
+        metrics.filesScanned++;
+        metrics.rowGroupsTotal += r.metrics.rowGroupsTotal;
+        metrics.rowGroupsScanned += r.metrics.rowGroupsScanned;
+        metrics.bytesRead += r.metrics.bytesRead;
+        metrics.rowsDecoded += r.metrics.rowsDecoded;
+      }
+      for (const b of r.batches) yield unpackBatch(b);
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    if (outstanding > 0) {
+      // canceled, failed or abandoned by the consumer: stop the rest
+      signalCancel(cancel);
+      const timer = setTimeout(() => hardStop.abort(), GRACE_MS);
+      timer.unref();
+      void Promise.all(results.filter((p) => p !== undefined)).then(() => clearTimeout(timer));
+    }
+  }
+}
+
+/** A batch of the projected columns widened to the table's columns (the others NULL), as scan() returns them. */
+export function widenBatch(b: Batch, wanted: readonly number[], width: number): Batch {
+  const columns: (readonly unknown[])[] = Array.from({ length: width }, () => new Array<unknown>(b.length).fill(null));
+  wanted.forEach((c, k) => { columns[c] = b.columns[k]!; });
+  return { length: b.length, columns };
+}

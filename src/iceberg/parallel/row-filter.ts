@@ -1,0 +1,103 @@
+/**
+ * The pushed predicates (scan/bound-predicate.ts) applied to decoded rows inside a scan worker, so rows that
+ * cannot match never cross threads. Pushdown is inexact (catalog/table-source.ts): the executor evaluates the
+ * full WHERE again, so a row is dropped only when the predicate is certainly not TRUE for it (NULL compares
+ * are never true), and anything this filter cannot judge (a field not decoded, a NaN) is kept.
+ */
+import type { Batch } from '../../common/batch.ts';
+import { compareValues, type BoundPredicate, type CompareOp } from '../scan/bound-predicate.ts';
+import type { PrimitiveType } from '../spec/schema.ts';
+
+/** true = keep the row (it may match) */
+type RowTest = (columns: readonly (readonly unknown[])[], r: number) => boolean;
+
+const KEEP: RowTest = () => true;
+const DROP: RowTest = () => false;
+
+function opTest(op: CompareOp): (c: number) => boolean {
+  switch (op) {
+    case '=': return (c) => c === 0;
+    case '<>': return (c) => c !== 0;
+    case '<': return (c) => c < 0;
+    case '<=': return (c) => c <= 0;
+    case '>': return (c) => c > 0;
+    case '>=': return (c) => c >= 0;
+  }
+}
+
+const isNaNValue = (v: unknown): boolean => typeof v === 'number' && Number.isNaN(v);
+
+/** a JS Set can decide equality for these types (same value ⇔ same SQL value) */
+const SET_TYPES = new Set(['int', 'long', 'date', 'time', 'timestamp', 'timestamptz', 'timestamp_ns', 'timestamptz_ns', 'string', 'boolean']);
+
+function compile(p: BoundPredicate, columnOfField: ReadonlyMap<number, number>): RowTest {
+  switch (p.kind) {
+    case 'true': return KEEP;
+    case 'false': return DROP;
+    case 'and': {
+      const tests = p.args.map((a) => compile(a, columnOfField)).filter((t) => t !== KEEP);
+      if (tests.includes(DROP)) return DROP;
+      return tests.length === 0 ? KEEP : (cols, r) => tests.every((t) => t(cols, r));
+    }
+    case 'or': {
+      const tests = p.args.map((a) => compile(a, columnOfField)).filter((t) => t !== DROP);
+      if (tests.includes(KEEP)) return KEEP;
+      return tests.length === 0 ? DROP : (cols, r) => tests.some((t) => t(cols, r));
+    }
+    default: break;
+  }
+  const c = columnOfField.get(p.fieldId);
+  if (c === undefined) return KEEP;
+  switch (p.kind) {
+    case 'isNull': return (cols, r) => cols[c]![r] === null;
+    case 'isNotNull': return (cols, r) => cols[c]![r] !== null;
+    case 'startsWith': {
+      const prefix = p.prefix;
+      return (cols, r) => {
+        const v = cols[c]![r];
+        return typeof v === 'string' ? v.startsWith(prefix) : v !== null;
+      };
+    }
+    case 'compare': {
+      const test = opTest(p.op);
+      const { type, value } = p;
+      return (cols, r) => {
+        const v = cols[c]![r];
+        if (v === null || v === undefined) return false;
+        if (isNaNValue(v)) return true;
+        return test(compareValues(type, v, value));
+      };
+    }
+    case 'in': {
+      const { type, values } = p;
+      if (SET_TYPES.has(type.name)) {
+        const set = new Set<unknown>(values);
+        return (cols, r) => {
+          const v = cols[c]![r];
+          return v !== null && v !== undefined && set.has(v);
+        };
+      }
+      return (cols, r) => {
+        const v = cols[c]![r];
+        if (v === null || v === undefined) return false;
+        if (isNaNValue(v)) return true;
+        return values.some((x) => compareValues(type as PrimitiveType, v, x) === 0);
+      };
+    }
+  }
+}
+
+/**
+ * A function dropping the rows of a batch that cannot satisfy `p`, or null when `p` filters nothing here.
+ * `columnOfField`: field id → index of that field's column in the batches.
+ */
+export function compileRowFilter(p: BoundPredicate, columnOfField: ReadonlyMap<number, number>): ((b: Batch) => Batch) | null {
+  const test = compile(p, columnOfField);
+  if (test === KEEP) return null;
+  return (b) => {
+    const keep: number[] = [];
+    for (let r = 0; r < b.length; r++) if (test(b.columns, r)) keep.push(r);
+    if (keep.length === b.length) return b;
+    return { length: keep.length, columns: b.columns.map((col) => keep.map((r) => col[r])) };
+  };
+}

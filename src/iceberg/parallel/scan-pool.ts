@@ -1,0 +1,115 @@
+/**
+ * ScanPool: the piscina worker pool that decodes Parquet for scans (issue #4 item 2). Threads start on the
+ * first parallel scan, not at server start (a worker costs ~0.5–3 s of CPU to load tsx, apache-arrow,
+ * parquet-wasm and the AWS SDK), and live until close(). One pool serves the whole process: the server
+ * acquires it at start with its `workers` setting and releases it on stop; the last release destroys it, so
+ * no thread outlives the servers (vitest exits).
+ */
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import type { ScanTaskRequest, ScanTaskResult } from './scan-task.ts';
+
+const WORKER_FILE = new URL('./scan-worker.mjs', import.meta.url).href;
+
+/** Scans of fewer rows than this stay on the main thread: the hand-off costs more than the decode saves. */
+export const DEFAULT_MIN_PARALLEL_ROWS = 200_000;
+
+export interface ScanPoolOptions {
+  /** worker threads; default os.availableParallelism() */
+  readonly size?: number;
+  /** scans whose files hold fewer rows (manifest record counts) read on the main thread */
+  readonly minRows?: number;
+}
+
+export class ScanPool {
+  readonly size: number;
+  readonly minRows: number;
+  #piscina: Piscina | null = null;
+  #closed = false;
+
+  constructor(options: ScanPoolOptions = {}) {
+    this.size = Math.max(1, Math.floor(options.size ?? availableParallelism()));
+    this.minRows = options.minRows ?? DEFAULT_MIN_PARALLEL_ROWS;
+  }
+
+  /** true once threads were started (and until close) */
+  get started(): boolean {
+    return this.#piscina !== null;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** threads currently running a task (tests check that cancellation leaves none busy) */
+  get busyThreads(): number {
+    return this.#piscina === null ? 0 : this.#piscina.threads.length - this.#piscina.idleThreads;
+  }
+
+  #pool(): Piscina {
+    if (this.#closed) throw new Error('scan worker pool is closed');
+    if (this.#piscina === null) {
+      const pool = new Piscina({
+        filename: WORKER_FILE,
+        minThreads: this.size,
+        maxThreads: this.size,
+        // tasks are coarse (a file each) and may await I/O after a task ends (S3 sockets): no Atomics.wait loop
+        atomics: 'disabled',
+      });
+      // piscina emits 'error' for a result that arrives after its task was aborted or the pool destroyed
+      // (a canceled scan's late answer); unhandled, that event would crash the server
+      pool.on('error', (e: unknown) => {
+        if (!(e instanceof Error && e.message.startsWith('Unexpected message from Worker'))) process.emitWarning(`scan worker pool: ${String(e)}`);
+      });
+      this.#piscina = pool;
+    }
+    return this.#piscina;
+  }
+
+  run(req: ScanTaskRequest, signal: AbortSignal): Promise<ScanTaskResult> {
+    return this.#pool().run(req, { signal }) as Promise<ScanTaskResult>;
+  }
+
+  /** Starts every thread and waits until each has loaded the worker code; resolves to the milliseconds taken. */
+  async warm(): Promise<number> {
+    const t0 = performance.now();
+    const pool = this.#pool();
+    await Promise.all(Array.from({ length: this.size }, () => pool.run(null)));
+    return performance.now() - t0;
+  }
+
+  /** Terminates the threads (running tasks are aborted). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const p = this.#piscina;
+    this.#piscina = null;
+    await p?.destroy();
+  }
+}
+
+let shared: { pool: ScanPool; users: number } | null = null;
+
+/**
+ * Takes a share of the process-wide pool, creating it with `options` if there is none (a later caller's
+ * options do not resize an existing pool). The returned function releases the share; the last release
+ * closes the pool. size 0 = no pool: scans stay on the main thread.
+ */
+export function acquireSharedScanPool(options: ScanPoolOptions): () => Promise<void> {
+  if (options.size === 0) return async () => {};
+  if (shared === null) shared = { pool: new ScanPool(options), users: 0 };
+  const entry = shared;
+  entry.users++;
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    if (--entry.users > 0) return;
+    if (shared === entry) shared = null;
+    await entry.pool.close();
+  };
+}
+
+/** The process-wide pool, or null when no server enabled workers. */
+export function sharedScanPool(): ScanPool | null {
+  return shared?.pool ?? null;
+}

@@ -1,0 +1,42 @@
+/**
+ * What the main thread sends a scan worker for one FileScanTask, and what comes back. Everything here must
+ * survive structured clone: values that would not (Numerics in the filter) travel through cloneable.ts, and
+ * result columns are packed typed arrays (column-transfer.ts) moved rather than copied.
+ */
+import type { ScanMetrics } from '../../catalog/table-source.ts';
+import type { IcebergIODescription } from '../io.ts';
+import type { FileScanTask } from '../scan/table-scan.ts';
+import type { NestedField } from '../spec/schema.ts';
+import type { PackedBatch } from './column-transfer.ts';
+import type { PlainError } from './worker-errors.ts';
+
+export interface ScanTaskRequest {
+  /** one id per scan: a worker reuses its delete-file cache across the tasks of one scan */
+  readonly scanId: string;
+  readonly io: IcebergIODescription;
+  readonly task: FileScanTask;
+  /** the projected fields, in output column order */
+  readonly fields: readonly NestedField[];
+  /** fields that equality deletes of this task name (any schema version) */
+  readonly deleteFields: readonly NestedField[];
+  /** toCloneable(BoundPredicate) of the pushed filters, or null */
+  readonly filter: unknown;
+  /** Int32 flag, non-zero once the scan is canceled: the worker stops at the next batch */
+  readonly cancel: SharedArrayBuffer;
+}
+
+/** the read counters a worker fills in for its task (added to the scan's ScanMetrics on the main thread) */
+export type ReadMetrics = Pick<ScanMetrics, 'rowGroupsTotal' | 'rowGroupsScanned' | 'bytesRead' | 'rowsDecoded'>;
+
+export type ScanTaskResult =
+  | { readonly ok: true; readonly batches: readonly PackedBatch[]; readonly metrics: ReadMetrics }
+  | { readonly ok: false; readonly canceled: boolean; readonly error: PlainError | null };
+
+/** Set the cancel flag of a request (main thread). */
+export function signalCancel(flag: SharedArrayBuffer): void {
+  Atomics.store(new Int32Array(flag), 0, 1);
+}
+
+export function isCanceled(flag: Int32Array): boolean {
+  return Atomics.load(flag, 0) !== 0;
+}

@@ -1,0 +1,82 @@
+/**
+ * Runs one FileScanTask in a worker thread: Parquet decode (parquet-wasm), deletes, the pushed row filter,
+ * then packs the surviving rows for the trip back (column-transfer.ts). Errors return as plain records
+ * (worker-errors.ts); a set cancel flag stops the task at the next batch.
+ */
+import { Piscina } from 'piscina';
+import type { Batch } from '../../common/batch.ts';
+import type { BoundPredicate } from '../scan/bound-predicate.ts';
+import type { NestedField } from '../spec/schema.ts';
+import type { IcebergIO } from '../io.ts';
+import { DeleteLoader } from '../read/delete-loader.ts';
+import { readFileScanTask } from '../read/file-scan-task-reader.ts';
+import { fromCloneable } from './cloneable.ts';
+import { packBatch, type PackedBatch } from './column-transfer.ts';
+import { ioFromDescription } from './io-from-description.ts';
+import { compileRowFilter } from './row-filter.ts';
+import { isCanceled, type ReadMetrics, type ScanTaskRequest, type ScanTaskResult } from './scan-task.ts';
+import { toPlainError } from './worker-errors.ts';
+
+/** batches smaller than this after filtering are merged before packing */
+const TARGET_ROWS = 8192;
+/** delete files are loaded once per scan per worker; a few recent scans are remembered */
+const DELETE_CACHE_SCANS = 4;
+const deleteLoaders = new Map<string, DeleteLoader>();
+
+function deleteLoaderFor(scanId: string, io: IcebergIO, fields: readonly NestedField[]): DeleteLoader {
+  let loader = deleteLoaders.get(scanId);
+  if (loader === undefined) {
+    const byId = new Map(fields.map((f) => [f.id, f]));
+    loader = new DeleteLoader(io, (id) => byId.get(id));
+    deleteLoaders.set(scanId, loader);
+    if (deleteLoaders.size > DELETE_CACHE_SCANS) deleteLoaders.delete(deleteLoaders.keys().next().value!);
+  }
+  return loader;
+}
+
+function concat(batches: readonly Batch[]): Batch {
+  if (batches.length === 1) return batches[0]!;
+  const width = batches[0]!.columns.length;
+  const columns: unknown[][] = [];
+  for (let c = 0; c < width; c++) columns.push(batches.flatMap((b) => b.columns[c] as unknown[]));
+  return { length: batches.reduce((n, b) => n + b.length, 0), columns };
+}
+
+const CANCELED: ScanTaskResult = { ok: false, canceled: true, error: null };
+
+export default async function runScanTask(req: ScanTaskRequest | null): Promise<unknown> {
+  if (req === null) return null; // warm-up ping (ScanPool.warm)
+  const cancel = new Int32Array(req.cancel);
+  if (isCanceled(cancel)) return CANCELED;
+  try {
+    const io = ioFromDescription(req.io);
+    const deletes = deleteLoaderFor(req.scanId, io, req.deleteFields);
+    const filter = req.filter === null ? null : compileRowFilter(fromCloneable(req.filter) as BoundPredicate, new Map(req.fields.map((f, i) => [f.id, i])));
+    const types = req.fields.map((f) => f.type);
+    const transfer: ArrayBufferLike[] = [];
+    const out: PackedBatch[] = [];
+    let pending: Batch[] = [];
+    let pendingRows = 0;
+    const flush = (): void => {
+      if (pendingRows > 0) out.push(packBatch(concat(pending), types, transfer));
+      pending = [];
+      pendingRows = 0;
+    };
+    const metrics: ReadMetrics = { rowGroupsTotal: 0, rowGroupsScanned: 0, bytesRead: 0, rowsDecoded: 0 };
+    for await (const b of readFileScanTask(io, req.task, req.fields, deletes, undefined, metrics)) {
+      if (isCanceled(cancel)) return CANCELED;
+      const kept = filter === null ? b : filter(b);
+      if (kept.length === 0) continue;
+      pending.push(kept);
+      pendingRows += kept.length;
+      if (pendingRows >= TARGET_ROWS) flush();
+    }
+    flush();
+    const result: ScanTaskResult = { ok: true, batches: out, metrics };
+    // Piscina's Transferable protocol: `value` is posted with `transfer`'s buffers moved, not copied
+    const movable = { [Piscina.transferableSymbol]: transfer, [Piscina.valueSymbol]: result };
+    return Piscina.move(movable as unknown as Parameters<typeof Piscina.move>[0]);
+  } catch (e) {
+    return { ok: false, canceled: false, error: toPlainError(e) } satisfies ScanTaskResult;
+  }
+}

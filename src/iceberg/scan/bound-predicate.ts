@@ -1,0 +1,142 @@
+/**
+ * ScanPredicates (catalog/table-source.ts, by column index, SQL JS values) bound to Iceberg field ids and
+ * primitive types, the form every pruning stage evaluates: manifest partition summaries, data file partition
+ * tuples, data file column metrics and Parquet row-group statistics.
+ *
+ * Binding is conservative: a predicate lakegate cannot evaluate exactly in Iceberg's value order becomes
+ * TRUE ("might match"), which only costs pruning, never rows. Dropped: nested columns, uuid (writers
+ * disagree on its bound order), bpchar/json/jsonb declared types (their SQL equality is not the stored
+ * string's), NaN and non-finite numeric comparison values.
+ */
+import { Numeric } from '../../common/pgtypes/numeric.ts';
+import type { ScanPredicate } from '../../catalog/table-source.ts';
+import type { NestedField, PrimitiveType } from '../spec/schema.ts';
+import { compareStrings } from '../write/column-metrics.ts';
+import { compareBytes } from '../write/single-value-bytes.ts';
+
+export type CompareOp = '=' | '<>' | '<' | '<=' | '>' | '>=';
+
+export type BoundPredicate =
+  | { readonly kind: 'true' | 'false' }
+  | { readonly kind: 'compare'; readonly op: CompareOp; readonly fieldId: number; readonly type: PrimitiveType; readonly value: unknown }
+  | { readonly kind: 'in'; readonly fieldId: number; readonly type: PrimitiveType; readonly values: readonly unknown[] }
+  | { readonly kind: 'isNull' | 'isNotNull'; readonly fieldId: number; readonly type: PrimitiveType }
+  | { readonly kind: 'startsWith'; readonly fieldId: number; readonly type: PrimitiveType; readonly prefix: string }
+  | { readonly kind: 'and' | 'or'; readonly args: readonly BoundPredicate[] };
+
+export const TRUE: BoundPredicate = { kind: 'true' };
+export const FALSE: BoundPredicate = { kind: 'false' };
+
+export function and(args: readonly BoundPredicate[]): BoundPredicate {
+  const kept = args.filter((a) => a.kind !== 'true');
+  if (kept.some((a) => a.kind === 'false')) return FALSE;
+  return kept.length === 0 ? TRUE : kept.length === 1 ? kept[0]! : { kind: 'and', args: kept };
+}
+
+export function or(args: readonly BoundPredicate[]): BoundPredicate {
+  const kept = args.filter((a) => a.kind !== 'false');
+  if (kept.some((a) => a.kind === 'true')) return TRUE;
+  return kept.length === 0 ? FALSE : kept.length === 1 ? kept[0]! : { kind: 'or', args: kept };
+}
+
+/** types whose JS values compare in Iceberg's order (§ Manifests: bounds) */
+const ORDERED = new Set(['boolean', 'int', 'long', 'float', 'double', 'decimal', 'date', 'time', 'timestamp', 'timestamptz',
+  'timestamp_ns', 'timestamptz_ns', 'string', 'binary', 'fixed']);
+
+/** Iceberg order of two non-null, non-NaN JS values of type t */
+export function compareValues(t: PrimitiveType, a: unknown, b: unknown): number {
+  switch (t.name) {
+    case 'string': return compareStrings(a as string, b as string);
+    case 'binary': case 'fixed': return compareBytes(a as Uint8Array, b as Uint8Array);
+    case 'decimal': return (a as Numeric).compare(b as Numeric);
+    case 'boolean': return (a === true ? 1 : 0) - (b === true ? 1 : 0);
+    default: {
+      const x = a as number | bigint;
+      const y = b as number | bigint;
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+  }
+}
+
+/** a SQL JS value as the JS value of Iceberg type t, or undefined when it is not comparable */
+export function normalizeValue(t: PrimitiveType, v: unknown): unknown {
+  if (v === null || v === undefined) return undefined;
+  switch (t.name) {
+    case 'int': case 'date': case 'time':
+      if (typeof v === 'bigint') return Number(v);
+      return typeof v === 'number' && !Number.isNaN(v) ? v : undefined;
+    case 'long': case 'timestamp': case 'timestamptz': case 'timestamp_ns': case 'timestamptz_ns':
+      if (typeof v === 'number' && Number.isInteger(v)) return BigInt(v);
+      return typeof v === 'bigint' ? v : undefined;
+    case 'float': case 'double':
+      if (typeof v === 'bigint') return Number(v);
+      return typeof v === 'number' && !Number.isNaN(v) ? v : undefined;
+    case 'decimal':
+      if (Numeric.isNumeric(v)) return v.isFinite() ? v : undefined;
+      if (typeof v === 'bigint') return Numeric.fromBigInt(v);
+      return typeof v === 'number' && Number.isInteger(v) ? Numeric.fromBigInt(BigInt(v)) : undefined;
+    case 'string': return typeof v === 'string' ? v : undefined;
+    case 'binary': case 'fixed': return v instanceof Uint8Array ? v : undefined;
+    case 'boolean': return typeof v === 'boolean' ? v : undefined;
+    default: return undefined;
+  }
+}
+
+export interface BindColumn {
+  readonly field: NestedField;
+  /** false when the column's SQL comparison differs from the stored value's (bpchar, json, jsonb) */
+  readonly comparable: boolean;
+}
+
+/** Binds a conjunction of ScanPredicates over `columns` (by index). */
+export function bindPredicates(filters: readonly ScanPredicate[] | undefined, columns: readonly BindColumn[]): BoundPredicate {
+  if (filters === undefined || filters.length === 0) return TRUE;
+  return and(filters.map((f) => bindOne(f, columns)));
+}
+
+type LeafPredicate = Exclude<ScanPredicate, { readonly kind: 'and' | 'or' }>;
+
+function bindOne(q: ScanPredicate, columns: readonly BindColumn[]): BoundPredicate {
+  if (q.kind === 'and' || q.kind === 'or') return (q.kind === 'and' ? and : or)(q.args.map((a) => bindOne(a, columns)));
+  const p = q as LeafPredicate;
+  const col = columns[p.column];
+  if (col === undefined || col.field.type.kind !== 'primitive') return TRUE;
+  const type = col.field.type;
+  const fieldId = col.field.id;
+  if (p.kind === 'isNull' || p.kind === 'isNotNull') return { kind: p.kind, fieldId, type };
+  if (!col.comparable || !ORDERED.has(type.name)) return TRUE;
+  switch (p.kind) {
+    case 'compare': {
+      // a comparison with NULL is never true
+      if (p.value === null || p.value === undefined) return FALSE;
+      const value = normalizeValue(type, p.value);
+      return value === undefined ? TRUE : { kind: 'compare', op: p.op, fieldId, type, value };
+    }
+    case 'in': {
+      const values: unknown[] = [];
+      for (const v of p.values) {
+        if (v === null || v === undefined) continue; // x IN (NULL, …) matches no row through the NULL
+        const n = normalizeValue(type, v);
+        if (n === undefined) return TRUE;
+        values.push(n);
+      }
+      return values.length === 0 ? FALSE : { kind: 'in', fieldId, type, values };
+    }
+    case 'startsWith':
+      return type.name === 'string' ? { kind: 'startsWith', fieldId, type, prefix: p.prefix } : TRUE;
+  }
+}
+
+/** ids of the fields a predicate references */
+export function referencedFieldIds(b: BoundPredicate, out = new Set<number>()): Set<number> {
+  if (b.kind === 'and' || b.kind === 'or') for (const a of b.args) referencedFieldIds(a, out);
+  else if ('fieldId' in b) out.add(b.fieldId);
+  return out;
+}
+
+/** stable text of a predicate (plan cache key) */
+export function predicateKey(b: BoundPredicate): string {
+  return JSON.stringify(b, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n`
+    : v instanceof Uint8Array ? `x${Buffer.from(v).toString('hex')}`
+    : Numeric.isNumeric(v) ? `num:${v.toString()}` : v));
+}

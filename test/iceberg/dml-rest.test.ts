@@ -1,0 +1,59 @@
+/**
+ * DELETE / UPDATE / partition evolution / purge by a lakegate whose catalog is another lakegate's REST
+ * catalog: the row-delta snapshot and the new partition spec go through REST as TableRequirements +
+ * TableUpdates (add-snapshot, set-snapshot-ref, add-spec, set-default-spec), and the owner reads the result.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../src/server/main.ts';
+
+const passthrough = { getTypeParser: () => (v: string) => v };
+async function connect(server: RunningServer): Promise<pg.Client> {
+  const c = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'postgres', database: 'lakegate', types: passthrough as never });
+  await c.connect();
+  return c;
+}
+const rowsOf = async (c: pg.Client, sql: string): Promise<string[][]> =>
+  ((await c.query({ text: sql, rowMode: 'array' })).rows as unknown[][]).map((r) => r.map((v) => (v === null ? 'NULL' : String(v))));
+
+describe('DML through an Iceberg REST catalog', () => {
+  const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-dml-rest-'));
+  let owner: RunningServer;
+  let viaRest: RunningServer;
+  let a: pg.Client;
+  let b: pg.Client;
+
+  beforeAll(async () => {
+    owner = await startServer({ host: '127.0.0.1', port: 0, warehouse, auth: 'trust', sample_data: false, rest_port: 0 });
+    viaRest = await startServer({ host: '127.0.0.1', port: 0, warehouse, auth: 'trust', sample_data: false, catalog_uri: `http://127.0.0.1:${owner.restPort!}` });
+    a = await connect(owner);
+    b = await connect(viaRest);
+  });
+  afterAll(async () => {
+    await a?.end();
+    await b?.end();
+    await viaRest?.close();
+    await owner?.close();
+    rmSync(warehouse, { recursive: true, force: true });
+  });
+
+  it('DELETE, UPDATE, SET (partitioning) and purge commit through REST', async () => {
+    await b.query('CREATE SCHEMA shop');
+    await b.query(`CREATE TABLE shop.o (id int8 NOT NULL, placed date) WITH (partitioning = ARRAY['month(placed)'])`);
+    await b.query(`INSERT INTO shop.o VALUES (1, '2024-01-03'), (2, '2024-01-04'), (3, '2024-02-05')`);
+    expect((await b.query('DELETE FROM shop.o WHERE id = 1')).rowCount).toBe(1);
+    expect((await b.query(`UPDATE shop.o SET placed = '2024-03-01' WHERE id = 3`)).rowCount).toBe(1);
+    await b.query(`ALTER TABLE shop.o SET (partitioning = 'id')`);
+    await b.query(`INSERT INTO shop.o VALUES (4, '2024-04-01')`);
+    await new Promise((r) => setTimeout(r, 300)); // the owner's mirror refresh is throttled
+    expect(await rowsOf(a, 'SELECT id, placed FROM shop.o ORDER BY id')).toEqual([['2', '2024-01-04'], ['3', '2024-03-01'], ['4', '2024-04-01']]);
+    expect(await rowsOf(a, `SELECT operation FROM shop."o$snapshots" ORDER BY committed_at`)).toEqual([['append'], ['delete'], ['overwrite'], ['append']]);
+    expect(await rowsOf(a, `SELECT content, spec_id, count(*) FROM shop."o$files" GROUP BY 1, 2 ORDER BY 1, 2`)).toEqual([['0', '0', '2'], ['0', '1', '1'], ['1', '0', '1']]);
+    await b.query(`CALL system.drop_table(schema_name => 'shop', table_name => 'o', purge => true)`);
+    await new Promise((r) => setTimeout(r, 300));
+    await expect(a.query('SELECT * FROM shop.o')).rejects.toMatchObject({ code: '42P01' });
+  });
+});
