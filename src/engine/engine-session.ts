@@ -21,6 +21,7 @@ import { executePlan, type ExecContext } from '../exec/index.ts';
 import { typeInfo } from '../common/pgtypes/index.ts';
 import type { EngineServer } from './engine-server.ts';
 import { SessionCatalog } from './session-catalog.ts';
+import type { IcebergTransaction } from './iceberg-transaction.ts';
 import { SessionSettings } from './session-settings.ts';
 import { TransactionState } from './transaction.ts';
 import { EngineSessionView } from './engine-session-view.ts';
@@ -56,6 +57,21 @@ export class EngineSession implements HandlerSession {
   readonly cursors = new Map<string, Cursor>();
   readonly sqlPrepared = new Map<string, SqlPrepared>();
   private readonly planCache = new LruCache<string, BoundQuery>(256);
+  /** Iceberg writes of the open transaction block (staged until COMMIT), when the database has a warehouse */
+  icebergTx: IcebergTransaction | null = null;
+  /** the staged Iceberg pointers at each open savepoint (index = savepoint depth - 1) */
+  readonly icebergMarks: (ReturnType<IcebergTransaction['mark']> | null)[] = [];
+  /** bumped when this session's view of relations changes without a catalog change (staged Iceberg writes) */
+  private localPlanBumps = 0;
+
+  /** the version bound plans are valid for: both terms only grow, so any change gives a larger number */
+  get planVersion(): number {
+    return this.server.catalogVersion + this.localPlanBumps;
+  }
+
+  invalidatePlans(): void {
+    this.localPlanBumps++;
+  }
   readonly backendStart = BigInt(Date.now()) * 1000n;
   onNotice?: (notice: GatewayError) => void;
   /** set by wire/: closes protocol-level prepared statements on DEALLOCATE (they share PostgreSQL's namespace) */
@@ -149,14 +165,14 @@ export class EngineSession implements HandlerSession {
     const prepared: EnginePrepared = {
       parsed,
       bound: null,
-      catalogVersion: this.server.catalogVersion,
+      catalogVersion: this.planVersion,
       givenParamTypes: paramTypes,
       paramTypes: [...paramTypes],
       columns: null,
     };
     if (parsed === null) return prepared;
     if (isQuery(parsed.ast)) {
-      const key = `${this.server.catalogVersion}\u0000${this.settings.get('search_path')}\u0000${paramTypes.join(',')}\u0000${parsed.text}`;
+      const key = `${this.planVersion}\u0000${this.settings.get('search_path')}\u0000${paramTypes.join(',')}\u0000${parsed.text}`;
       const bound = this.planCache.get(key) ?? this.bind(parsed.ast, paramTypes);
       this.planCache.set(key, bound);
       return { ...prepared, bound, paramTypes: bound.paramTypes.map((t) => t.oid), columns: bound.columns.length === 0 && !returnsRows(parsed.ast) ? null : toResultColumns(bound.columns) };
@@ -211,19 +227,19 @@ export class EngineSession implements HandlerSession {
 
   private async runQuery(stmt: ParsedStatement, params: readonly unknown[], prepared: EnginePrepared | null): Promise<StatementResult> {
     let bound: BoundQuery;
-    if (prepared !== null && prepared.bound !== null && prepared.catalogVersion === this.server.catalogVersion) {
+    if (prepared !== null && prepared.bound !== null && prepared.catalogVersion === this.planVersion) {
       bound = prepared.bound;
     } else if (prepared === null && params.length === 0) {
       // simple-protocol queries repeat verbatim (dashboards, pgbench): reuse the bound plan while the catalog
       // and search_path are unchanged; bound plans are immutable, so sharing them is safe
-      const key = `${this.server.catalogVersion}\u0000${this.settings.get('search_path')}\u0000${stmt.text}`;
+      const key = `${this.planVersion}\u0000${this.settings.get('search_path')}\u0000${stmt.text}`;
       bound = this.planCache.get(key) ?? this.bind(stmt.ast, []);
       this.planCache.set(key, bound);
     } else {
       bound = this.bind(stmt.ast, prepared?.paramTypes ?? params.map(() => 0));
       if (prepared !== null) {
         prepared.bound = bound;
-        prepared.catalogVersion = this.server.catalogVersion;
+        prepared.catalogVersion = this.planVersion;
       }
     }
     const kind = nodeKind(stmt.ast);

@@ -17,6 +17,8 @@ export class SessionCatalog implements CatalogView {
   private tempSchemaInfo: SchemaInfo | undefined;
   private readonly systemByKey: Map<string, RelationInfo>;
   private readonly systemByOid: Map<number, RelationInfo>;
+  /** inside a transaction block that may write Iceberg tables: the session's view of them (iceberg-transaction.ts) */
+  overlay: ((info: RelationInfo) => RelationInfo) | null = null;
 
   constructor(
     readonly db: DatabaseCatalog,
@@ -44,12 +46,17 @@ export class SessionCatalog implements CatalogView {
   }
 
   relations(): readonly RelationInfo[] {
-    return [...this.system.relations, ...this.db.relations(), ...this.tempRelations.values()];
+    const user = this.overlay === null ? this.db.relations() : this.db.relations().map(this.overlay);
+    return [...this.system.relations, ...user, ...this.tempRelations.values()];
+  }
+
+  private userRelation(info: RelationInfo | undefined): RelationInfo | undefined {
+    return info === undefined || this.overlay === null ? info : this.overlay(info);
   }
 
   findRelation(schema: string, name: string): RelationInfo | undefined {
     if (schema === this.tempSchemaName || schema === 'pg_temp') return this.tempRelations.get(name);
-    return this.systemByKey.get(`${schema}\u0000${name}`) ?? this.db.findRelation(schema, name) ?? this.findMetadataTable(schema, name);
+    return this.systemByKey.get(`${schema}\u0000${name}`) ?? this.userRelation(this.db.findRelation(schema, name)) ?? this.findMetadataTable(schema, name);
   }
 
   /** `"t$snapshots"`, `"t$files"`…: Iceberg metadata tables resolve by name only (never listed in relations()) */
@@ -62,7 +69,7 @@ export class SessionCatalog implements CatalogView {
     const sys = this.systemByOid.get(oid);
     if (sys !== undefined) return sys;
     for (const r of this.tempRelations.values()) if (r.oid === oid) return r;
-    return this.db.relations().find((r) => r.oid === oid)
+    return this.userRelation(this.db.relations().find((r) => r.oid === oid))
       ?? metadataRelationByOid(oid, (o) => this.db.relations().find((r) => r.oid === o), metadataTableOids(this.db, () => this.db.allocOid()));
   }
 

@@ -74,6 +74,8 @@ export class IcebergTableSource implements TableSource {
   readonly insert?: (batches: AsyncIterable<Batch>, ctx: ScanContext) => Promise<number>;
   /** UPDATE / DELETE (merge-on-read, commit/row-delta.ts); present with `insert` */
   readonly rowLevel?: RowLevelWriter;
+  /** how this source commits writes (the engine re-targets it at a transaction's staging catalog) */
+  readonly writer?: IcebergTableWriter;
 
   constructor(
     readonly io: IcebergIO,
@@ -97,6 +99,7 @@ export class IcebergTableSource implements TableSource {
     const total = this.snapshot?.summary['total-records'];
     if (total !== undefined && /^\d+$/.test(total)) this.estimatedRows = Number(total);
     const writer = options.writer;
+    if (writer !== undefined) this.writer = writer;
     if (writer !== undefined && id === undefined && options.schemaId === undefined) {
       this.insert = (batches) => insertIntoIcebergTable(writer, this.metadata, this.schema, batches);
       this.rowLevel = { begin: (op) => new IcebergRowDelta(writer, this, op) };

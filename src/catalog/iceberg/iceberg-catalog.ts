@@ -15,6 +15,13 @@ export interface TableIdentifier {
   readonly name: string;
 }
 
+/** one pointer move of a multi-table commit */
+export interface TableCommitChange {
+  readonly id: TableIdentifier;
+  readonly expectedMetadataLocation: string;
+  readonly newMetadataLocation: string;
+}
+
 /** The catalog's pointer row for one table. */
 export interface TableLocation {
   readonly metadataLocation: string;
@@ -71,6 +78,11 @@ export interface IcebergCatalog {
    * (previous_metadata_location becomes the expected one). If another writer moved it first: 40001.
    */
   commitTable(id: TableIdentifier, expectedMetadataLocation: string, newMetadataLocation: string): Promise<void>;
+  /**
+   * Several compare-and-swaps, all or none (a transaction's writes to several tables). Catalogs that cannot
+   * do it atomically leave it undefined and callers commit table by table.
+   */
+  commitTables?(changes: readonly TableCommitChange[]): Promise<void>;
 
   close(): Promise<void>;
 }

@@ -9,6 +9,7 @@ export type {
   PropertiesUpdateSummary,
   TableIdentifier,
   TableLocation,
+  TableCommitChange,
 } from './iceberg-catalog.ts';
 export { namespaceToString, stringToNamespace, tableIdentifierToString, sameTableIdentifier } from './iceberg-catalog.ts';
 export { SqlCatalog, DEFAULT_CATALOG_NAME, type SqlCatalogOptions } from './sql-catalog.ts';

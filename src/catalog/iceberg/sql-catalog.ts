@@ -19,6 +19,7 @@ import {
   withCatalogErrors,
 } from './catalog-errors.ts';
 import {
+  type TableCommitChange,
   namespaceToString,
   sameTableIdentifier,
   stringToNamespace,
@@ -225,19 +226,26 @@ export class SqlCatalog implements IcebergCatalog {
   }
 
   async commitTable(id: TableIdentifier, expectedMetadataLocation: string, newMetadataLocation: string): Promise<void> {
-    validateTableIdentifier(id);
+    await this.commitTables([{ id, expectedMetadataLocation, newMetadataLocation }]);
+  }
+
+  /** every pointer moves in one SQL transaction: a transaction block's writes to several tables, all or none */
+  async commitTables(changes: readonly TableCommitChange[]): Promise<void> {
+    for (const c of changes) validateTableIdentifier(c.id);
     await withCatalogErrors(this.dialect, 'commit a table', () =>
       this.dialect.transaction(async (tx) => {
-        const changed = await tx.execute(J.V1_DO_COMMIT_TABLE_SQL, [
-          newMetadataLocation,
-          expectedMetadataLocation,
-          ...this.key(id),
-          expectedMetadataLocation,
-        ]);
-        if (changed === 1) return;
-        // 0 rows: the table is gone (42P01) or someone else moved the pointer first (40001)
-        if ((await tx.query(J.V1_GET_TABLE_SQL, this.key(id))).length === 0) throw noSuchTable(id);
-        throw commitConflict(id, expectedMetadataLocation);
+        for (const { id, expectedMetadataLocation, newMetadataLocation } of changes) {
+          const changed = await tx.execute(J.V1_DO_COMMIT_TABLE_SQL, [
+            newMetadataLocation,
+            expectedMetadataLocation,
+            ...this.key(id),
+            expectedMetadataLocation,
+          ]);
+          if (changed === 1) continue;
+          // 0 rows: the table is gone (42P01) or someone else moved the pointer first (40001)
+          if ((await tx.query(J.V1_GET_TABLE_SQL, this.key(id))).length === 0) throw noSuchTable(id);
+          throw commitConflict(id, expectedMetadataLocation);
+        }
       }),
     );
   }

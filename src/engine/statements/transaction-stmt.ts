@@ -11,6 +11,7 @@ import type { EngineSession } from '../engine-session.ts';
 import { constText, nodeBody } from '../ast.ts';
 import { closeCursorsAtTransactionEnd } from './cursor-stmt.ts';
 import { applyOnCommitActions } from './on-commit.ts';
+import { IcebergTransaction } from '../iceberg-transaction.ts';
 
 export const runTransaction: UtilityHandler = async (session, stmt) => {
   const body = nodeBody(stmt.ast);
@@ -25,6 +26,7 @@ export const runTransaction: UtilityHandler = async (session, stmt) => {
         return { kind: 'command', tag };
       }
       session.tx.begin(session.catalog.tempRelationList(), BigInt(Date.now()) * 1000n);
+      beginIcebergTransaction(session);
       session.settings.pushFrame();
       applyOptions(session, body.options);
       return { kind: 'command', tag };
@@ -39,6 +41,13 @@ export const runTransaction: UtilityHandler = async (session, stmt) => {
         return { kind: 'command', tag: 'ROLLBACK' };
       }
       await applyOnCommitActions(session);
+      try {
+        await commitIcebergTransaction(session);
+      } catch (e) {
+        // as PostgreSQL when a serializable transaction cannot commit: the error, and the transaction is gone
+        await rollbackAll(session);
+        throw e;
+      }
       session.tx.commit();
       session.settings.commitAll();
       await closeCursorsAtTransactionEnd(session, true);
@@ -55,6 +64,7 @@ export const runTransaction: UtilityHandler = async (session, stmt) => {
     case 'TRANS_STMT_SAVEPOINT':
       requireBlock(session, 'SAVEPOINT');
       session.tx.savepoint(savepoint, session.catalog.tempRelationList());
+      session.icebergMarks.push(session.icebergTx?.mark() ?? null);
       session.settings.pushFrame();
       return { kind: 'command', tag: 'SAVEPOINT' };
     case 'TRANS_STMT_RELEASE': {
@@ -62,6 +72,7 @@ export const runTransaction: UtilityHandler = async (session, stmt) => {
       const depth = session.tx.findSavepoint(savepoint);
       const frames = framesAbove(session, depth);
       session.tx.release(depth);
+      session.icebergMarks.length = depth - 1;
       for (let i = 0; i < frames; i++) session.settings.releaseFrame();
       return { kind: 'command', tag: 'RELEASE' };
     }
@@ -70,6 +81,11 @@ export const runTransaction: UtilityHandler = async (session, stmt) => {
       const depth = session.tx.findSavepoint(savepoint);
       const frames = framesAbove(session, depth);
       const temps = session.tx.rollbackTo(depth);
+      // frames[depth] is savepoint number depth, whose mark is icebergMarks[depth - 1]; it stays open
+      const mark = session.icebergMarks[depth - 1];
+      session.icebergMarks.length = depth;
+      if (mark != null) session.icebergTx?.restore(mark);
+      session.invalidatePlans();
       for (let i = 0; i < frames; i++) session.settings.rollbackFrame();
       session.settings.pushFrame();
       restoreTemps(session, temps);
@@ -93,7 +109,37 @@ function requireBlock(session: EngineSession, what: string): void {
   if (!session.tx.inBlock) throw pgError(SqlState.no_active_sql_transaction, `${what} can only be used in transaction blocks`);
 }
 
+/** Iceberg writes inside the block are staged (iceberg-transaction.ts) when the database has a writable warehouse */
+function beginIcebergTransaction(session: EngineSession): void {
+  const iceberg = session.iceberg;
+  if (iceberg === undefined || !iceberg.writable) return;
+  const tx = new IcebergTransaction(iceberg.catalog, iceberg.io, () => session.invalidatePlans());
+  session.icebergTx = tx;
+  session.icebergMarks.length = 0;
+  session.catalog.overlay = (info) => tx.overlay(info);
+  session.invalidatePlans();
+}
+
+function endIcebergTransaction(session: EngineSession): void {
+  if (session.icebergTx === null) return;
+  session.icebergTx = null;
+  session.icebergMarks.length = 0;
+  session.catalog.overlay = null;
+  session.invalidatePlans();
+}
+
+async function commitIcebergTransaction(session: EngineSession): Promise<void> {
+  const tx = session.icebergTx;
+  if (tx === null) return;
+  const wrote = tx.hasWrites;
+  await tx.commit();
+  endIcebergTransaction(session);
+  if (wrote) await session.iceberg?.refresh(true);
+}
+
 async function rollbackAll(session: EngineSession): Promise<void> {
+  session.icebergTx?.rollback();
+  endIcebergTransaction(session);
   const temps = session.tx.rollback();
   session.settings.rollbackAll();
   restoreTemps(session, temps);

@@ -1,0 +1,141 @@
+/**
+ * IcebergTransaction: what makes INSERT / COPY / UPDATE / DELETE on Iceberg tables inside BEGIN … COMMIT
+ * one unit, as PostgreSQL users expect. Inside a transaction block, the tables a session writes commit
+ * to a *staging* catalog: each statement still writes its data files and a new metadata file (built on the
+ * transaction's own previous one), but the catalog pointer does not move — only this session sees the
+ * staged metadata. COMMIT moves every staged pointer from the metadata the transaction started from to
+ * its last one, in one catalog transaction when the catalog can (the embedded SQL catalog: several tables
+ * all or none); ROLLBACK [TO SAVEPOINT] forgets staged metadata (its files stay as orphans, like a lost
+ * commit's). If another writer committed to a staged table meanwhile, COMMIT fails with 40001 and nothing
+ * of the transaction is visible: the client retries the transaction (PostgreSQL's SERIALIZABLE contract).
+ * DDL (CREATE / ALTER / DROP TABLE) still commits at once; that is documented.
+ */
+import type { RelationInfo } from '../catalog/catalog-view.ts';
+import type { IcebergCatalog, TableIdentifier, TableLocation, TableCommitChange } from '../catalog/iceberg/index.ts';
+import { commitConflict } from '../catalog/iceberg/catalog-errors.ts';
+import { IcebergTableSource, loadTableMetadata, type IcebergIO } from '../iceberg/index.ts';
+
+interface Staged {
+  /** the pointer when the transaction first wrote the table (what COMMIT swaps from) */
+  readonly base: string;
+  /** the transaction's latest metadata file */
+  readonly current: string;
+  /** a source over `current`, writing through the staging catalog */
+  readonly source: IcebergTableSource;
+}
+
+const keyOf = (id: TableIdentifier): string => `${id.namespace.join('.')}\u0000${id.name}`;
+
+export class IcebergTransaction {
+  private staged = new Map<string, Staged>();
+  /** mirror source → the same snapshot writing through staging (kept so plan caches stay warm) */
+  private readonly rewired = new WeakMap<IcebergTableSource, IcebergTableSource>();
+  /** the staging writer of each table this transaction may write, for the sources of staged snapshots */
+  private readonly writers = new Map<string, NonNullable<IcebergTableSource['writer']>>();
+  readonly staging: IcebergCatalog;
+
+  constructor(
+    private readonly real: IcebergCatalog,
+    private readonly io: IcebergIO,
+    /** after a staged commit: bound plans that hold the older source must be re-bound */
+    private readonly onStagedCommit: () => void,
+  ) {
+    this.staging = stagingCatalog(real, this);
+  }
+
+  get hasWrites(): boolean {
+    return this.staged.size > 0;
+  }
+
+  stagedLocation(id: TableIdentifier): string | undefined {
+    return this.staged.get(keyOf(id))?.current;
+  }
+
+  /** a staged statement's commit: checks it builds on what this transaction last saw, then stages `next` */
+  async stage(id: TableIdentifier, expected: string, next: string): Promise<void> {
+    const key = keyOf(id);
+    const prior = this.staged.get(key);
+    if (prior !== undefined && prior.current !== expected) throw commitConflict(id, expected);
+    if (prior === undefined) {
+      // the first write of this table in the transaction: it must start from the committed pointer
+      const { metadataLocation } = await this.real.loadTableLocation(id);
+      if (metadataLocation !== expected) throw commitConflict(id, expected);
+    }
+    const metadata = await loadTableMetadata(this.io, next);
+    const template = prior?.source.writer ?? this.writers.get(key);
+    const source = new IcebergTableSource(this.io, metadata, template === undefined ? {} : { writer: template });
+    this.staged.set(key, { base: prior?.base ?? expected, current: next, source });
+    this.onStagedCommit();
+  }
+
+  /**
+   * The relation as this session sees it inside the block: the staged snapshot if it wrote the table,
+   * else the committed one — either way writing through the staging catalog.
+   */
+  overlay(info: RelationInfo): RelationInfo {
+    const source = info.source;
+    if (!(source instanceof IcebergTableSource) || source.writer === undefined) return info;
+    const staged = this.staged.get(keyOf(source.writer.id));
+    if (staged !== undefined) return { ...info, source: staged.source };
+    let rewired = this.rewired.get(source);
+    if (rewired === undefined) {
+      const writer = { ...source.writer, catalog: this.staging, afterCommit: async () => {} };
+      this.writers.set(keyOf(source.writer.id), writer);
+      rewired = new IcebergTableSource(source.io, source.metadata, { writer });
+      this.rewired.set(source, rewired);
+    }
+    return { ...info, source: rewired };
+  }
+
+  /** savepoints: the staged pointers at that moment */
+  mark(): ReadonlyMap<string, Staged> {
+    return new Map(this.staged);
+  }
+
+  restore(mark: ReadonlyMap<string, Staged>): void {
+    this.staged = new Map(mark);
+    this.onStagedCommit();
+  }
+
+  /** COMMIT: every staged pointer moves, atomically where the catalog can; then forget */
+  async commit(): Promise<void> {
+    const changes: TableCommitChange[] = [...this.staged.values()].map((s) => ({
+      id: s.source.writer!.id,
+      expectedMetadataLocation: s.base,
+      newMetadataLocation: s.current,
+    }));
+    this.staged = new Map();
+    if (changes.length === 0) return;
+    if (this.real.commitTables !== undefined) await this.real.commitTables(changes);
+    else for (const c of changes) await this.real.commitTable(c.id, c.expectedMetadataLocation, c.newMetadataLocation);
+  }
+
+  rollback(): void {
+    this.staged = new Map();
+  }
+}
+
+/** the real catalog, except that commits stage in the transaction and loads see staged pointers */
+function stagingCatalog(real: IcebergCatalog, tx: IcebergTransaction): IcebergCatalog {
+  return {
+    name: real.name,
+    listNamespaces: (parent) => real.listNamespaces(parent),
+    createNamespace: (ns, props) => real.createNamespace(ns, props),
+    dropNamespace: (ns) => real.dropNamespace(ns),
+    namespaceExists: (ns) => real.namespaceExists(ns),
+    loadNamespaceProperties: (ns) => real.loadNamespaceProperties(ns),
+    updateNamespaceProperties: (ns, removals, updates) => real.updateNamespaceProperties(ns, removals, updates),
+    listTables: (ns) => real.listTables(ns),
+    tableExists: (id) => real.tableExists(id),
+    async loadTableLocation(id): Promise<TableLocation> {
+      const staged = tx.stagedLocation(id);
+      return staged === undefined ? real.loadTableLocation(id) : { metadataLocation: staged, previousMetadataLocation: null };
+    },
+    createTable: (id, location) => real.createTable(id, location),
+    registerTable: (id, location) => real.registerTable(id, location),
+    dropTable: (id) => real.dropTable(id),
+    renameTable: (from, to) => real.renameTable(from, to),
+    commitTable: (id, expected, next) => tx.stage(id, expected, next),
+    close: async () => {},
+  };
+}
