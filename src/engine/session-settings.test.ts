@@ -27,6 +27,15 @@ describe('SessionSettings', () => {
     expect(s.get('lakegate.custom')).toBe('x');
   });
 
+  it('accepts POSIX TimeZone specs (shown upper-cased) and rejects Z like PostgreSQL', () => {
+    const s = new SessionSettings();
+    expect(s.set('TimeZone', 'utc+3', false)).toBe('UTC+3');
+    expect(s.set('TimeZone', '<+02>-02', false)).toBe('<+02>-02');
+    expect(s.set('TimeZone', 'America/Chicago', false)).toBe('America/Chicago');
+    expect(() => s.set('TimeZone', 'Z', false)).toThrow(expect.objectContaining({ code: '22023', message: 'invalid value for parameter "TimeZone": "Z"' }));
+    expect(() => s.set('TimeZone', 'XYZ', false)).toThrow(expect.objectContaining({ code: '22023' }));
+  });
+
   it('keeps the other half of DateStyle', () => {
     const s = new SessionSettings();
     s.set('DateStyle', 'DMY', false);

@@ -6,6 +6,7 @@
  */
 import { pgError } from '../common/errors.ts';
 import { SqlState } from '../common/sqlstate.ts';
+import { findTimeZone } from '../common/pgtypes/timezone.ts';
 import { normalizeDisabledRules } from '../exec/optimizer/rule-names.ts';
 
 export type SettingType = 'bool' | 'integer' | 'real' | 'string' | 'enum';
@@ -84,17 +85,27 @@ function normalizeDateStyle(value: string, current = 'ISO, MDY'): string {
   return `${format}, ${order}`;
 }
 
-/** TimeZone: an IANA name Intl knows, UTC aliases, or a POSIX-style numeric offset. */
+/**
+ * TimeZone: an IANA name Intl knows, UTC aliases, a plain number of hours east, or a POSIX spec
+ * ('UTC+3', '<+02>-02': sign west-positive), which PostgreSQL shows upper-cased. 'Z' is no zone name for
+ * PostgreSQL (only a timestamp-input abbreviation), so SET rejects it.
+ */
 function normalizeTimeZone(value: string): string {
   const v = value.trim();
-  if (/^(utc|gmt|z|zulu|etc\/utc|universal)$/i.test(v)) return v.toUpperCase() === 'ETC/UTC' ? 'Etc/UTC' : v.length <= 3 ? v.toUpperCase() : v;
+  if (/^(utc|gmt|etc\/utc|universal)$/i.test(v)) return v.toUpperCase() === 'ETC/UTC' ? 'Etc/UTC' : v.length <= 3 ? v.toUpperCase() : v;
   if (/^[+-]?\d{1,2}(:\d{2})?$/.test(v)) return v;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: v }).resolvedOptions().timeZone === undefined ? v : v;
+    new Intl.DateTimeFormat('en-US', { timeZone: v });
+    return v;
   } catch {
-    return invalidValue('TimeZone', value);
+    // not an IANA name: maybe POSIX
   }
+  if (POSIX_ZONE.test(v) && findTimeZone(v) !== undefined) return v.toUpperCase();
+  return invalidValue('TimeZone', value);
 }
+
+/** std name (3+ letters or <quoted>) followed by a UTC offset, no DST part */
+const POSIX_ZONE = /^(<[^<>]+>|[A-Za-z]{3,})[+-]?\d{1,2}(:\d{2}){0,2}$/;
 
 function normalizeEncoding(name: string) {
   return (value: string): string => {

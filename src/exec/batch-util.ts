@@ -1,6 +1,7 @@
 /** Small helpers over columnar batches shared by operators: gather, row keys, builders. */
 import type { Batch } from '../common/batch.ts';
 import { valueKey } from '../functions/index.ts';
+import type { Cols, RowFn } from './expr/compile-expr.ts';
 
 /** rows of `batch` at `idx`, in that order; -1 gives a row of NULLs */
 export function gather(batch: Batch, idx: readonly number[], width = batch.columns.length): unknown[][] {
@@ -79,3 +80,27 @@ export function tupleKey(values: readonly unknown[], oids: readonly number[]): u
 }
 
 const NULL_KEY = Symbol('NULL');
+
+/**
+ * A join key reader: the same key as tupleKey over the values of `fns` at row i, or undefined when one of
+ * them is NULL (NULL keys never match); one key column allocates nothing per row.
+ */
+export function joinKeyReader(fns: readonly RowFn[], oids: readonly number[]): (cols: Cols, i: number) => unknown {
+  if (fns.length === 1) {
+    const f = fns[0]!;
+    const oid = oids[0] ?? 0;
+    return (cols, i) => {
+      const v = f(cols, i);
+      return v === null || v === undefined ? undefined : valueKey(oid, v);
+    };
+  }
+  const vals = new Array<unknown>(fns.length);
+  return (cols, i) => {
+    for (let k = 0; k < fns.length; k++) {
+      const v = fns[k]!(cols, i);
+      if (v === null) return undefined;
+      vals[k] = v;
+    }
+    return tupleKey(vals, oids);
+  };
+}

@@ -8,6 +8,12 @@ import type { JoinType } from '../sql/index.ts';
 import { gather } from './batch-util.ts';
 import type { Compiled } from './expr/compile-expr.ts';
 
+/**
+ * Right-row candidates of a left row: a list per row, or a chained hash table (`first(i)` is the first
+ * candidate or -1, `next[j]` the one after j or -1), which allocates nothing per build or probe row.
+ */
+export type JoinCandidates = ((i: number) => readonly number[]) | { readonly first: (i: number) => number; readonly next: Int32Array };
+
 export interface JoinBlockResult {
   readonly out: Batch[];
 }
@@ -22,7 +28,7 @@ export async function joinBlock(
   right: Batch,
   leftWidth: number,
   rightWidth: number,
-  candidates: (i: number) => readonly number[],
+  candidates: JoinCandidates,
   cond: Compiled | null,
   rightMatched: Uint8Array | null,
 ): Promise<Batch[]> {
@@ -33,27 +39,43 @@ export async function joinBlock(
   let ri: number[] = [];
   const flush = async (): Promise<void> => {
     if (li.length === 0) return;
+    if (cond === null) {
+      // no residual: every pair matches, so gather once (semi/anti need only the match marks)
+      for (let k = 0; k < li.length; k++) leftMatched[li[k]!] = 1;
+      if (rightMatched) for (let k = 0; k < ri.length; k++) rightMatched[ri[k]!] = 1;
+      if (joinType !== 'semi' && joinType !== 'anti') {
+        out.push({ columns: [...gather(left, li, leftWidth), ...gather(right, ri, rightWidth)], length: li.length });
+      }
+      li = [];
+      ri = [];
+      return;
+    }
     const combined: Batch = { columns: [...gather(left, li, leftWidth), ...gather(right, ri, rightWidth)], length: li.length };
     const keep: number[] = [];
-    if (cond !== null) {
-      if (cond.prepare) await cond.prepare(combined);
-      for (let k = 0; k < combined.length; k++) if (cond.fn(combined.columns, k) === true) keep.push(k);
-    } else {
-      for (let k = 0; k < combined.length; k++) keep.push(k);
-    }
+    if (cond.prepare) await cond.prepare(combined);
+    for (let k = 0; k < combined.length; k++) if (cond.fn(combined.columns, k) === true) keep.push(k);
     for (const k of keep) {
       leftMatched[li[k]!] = 1;
       if (rightMatched) rightMatched[ri[k]!] = 1;
     }
     if (joinType !== 'semi' && joinType !== 'anti' && keep.length > 0) {
-      out.push({ columns: combined.columns.map((c) => keep.map((k) => c[k] ?? null)), length: keep.length });
+      const all = keep.length === combined.length;
+      out.push(all ? combined : { columns: combined.columns.map((c) => keep.map((k) => c[k] ?? null)), length: keep.length });
     }
     li = [];
     ri = [];
   };
-  for (let i = 0; i < left.length; i++) {
-    for (const j of candidates(i)) { li.push(i); ri.push(j); }
-    if (li.length >= CHUNK) await flush();
+  if (typeof candidates === 'function') {
+    for (let i = 0; i < left.length; i++) {
+      for (const j of candidates(i)) { li.push(i); ri.push(j); }
+      if (li.length >= CHUNK) await flush();
+    }
+  } else {
+    const { first, next } = candidates;
+    for (let i = 0; i < left.length; i++) {
+      for (let j = first(i); j >= 0; j = next[j]!) { li.push(i); ri.push(j); }
+      if (li.length >= CHUNK) await flush();
+    }
   }
   await flush();
   if (joinType === 'left' || joinType === 'full' || joinType === 'anti' || joinType === 'semi') {
@@ -80,11 +102,16 @@ export function unmatchedRight(right: Batch, rightMatched: Uint8Array, leftWidth
 
 export function concatBatches(batches: readonly Batch[], width: number): Batch {
   if (batches.length === 1 && batches[0]!.columns.length === width) return batches[0]!;
-  const cols: unknown[][] = Array.from({ length: width }, () => []);
   let n = 0;
-  for (const b of batches) {
-    for (let c = 0; c < width; c++) { const src = b.columns[c]!; for (let i = 0; i < b.length; i++) cols[c]!.push(src[i] ?? null); }
-    n += b.length;
+  for (const b of batches) n += b.length;
+  // column by column, pushing (Array.prototype.concat measured slower here: Q18 5.4 s → 8.9 s)
+  const cols: unknown[][] = Array.from({ length: width }, () => []);
+  for (let c = 0; c < width; c++) {
+    const dst = cols[c]!;
+    for (const b of batches) {
+      const src = b.columns[c]!;
+      for (let i = 0; i < b.length; i++) dst.push(src[i] ?? null);
+    }
   }
   return { columns: cols, length: n };
 }

@@ -56,7 +56,8 @@ const FACTORIES = {
   Sort: (p, env) => new SortExec(p, createOperator(p.input, env), env),
   Limit: (p, env) => {
     const input = p.input;
-    if (input.kind === 'Sort' && p.limit !== null) {
+    // top-N sort keeps exactly limit + offset rows: not for WITH TIES, which may need more
+    if (input.kind === 'Sort' && p.limit !== null && p.withTies === undefined) {
       const l = constInt(p.limit);
       const o = constInt(p.offset);
       if (l !== null && o !== null) return new LimitExec(p, instrumented(input, new SortExec(input, createOperator(input.input, env), env, l + o), env), env);
@@ -96,6 +97,28 @@ export function executeOptimized(plan: LogicalPlan, ctx: ExecContext, instrument
  * unless it has RETURNING, in which case it yields the returned rows.
  */
 export function executePlan(plan: LogicalPlan, ctx: ExecContext): AsyncIterable<Batch> {
-  return executeOptimized(optimizePlan(plan, ctx).plan, ctx);
+  return executeOptimized(optimizedFor(plan, ctx), ctx);
+}
+
+/**
+ * Bound plans are immutable and re-executed (prepared statements, the session plan caches), so the
+ * optimized plan is kept per bound plan and per the settings the rules read: the switched-off rules, and the
+ * settings constant folding of date/time literals depends on. `$n` values never enter the optimized plan
+ * (scans resolve them per execution), so one optimization serves every execution.
+ */
+const OPTIMIZED = new WeakMap<LogicalPlan, Map<string, LogicalPlan>>();
+const FOLDING_SETTINGS = ['lakegate.disabled_optimizer_rules', 'TimeZone', 'DateStyle', 'IntervalStyle'];
+
+function optimizedFor(plan: LogicalPlan, ctx: ExecContext): LogicalPlan {
+  const key = FOLDING_SETTINGS.map((name) => ctx.session.getSetting(name, true) ?? '').join('\u0000');
+  let byKey = OPTIMIZED.get(plan);
+  if (byKey === undefined) OPTIMIZED.set(plan, (byKey = new Map()));
+  let optimized = byKey.get(key);
+  if (optimized === undefined) {
+    optimized = optimizePlan(plan, ctx).plan;
+    if (byKey.size >= 8) byKey.clear();
+    byKey.set(key, optimized);
+  }
+  return optimized;
 }
 

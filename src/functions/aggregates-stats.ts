@@ -9,6 +9,7 @@ import { Numeric, pow10 } from '../common/pgtypes/numeric.ts';
 import { isqrt } from '../common/pgtypes/numeric-math.ts';
 import type { AggregateState } from './registry-types.ts';
 import { floatOverflow } from './int-arith.ts';
+import { NumericSum } from './numeric-sum.ts';
 
 const isInf = (v: number): boolean => v === Infinity || v === -Infinity;
 
@@ -24,39 +25,43 @@ export function sqrtAtScale(x: Numeric, rscale: number): Numeric {
   return Numeric.of((t + 5n) / 10n, rscale);
 }
 
-/** Exact accumulation for int2/int4/int8/numeric inputs. */
+/** Exact accumulation for int2/int4/int8/numeric inputs (ΣX in a NumericSum: no allocation per row). */
 export class NumericStats implements AggregateState {
-  n = 0n;
-  sumX = Numeric.ZERO;
+  readonly sum = new NumericSum();
   sumX2 = Numeric.ZERO;
-  nanCount = 0;
   constructor(private readonly kind: StatKind, private readonly needSquares: boolean) {}
 
   step(args: readonly unknown[]): void {
     const v = args[0];
-    const x = Numeric.isNumeric(v) ? v : Numeric.fromBigInt(BigInt(v as number | bigint));
-    this.n++;
-    this.sumX = this.sumX.add(x);
+    if (typeof v === 'number' || typeof v === 'bigint') {
+      this.sum.addInteger(v);
+      if (this.needSquares) { const x = Numeric.fromBigInt(BigInt(v)); this.sumX2 = this.sumX2.add(x.mul(x)); }
+      return;
+    }
+    const x = v as Numeric;
+    this.sum.add(x);
     if (this.needSquares) this.sumX2 = this.sumX2.add(x.mul(x));
   }
 
   combine(other: AggregateState): void {
     const o = other as NumericStats;
-    this.n += o.n;
-    this.sumX = this.sumX.add(o.sumX);
+    this.sum.merge(o.sum);
     this.sumX2 = this.sumX2.add(o.sumX2);
   }
 
   final(): unknown {
-    if (this.n === 0n) return null;
-    const vN = Numeric.fromBigInt(this.n);
-    if (this.kind === 'avg') return this.sumX.div(vN);
+    const count = this.sum.count;
+    if (count === 0) return null;
+    const n = BigInt(count);
+    const sumX = this.sum.result() ?? Numeric.ZERO;
+    const vN = Numeric.fromBigInt(n);
+    if (this.kind === 'avg') return sumX.div(vN);
     const sample = this.kind === 'var_samp' || this.kind === 'stddev_samp';
-    if (sample && this.n <= 1n) return null;
-    if (!this.sumX.isFinite() || !this.sumX2.isFinite()) return Numeric.NaN;
-    const numerator = vN.mul(this.sumX2).sub(this.sumX.mul(this.sumX));
+    if (sample && n <= 1n) return null;
+    if (!sumX.isFinite() || !this.sumX2.isFinite()) return Numeric.NaN;
+    const numerator = vN.mul(this.sumX2).sub(sumX.mul(sumX));
     if (numerator.signum() <= 0) return Numeric.ZERO;
-    const denom = sample ? vN.mul(Numeric.fromBigInt(this.n - 1n)) : vN.mul(vN);
+    const denom = sample ? vN.mul(Numeric.fromBigInt(n - 1n)) : vN.mul(vN);
     const variance = numerator.div(denom);
     if (this.kind === 'var_samp' || this.kind === 'var_pop') return variance;
     return sqrtAtScale(variance, variance.scale);

@@ -7,7 +7,7 @@
  * @see https://www.postgresql.org/docs/15/functions-aggregate.html
  */
 import { Oid, type SqlType } from '../common/pgtypes/oids.ts';
-import { Numeric } from '../common/pgtypes/numeric.ts';
+import type { Numeric } from '../common/pgtypes/numeric.ts';
 import { GatewayError } from '../common/errors.ts';
 import { SqlState } from '../common/sqlstate.ts';
 import { type PgArray } from '../common/pgtypes/values.ts';
@@ -16,6 +16,7 @@ import { compareValues } from './compare-values.ts';
 import { checkInt8, floatArith } from './int-arith.ts';
 import { FloatStats, NumericStats, type StatKind } from './aggregates-stats.ts';
 import { regressionAggregates } from './aggregates-regr.ts';
+import { NumericSum } from './numeric-sum.ts';
 import { intervalAdd, intervalDiv } from './interval-math.ts';
 import type { Interval } from '../common/pgtypes/values.ts';
 
@@ -62,8 +63,9 @@ class IntervalAvgState implements AggregateState {
   }
 }
 
+/** counts in a double (exact far beyond any row count), so a row allocates no bigint */
 class CountState implements AggregateState {
-  n = 0n;
+  n = 0;
   step(): void {
     this.n++;
   }
@@ -71,23 +73,54 @@ class CountState implements AggregateState {
     this.n += (other as CountState).n;
   }
   final(): unknown {
-    return this.n;
+    return BigInt(this.n);
+  }
+}
+
+/** sum(int2/int4) → int8: a double while exact (|sum| ≤ 2^53 - 2^31), a bigint beyond */
+const INT_SUM_LIMIT = 2 ** 53 - 2 ** 31;
+class IntSumState implements AggregateState {
+  small = 0;
+  big = 0n;
+  seen = false;
+  step(args: readonly unknown[]): void {
+    this.seen = true;
+    const t = this.small + (args[0] as number);
+    if (t > INT_SUM_LIMIT || t < -INT_SUM_LIMIT) { this.big = checkInt8(this.big + BigInt(t)); this.small = 0; }
+    else this.small = t;
+  }
+  combine(other: AggregateState): void {
+    const o = other as IntSumState;
+    if (!o.seen) return;
+    this.seen = true;
+    this.big = checkInt8(this.big + o.big + BigInt(o.small));
+  }
+  final(): unknown {
+    return this.seen ? checkInt8(this.big + BigInt(this.small)) : null;
+  }
+}
+
+/** sum(int8) / sum(numeric) → numeric, exact (numeric-sum.ts) */
+class NumericSumState implements AggregateState {
+  readonly sum = new NumericSum();
+  step(args: readonly unknown[]): void {
+    const v = args[0];
+    if (typeof v === 'bigint' || typeof v === 'number') this.sum.addInteger(v);
+    else this.sum.add(v as Numeric);
+  }
+  combine(other: AggregateState): void {
+    this.sum.merge((other as NumericSumState).sum);
+  }
+  final(): unknown {
+    return this.sum.result();
   }
 }
 
 function sumDef(oid: number, arg: number, ret: number): AggregateDef {
-  let merge: (a: unknown, b: unknown) => unknown;
-  let map: (v: unknown) => unknown = (v) => v;
-  if (ret === int8) {
-    map = (v) => BigInt(v as number);
-    merge = (a, b) => checkInt8((a as bigint) + (b as bigint));
-  } else if (ret === numeric) {
-    map = (v) => (Numeric.isNumeric(v) ? v : Numeric.fromBigInt(v as bigint));
-    merge = (a, b) => (a as Numeric).add(b as Numeric);
-  } else {
-    merge = (a, b) => floatArith('+', ret, a as number, b as number);
-  }
-  return agg(oid, 'sum', [arg], ret, () => new FoldState<unknown>(merge, map));
+  if (ret === int8) return agg(oid, 'sum', [arg], ret, () => new IntSumState());
+  if (ret === numeric) return agg(oid, 'sum', [arg], ret, () => new NumericSumState());
+  const merge = (a: unknown, b: unknown): unknown => floatArith('+', ret, a as number, b as number);
+  return agg(oid, 'sum', [arg], ret, () => new FoldState<unknown>(merge));
 }
 
 function statDefs(name: string, kind: StatKind, oids: Record<number, number>): AggregateDef[] {

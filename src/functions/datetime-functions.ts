@@ -275,14 +275,18 @@ function makeInterval(a: unknown[]): Interval {
   return { months: m, days: d, micros };
 }
 
+const MAKE_TS_ARGS = ['year', 'month', 'mday', 'hour', 'min', 'sec'];
+
 const makeFunctions: ScalarFunctionDef[] = [
-  fn('make_date', [INT4, INT4, INT4], DATE, (a) => makeDateDays(a[0] as number, a[1] as number, a[2] as number), 'i', { oid: 3846 }),
-  fn('make_time', [INT4, INT4, FLOAT8], TIME, (a) => timeFields(a[0] as number, a[1] as number, a[2] as number, 'time'), 'i', { oid: 3847 }),
-  fn('make_timestamp', [INT4, INT4, INT4, INT4, INT4, FLOAT8], TS, (a) => makeTimestamp(a), 'i', { oid: 3461 }),
-  fn('make_timestamptz', [INT4, INT4, INT4, INT4, INT4, FLOAT8], TSTZ, (a, ctx) => timestampToTimestamptz(makeTimestamp(a), sessionZoneOf(ctx)), 's', { oid: 3462 }),
-  fn('make_timestamptz', [INT4, INT4, INT4, INT4, INT4, FLOAT8, TEXT], TSTZ, (a) => timestampToTimestamptz(makeTimestamp(a), resolveZone(a[6] as string)), 's', { oid: 3463 }),
+  // argNames are pg_proc.proargnames (named notation: make_interval(days => 10))
+  fn('make_date', [INT4, INT4, INT4], DATE, (a) => makeDateDays(a[0] as number, a[1] as number, a[2] as number), 'i', { oid: 3846, argNames: ['year', 'month', 'day'] }),
+  fn('make_time', [INT4, INT4, FLOAT8], TIME, (a) => timeFields(a[0] as number, a[1] as number, a[2] as number, 'time'), 'i', { oid: 3847, argNames: ['hour', 'min', 'sec'] }),
+  fn('make_timestamp', [INT4, INT4, INT4, INT4, INT4, FLOAT8], TS, (a) => makeTimestamp(a), 'i', { oid: 3461, argNames: MAKE_TS_ARGS }),
+  fn('make_timestamptz', [INT4, INT4, INT4, INT4, INT4, FLOAT8], TSTZ, (a, ctx) => timestampToTimestamptz(makeTimestamp(a), sessionZoneOf(ctx)), 's', { oid: 3462, argNames: MAKE_TS_ARGS }),
+  fn('make_timestamptz', [INT4, INT4, INT4, INT4, INT4, FLOAT8, TEXT], TSTZ, (a) => timestampToTimestamptz(makeTimestamp(a), resolveZone(a[6] as string)), 's', { oid: 3463, argNames: [...MAKE_TS_ARGS, 'timezone'] }),
   {
     kind: 'scalar', name: 'make_interval', args: [INT4, INT4, INT4, INT4, INT4, INT4, FLOAT8], defaults: 7, returns: INTERVAL,
+    argNames: ['years', 'months', 'weeks', 'days', 'hours', 'mins', 'secs'], argDefaults: [0, 0, 0, 0, 0, 0, 0],
     oid: 3464, volatility: 'i', impl: (a) => makeInterval([0, 1, 2, 3, 4, 5, 6].map((i) => a[i] ?? 0)),
   },
 ];

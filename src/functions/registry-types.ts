@@ -33,6 +33,13 @@ interface RoutineBase {
   readonly args: readonly DeclaredType[];
   /** number of trailing args that have defaults (may be omitted by the caller) */
   readonly defaults?: number;
+  /** pg_proc.proargnames: parameter names, enabling named notation (`make_interval(days => 10)`) */
+  readonly argNames?: readonly string[];
+  /**
+   * values of the `defaults` trailing args (pg_proc.proargdefaults), as JS values of their declared types;
+   * the binder fills them in when named notation skips a defaulted parameter before a supplied one
+   */
+  readonly argDefaults?: readonly unknown[];
   /** element type of a VARIADIC last argument (args' last entry is then the array type) */
   readonly variadic?: DeclaredType;
   readonly returns: DeclaredType | ReturnTypeFn;

@@ -10,6 +10,8 @@ import type { UtilityHandler } from './route-utility.ts';
 import type { EngineSession } from '../engine-session.ts';
 import { showColumnName, textColumn } from '../engine-session.ts';
 import { constText, nodeBody, nodeKind, quoteIdent } from '../ast.ts';
+import { intervalIn, intervalOut } from '../../common/pgtypes/interval-text.ts';
+import { intervalDefaultUnits, intervalTypmod } from '../../common/pgtypes/interval-typmod.ts';
 
 /** settings whose list values PostgreSQL re-quotes as identifiers (GUC_LIST_QUOTE) */
 const LIST_QUOTE = new Set(['search_path', 'temp_tablespaces']);
@@ -76,16 +78,39 @@ function flattenArgs(name: string, args: unknown): string {
   const quote = LIST_QUOTE.has(name.toLowerCase());
   return args
     .map((a) => {
-      if (nodeKind(a) === 'TypeCast') {
-        // SET TIME ZONE INTERVAL '+02:00' HOUR TO MINUTE
-        const inner = constText(a) ?? '';
-        return inner;
-      }
+      if (nodeKind(a) === 'TypeCast') return intervalTimeZone(a); // SET TIME ZONE INTERVAL '+02:00' HOUR TO MINUTE
       const text = constText(a) ?? '';
       const isString = nodeKind(a) === 'A_Const' && nodeBody(a).sval !== undefined;
       return quote && isString ? quoteIdent(text) : text;
     })
     .join(', ');
+}
+
+/**
+ * check_timezone's INTERVAL form: an offset east of UTC as written, no months or days; the zone is named
+ * as pg_tzset_offset names it ('<+02>-02', POSIX west-positive), which is also what SHOW prints.
+ * @see https://github.com/postgres/postgres/blob/REL_15_STABLE/src/backend/commands/variable.c (check_timezone)
+ */
+function intervalTimeZone(cast: unknown): string {
+  const typeName = (nodeBody(cast).typeName ?? {}) as { typmods?: unknown }; // a bare TypeName, not a {kind: body} node
+  const mods = Array.isArray(typeName.typmods) ? typeName.typmods.map((m) => Number(constText(m) ?? 0)) : [];
+  // intervaltypmodin: (range, precision); range alone keeps full precision
+  const typmod = mods.length === 0 ? -1 : ((mods[0]! & 0x7fff) << 16) | ((mods[1] ?? 0xffff) & 0xffff);
+  const text = constText(nodeBody(cast).arg) ?? '';
+  const iv = intervalTypmod(intervalIn(intervalDefaultUnits(text, typmod)), typmod);
+  const shown = `INTERVAL '${intervalOut(iv)}'`;
+  const reject = (detail: string): never => {
+    throw pgError(SqlState.invalid_parameter_value, `invalid value for parameter "TimeZone": "${shown}"`, { detail });
+  };
+  if (iv.months !== 0) reject('Cannot specify months in time zone interval.');
+  if (iv.days !== 0) reject('Cannot specify days in time zone interval.');
+  const east = Number(iv.micros / 1_000_000n);
+  const abs = Math.abs(east);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  let hms = pad(Math.floor(abs / 3600));
+  if (abs % 3600 !== 0) hms += `:${pad(Math.floor(abs / 60) % 60)}`;
+  if (abs % 60 !== 0) hms += `:${pad(abs % 60)}`;
+  return east < 0 ? `<-${hms}>+${hms}` : `<+${hms}>-${hms}`;
 }
 
 /** SET TRANSACTION … and SET SESSION CHARACTERISTICS AS TRANSACTION … */

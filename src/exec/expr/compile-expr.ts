@@ -11,6 +11,7 @@ import type { Expr } from '../../sql/index.ts';
 import type { Env } from '../context.ts';
 import { evalSubscript, makeArray } from './array-ops.ts';
 import { SubqueryRunner } from './subquery-runner.ts';
+import type { SharedSubexpressions } from './compile-shared.ts';
 
 export type Cols = readonly (readonly unknown[])[];
 export type RowFn = (cols: Cols, i: number) => unknown;
@@ -71,8 +72,14 @@ export function compileAll(exprs: readonly Expr[], env: Env): { fns: RowFn[]; pr
   return { fns: cs.map((c) => c.fn), prepare: async (batch) => { for (const p of preps) await p(batch); } };
 }
 
-export function compileNode(e: Expr, env: Env, runners: SubqueryRunner[], slot: Slot): RowFn {
-  const c = (x: Expr): RowFn => compileNode(x, env, runners, slot);
+/** `share` (compile-shared.ts) makes repeated pure subexpressions of several expressions evaluate once per row */
+export function compileNode(e: Expr, env: Env, runners: SubqueryRunner[], slot: Slot, share: SharedSubexpressions | null = null): RowFn {
+  if (share === null) return compileNodeBody(e, env, runners, slot, null);
+  return share.get(e) ?? share.put(e, compileNodeBody(e, env, runners, slot, share));
+}
+
+function compileNodeBody(e: Expr, env: Env, runners: SubqueryRunner[], slot: Slot, share: SharedSubexpressions | null): RowFn {
+  const c = (x: Expr): RowFn => compileNode(x, env, runners, slot, share);
   const ctx = env.ctx;
   switch (e.kind) {
     case 'ColumnRef': {

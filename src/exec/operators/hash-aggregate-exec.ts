@@ -1,7 +1,9 @@
 /**
  * HashAggregateExec (pipeline breaker): groups rows by key (per grouping set), feeding each group's
  * AggregateStates. DISTINCT aggregates dedupe their argument rows per group; FILTER skips rows; ORDER BY
- * inside an aggregate buffers its rows and sorts them before stepping. With no GROUP BY, an empty input
+ * inside an aggregate buffers its rows and sorts them before stepping. DISTINCT without ORDER BY is sorted
+ * by its arguments (ascending, NULLs last) because PostgreSQL sorts to deduplicate (nodeAgg), so
+ * string_agg(DISTINCT x, ',') and array_agg(DISTINCT x) come out in x's order. With no GROUP BY, an empty input
  * still yields one row (count = 0), as in PostgreSQL.
  */
 import type { Batch } from '../../common/batch.ts';
@@ -9,8 +11,11 @@ import type { AggregateState } from '../../functions/registry-types.ts';
 import type { Aggregate } from '../../sql/index.ts';
 import { BATCH_SIZE, checkAbort, type Env } from '../context.ts';
 import { compileAll, compileExpr, type Compiled } from '../expr/compile-expr.ts';
+import { compileShared } from '../expr/compile-shared.ts';
 import { compareKeys, type KeySpec } from '../expr/sort-compare.ts';
-import { BatchBuilder, rowKey, tupleKey } from '../batch-util.ts';
+import { BatchBuilder, rowKey } from '../batch-util.ts';
+import { GroupLookup } from '../group-lookup.ts';
+import type { Cols, RowFn } from '../expr/compile-expr.ts';
 import type { ExecOperator } from '../operator.ts';
 
 interface AggSlot {
@@ -35,10 +40,17 @@ export class HashAggregateExec implements ExecOperator {
     const ctx = this.env.ctx;
     const keys = compileAll(groupKeys, this.env);
     const keyOids = groupKeys.map((k) => k.type.oid);
-    const args = aggregates.map((a) => compileAll(a.args, this.env));
+    // arguments compiled together: a subexpression repeated across aggregates runs once per row (Q1)
+    const args = compileShared(aggregates.map((a) => a.args), this.env);
     const filters: (Compiled | null)[] = aggregates.map((a) => (a.filter ? compileExpr(a.filter, this.env) : null));
     const orders = aggregates.map((a) => (a.orderBy.length ? compileAll(a.orderBy.map((o) => o.expr), this.env) : null));
-    const orderSpecs: KeySpec[][] = aggregates.map((a) => a.orderBy.map((o) => ({ oid: o.expr.type.oid, descending: o.descending, nullsFirst: o.nullsFirst })));
+    // DISTINCT without ORDER BY sorts by the arguments themselves (the buffered key is the argument row)
+    const sortsByArgs = aggregates.map((a) => a.distinct && a.orderBy.length === 0);
+    const orderSpecs: KeySpec[][] = aggregates.map((a, i) =>
+      sortsByArgs[i]
+        ? a.argTypes.map((t) => ({ oid: t.oid, descending: false, nullsFirst: false }))
+        : a.orderBy.map((o) => ({ oid: o.expr.type.oid, descending: o.descending, nullsFirst: o.nullsFirst })),
+    );
     const sets = this.plan.groupingSets ?? [groupKeys.map((_, i) => i)];
     const gids = sets.map((s) => groupKeys.reduce((m, _, k) => (s.includes(k) ? m : m | (1 << k)), 0));
     const groups = new Map<unknown, Group>();
@@ -50,9 +62,13 @@ export class HashAggregateExec implements ExecOperator {
       aggs: aggregates.map((a) => ({
         state: a.def.create(ctx, a.argTypes, a.type),
         seen: a.distinct ? new Set<string>() : null,
-        buffered: a.orderBy.length ? [] : null,
+        buffered: a.orderBy.length || a.distinct ? [] : null,
       })),
     });
+    // one grouping set: nested per-column hash maps, no key string per row (group-lookup.ts)
+    const lookup = single ? new GroupLookup<Group>(keys.fns, keyOids, (kv) => { const g = newGroup(kv, gids[0]!); order.push(g); return g; }) : null;
+    // argument rows of aggregates that neither buffer nor dedupe are evaluated into one reused array each
+    const scratch = args.map((a) => new Array<unknown>(a.fns.length));
     for await (const b of this.input.execute()) {
       checkAbort(this.env);
       await keys.prepare(b);
@@ -60,26 +76,31 @@ export class HashAggregateExec implements ExecOperator {
       for (const f of filters) if (f?.prepare) await f.prepare(b);
       for (const o of orders) if (o) await o.prepare(b);
       for (let i = 0; i < b.length; i++) {
-        const full = keys.fns.map((f) => f(b.columns, i));
+        const full = lookup ? null : keys.fns.map((f) => f(b.columns, i));
         for (let s = 0; s < sets.length; s++) {
-          const set = sets[s]!;
-          const kv = single ? full : full.map((v, k) => (set.includes(k) ? v : null));
-          const hk = single ? (kv.length === 0 ? 0 : tupleKey(kv, keyOids)) : `${gids[s]}|${rowKey(kv, keyOids)}`;
-          let g = groups.get(hk);
-          if (g === undefined) { g = newGroup(kv, gids[s]!); groups.set(hk, g); order.push(g); }
+          let g: Group | undefined;
+          if (lookup) g = lookup.find(b.columns, i);
+          else {
+            const set = sets[s]!;
+            const kv = full!.map((v, k) => (set.includes(k) ? v : null));
+            const hk = `${gids[s]}|${rowKey(kv, keyOids)}`;
+            g = groups.get(hk);
+            if (g === undefined) { g = newGroup(kv, gids[s]!); groups.set(hk, g); order.push(g); }
+          }
           for (let a = 0; a < aggregates.length; a++) {
             const f = filters[a];
             if (f && f.fn(b.columns, i) !== true) continue;
-            const vals = args[a]!.fns.map((fn) => fn(b.columns, i));
-            const def = aggregates[a]!.def;
-            if (def.strict !== false && vals.some((v) => v === null)) continue;
             const slot = g.aggs[a]!;
+            const fns = args[a]!.fns;
+            const vals = slot.buffered ? fns.map((fn) => fn(b.columns, i)) : evalInto(scratch[a]!, fns, b.columns, i);
+            const def = aggregates[a]!.def;
+            if (def.strict !== false && hasNull(vals)) continue;
             if (slot.seen) {
               const k = rowKey(vals, aggregates[a]!.argTypes.map((t) => t.oid));
               if (slot.seen.has(k)) continue;
               slot.seen.add(k);
             }
-            if (slot.buffered) slot.buffered.push({ args: vals, key: orders[a]!.fns.map((fn) => fn(b.columns, i)) });
+            if (slot.buffered) slot.buffered.push({ args: vals, key: sortsByArgs[a] ? vals : orders[a]!.fns.map((fn) => fn(b.columns, i)) });
             else slot.state.step(vals);
           }
         }
@@ -105,4 +126,14 @@ export class HashAggregateExec implements ExecOperator {
     }
     if (out.length > 0) yield out.take();
   }
+}
+
+function evalInto(out: unknown[], fns: readonly RowFn[], cols: Cols, i: number): unknown[] {
+  for (let k = 0; k < fns.length; k++) out[k] = fns[k]!(cols, i);
+  return out;
+}
+
+function hasNull(vals: readonly unknown[]): boolean {
+  for (let k = 0; k < vals.length; k++) if (vals[k] === null) return true;
+  return false;
 }

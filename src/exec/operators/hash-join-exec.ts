@@ -7,7 +7,7 @@ import type { Expr, Join } from '../../sql/index.ts';
 import { checkAbort, type Env } from '../context.ts';
 import { compileAll, compileExpr } from '../expr/compile-expr.ts';
 import { concatBatches, joinBlock, unmatchedRight } from '../join-core.ts';
-import { tupleKey } from '../batch-util.ts';
+import { joinKeyReader } from '../batch-util.ts';
 import type { ExecOperator } from '../operator.ts';
 
 export interface EquiKeys {
@@ -18,8 +18,6 @@ export interface EquiKeys {
   /** what is left of the condition, over the combined row */
   readonly residual: Expr | null;
 }
-
-const EMPTY: readonly number[] = [];
 
 export class HashJoinExec implements ExecOperator {
   readonly name = 'HashJoinExec';
@@ -42,24 +40,31 @@ export class HashJoinExec implements ExecOperator {
     for await (const b of this.right.execute()) rbs.push(b);
     const rb = concatBatches(rbs, rw);
     await rk.prepare(rb);
-    const table = new Map<unknown, number[]>();
-    for (let j = 0; j < rb.length; j++) {
-      const vals = rk.fns.map((f) => f(rb.columns, j));
-      if (vals.some((v) => v === null)) continue;
-      const k = tupleKey(vals, oids);
-      const list = table.get(k);
-      if (list) list.push(j); else table.set(k, [j]);
+    // chained hash table: head[key] = first right row, next[j] = the following row with the same key
+    // (built backwards, so candidates come in ascending row order)
+    const head = new Map<unknown, number>();
+    const next = new Int32Array(rb.length).fill(-1);
+    const rightKey = joinKeyReader(rk.fns, oids);
+    for (let j = rb.length - 1; j >= 0; j--) {
+      const k = rightKey(rb.columns, j);
+      if (k === undefined) continue;
+      const h = head.get(k);
+      if (h !== undefined) next[j] = h;
+      head.set(k, j);
     }
     const lk = compileAll(this.keys.left, this.env);
+    const leftKey = joinKeyReader(lk.fns, oids);
     const cond = this.keys.residual === null ? null : compileExpr(this.keys.residual, this.env);
     const matched = jt === 'right' || jt === 'full' ? new Uint8Array(rb.length) : null;
     for await (const lb of this.left.execute()) {
       checkAbort(this.env);
       await lk.prepare(lb);
-      const cands = (i: number): readonly number[] => {
-        const vals = lk.fns.map((f) => f(lb.columns, i));
-        if (vals.some((v) => v === null)) return EMPTY;
-        return table.get(tupleKey(vals, oids)) ?? EMPTY;
+      const cands = {
+        first: (i: number): number => {
+          const k = leftKey(lb.columns, i);
+          return k === undefined ? -1 : head.get(k) ?? -1;
+        },
+        next,
       };
       for (const b of await joinBlock(jt, lb, rb, lw, rw, cands, cond, matched)) yield b;
     }

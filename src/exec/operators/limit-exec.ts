@@ -1,10 +1,16 @@
-/** LimitExec: OFFSET then LIMIT; stops pulling its input as soon as the limit is reached. */
+/**
+ * LimitExec: OFFSET then LIMIT; stops pulling its input as soon as the limit is reached. FETCH FIRST n ROWS
+ * WITH TIES keeps going after the n-th row while the ORDER BY keys equal that row's (NULLs equal, as
+ * nodeLimit's LIMIT_WINDOWEND_TIES compares not-distinct).
+ * @see https://github.com/postgres/postgres/blob/REL_15_STABLE/src/backend/executor/nodeLimit.c
+ */
 import type { Batch } from '../../common/batch.ts';
 import { pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { Limit } from '../../sql/index.ts';
 import type { Env } from '../context.ts';
-import { compileExpr } from '../expr/compile-expr.ts';
+import { compileAll, compileExpr } from '../expr/compile-expr.ts';
+import { compareKeys, type KeySpec } from '../expr/sort-compare.ts';
 import { ONE_ROW } from '../batch-util.ts';
 import type { ExecOperator } from '../operator.ts';
 
@@ -22,12 +28,20 @@ export class LimitExec implements ExecOperator {
   }
 
   async *execute(): AsyncIterable<Batch> {
+    const ties = this.plan.withTies;
     const limit = await this.#value(this.plan.limit);
     let skip = (await this.#value(this.plan.offset)) ?? 0;
+    if (ties !== undefined && this.plan.limit !== null && limit === null) {
+      throw pgError(SqlState.invalid_row_count_in_limit_clause, 'row count cannot be null in FETCH FIRST ... WITH TIES clause');
+    }
     if (limit !== null && limit < 0) throw pgError(SqlState.invalid_row_count_in_limit_clause, 'LIMIT must not be negative');
     if (skip < 0) throw pgError(SqlState.invalid_row_count_in_result_offset_clause, 'OFFSET must not be negative');
     let left = limit ?? Infinity;
     if (left === 0) return;
+    if (ties !== undefined && limit !== null) {
+      yield* this.#withTies(ties, limit, skip);
+      return;
+    }
     for await (const b of this.input.execute()) {
       let start = 0;
       if (skip > 0) {
@@ -37,8 +51,45 @@ export class LimitExec implements ExecOperator {
       const n = Math.min(b.length - start, left);
       if (n <= 0) continue;
       left -= n;
-      yield start === 0 && n === b.length ? b : { columns: b.columns.map((c) => c.slice(start, start + n)), length: n };
+      yield slice(b, start, n);
       if (left <= 0) return;
     }
   }
+
+  async *#withTies(ties: NonNullable<Limit['withTies']>, limit: number, offset: number): AsyncIterable<Batch> {
+    const keys = compileAll(ties.map((k) => k.expr), this.env);
+    const specs: KeySpec[] = ties.map((k) => ({ oid: k.expr.type.oid, descending: k.descending, nullsFirst: k.nullsFirst }));
+    let skip = offset;
+    let left = limit;
+    let last: unknown[] | null = null; // the n-th row's keys, once it has been emitted
+    for await (const b of this.input.execute()) {
+      let start = 0;
+      if (skip > 0) {
+        start = Math.min(skip, b.length);
+        skip -= start;
+      }
+      if (start >= b.length) continue;
+      await keys.prepare(b);
+      const keyAt = (i: number): unknown[] => keys.fns.map((fn) => fn(b.columns, i));
+      let end = start;
+      if (last === null) {
+        const n = Math.min(b.length - start, left);
+        left -= n;
+        end = start + n;
+        if (left === 0) last = keyAt(end - 1);
+      }
+      if (last !== null) {
+        while (end < b.length && compareKeys(specs, keyAt(end), last) === 0) end++;
+        if (end < b.length) {
+          if (end > start) yield slice(b, start, end - start);
+          return;
+        }
+      }
+      if (end > start) yield slice(b, start, end - start);
+    }
+  }
+}
+
+function slice(b: Batch, start: number, n: number): Batch {
+  return start === 0 && n === b.length ? b : { columns: b.columns.map((c) => c.slice(start, start + n)), length: n };
 }

@@ -36,6 +36,7 @@ function routineRow(def: RoutineDef, snap: CatalogSnapshot): CatalogRow {
   row['provolatile'] = def.volatility ?? 'i';
   row['pronargdefaults'] = def.defaults ?? 0;
   row['provariadic'] = def.variadic ?? 0;
+  if (def.argNames !== undefined) row['proargnames'] = textArray(def.argNames);
   if (def.kind === 'set') {
     row['proretset'] = true;
     row['prorows'] = 1000;

@@ -3,13 +3,14 @@
  * and set-returning functions, resolved through the function registry.
  */
 import { Oid, sqlType, type SqlType } from '../../common/pgtypes/oids.ts';
-import { notSupported, pgError } from '../../common/errors.ts';
+import { GatewayError, notSupported, pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { Expr, FrameBound, RangeOffsetOps, SortKeyExpr, WindowFrame, WindowSpec } from '../logical/expr.ts';
 import { formatType } from '../../common/pgtypes/format-type.ts';
 import { coerce, coerceToBoolean, commonType, INT4, INT8 } from './coerce.ts';
 import type { Binder, ExprScope } from './binder.ts';
 import { bindExpr, locOf, strVal, withPosition } from './bind-expr.ts';
+import { argValueNode, arrangeNamedArgs, namedArgNames, noSuchFunction } from './named-args.ts';
 
 type Node = Record<string, unknown>;
 
@@ -28,14 +29,38 @@ export function bindFuncCall(b: Binder, n: Node, es: ExprScope): Expr {
   if (n.agg_within_group === true) return bindOrderedSetCall(b, n, name, es, position);
   const argEs: ExprScope = isAggLike || over ? { ...es, allowAgg: over !== undefined && es.allowAgg, inAgg: over === undefined, allowWindow: false, allowSrf: false } : es;
   const rawArgs = ((n.args as unknown[] | undefined) ?? []);
-  for (const a of rawArgs) if ((a as Node).NamedArgExpr !== undefined) throw notSupported('named function arguments', pos(position));
-  const args = rawArgs.map((a) => bindExpr(b, a, argEs));
+  const argNames = namedArgNames(rawArgs);
+  const bound = rawArgs.map((a) => bindExpr(b, argValueNode(a), argEs));
+  const named = argNames.some((n) => n !== null);
+  const arrangements = named ? arrangeNamedArgs(b.ctx.functions.routines(name), name, bound, argNames, position) : [bound];
+  let args = arrangements[0]!;
 
   if (WINDOW_ONLY.has(name) && names.length <= 2) {
     if (over === undefined) throw pgError(SqlState.wrong_object_type, `window function ${name} requires an OVER clause`, pos(position));
     return bindWindowOnly(b, name, args, over, es, position);
   }
-  const resolved = withPosition(position, () => b.ctx.functions.resolveFunction(name, args.map((a) => a.type)));
+  // named notation: the first arrangement the usual resolution accepts (PostgreSQL resolves among them too)
+  const resolved = withPosition(position, () => {
+    for (let i = 0; i < arrangements.length - 1; i++) {
+      try {
+        const r = b.ctx.functions.resolveFunction(name, arrangements[i]!.map((a) => a.type));
+        args = arrangements[i]!;
+        return r;
+      } catch {
+        // try the next arrangement
+      }
+    }
+    args = arrangements[arrangements.length - 1]!;
+    try {
+      return b.ctx.functions.resolveFunction(name, args.map((a) => a.type));
+    } catch (e) {
+      // a named call's 42883 names its arguments as written
+      throw named && GatewayError.is(e) && e.code === SqlState.undefined_function ? noSuchFunction(name, bound, argNames, position) : e;
+    }
+  });
+  if (named && resolved.def.argNames === undefined) {
+    throw noSuchFunction(name, bound, argNames, position); // only routines with parameter names take named notation
+  }
   const coerced = args.map((a, i) => coerce(b.env, a, resolved.argTypes[i] ?? a.type, 'i', position));
   const def = resolved.def;
   if (def.kind === 'scalar') {

@@ -1,5 +1,5 @@
 /** ORDER BY / LIMIT / OFFSET over a finished query block (set operations and VALUES), plus LIMIT binding. */
-import { notSupported, pgError } from '../../common/errors.ts';
+import { pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { Expr, SortKeyExpr } from '../logical/expr.ts';
 import type { LogicalPlan } from '../logical/plan.ts';
@@ -7,12 +7,27 @@ import { coerce, INT8 } from './coerce.ts';
 import { bindExpr, locOf, tagOf } from './bind-expr.ts';
 import { sortKey } from './bind-func.ts';
 import { Scope } from './scope.ts';
-import type { Binder, QueryResult } from './binder.ts';
+import { syntax, type Binder, type QueryResult } from './binder.ts';
 
 type Node = Record<string, unknown>;
 
-export function bindLimit(b: Binder, stmt: Node, parent: Scope | null): { limit: Expr | null; offset: Expr | null } {
-  if (stmt.limitOption === 'LIMIT_OPTION_WITH_TIES') throw notSupported('FETCH FIRST … WITH TIES');
+export interface BoundLimit {
+  readonly limit: Expr | null;
+  readonly offset: Expr | null;
+  /** FETCH FIRST … WITH TIES (ORDER BY is checked to be present) */
+  readonly withTies: boolean;
+}
+
+export function bindLimit(b: Binder, stmt: Node, parent: Scope | null): BoundLimit {
+  const withTies = stmt.limitOption === 'LIMIT_OPTION_WITH_TIES';
+  if (withTies) {
+    // gram.y insertSelectOptions and parse_clause.c transformLimitClause
+    if (((stmt.sortClause as Node[] | undefined) ?? []).length === 0) syntax('WITH TIES cannot be specified without ORDER BY clause');
+    const [tag, n] = tagOf(stmt.limitCount);
+    if (tag === 'A_Const' && n.isnull === true) {
+      throw pgError(SqlState.invalid_row_count_in_limit_clause, 'row count cannot be null in FETCH FIRST ... WITH TIES clause');
+    }
+  }
   const scope = new Scope(parent);
   const one = (node: unknown, clause: string): Expr | null => {
     if (node === undefined) return null;
@@ -21,7 +36,20 @@ export function bindLimit(b: Binder, stmt: Node, parent: Scope | null): { limit:
     const e = bindExpr(b, node, { scope, clause, allowAgg: false, allowWindow: false, allowSrf: false });
     return coerce(b.env, e, INT8, 'i', locOf(n));
   };
-  return { limit: one(stmt.limitCount, 'LIMIT'), offset: one(stmt.limitOffset, 'OFFSET') };
+  return { limit: one(stmt.limitCount, 'LIMIT'), offset: one(stmt.limitOffset, 'OFFSET'), withTies };
+}
+
+/**
+ * The Limit node over `input`, or `input` itself when there is neither LIMIT nor OFFSET. WITH TIES compares the
+ * keys of the ORDER BY sort just below (under DISTINCT ON the sort also holds the ON expressions, as PostgreSQL
+ * appends them to the sortClause).
+ */
+export function limitPlan(input: LogicalPlan, bound: BoundLimit): LogicalPlan {
+  const { limit, offset, withTies } = bound;
+  if (limit === null && offset === null) return input;
+  const sort = input.kind === 'Distinct' ? input.input : input;
+  const keys = sort.kind === 'Sort' ? sort.keys : [];
+  return { kind: 'Limit', input, limit, offset, columns: input.columns, ...(withTies ? { withTies: keys } : {}) };
 }
 
 export function ordinalOf(node: unknown): number | undefined {
@@ -52,7 +80,6 @@ export function bindSortAndLimitOver(b: Binder, r: QueryResult, stmt: Node, pare
     });
     plan = { kind: 'Sort', input: plan, keys, columns: plan.columns };
   }
-  const { limit, offset } = bindLimit(b, stmt, parent);
-  if (limit !== null || offset !== null) plan = { kind: 'Limit', input: plan, limit, offset, columns: plan.columns };
+  plan = limitPlan(plan, bindLimit(b, stmt, parent));
   return { ...r, plan };
 }

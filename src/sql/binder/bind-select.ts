@@ -12,7 +12,7 @@ import { bindExpr, locOf, recordFieldsOf, resolveUnknownOutput, strVal, tagOf } 
 import { sortKey } from './bind-func.ts';
 import { bindFromList } from './bind-from.ts';
 import { buildAggregate, collect, expandGroupingSets, hasAggregates, type GroupItem } from './bind-group.ts';
-import { bindLimit, ordinalOf } from './bind-order.ts';
+import { bindLimit, limitPlan, ordinalOf } from './bind-order.ts';
 import { figureColname } from './col-name.ts';
 import { planWhere } from './plan-where.ts';
 import { Scope } from './scope.ts';
@@ -182,8 +182,7 @@ export function bindSimpleSelect(b: Binder, stmt: Node, parent: Scope | null, op
   } else if (sortItems.length > 0) {
     plan = { kind: 'Sort', input: plan, keys: sortItems.map((s, i) => keyOf(sortIdx[i]!, s)), columns: plan.columns };
   }
-  const { limit, offset } = bindLimit(b, stmt, parent);
-  if (limit !== null || offset !== null) plan = { kind: 'Limit', input: plan, limit, offset, columns: plan.columns };
+  plan = limitPlan(plan, bindLimit(b, stmt, parent));
   if (projExprs.length > visible) {
     plan = { kind: 'Projection', input: plan, exprs: cols.slice(0, visible).map((c, i) => ref(i, c)), columns: cols.slice(0, visible) };
   }

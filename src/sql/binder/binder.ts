@@ -114,7 +114,6 @@ export function columnsOf(cols: readonly { name: string; type: SqlType }[]): Pla
 
 export function checkNoLocking(stmt: Node): void {
   if (stmt.lockingClause !== undefined) return; // FOR UPDATE/SHARE: a no-op on read-only snapshots
-  if (stmt.limitOption === 'LIMIT_OPTION_WITH_TIES') throw notSupported('FETCH FIRST … WITH TIES');
 }
 
 export function syntax(message: string, position?: number): never {
