@@ -30,6 +30,7 @@ export { applyCoercion, type CoercionSource } from './coercions.ts';
 export { textInput, textOutput, outputSettingsOf, setRegTextOutput } from './text-io.ts';
 export { like, likeEscape, similarToEscape } from './like.ts';
 export { bpcharLength, varcharLength } from './char-length.ts';
+export { dateToTimestamp, sessionZoneOf, timestampToTimestamptz } from './datetime-support.ts';
 export { compileRegex } from './regex.ts';
 export type * from './registry-types.ts';
 

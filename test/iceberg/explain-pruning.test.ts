@@ -76,4 +76,21 @@ describe('EXPLAIN shows Iceberg pruning of pushed filters', () => {
     expect(scan['Actual Rows']).toBe(100);
     expect(typeof doc[0]['Execution Time']).toBe('number');
   });
+
+  it('a date bound on a timestamptz column prunes at the session TimeZone (as timestamptz >= date compares)', async () => {
+    await client.query(`CREATE TABLE orders_tz (id int4, ts timestamptz) WITH (partitioning = ARRAY['day(ts)'])`);
+    for (let d = 1; d <= 5; d++) await client.query(`INSERT INTO orders_tz VALUES (${d}, '2024-06-0${d} 10:00:00+00')`);
+    const q = `SELECT count(*) FROM orders_tz WHERE ts >= DATE '2024-06-04'`;
+    expect((await lines(`EXPLAIN ${q}`)).find((l) => l.includes('TableScan'))).toMatch(/files=2\/5/);
+    expect(await lines(q)).toEqual(['2']);
+    // UTC-12: midnight of June 4 there is 12:00 UTC, after the 10:00 UTC row of June 4
+    await client.query(`SET TIME ZONE 'Etc/GMT+12'`);
+    try {
+      expect(await lines(q)).toEqual(['1']);
+      // the bound moved to 12:00 UTC: the June 4 file (10:00) now goes too, on its upper bound
+      expect((await lines(`EXPLAIN ${q}`)).find((l) => l.includes('TableScan'))).toMatch(/filters=\[ts >= '2024-06-04 12:00:00\+00'.* files=1\/5/);
+    } finally {
+      await client.query('RESET TIME ZONE');
+    }
+  });
 });

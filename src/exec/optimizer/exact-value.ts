@@ -2,7 +2,9 @@
  * Converting a comparison constant to the column's type without changing the comparison's answer
  * (push_down_filter only pushes such predicates): integers across int2/int4/int8 when they fit, integers
  * into float8 when exactly representable, date ↔ timestamp (a timestamp bound that is not midnight still
- * gives an exact date bound for < <= > >=). timestamp vs timestamptz depends on TimeZone: never converted.
+ * gives an exact date bound for < <= > >=), and date → timestamptz at the session's TimeZone (what
+ * PostgreSQL's timestamptz-vs-date operators do themselves; optimized plans are kept per TimeZone).
+ * timestamp vs timestamptz: never converted.
  */
 import { Oid } from '../../common/pgtypes/oids.ts';
 
@@ -24,7 +26,13 @@ export const PUSHABLE_TYPES: ReadonlySet<number> = new Set([
  * `col op value` with value of type `from`, as `col op' value'` with value' of the column's type `to` (typmod
  * `toTypmod`); null if not exact.
  */
-export function exactCompare(op: CompareOp, value: unknown, from: number, to: number, toTypmod = -1): { op: CompareOp; value: unknown } | null {
+/** conversions that depend on session settings (supplied by the optimizer from the execution context) */
+export interface SessionConversions {
+  /** a date (days since 2000-01-01) as timestamptz µs: midnight of that day in the session TimeZone */
+  dateToTimestamptz(days: number): bigint;
+}
+
+export function exactCompare(op: CompareOp, value: unknown, from: number, to: number, toTypmod = -1, session?: SessionConversions): { op: CompareOp; value: unknown } | null {
   if (value === null || value === undefined) return null;
   if (to === Oid.bpchar) return from === Oid.bpchar && op === '=' ? paddedChar(value, toTypmod) : null;
   if (from === to || (isText(from) && isText(to))) return { op, value };
@@ -43,6 +51,9 @@ export function exactCompare(op: CompareOp, value: unknown, from: number, to: nu
     return typeof value === 'number' && Number.isFinite(value) ? { op, value: BigInt(value) * DAY_US } : null;
   }
   if (from === Oid.timestamp && to === Oid.date) return timestampToDate(op, value as bigint);
+  if (from === Oid.date && to === Oid.timestamptz && session !== undefined) {
+    return typeof value === 'number' && Number.isFinite(value) ? { op, value: session.dateToTimestamptz(value) } : null;
+  }
   return null;
 }
 

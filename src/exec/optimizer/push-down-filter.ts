@@ -6,6 +6,8 @@
  * columns, GROUP BY keys (without grouping sets), window PARTITION BY keys, the preserved side's WHERE conjuncts of
  * outer joins and the non-preserved side's ON conjuncts. Not through LIMIT, set operations or DISTINCT ON.
  */
+import { dateToTimestamp, sessionZoneOf, timestampToTimestamptz } from '../../functions/index.ts';
+import type { SessionConversions } from './exact-value.ts';
 import { someExpr, transformExpr, type Expr, type LogicalPlan, type PushedPredicate } from '../../sql/index.ts';
 import type { OptimizerRule } from './optimizer-rule.ts';
 import { mapNodeExprs, mapSubqueryPlans, withChildren } from './plan-rewrite.ts';
@@ -14,8 +16,19 @@ import { planChildren } from '../../sql/index.ts';
 
 export const pushDownFilter: OptimizerRule = {
   name: 'push_down_filter',
-  apply: (plan) => visit(plan, []),
+  apply: (plan, ctx) => {
+    const zone = sessionZoneOf(ctx);
+    session = { dateToTimestamptz: (days) => timestampToTimestamptz(dateToTimestamp(days), zone) };
+    try {
+      return visit(plan, []);
+    } finally {
+      session = undefined;
+    }
+  },
 };
+
+/** the execution's TimeZone-dependent conversions, for the (synchronous) duration of one apply() */
+let session: SessionConversions | undefined;
 
 function conjunctsOf(e: Expr): Expr[] {
   return e.kind === 'BoolOp' && e.op === 'and' ? e.args.flatMap(conjunctsOf) : [e];
@@ -77,7 +90,7 @@ function visit(plan: LogicalPlan, hints: readonly Expr[]): LogicalPlan {
   const kids = (...h: (readonly Expr[])[]): LogicalPlan => withChildren(p, planChildren(p).map((c, i) => visit(c, h[i] ?? [])));
   switch (p.kind) {
     case 'TableScan': {
-      const pushed = hints.map((h) => pushedPredicateOf(h, p.columns.length)).filter((x): x is PushedPredicate => x !== null);
+      const pushed = hints.map((h) => pushedPredicateOf(h, p.columns.length, session)).filter((x): x is PushedPredicate => x !== null);
       return pushed.length === 0 ? p : { ...p, filters: [...(p.filters ?? []), ...pushed] };
     }
     case 'Filter': return kids([...hints, ...local(p.predicate)]);

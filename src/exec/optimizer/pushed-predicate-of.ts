@@ -10,7 +10,7 @@ import { Oid } from '../../common/pgtypes/oids.ts';
 import { elementTypeOf } from '../../common/pgtypes/registry.ts';
 import { isPgArray } from '../../common/pgtypes/values.ts';
 import type { Expr, PushedPredicate, PushedValue } from '../../sql/index.ts';
-import { convertibleTypes, exactCompare, flipOp, PUSHABLE_TYPES, type CompareOp } from './exact-value.ts';
+import { convertibleTypes, exactCompare, flipOp, PUSHABLE_TYPES, type CompareOp, type SessionConversions } from './exact-value.ts';
 
 const COMPARE_OPS: ReadonlySet<string> = new Set(['=', '<>', '<', '<=', '>', '>=']);
 
@@ -31,10 +31,10 @@ function isConst(e: Expr): e is PushedValue {
   return e.kind === 'Literal' || e.kind === 'Param';
 }
 
-function compareOf(op: CompareOp, col: ColumnSide, value: PushedValue): PushedPredicate | null {
+function compareOf(op: CompareOp, col: ColumnSide, value: PushedValue, session?: SessionConversions): PushedPredicate | null {
   // a parameter is taken as is (char(n) would need padding: not pushed)
   if (value.kind === 'Param') return value.type.oid === col.type && col.type !== Oid.bpchar ? { kind: 'compare', op, column: col.column, value } : null;
-  const exact = exactCompare(op, value.value, value.type.oid, col.type, col.typmod);
+  const exact = exactCompare(op, value.value, value.type.oid, col.type, col.typmod, session);
   if (exact === null) {
     // `=` with a value the column's type cannot hold exactly (int4 = 5000000000, char(3) = 'toolong'): no row matches
     const never = op === '=' && value.value !== null && convertibleTypes(value.type.oid, col.type) && !(col.type === Oid.bpchar && col.typmod < 5);
@@ -49,11 +49,11 @@ export function likePrefix(pattern: string): string {
   return m === null ? '' : m[0];
 }
 
-export function pushedPredicateOf(e: Expr, width: number): PushedPredicate | null {
+export function pushedPredicateOf(e: Expr, width: number, session?: SessionConversions): PushedPredicate | null {
   switch (e.kind) {
     case 'BoolOp': {
       if (e.op === 'not') return null;
-      const args = e.args.map((a) => pushedPredicateOf(a, width));
+      const args = e.args.map((a) => pushedPredicateOf(a, width, session));
       if (e.op === 'and') {
         const kept = args.filter((a): a is PushedPredicate => a !== null);
         return kept.length === 0 ? null : kept.length === 1 ? kept[0]! : { kind: 'and', args: kept };
@@ -77,9 +77,9 @@ export function pushedPredicateOf(e: Expr, width: number): PushedPredicate | nul
       if (!COMPARE_OPS.has(e.name)) return null;
       const op = e.name as CompareOp;
       const l = columnOf(e.left, width);
-      if (l !== null && isConst(e.right)) return compareOf(op, l, e.right);
+      if (l !== null && isConst(e.right)) return compareOf(op, l, e.right, session);
       const r = columnOf(e.right, width);
-      if (r !== null && isConst(e.left)) return compareOf(flipOp(op), r, e.left);
+      if (r !== null && isConst(e.left)) return compareOf(flipOp(op), r, e.left, session);
       return null;
     }
     case 'ScalarArrayOp': {
