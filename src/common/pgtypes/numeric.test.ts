@@ -156,3 +156,20 @@ describe('float → numeric (float8_numeric, verified on PostgreSQL 15.18)', () 
     [123456789012345678, '123456789012346000'], [NaN, 'NaN'], [Infinity, 'Infinity'], [100, '100'], [1e-20, '0.00000000000000000001'], [-2.5, '-2.5'],
   ])('%d → %s', (x, s) => expect(Numeric.fromNumber(x).toString()).toBe(s));
 });
+
+describe('Numeric.sub (direct subtraction)', () => {
+  const vals = ['0', '0.00', '-0.000', '1', '-1', '1.10', '1.1', '-2.345', '99999999999999999999.9999', '-0.0001', '12345678901234567890123', 'NaN', 'Infinity', '-Infinity'].map(N);
+  it('equals add(neg()) for every pair, finite and special, including scale and kind', () => {
+    for (const a of vals) for (const b of vals) {
+      const got = a.sub(b), want = a.add(b.neg());
+      expect([got.kind, got.unscaled, got.scale], `${a} - ${b}`).toEqual([want.kind, want.unscaled, want.scale]);
+    }
+  });
+  it('keeps PostgreSQL special-value rules', () => {
+    expect(N('Infinity').sub(N('Infinity')).toString()).toBe('NaN');
+    expect(N('-Infinity').sub(N('Infinity')).toString()).toBe('-Infinity');
+    expect(N('1.5').sub(N('-Infinity')).toString()).toBe('Infinity');
+    expect(N('NaN').sub(N('Infinity')).toString()).toBe('NaN');
+    expect(N('2.50').sub(N('2.5')).toString()).toBe('0.00');
+  });
+});

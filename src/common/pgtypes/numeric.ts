@@ -118,8 +118,11 @@ export class Numeric {
     return new Numeric(FINITE, this.at(s) + o.at(s), s);
   }
 
+  /** this - o directly (same results as add(o.neg()) without the negated temporary) */
   sub(o: Numeric): Numeric {
-    return this.add(o.neg());
+    if (this.kind !== FINITE || o.kind !== FINITE) return specialSub(this, o);
+    const s = Math.max(this.scale, o.scale);
+    return new Numeric(FINITE, this.at(s) - o.at(s), s);
   }
 
   mul(o: Numeric): Numeric {
@@ -308,6 +311,15 @@ function specialAdd(a: Numeric, b: Numeric): Numeric {
   if (a.kind === FINITE) return b;
   if (b.kind === FINITE) return a;
   return a.kind === b.kind ? a : Numeric.NaN;
+}
+
+/** a - b when either is NaN or ±Infinity: specialAdd(a, b.neg()) */
+function specialSub(a: Numeric, b: Numeric): Numeric {
+  if (a.kind === NAN || b.kind === NAN) return Numeric.NaN;
+  if (b.kind === FINITE) return a;
+  const nb = b.kind === PINF ? Numeric.NEGATIVE_INFINITY : Numeric.POSITIVE_INFINITY;
+  if (a.kind === FINITE) return nb;
+  return a.kind === nb.kind ? a : Numeric.NaN;
 }
 
 /** Decimal exponent of the leading digit: 123.4 → 2, 0.05 → -2 (finite, non-zero). */

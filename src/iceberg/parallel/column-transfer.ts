@@ -13,6 +13,7 @@ import type { Batch } from '../../common/batch.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import type { IcebergType } from '../spec/schema.ts';
 import { fromCloneable, needsTagging, toCloneable } from './cloneable.ts';
+import { numericOfUnscaled } from '../read/arrow-fast-columns.ts';
 
 export type PackedColumn =
   | { readonly kind: 'i32'; readonly values: Int32Array; readonly nulls: Uint8Array | null }
@@ -145,7 +146,7 @@ function unpackColumn(p: PackedColumn, n: number): unknown[] {
       for (let i = 0; i < n; i++) out[i] = nulls !== null && nulls[i] === 1 ? null : p.values[i] === 1;
       return out;
     case 'decimal':
-      for (let i = 0; i < n; i++) out[i] = nulls !== null && nulls[i] === 1 ? null : Numeric.of(p.values[i]!, p.scale);
+      for (let i = 0; i < n; i++) out[i] = nulls !== null && nulls[i] === 1 ? null : numericOfUnscaled(p.values[i]!, p.scale);
       return out;
     default: {
       const values = p.values;

@@ -14,6 +14,7 @@ import { jsonbIn } from '../../common/pgtypes/json-text.ts';
 import { dateOut, timestampOut, timeOut } from '../../common/pgtypes/datetime-text.ts';
 import type { IcebergType, PrimitiveType } from '../spec/schema.ts';
 import { toSqlType, uuidFromBytes, nanosToMicros } from '../spec/types.ts';
+import { fastPrimitiveValues } from './arrow-fast-columns.ts';
 
 export const FIELD_ID_KEY = 'PARQUET:field_id';
 
@@ -45,6 +46,8 @@ function decimalUnscaled(d: Data, i: number): bigint {
 }
 
 function primitiveValues(d: Data, t: PrimitiveType): unknown[] {
+  const fast = fastPrimitiveValues(d, t);
+  if (fast !== null) return fast;
   const out = new Array<unknown>(d.length);
   const tid = d.typeId;
   const unit = (d.type as DataType & { unit?: number }).unit ?? 2;
