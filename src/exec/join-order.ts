@@ -38,7 +38,12 @@ export function reorderInnerJoins(filter: Filter): LogicalPlan | null {
   const conjuncts: Conjunct[] = raw.map((expr) => ({ expr, leaves: leavesRead(expr, leafOf) }));
   if (!conjuncts.some((c) => c.leaves !== null && c.leaves.size >= 2)) return null; // a true cross product
 
-  const order = greedyOrder(leaves.length, conjuncts);
+  // a leaf with its own WHERE conjuncts (they become a Filter on it) is expected to shrink
+  const sizes = leaves.map((l, li) => {
+    const n = estimateRows(l.plan);
+    return n !== undefined && conjuncts.some((c) => c.leaves?.size === 1 && c.leaves.has(li)) ? n / 4 : n;
+  });
+  const order = greedyOrder(leaves.length, conjuncts, sizes);
   // new position of every original column
   const newIndex = new Array<number>(filter.columns.length);
   let width = 0;
@@ -146,10 +151,35 @@ function isEquality(c: Conjunct): boolean {
   return c.expr.kind === 'Op' && c.expr.name === '=' && c.expr.type.oid === Oid.bool;
 }
 
-function greedyOrder(n: number, conjuncts: readonly Conjunct[]): number[] {
+/** rows a leaf is expected to give, from its tables' row counts (Iceberg manifests, memory tables); crude selectivities */
+export function estimateRows(p: LogicalPlan): number | undefined {
+  switch (p.kind) {
+    case 'TableScan': return p.source.estimatedRows;
+    case 'Filter': { const n = estimateRows(p.input); return n === undefined ? undefined : n / 4; }
+    case 'Aggregate': { const n = estimateRows(p.input); return n === undefined ? undefined : p.groupKeys.length === 0 ? 1 : n / 10; }
+    case 'Projection': case 'Sort': case 'Distinct': case 'Window': return estimateRows(p.input);
+    case 'Join': {
+      const l = estimateRows(p.left);
+      const r = estimateRows(p.right);
+      return l === undefined || r === undefined ? undefined : Math.max(l, r);
+    }
+    default: return undefined;
+  }
+}
+
+/** analytic joins (every leaf sized, one of them big) are ordered by size; catalog and small joins keep FROM order */
+const BIG_LEAF_ROWS = 100_000;
+
+function greedyOrder(n: number, conjuncts: readonly Conjunct[], sizes: readonly (number | undefined)[] = []): number[] {
   const selective = (li: number): boolean => conjuncts.some((c) => c.leaves?.size === 1 && c.leaves.has(li) && isConstEquality(c));
   const all = Array.from({ length: n }, (_, i) => i);
-  const first = all.find(selective) ?? 0;
+  // analytic joins: the largest leaf streams through (the probe side); every leaf joined next becomes a hash
+  // table (the planner builds the right input). Later leaves keep FROM order among those tied by an equality:
+  // without distinct counts, "smallest next" can pick a join on a low-cardinality key (c_nationkey = s_nationkey
+  // before c_custkey = o_custkey in TPC-H Q5) and multiply rows.
+  const sized = sizes.length === n && sizes.every((x) => x !== undefined) && sizes.some((x) => x! >= BIG_LEAF_ROWS);
+  const largest = (): number => all.reduce((a, b) => (sizes[b]! > sizes[a]! ? b : a));
+  const first = sized ? largest() : all.find(selective) ?? 0;
   const order = [first];
   const joined = new Set(order);
   while (order.length < n) {
@@ -163,3 +193,4 @@ function greedyOrder(n: number, conjuncts: readonly Conjunct[]): number[] {
   }
   return order;
 }
+

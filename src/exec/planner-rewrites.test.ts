@@ -26,7 +26,33 @@ function joinsOf(p: LogicalPlan): { conditions: number; crosses: number } {
   return kids.reduce((acc, k) => { const r = joinsOf(k); return { conditions: acc.conditions + r.conditions, crosses: acc.crosses + r.crosses }; }, own);
 }
 
+/** the left-most leaf of a left-deep join tree: the side that streams through every hash join */
+function probeLeaf(p: LogicalPlan): string {
+  if (p.kind === 'TableScan') return p.name;
+  if (p.kind === 'Join') return probeLeaf(p.left);
+  if ('input' in p) return probeLeaf(p.input);
+  throw new Error(`no leaf under ${p.kind}`);
+}
+
 describe('reorderInnerJoins', () => {
+  it('streams the largest table when one is big (every other leaf becomes a hash table); small joins keep FROM order', async () => {
+    const cat = e2eCatalog();
+    const sized = (name: string, rows: number): void => {
+      const rel = cat.findRelation('public', name)!;
+      const source = Object.create(rel.source) as typeof rel.source;
+      Object.defineProperty(source, 'estimatedRows', { value: rows });
+      cat.addRelation({ schema: 'public', name: `${name}_sized`, source });
+    };
+    sized('t', 500_000);
+    sized('u', 1_000);
+    const sql = `SELECT t.a, u.c FROM u_sized u, t_sized t WHERE t.a = u.a ORDER BY 1, 2`;
+    const reordered = reorderInnerJoins(filterOf(bindSql(cat, sql).plan))!;
+    expect(probeLeaf(reordered)).toBe('public.t_sized');
+    expect((await runSql(cat, sql)).rows).toEqual([[1, 'one'], [2, 'deux'], [2, 'two']]);
+    // without a big table: FROM order (u first)
+    expect(probeLeaf(reorderInnerJoins(filterOf(bindSql(cat, `SELECT t.a FROM u, t WHERE t.a = u.a`).plan))!)).toBe('public.u');
+  });
+
   it('joins a comma list along its equalities, with the rows of the cross product filtered', async () => {
     const cat = e2eCatalog();
     const sql = `SELECT t.b, u2.c, t2.a, u.c FROM t, u u2, t t2, u WHERE u.a = t.a AND t2.a = u2.a AND u2.a = t.a AND u.c <> 'deux' ORDER BY 1, 2, 3, 4`;
