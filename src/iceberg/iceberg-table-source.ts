@@ -219,7 +219,7 @@ export class IcebergTableSource implements TableSource {
       ctx.signal.throwIfAborted();
       if (limit !== undefined && produced >= limit) return;
       if (metrics) metrics.filesScanned++;
-      for await (const b of readFileScanTask(this.io, task, fields, deletes, ctx.signal, metrics)) {
+      for await (const b of readFileScanTask(this.io, task, fields, deletes, { signal: ctx.signal, metrics })) {
         produced += b.length;
         if (ctx.projection === undefined) {
           yield b;

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { matches } from '../../src/exec/testing/strict-table.ts';
 import { openSqlCatalog, type IcebergCatalog } from '../../src/catalog/iceberg/index.ts';
 import { FileIO } from '../../src/storage/index.ts';
 import { icebergIOFromFileIO } from '../../src/iceberg/io.ts';
@@ -78,42 +79,7 @@ export async function scanRows(t: IcebergTableSource, filters?: readonly ScanPre
   return rows;
 }
 
-function cmp(a: unknown, b: unknown): number {
-  if (Numeric.isNumeric(a)) return a.compare(b as Numeric);
-  if (typeof a === 'number' && typeof b === 'number') {
-    if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b) ? 0 : Number.isNaN(a) ? 1 : -1;
-  }
-  return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
-}
-
-/** SQL truth of a predicate on a row: true, or false/unknown (both filter the row out) */
-export function matches(p: ScanPredicate, row: readonly unknown[]): boolean {
-  switch (p.kind) {
-    case 'and': return p.args.every((a) => matches(a, row));
-    case 'or': return p.args.some((a) => matches(a, row));
-    case 'isNull': return row[p.column] === null;
-    case 'isNotNull': return row[p.column] !== null;
-    default: break;
-  }
-  const v = row[p.column];
-  if (v === null || v === undefined) return false;
-  switch (p.kind) {
-    case 'in': return p.values.some((x) => x !== null && cmp(v, x) === 0);
-    case 'startsWith': return (v as string).startsWith(p.prefix);
-    case 'compare': {
-      if (p.value === null || p.value === undefined) return false;
-      const c = cmp(v, p.value);
-      switch (p.op) {
-        case '=': return c === 0;
-        case '<>': return c !== 0;
-        case '<': return c < 0;
-        case '<=': return c <= 0;
-        case '>': return c > 0;
-        case '>=': return c >= 0;
-      }
-    }
-  }
-}
+export { matches };
 
 const rowKey = (r: readonly unknown[]): string => JSON.stringify(r, (_k, v: unknown) =>
   (typeof v === 'bigint' ? `${v}n` : Numeric.isNumeric(v) ? `num${v.toString()}` : typeof v === 'number' && Number.isNaN(v) ? 'NaN' : v));

@@ -5,6 +5,7 @@
  * off shows whether a pushdown could change an answer.
  */
 import { batchFromRows, type Batch } from '../../common/batch.ts';
+import { Numeric } from '../../common/pgtypes/numeric.ts';
 import type { ColumnDef, ScanContext, ScanPredicate, TableSource } from '../../catalog/table-source.ts';
 
 export class StrictTable implements TableSource {
@@ -22,15 +23,20 @@ export class StrictTable implements TableSource {
   }
 }
 
+/** PostgreSQL's order for the scalar JS values pushdown uses (NaN above every float); null = unknown */
 function cmp(a: unknown, b: unknown): number | null {
-  if (a === null || b === null) return null;
+  if (a === null || a === undefined || b === null || b === undefined) return null;
+  if (Numeric.isNumeric(a) && Numeric.isNumeric(b)) return a.compare(b);
+  if (typeof a === 'number' && typeof b === 'number' && (Number.isNaN(a) || Number.isNaN(b))) {
+    return Number.isNaN(a) && Number.isNaN(b) ? 0 : Number.isNaN(a) ? 1 : -1;
+  }
   if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')) return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
   throw new Error(`StrictTable cannot compare ${typeof a} with ${typeof b}`);
 }
 
-/** three-valued like SQL, but "unknown" drops the row, as a WHERE would */
+/** three-valued like SQL, but "unknown" drops the row, as a WHERE would (also the pruning tests' oracle) */
 export function matches(p: ScanPredicate, row: readonly unknown[]): boolean {
   switch (p.kind) {
     case 'compare': {

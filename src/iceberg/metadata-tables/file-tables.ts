@@ -14,7 +14,8 @@ import { partitionResultType, type PartitionSpec } from '../spec/partition-spec.
 import { readManifest, DataFileContent, type DataFile, type ManifestEntry } from '../spec/manifest.ts';
 import { decodeSingleValue, fromAvroValue } from '../spec/types.ts';
 import { manifestsOfSnapshot } from '../scan/table-scan.ts';
-import { idCountMap, jsonLeaf, rawJson, toJsonb } from './json-values.ts';
+import { idCountMap } from './json-values.ts';
+import { jsonLeaf, rawJson, toJsonb } from '../spec/json-values.ts';
 import { col } from './snapshot-tables.ts';
 
 export const MANIFESTS_COLUMNS: readonly ColumnDef[] = [

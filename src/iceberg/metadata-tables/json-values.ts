@@ -1,54 +1,5 @@
-/**
- * jsonb text for metadata-table columns that Trino types as map/row: id-keyed metric maps, decoded
- * lower/upper bounds and partition tuples. Exact numbers (long, decimal) stay exact JSON numbers; dates,
- * times and timestamps are ISO strings; binary values are `\x…` hex strings (as jsonb shows bytea).
- */
-import { jsonbIn } from '../../common/pgtypes/json-text.ts';
-import { dateOut, timeOut, timestampOut } from '../../common/pgtypes/datetime-text.ts';
-import type { Numeric } from '../../common/pgtypes/numeric.ts';
-import type { IcebergType } from '../spec/schema.ts';
-
-/** JSON number text that must not go through JS numbers */
-class JsonNumber {
-  constructor(readonly text: string) {}
-}
-
-/** Already-serialized JSON (e.g. a jsonb column) embedded verbatim in a larger document */
-export function rawJson(text: string): unknown {
-  return new JsonNumber(text);
-}
-
-/** A decoded Iceberg value (spec/types.ts decodeSingleValue / fromAvroValue) → JSON-ready value. */
-export function jsonLeaf(type: IcebergType | undefined, v: unknown): unknown {
-  if (v === null || v === undefined) return null;
-  if (type === undefined || type.kind !== 'primitive') return typeof v === 'bigint' ? new JsonNumber(String(v)) : v;
-  switch (type.name) {
-    case 'long': return new JsonNumber(String(v));
-    case 'decimal': return new JsonNumber((v as Numeric).toString());
-    case 'float': case 'double': return Number.isFinite(v as number) ? v : String(v);
-    case 'date': return dateOut(v as number);
-    case 'time': return timeOut(v as number);
-    case 'timestamp': case 'timestamp_ns': return timestampOut(v as bigint).replace(' ', 'T');
-    case 'timestamptz': case 'timestamptz_ns': return timestampOut(v as bigint).replace(' ', 'T') + '+00:00';
-    case 'fixed': case 'binary': return '\\x' + Buffer.from(v as Uint8Array).toString('hex');
-    default: return typeof v === 'bigint' ? new JsonNumber(String(v)) : v;
-  }
-}
-
-function jsonText(v: unknown): string {
-  if (v === null || v === undefined) return 'null';
-  if (v instanceof JsonNumber) return v.text;
-  if (typeof v === 'bigint') return String(v);
-  if (Array.isArray(v)) return '[' + v.map(jsonText).join(',') + ']';
-  if (v instanceof Map) return '{' + [...v].map(([k, x]) => JSON.stringify(String(k)) + ':' + jsonText(x)).join(',') + '}';
-  if (typeof v === 'object') return '{' + Object.entries(v).map(([k, x]) => JSON.stringify(k) + ':' + jsonText(x)).join(',') + '}';
-  return JSON.stringify(v);
-}
-
-/** jsonb text (PostgreSQL's normalized form) of an object given as a Map or a plain record. */
-export function toJsonb(v: ReadonlyMap<unknown, unknown> | Readonly<Record<string, unknown>> | readonly unknown[]): string {
-  return jsonbIn(jsonText(v));
-}
+/** jsonb helpers of the metadata tables (the JSON form of Iceberg values is spec/json-values.ts). */
+import { toJsonb } from '../spec/json-values.ts';
 
 /** `{ "<field id>": <count> }` for column_sizes / value_counts / null_value_counts / nan_value_counts; null when empty */
 export function idCountMap(m: ReadonlyMap<number, bigint>): string | null {

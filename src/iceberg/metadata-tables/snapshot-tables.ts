@@ -6,7 +6,7 @@
 import type { ColumnDef } from '../../catalog/table-source.ts';
 import { Oid, sqlType } from '../../common/pgtypes/oids.ts';
 import type { TableMetadata } from '../spec/table-metadata.ts';
-import { toJsonb } from './json-values.ts';
+import { toJsonb } from '../spec/json-values.ts';
 
 export const col = (name: string, oid: number, nullable = true): ColumnDef => ({ name, type: sqlType(oid), nullable });
 const micros = (ms: bigint): bigint => ms * 1000n;

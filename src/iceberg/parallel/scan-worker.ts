@@ -63,7 +63,7 @@ export default async function runScanTask(req: ScanTaskRequest | null): Promise<
       pendingRows = 0;
     };
     const metrics: ReadMetrics = { rowGroupsTotal: 0, rowGroupsScanned: 0, bytesRead: 0, rowsDecoded: 0 };
-    for await (const b of readFileScanTask(io, req.task, req.fields, deletes, undefined, metrics)) {
+    for await (const b of readFileScanTask(io, req.task, req.fields, deletes, { metrics })) {
       if (isCanceled(cancel)) return CANCELED;
       const kept = filter === null ? b : filter(b);
       if (kept.length === 0) continue;

@@ -3,22 +3,14 @@
  * detail, hint…) and its class, so a worker sends a plain record and the main thread rebuilds the
  * GatewayError a main-thread read would have thrown: same SQLSTATE, same message.
  */
-import { GatewayError, type ErrorFields, type Severity } from '../../common/errors.ts';
+import { GatewayError, type ErrorFields } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 
-export interface PlainError {
+/** a GatewayError's fields that survive structured clone (`cause` may not; `position` belongs to statements) */
+export interface PlainError extends Omit<ErrorFields, 'position' | 'cause'> {
   readonly gateway: boolean;
   readonly code: string;
   readonly message: string;
-  readonly severity?: Severity;
-  readonly detail?: string;
-  readonly hint?: string;
-  readonly schema?: string;
-  readonly table?: string;
-  readonly column?: string;
-  readonly dataType?: string;
-  readonly constraint?: string;
-  readonly where?: string;
   readonly stack?: string;
 }
 

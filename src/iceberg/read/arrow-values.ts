@@ -10,8 +10,7 @@ import { pgError } from '../../common/errors.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import { pgArray } from '../../common/pgtypes/values.ts';
 import { Oid } from '../../common/pgtypes/oids.ts';
-import { jsonbIn } from '../../common/pgtypes/json-text.ts';
-import { dateOut, timestampOut, timeOut } from '../../common/pgtypes/datetime-text.ts';
+import { jsonLeaf, jsonText, toJsonb } from '../spec/json-values.ts';
 import type { IcebergType, PrimitiveType } from '../spec/schema.ts';
 import { toSqlType, uuidFromBytes, nanosToMicros } from '../spec/types.ts';
 import { fastPrimitiveValues } from './arrow-fast-columns.ts';
@@ -87,32 +86,6 @@ function primitiveValues(d: Data, t: PrimitiveType): unknown[] {
   return out;
 }
 
-/** Raw JSON number text (bigint, numeric) kept apart from strings when building jsonb. */
-class JsonNumber { constructor(readonly text: string) {} }
-
-function jsonLeaf(v: unknown, t: PrimitiveType): unknown {
-  if (v === null) return null;
-  switch (t.name) {
-    case 'long': return new JsonNumber(String(v));
-    case 'decimal': return new JsonNumber((v as Numeric).toString());
-    case 'float': case 'double': return Number.isFinite(v as number) ? v : String(v);
-    case 'date': return dateOut(v as number);
-    case 'time': return timeOut(v as number);
-    case 'timestamp': case 'timestamp_ns': return timestampOut(v as bigint).replace(' ', 'T');
-    case 'timestamptz': case 'timestamptz_ns': return timestampOut(v as bigint).replace(' ', 'T') + '+00:00';
-    case 'fixed': case 'binary': return '\\x' + Buffer.from(v as Uint8Array).toString('hex');
-    default: return v;
-  }
-}
-
-function jsonText(v: unknown): string {
-  if (v === null || v === undefined) return 'null';
-  if (v instanceof JsonNumber) return v.text;
-  if (Array.isArray(v)) return '[' + v.map(jsonText).join(',') + ']';
-  if (v instanceof Map) return '{' + [...v].map(([k, x]) => JSON.stringify(String(k)) + ':' + jsonText(x)).join(',') + '}';
-  return JSON.stringify(v);
-}
-
 function offsetsOf(d: Data): (i: number) => number {
   const o = d.valueOffsets as Int32Array | BigInt64Array;
   return (i) => Number(o[i]!);
@@ -120,7 +93,7 @@ function offsetsOf(d: Data): (i: number) => number {
 
 /** JSON-shaped values (Map for objects, JsonNumber for exact numbers) of a chunk, for jsonb. */
 function jsonValues(d: Data, t: IcebergType): unknown[] {
-  if (t.kind === 'primitive') return primitiveValues(d, t).map((v) => jsonLeaf(v, t));
+  if (t.kind === 'primitive') return primitiveValues(d, t).map((v) => jsonLeaf(t, v));
   const out = new Array<unknown>(d.length);
   if (t.kind === 'list') {
     const child = jsonValues(d.children[0]!, t.element);
@@ -174,9 +147,9 @@ export function arrowDataToValues(d: Data, t: IcebergType): unknown[] {
     const off = offsetsOf(d);
     const out = new Array<unknown>(d.length);
     for (let i = 0; i < d.length; i++) {
-      out[i] = isNull(d, i) ? null : pgArray(Oid.jsonb, child.slice(off(i), off(i + 1)).map((v) => (v === null ? null : jsonbIn(jsonText(v)))));
+      out[i] = isNull(d, i) ? null : pgArray(Oid.jsonb, child.slice(off(i), off(i + 1)).map((v) => (v === null ? null : toJsonb(v))));
     }
     return out;
   }
-  return jsonValues(d, t).map((v) => (v === null ? null : jsonbIn(jsonText(v))));
+  return jsonValues(d, t).map((v) => (v === null ? null : toJsonb(v)));
 }

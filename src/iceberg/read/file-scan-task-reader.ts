@@ -20,15 +20,25 @@ export function missingValueOf(field: NestedField, task: FileScanTask): unknown 
   return null;
 }
 
+export interface FileScanTaskReadOptions {
+  readonly signal?: AbortSignal;
+  /** row groups / bytes / rows read are added here (a worker passes its own and sends it back) */
+  readonly metrics?: ParquetReadOptions['metrics'];
+  /**
+   * UPDATE / DELETE (commit/row-id-scan.ts): two more trailing columns naming each row — its data file path
+   * (text) and its 0-based row position in that file (int8, § Position Delete Files `pos`)
+   */
+  readonly rowIds?: boolean;
+}
+
 export async function* readFileScanTask(
   io: IcebergIO,
   task: FileScanTask,
   fields: readonly NestedField[],
   deletes: DeleteLoader,
-  signal?: AbortSignal,
-  /** row groups / bytes / rows read are added here (a worker passes its own and sends it back) */
-  metrics?: ParquetReadOptions['metrics'],
+  options: FileScanTaskReadOptions = {},
 ): AsyncGenerator<Batch> {
+  const { signal, metrics, rowIds = false } = options;
   const path = task.file.filePath;
   const deleted = new Set<number>();
   for (const d of task.positionDeletes) for (const p of await deletes.positionsFor(d.file, path)) deleted.add(p);
@@ -65,12 +75,15 @@ export async function* readFileScanTask(
         keep.push(r);
       }
     }
-    const cols = chunk.columns.slice(0, fields.length);
-    if (keep === null) {
-      yield { length: chunk.length, columns: cols };
-    } else if (keep.length > 0) {
-      const k = keep;
-      yield { length: k.length, columns: cols.map((c) => k.map((r) => c[r])) };
+    const rows = keep;
+    if (rows !== null && rows.length === 0) continue;
+    const length = rows === null ? chunk.length : rows.length;
+    const cols = chunk.columns.slice(0, fields.length); // a copy: the row-id columns may be appended
+    const out = rows === null ? cols : cols.map((c) => rows.map((r) => c[r]));
+    if (rowIds) {
+      const first = chunk.firstRowPosition;
+      out.push(new Array<unknown>(length).fill(path), Array.from({ length }, (_, i) => BigInt(first + (rows === null ? i : rows[i]!))));
     }
+    yield { length, columns: out };
   }
 }
