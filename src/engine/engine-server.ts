@@ -3,6 +3,7 @@
  * the system catalog, the function registry, the live sessions (pg_stat_activity, pg_cancel_backend)
  * and a catalog version that invalidates cached plans after DDL.
  */
+import type { LiteralNormalised } from './literal-params.ts';
 import { pgError } from '../common/errors.ts';
 import { SqlState } from '../common/sqlstate.ts';
 import type { FunctionRegistry } from '../functions/index.ts';
@@ -18,6 +19,8 @@ export class EngineServer {
   readonly startTime = BigInt(Date.now()) * 1000n;
   /** statement text → parse trees; parse trees are never mutated after parsing, so sessions share them */
   readonly parseCache = new LruCache<string, ParsedStatement[]>(1024);
+  /** statement text → its literal-normalised shape (literal-params.ts), null when it has none */
+  readonly literalShapes = new LruCache<string, LiteralNormalised | null>(1024);
   private readonly catalogs = new Map<string, DatabaseCatalog>();
   /** per database: its Iceberg catalog mirrored into the DatabaseCatalog (absent without a warehouse) */
   readonly iceberg = new Map<string, IcebergTables>();

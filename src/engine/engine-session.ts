@@ -33,6 +33,8 @@ import type { Cursor } from './statements/cursor-stmt.ts';
 import { searchPathSchemas } from './search-path.ts';
 import { renderRegText } from './render-reg-text.ts';
 import { LruCache } from './lru-cache.ts';
+import { normaliseLiterals } from './literal-params.ts';
+import { textIn } from '../common/pgtypes/text-io.ts';
 import type { IcebergTables } from './iceberg-tables.ts';
 
 export interface EnginePrepared extends PreparedStatement {
@@ -233,8 +235,15 @@ export class EngineSession implements HandlerSession {
       // simple-protocol queries repeat verbatim (dashboards, pgbench): reuse the bound plan while the catalog
       // and search_path are unchanged; bound plans are immutable, so sharing them is safe
       const key = `${this.planVersion}\u0000${this.settings.get('search_path')}\u0000${stmt.text}`;
-      bound = this.planCache.get(key) ?? this.bind(stmt.ast, []);
-      this.planCache.set(key, bound);
+      const cached = this.planCache.get(key);
+      const lifted = cached === undefined ? this.literalPlan(stmt) : null;
+      if (lifted !== null) {
+        bound = lifted.bound;
+        params = lifted.params;
+      } else {
+        bound = cached ?? this.bind(stmt.ast, []);
+        this.planCache.set(key, bound);
+      }
     } else {
       bound = this.bind(stmt.ast, prepared?.paramTypes ?? params.map(() => 0));
       if (prepared !== null) {
@@ -254,6 +263,38 @@ export class EngineSession implements HandlerSession {
       return { kind: 'rows', columns: toResultColumns(bound.columns), batches, tag: (n) => `${verb} ${n}` };
     }
     return { kind: 'command', tag: `${verb} ${await countRows(batches)}` };
+  }
+
+  /**
+   * A SELECT whose constants differ from a statement already run (literal-params.ts): the plan bound for its
+   * shape, and the constants as parameter values. Null when the shape does not apply or a constant does not
+   * convert to its parameter's type (the literal path then reports the error exactly as before).
+   */
+  private literalPlan(stmt: ParsedStatement): { bound: BoundQuery; params: unknown[] } | null {
+    if (nodeKind(stmt.ast) !== 'SelectStmt') return null;
+    let norm = this.server.literalShapes.get(stmt.text);
+    if (norm === undefined) {
+      norm = normaliseLiterals(stmt.ast);
+      this.server.literalShapes.set(stmt.text, norm);
+    }
+    if (norm === null) return null;
+    const key = `${this.planVersion}\u0000${this.settings.get('search_path')}\u0000${norm.literals.map((l) => l.oid).join(',')}\u0000${norm.key}`;
+    let bound = this.planCache.get(key);
+    if (bound === undefined) {
+      try {
+        bound = this.bind(norm.ast, norm.literals.map((l) => l.oid));
+      } catch {
+        return null;
+      }
+      this.planCache.set(key, bound);
+    }
+    const settings = this.outputSettings();
+    try {
+      const params = norm.literals.map((l, i) => textIn(bound.paramTypes[i]?.oid ?? 0, -1, l.text, settings));
+      return { bound, params };
+    } catch {
+      return null;
+    }
   }
 
   /** remembers the target table's contents so that ROLLBACK can undo the write */
