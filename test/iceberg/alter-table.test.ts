@@ -8,11 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectText, rowsOf } from '../helpers/text-client.ts';
 import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
-
-const passthrough = { getTypeParser: () => (v: string) => v };
-const rowsOf = async (c: pg.Client, sql: string): Promise<string[][]> =>
-  ((await c.query({ text: sql, rowMode: 'array' })).rows as unknown[][]).map((r) => r.map((v) => (v === null ? 'NULL' : String(v))));
 
 describe('ALTER TABLE on Iceberg tables', () => {
   let server: LakegateServer;
@@ -27,8 +24,7 @@ describe('ALTER TABLE on Iceberg tables', () => {
 
   beforeAll(async () => {
     server = await startLakegate();
-    client = new pg.Client({ connectionString: server.url, types: passthrough as never });
-    await client.connect();
+    client = await connectText(server.url);
     await client.query('CREATE SCHEMA lake');
     await client.query('CREATE SCHEMA archive');
   });

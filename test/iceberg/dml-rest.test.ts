@@ -8,16 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectText, rowsOf } from '../helpers/text-client.ts';
 import { startServer, type RunningServer } from '../../src/server/main.ts';
-
-const passthrough = { getTypeParser: () => (v: string) => v };
-async function connect(server: RunningServer): Promise<pg.Client> {
-  const c = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'postgres', database: 'lakegate', types: passthrough as never });
-  await c.connect();
-  return c;
-}
-const rowsOf = async (c: pg.Client, sql: string): Promise<string[][]> =>
-  ((await c.query({ text: sql, rowMode: 'array' })).rows as unknown[][]).map((r) => r.map((v) => (v === null ? 'NULL' : String(v))));
 
 describe('DML through an Iceberg REST catalog', () => {
   const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-dml-rest-'));
@@ -29,8 +21,8 @@ describe('DML through an Iceberg REST catalog', () => {
   beforeAll(async () => {
     owner = await startServer({ host: '127.0.0.1', port: 0, warehouse, auth: 'trust', sample_data: false, rest_port: 0 });
     viaRest = await startServer({ host: '127.0.0.1', port: 0, warehouse, auth: 'trust', sample_data: false, catalog_uri: `http://127.0.0.1:${owner.restPort!}` });
-    a = await connect(owner);
-    b = await connect(viaRest);
+    a = await connectText(owner);
+    b = await connectText(viaRest);
   });
   afterAll(async () => {
     await a?.end();

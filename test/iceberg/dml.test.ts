@@ -9,14 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectText, rowsOf } from '../helpers/text-client.ts';
 import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
 import { FileIO } from '../../src/storage/index.ts';
 import { icebergIOFromFileIO } from '../../src/iceberg/io.ts';
 import { readParquetColumns } from '../../src/iceberg/read/parquet-reader.ts';
-
-const passthrough = { getTypeParser: () => (v: string) => v };
-const rowsOf = async (c: pg.Client, sql: string): Promise<string[][]> =>
-  ((await c.query({ text: sql, rowMode: 'array' })).rows as unknown[][]).map((r) => r.map((v) => (v === null ? 'NULL' : String(v))));
 
 async function lastSummary(c: pg.Client, table: string): Promise<[string, Record<string, string>]> {
   const r = await c.query({ text: `SELECT operation, summary FROM ${table} ORDER BY committed_at DESC, snapshot_id LIMIT 1` });
@@ -44,8 +41,7 @@ describe('DELETE / UPDATE on Iceberg tables', () => {
 
   beforeAll(async () => {
     server = await startLakegate({ config: { warehouse } });
-    c = new pg.Client({ connectionString: server.url, types: passthrough as never });
-    await c.connect();
+    c = await connectText(server.url);
     await c.query('CREATE SCHEMA lake');
   });
   afterAll(async () => {
@@ -172,8 +168,7 @@ describe('DELETE / UPDATE on Iceberg tables', () => {
   it('a DELETE racing INSERTs of another session: the commit retries over the appends, nothing is lost', async () => {
     await c.query('CREATE TABLE lake.race (id int4)');
     await c.query('INSERT INTO lake.race SELECT g FROM generate_series(1, 100) g');
-    const b = new pg.Client({ connectionString: server.url, types: passthrough as never });
-    await b.connect();
+    const b = await connectText(server.url);
     try {
       const inserts = (async () => { for (let i = 0; i < 6; i++) await b.query(`INSERT INTO lake.race VALUES (${1001 + 2 * i})`); })();
       const [del] = await Promise.all([c.query('DELETE FROM lake.race WHERE id % 2 = 0'), inserts]);

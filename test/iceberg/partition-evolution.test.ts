@@ -9,11 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectText, rowsOf } from '../helpers/text-client.ts';
 import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
-
-const passthrough = { getTypeParser: () => (v: string) => v };
-const rowsOf = async (c: pg.Client, sql: string): Promise<string[][]> =>
-  ((await c.query({ text: sql, rowMode: 'array' })).rows as unknown[][]).map((r) => r.map((v) => (v === null ? 'NULL' : String(v))));
 
 describe('partition evolution', () => {
   const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-pevo-'));
@@ -28,8 +25,7 @@ describe('partition evolution', () => {
 
   beforeAll(async () => {
     server = await startLakegate({ config: { warehouse } });
-    c = new pg.Client({ connectionString: server.url, types: passthrough as never });
-    await c.connect();
+    c = await connectText(server.url);
     await c.query('CREATE SCHEMA lake');
   });
   afterAll(async () => {

@@ -9,17 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectText, rowsOf } from '../helpers/text-client.ts';
 import { startServer, type RunningServer } from '../../src/server/main.ts';
-
-const passthrough = { getTypeParser: () => (v: string) => v };
-
-async function connect(server: RunningServer): Promise<pg.Client> {
-  const c = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'postgres', database: 'lakegate', types: passthrough as never });
-  await c.connect();
-  return c;
-}
-const rowsOf = async (c: pg.Client, sql: string): Promise<string[][]> =>
-  ((await c.query({ text: sql, rowMode: 'array' })).rows as unknown[][]).map((r) => r.map((v) => (v === null ? 'NULL' : String(v))));
 
 describe('the engine on an Iceberg REST catalog', () => {
   const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-rest-engine-'));
@@ -34,8 +25,8 @@ describe('the engine on an Iceberg REST catalog', () => {
       host: '127.0.0.1', port: 0, warehouse, auth: 'trust', sample_data: false,
       catalog_uri: `http://127.0.0.1:${owner.restPort!}`,
     });
-    a = await connect(owner);
-    b = await connect(viaRest);
+    a = await connectText(owner);
+    b = await connectText(viaRest);
   });
   afterAll(async () => {
     await a?.end();
@@ -79,7 +70,7 @@ describe('the engine on an Iceberg REST catalog', () => {
     await b.query('CREATE TABLE shop.events (n int4)');
     await new Promise((r) => setTimeout(r, 300));
     const viaB = Array.from({ length: 6 }, (_, i) => b.query(`INSERT INTO shop.events VALUES (${i})`));
-    const a2 = await connect(owner);
+    const a2 = await connectText(owner);
     const viaA = Array.from({ length: 6 }, (_, i) => a2.query(`INSERT INTO shop.events VALUES (${100 + i})`));
     await Promise.all([...viaB, ...viaA]);
     await a2.end();

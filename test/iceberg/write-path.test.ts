@@ -11,18 +11,9 @@ import { Readable } from 'node:stream';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectText, rowsOf } from '../helpers/text-client.ts';
 import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
 import { fixtureStatements } from '../compat/fixture.ts';
-
-const passthrough = { getTypeParser: () => (v: string) => v };
-
-async function connect(server: LakegateServer): Promise<pg.Client> {
-  const c = new pg.Client({ connectionString: server.url, types: passthrough as never });
-  await c.connect();
-  return c;
-}
-const rowsOf = async (c: pg.Client, sql: string): Promise<string[][]> =>
-  ((await c.query({ text: sql, rowMode: 'array' })).rows as unknown[][]).map((r) => r.map((v) => (v === null ? 'NULL' : String(v))));
 
 async function copyIn(c: pg.Client, sql: string, text: string): Promise<void> {
   await pipeline(Readable.from([Buffer.from(text)]), c.query(copyStreams.from(sql)));
@@ -35,7 +26,7 @@ describe('Iceberg writes over the wire', () => {
 
   beforeAll(async () => {
     server = await startLakegate({ config: { warehouse } });
-    client = await connect(server);
+    client = await connectText(server);
   });
   afterAll(async () => {
     await client?.end();
@@ -122,7 +113,7 @@ describe('Iceberg writes over the wire', () => {
     await client.end();
     await server.close();
     server = await startLakegate({ config: { warehouse } });
-    client = await connect(server);
+    client = await connectText(server);
     expect(await rowsOf(client, 'SELECT count(*) FROM lake.items')).toEqual([['4']]);
     expect(await rowsOf(client, 'SELECT label FROM lake.c ORDER BY id')).toEqual([['a'], ['NULL'], ['c']]);
     await expect(client.query('SELECT * FROM public.mem')).rejects.toMatchObject({ code: '42P01' });
@@ -136,8 +127,8 @@ describe('Iceberg writes over the wire', () => {
 
   it('two servers appending to one table concurrently lose no commit', async () => {
     const other = await startLakegate({ config: { warehouse } });
-    const a = await connect(server);
-    const b = await connect(other);
+    const a = await connectText(server);
+    const b = await connectText(other);
     try {
       await a.query('CREATE TABLE lake.race (w text, n int4)');
       await new Promise((r) => setTimeout(r, 300)); // the other server sees the table after its (throttled) refresh
