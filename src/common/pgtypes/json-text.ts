@@ -192,10 +192,20 @@ const utf8 = new TextEncoder();
 
 /** jsonb key order: shorter first, then memcmp of the UTF-8 bytes. */
 function compareKeys(a: string, b: string): number {
+  // ASCII keys (nearly all): UTF-8 bytes are the UTF-16 code units, no encoding needed
+  if (isAscii(a) && isAscii(b)) {
+    if (a.length !== b.length) return a.length - b.length;
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
   const ea = utf8.encode(a), eb = utf8.encode(b);
   if (ea.length !== eb.length) return ea.length - eb.length;
   for (let i = 0; i < ea.length; i++) if (ea[i] !== eb[i]) return ea[i]! - eb[i]!;
   return 0;
+}
+
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 function normalizeObject(map: Map<string, JsonbValue>): JsonbObject {
