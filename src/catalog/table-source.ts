@@ -69,6 +69,30 @@ export interface ScanContext {
   readonly catalog: CatalogView;
 }
 
+/**
+ * One aggregate a source may answer from metadata (TableSource.aggregateFromMetadata): COUNT(*), or
+ * COUNT / MIN / MAX of the column at index `column` of `columns`.
+ */
+export type MetadataAggregate =
+  | { readonly kind: 'countStar' }
+  | { readonly kind: 'count' | 'min' | 'max'; readonly column: number };
+
+export interface MetadataAggregateContext extends Pick<ScanContext, 'filters' | 'signal'> {
+  /** GROUP BY these columns (indexes into `columns`); the source answers only if it can group exactly */
+  readonly groupBy?: readonly number[];
+}
+
+export interface MetadataAggregateAnswer {
+  /**
+   * The result rows: the GROUP BY columns' values, then one value per requested aggregate (counts as bigint,
+   * MIN / MAX in the column's JS representation, null: no value). Without GROUP BY exactly one row; with
+   * GROUP BY one row per group that has rows, in no particular order.
+   */
+  readonly rows: readonly (readonly unknown[])[];
+  /** what answering read (manifests, files total / pruned; filesScanned 0), with fromMetadata set */
+  readonly metrics: ScanMetrics;
+}
+
 export interface TableSource {
   readonly columns: readonly ColumnDef[];
   /** batches whose columns line up with `columns` (all of them, in order) */
@@ -86,6 +110,14 @@ export interface TableSource {
    * metadata (manifests, Parquet footers). Sources without files leave it undefined.
    */
   explainScan?(ctx: ScanContext): Promise<ScanMetrics>;
+  /**
+   * Aggregates over the rows matching `ctx.filters` — here taken as *exact*, not as pushdown hints — answered
+   * from metadata alone (Iceberg: manifest counts and bounds), or null when the metadata cannot give the exact
+   * answer (the caller then scans). Added by the metadata-aggregate work (optimizer rule aggregate_from_metadata).
+   */
+  aggregateFromMetadata?(aggregates: readonly MetadataAggregate[], ctx: MetadataAggregateContext): Promise<MetadataAggregateAnswer | null>;
+  /** EXPLAIN: the node name shown instead of `TableScan` and text after the relation name (synthetic sources) */
+  readonly explainNode?: { readonly type: string; readonly detail?: string };
 }
 
 /**

@@ -30,3 +30,28 @@ export function rowsOfBatch(batch: Batch): unknown[][] {
   for (let r = 0; r < batch.length; r++) rows.push(batch.columns.map((col) => col[r] ?? null));
   return rows;
 }
+
+/**
+ * A column of `length` NULLs, shared: batches are immutable, so every scan that widens a projected batch to
+ * the table's width (columns the query does not read stay NULL) can hand out the same array instead of
+ * allocating and filling one per column per batch (garbage the size of the unread columns, per batch).
+ */
+export function nullColumn(length: number): readonly unknown[] {
+  let col = nullColumns.get(length);
+  if (col === undefined) {
+    if (nullColumns.size >= NULL_COLUMN_CACHE) nullColumns.delete(nullColumns.keys().next().value!);
+    col = Array.from({ length }, () => null);
+    nullColumns.set(length, col);
+  }
+  return col;
+}
+const NULL_COLUMN_CACHE = 64;
+const nullColumns = new Map<number, readonly unknown[]>();
+
+/** A batch of the projected columns `wanted` (in that order) spread to `width` columns, the others NULL. */
+export function widenBatch(b: Batch, wanted: readonly number[], width: number): Batch {
+  const columns: (readonly unknown[])[] = new Array<readonly unknown[]>(width);
+  for (let c = 0; c < width; c++) columns[c] = nullColumn(b.length);
+  wanted.forEach((c, k) => { columns[c] = b.columns[k]!; });
+  return { length: b.length, columns };
+}

@@ -72,10 +72,11 @@ export class IcebergTables {
   }
 
   /** CREATE TABLE in an Iceberg namespace: first metadata file + catalog pointer, then the mirror shows it */
-  async createTable(schema: string, name: string, columns: readonly ColumnDef[], primaryKey: readonly number[] = [], foreignKeys: readonly StoredForeignKey[] = [], partitioning: readonly string[] = []): Promise<void> {
+  async createTable(schema: string, name: string, columns: readonly ColumnDef[], primaryKey: readonly number[] = [], foreignKeys: readonly StoredForeignKey[] = [], partitioning: readonly string[] = [], formatVersion?: 1 | 2 | 3): Promise<void> {
     if (this.write === undefined) throw new Error('Iceberg tables are read-only in this server');
     await createIcebergTable(this.catalog, this.write.io, { namespace: [schema], name }, columns, {
       primaryKey,
+      ...(formatVersion === undefined ? {} : { formatVersion }),
       ...(partitioning.length === 0 ? {} : { partitioning }),
       ...(foreignKeys.length === 0 ? {} : { properties: { [FOREIGN_KEYS_PROPERTY]: JSON.stringify(foreignKeys) } }),
       ...(this.write.warehouse === undefined ? {} : { warehouse: this.write.warehouse }),

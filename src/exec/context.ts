@@ -9,11 +9,15 @@ import { queryCanceled } from '../common/errors.ts';
 import type { Batch } from '../common/batch.ts';
 import type { LogicalPlan } from '../sql/index.ts';
 import type { Instrumentation } from './instrumentation.ts';
+import { MemoryPool } from './memory/memory-pool.ts';
+import { QUERY_MEMORY_LIMIT_SETTING, queryMemoryLimitBytes } from './memory/query-memory-limit.ts';
 
 export interface ExecContext extends EvalContext {
   /** `$n` values (index n-1), already decoded to the parameter types the binder reported */
   readonly params: readonly unknown[];
   readonly scan: ScanContext;
+  /** the query's memory budget; absent = made on first use from lakegate.query_memory_limit (queryMemory) */
+  readonly memory?: MemoryPool;
 }
 
 export type Row = readonly unknown[];
@@ -38,4 +42,18 @@ export function checkAbort(env: Env): void {
 
 export function withOuter(env: Env, row: Row): Env {
   return { ...env, outer: [row, ...env.outer] };
+}
+
+const POOLS = new WeakMap<ExecContext, MemoryPool>();
+
+/** the query's MemoryPool: ctx.memory, else one per ExecContext (one per statement) from the session's setting */
+export function queryMemory(env: Env): MemoryPool {
+  const ctx = env.ctx;
+  if (ctx.memory !== undefined) return ctx.memory;
+  let pool = POOLS.get(ctx);
+  if (pool === undefined) {
+    pool = new MemoryPool(queryMemoryLimitBytes(ctx.session.getSetting(QUERY_MEMORY_LIMIT_SETTING, true)));
+    POOLS.set(ctx, pool);
+  }
+  return pool;
 }

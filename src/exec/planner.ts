@@ -18,6 +18,7 @@ import { FilterExec } from './operators/filter-exec.ts';
 import { ProjectionExec } from './operators/projection-exec.ts';
 import { ProjectSetExec } from './operators/project-set-exec.ts';
 import { HashAggregateExec } from './operators/hash-aggregate-exec.ts';
+import { PartialAggregateExec } from './partial/partial-aggregate-exec.ts';
 import { HashJoinExec } from './operators/hash-join-exec.ts';
 import { NestedLoopJoinExec } from './operators/nested-loop-join-exec.ts';
 import { SortExec } from './operators/sort-exec.ts';
@@ -45,7 +46,7 @@ const FACTORIES = {
   Filter: (p, env) => new FilterExec(p, createOperator(p.input, env), env),
   Projection: (p, env) => new ProjectionExec(p, createOperator(p.input, env), env),
   ProjectSet: (p, env) => new ProjectSetExec(p, createOperator(p.input, env), env),
-  Aggregate: (p, env) => new HashAggregateExec(p, createOperator(p.input, env), env),
+  Aggregate: (p, env) => (p.workerPartial ? new PartialAggregateExec(p, createOperator(p.input, env), env) : new HashAggregateExec(p, createOperator(p.input, env), env)),
   Join: (p, env) => {
     const left = createOperator(p.left, env);
     if (p.lateral) return new NestedLoopJoinExec(p, left, null, env);

@@ -6,7 +6,7 @@
  * the projected columns (the others are returned as NULL, as the ScanContext contract allows).
  */
 import type { Batch } from '../common/batch.ts';
-import type { ColumnDef, RowLevelWriter, ScanContext, ScanMetrics, ScanPredicate, TableSource } from '../catalog/table-source.ts';
+import type { ColumnDef, MetadataAggregate, MetadataAggregateAnswer, MetadataAggregateContext, RowLevelWriter, ScanContext, ScanMetrics, ScanPredicate, TableSource } from '../catalog/table-source.ts';
 import { emptyScanMetrics } from '../catalog/table-source.ts';
 import { insertIntoIcebergTable, type IcebergTableWriter } from './commit/table-writer.ts';
 import { IcebergRowDelta } from './commit/row-delta.ts';
@@ -26,7 +26,8 @@ import { readParquetFooter } from './read/parquet-footer.ts';
 import { selectRowGroups } from './read/row-group-stats.ts';
 import { DeleteLoader } from './read/delete-loader.ts';
 import { readFileScanTask } from './read/file-scan-task-reader.ts';
-import { parallelScanFor, readTasksInParallel, widenBatch } from './parallel/parallel-scan.ts';
+import { cachedAggregateFromManifests } from './scan/metadata-aggregate.ts';
+import { planParallelScan, readTasksInParallel, widenBatch } from './parallel/parallel-scan.ts';
 
 export interface IcebergTableSourceOptions {
   /** read this snapshot instead of the current one (time travel) */
@@ -171,6 +172,15 @@ export class IcebergTableSource implements TableSource {
     return pruned;
   }
 
+  /** COUNT / MIN / MAX of this snapshot from its manifests when exact, else null (scan/metadata-aggregate.ts) */
+  aggregateFromMetadata(aggregates: readonly MetadataAggregate[], ctx: Pick<MetadataAggregateContext, 'filters' | 'groupBy'>): Promise<MetadataAggregateAnswer | null> {
+    const columns = this.schema.fields.map((field, i) => {
+      const oid = this.columns[i]!.type.oid;
+      return { field, oid, comparable: oid !== Oid.bpchar && oid !== Oid.json && oid !== Oid.jsonb };
+    });
+    return cachedAggregateFromManifests(this.io, this.metadata, this.snapshot?.snapshotId ?? null, columns, aggregates, ctx.filters, ctx.groupBy);
+  }
+
   /** EXPLAIN: plan and prune with metadata only (manifests, Parquet footers) and report the counters */
   async explainScan(ctx: Pick<ScanContext, 'filters'>): Promise<ScanMetrics> {
     const plan = await this.planFiles(ctx.filters);
@@ -209,10 +219,11 @@ export class IcebergTableSource implements TableSource {
     const deletes = new DeleteLoader(this.io, (id) => byId.get(id));
     const width = this.schema.fields.length;
     // several files (and no LIMIT): decode on the scan worker pool, filters applied there (parallel/)
-    const parallel = parallelScanFor(this.io, plan.tasks, limit === undefined ? {} : { limit });
+    // (few big files are split by row groups so that every thread gets work)
+    const parallel = await planParallelScan(this.io, plan.tasks, limit === undefined ? {} : { limit });
     if (parallel !== null) {
       const read = { signal: ctx.signal, filter: this.bindFilters(ctx.filters), fieldById: (id: number) => byId.get(id), ...(metrics ? { metrics } : {}) };
-      for await (const b of readTasksInParallel(parallel, plan.tasks, fields, read)) yield ctx.projection === undefined ? b : widenBatch(b, wanted, width);
+      for await (const b of readTasksInParallel(parallel, parallel.tasks, fields, read)) yield ctx.projection === undefined ? b : widenBatch(b, wanted, width);
       return;
     }
     for (const task of plan.tasks) {
@@ -225,9 +236,7 @@ export class IcebergTableSource implements TableSource {
           yield b;
           continue;
         }
-        const columns: (readonly unknown[])[] = Array.from({ length: width }, () => new Array<unknown>(b.length).fill(null));
-        wanted.forEach((c, k) => { columns[c] = b.columns[k]!; });
-        yield { length: b.length, columns };
+        yield widenBatch(b, wanted, width);
         if (limit !== undefined && produced >= limit) break;
       }
     }

@@ -68,6 +68,7 @@ export async function createTable(ctx: RestContext, namespace: Namespace, req: R
     snapshots: [],
     'snapshot-log': [],
     'metadata-log': [],
+    ...(formatVersion >= 3 ? { 'next-row-id': 0 } : {}),
   };
   const written = await writeNextMetadata(io, doc, null);
   if (written === null) throw badRequest(`A metadata file for a new table already exists under ${location}`);

@@ -143,6 +143,14 @@ export function applyUpdates(base: Doc, updates: readonly Doc[], now: bigint): D
         if (Number(doc['format-version']) >= 2 && seq <= last && snap['parent-snapshot-id'] !== undefined) {
           throw new RestError(409, 'CommitFailedException', `Cannot add snapshot with sequence number ${seq} older than last sequence number ${last}`);
         }
+        // v3 row lineage (Java TableMetadata.Builder.addSnapshot): first-row-id >= next-row-id, which advances by added-rows
+        if (Number(doc['format-version']) >= 3) {
+          const first = big(snap['first-row-id']);
+          const nextRowId = big(doc['next-row-id']) ?? 0n;
+          if (first === null) throw badRequest('Cannot add a snapshot: first-row-id is required in v3 tables');
+          if (first < nextRowId) throw new RestError(409, 'CommitFailedException', `Cannot add a snapshot, first-row-id is behind table next-row-id: ${first} < ${nextRowId}`);
+          doc['next-row-id'] = first + (big(snap['added-rows']) ?? 0n);
+        }
         doc['snapshots'] = [...arr(doc['snapshots']), snap];
         if (seq > last) doc['last-sequence-number'] = seq;
         break;

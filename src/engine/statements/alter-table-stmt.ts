@@ -11,6 +11,7 @@ import { SqlState } from '../../common/sqlstate.ts';
 import type { RelationInfo } from '../../catalog/catalog-view.ts';
 import { formatType } from '../../common/pgtypes/format-type.ts';
 import { MetadataTableSource, partitioningItems, type SchemaChange } from '../../iceberg/index.ts';
+import { applyIcebergTypesToAdds, icebergTypesItems } from '../../iceberg/write/iceberg-types-option.ts';
 import type { EngineSession } from '../engine-session.ts';
 import { constText, nodeBody, nodeKind, quoteIdent, rangeVarName, type AstNode } from '../ast.ts';
 import { MemoryTable } from '../memory-table.ts';
@@ -117,13 +118,26 @@ function partitioningOf(cmd: AstNode): string[] | undefined {
   let items: string[] | undefined;
   for (const d of defs) {
     const key = String(d.defname ?? '').toLowerCase();
+    if (key === 'iceberg_types' && cmd.subtype === 'AT_SetRelOptions' && d.defnamespace === undefined) continue; // icebergTypesOf
     if (key !== 'partitioning' || d.defnamespace !== undefined) throw notSupported(`ALTER TABLE … ${cmd.subtype === 'AT_SetRelOptions' ? 'SET' : 'RESET'} (${key}) on Iceberg tables`);
     if (cmd.subtype === 'AT_ResetRelOptions') { items = []; continue; }
     const value = constText(d.arg);
     if (value === null) throw pgError(SqlState.invalid_parameter_value, 'partitioning needs a value, e.g. partitioning = \'day(ts), bucket(16, id)\'');
     items = partitioningItems(value);
   }
-  return items ?? [];
+  return items;
+}
+
+/** SET (iceberg_types = 'x struct<a: int>' | '["x …", "y …"]'): Iceberg types of columns the statement adds */
+function icebergTypesOf(cmd: AstNode): string[] {
+  if (cmd.subtype !== 'AT_SetRelOptions') return [];
+  const list = nodeBody(cmd.def).items;
+  return (Array.isArray(list) ? list : []).map((d) => nodeBody(d)).flatMap((d) => {
+    if (String(d.defname ?? '').toLowerCase() !== 'iceberg_types') return [];
+    const value = constText(d.arg);
+    if (value === null) throw pgError(SqlState.invalid_parameter_value, 'iceberg_types needs a value, e.g. iceberg_types = \'x struct<a: int>\'');
+    return icebergTypesItems(value);
+  });
 }
 
 /** one AlterTableCmd on a MemoryTable; returns the installed relation */
@@ -203,12 +217,15 @@ export const runAlterTable: UtilityHandler = async (session, stmt) => {
   if (isIceberg(session, rel)) {
     // every subcommand of the statement goes into one new schema (and partition spec), one commit
     let partitioning: string[] | undefined;
+    const icebergTypes: string[] = [];
     const columnCmds = cmds.filter((cmd) => {
       const p = partitioningOf(cmd);
       if (p !== undefined) partitioning = p;
-      return p === undefined;
+      icebergTypes.push(...icebergTypesOf(cmd));
+      return cmd.subtype !== 'AT_SetRelOptions' && cmd.subtype !== 'AT_ResetRelOptions';
     });
-    const notices = await session.iceberg!.alterSchema(rel.schema, rel.name, columnCmds.map(icebergChange), partitioning);
+    const changes = applyIcebergTypesToAdds(columnCmds.map(icebergChange), icebergTypes);
+    const notices = await session.iceberg!.alterSchema(rel.schema, rel.name, changes, partitioning);
     for (const n of notices) session.notice(n);
   } else {
     for (const cmd of cmds) rel = await alterMemory(session, rel, cmd);

@@ -15,6 +15,8 @@ import { nodeBody, rangeVarName, stringList } from '../ast.ts';
 import { parseCopyOptions, type CopyOptions } from './copy-options.ts';
 import { CopyOutEncoder, type CopyColumn } from './copy-out-encoder.ts';
 import { decodeCopyIn } from './copy-in-decoder.ts';
+import { decodeCopyInTyped } from './copy-typed-decoder.ts';
+import { TypedBatch, type TypedColumn } from '../../iceberg/write/typed-columns.ts';
 import { lookupRelation } from './ddl.ts';
 import { MemoryTable } from '../memory-table.ts';
 
@@ -91,11 +93,23 @@ function copyFrom(session: EngineSession, body: Record<string, unknown>, options
     columnCount: indexes.length,
     consume: async (data) => {
       if (source instanceof MemoryTable) session.tx.noteWrite(source);
-      const rows = decodeCopyIn(data, options, target, settings);
       const width = source.columns.length;
       const identity = indexes.length === width && indexes.every((ci, k) => ci === k);
-      async function* batches(): AsyncIterable<Batch> {
-        // column-major buffers filled row by row; columns missing from the attlist stay NULL
+      async function* typedBatches(): AsyncIterable<Batch> {
+        // text/csv: typed column buffers (copy-typed-decoder.ts); columns missing from the attlist stay NULL
+        for await (const b of decodeCopyInTyped(data, options, target, settings)) {
+          if (identity) {
+            yield b;
+            continue;
+          }
+          const columns: TypedColumn[] = Array.from({ length: width }, () => ({ kind: 'values', length: b.length, values: [] }));
+          indexes.forEach((ci, k) => { columns[ci] = b.typed[k]!; });
+          yield new TypedBatch(b.length, columns);
+        }
+      }
+      async function* rowBatches(): AsyncIterable<Batch> {
+        // binary: column-major buffers filled row by row
+        const rows = decodeCopyIn(data, options, target, settings);
         let columns: unknown[][] = newColumns(width);
         let n = 0;
         for await (const chunk of rows) {
@@ -112,6 +126,7 @@ function copyFrom(session: EngineSession, body: Record<string, unknown>, options
         }
         if (n > 0) yield { length: n, columns: columns.map((col) => (col.length === n ? col : col.slice(0, n))) };
       }
+      const batches = options.format === 'binary' ? rowBatches : typedBatches;
       try {
         // streamed: each batch goes to the table as it is decoded. A COPY is still all or nothing: an
         // Iceberg insert commits one snapshot at the end, a MemoryTable swaps its new contents at the end.

@@ -16,6 +16,7 @@ import { MemoryTable } from '../memory-table.ts';
 import { sqlTypeOf } from './type-name.ts';
 import { ViewSource } from '../view-source.ts';
 import { MetadataTableSource, partitioningItems } from '../../iceberg/index.ts';
+import { applyIcebergTypes, icebergTypesItems } from '../../iceberg/write/iceberg-types-option.ts';
 import { noteOnCommit } from './on-commit.ts';
 import { cookDefaultText } from './cook-default.ts';
 import { resolveForeignKeys, type PendingForeignKey } from './foreign-keys.ts';
@@ -131,7 +132,7 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
     throw pgError('42P16', 'ON COMMIT can only be used on temporary tables');
   }
   if (await isIcebergSchema(session, schema, temp)) {
-    const partitioning = icebergTableOptions(body.options);
+    const { partitioning, formatVersion, icebergTypes } = icebergTableOptions(body.options);
     if (body.partspec !== undefined) throw pgError(SqlState.feature_not_supported, 'PARTITION BY is not supported on Iceberg tables');
     // a primary key becomes the Iceberg identifier fields (required); uniqueness is not enforced.
     // Foreign keys (metadata only, as for memory tables) are kept by name in a table property.
@@ -139,7 +140,7 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
       const ref = session.catalog.relationByOid(fk.refRelationOid)!;
       return { name: fk.name, columns: fk.columns.map((i) => columns[i]!.name), refSchema: ref.schema, refTable: ref.name, refColumns: fk.refColumns.map((i) => ref.source.columns[i]!.name) };
     });
-    await session.iceberg!.createTable(schema, name, columns, pk, fks, partitioning);
+    await session.iceberg!.createTable(schema, name, applyIcebergTypes(columns, icebergTypes), pk, fks, partitioning, formatVersion);
     session.server.catalogChanged();
     return { kind: 'command', tag: 'CREATE TABLE' };
   }
@@ -169,7 +170,9 @@ async function createFromQuery(session: EngineSession, into: Record<string, unkn
   if (names.length > bound.columns.length) throw pgError(SqlState.syntax_error, 'too many column names were specified');
   const columns: ColumnDef[] = bound.columns.map((c, i) => ({ name: names[i] ?? c.name, type: c.type, nullable: true }));
   if (await isIcebergSchema(session, schema, temp)) {
-    await session.iceberg!.createTable(schema, name, columns);
+    // WITH (partitioning / format_version / iceberg_types) as on CREATE TABLE
+    const { partitioning, formatVersion, icebergTypes } = icebergTableOptions(into.options);
+    await session.iceberg!.createTable(schema, name, applyIcebergTypes(columns, icebergTypes), [], [], partitioning, formatVersion);
     const rel = session.catalog.findRelation(schema, name);
     if (skipData || rel === undefined || !isWritable(rel.source)) return 0;
     return rel.source.insert(executePlan(bound.plan, session.execContext(params)), session.execContext(params).scan);
@@ -351,16 +354,27 @@ export const runComment: UtilityHandler = async (session, stmt) => {
 };
 
 /**
- * `WITH (…)` on an Iceberg table: only Trino's `partitioning = ARRAY['day(ts)', 'bucket(16, id)', …]` (or the
- * same as one comma-separated string) → partitioning items; any other option stays 0A000.
+ * `WITH (…)` on an Iceberg table: Trino's `partitioning = ARRAY['day(ts)', 'bucket(16, id)', …]` (or the
+ * same as one comma-separated string) → partitioning items, and Trino's `format_version = 2 | 3`
+ * (default 2; v1 is 0A000), and `iceberg_types = ARRAY['attrs struct<a: int>', …]` (nested column types,
+ * iceberg/write/iceberg-types-option.ts); any other option stays 0A000.
  */
-function icebergTableOptions(options: unknown): string[] {
+function icebergTableOptions(options: unknown): { partitioning: string[]; formatVersion?: 2 | 3; icebergTypes: string[] } {
   let items: string[] = [];
+  let icebergTypes: string[] = [];
+  let formatVersion: 2 | 3 | undefined;
   for (const o of Array.isArray(options) ? options : []) {
     const d = nodeBody(o);
     const arg = d.arg === undefined ? undefined : nodeBody(d.arg);
-    if (String(d.defname ?? '').toLowerCase() === 'partitioning' && typeof arg?.sval === 'string') items = partitioningItems(arg.sval);
-    else throw pgError(SqlState.feature_not_supported, `CREATE TABLE … WITH option "${String(d.defname ?? '')}" is not supported on Iceberg tables`);
+    const name = String(d.defname ?? '').toLowerCase();
+    if (name === 'partitioning' && typeof arg?.sval === 'string') items = partitioningItems(arg.sval);
+    else if (name === 'iceberg_types' && typeof arg?.sval === 'string') icebergTypes = icebergTypesItems(arg.sval);
+    else if (name === 'format_version') {
+      const v = Number(arg?.ival ?? arg?.sval ?? NaN);
+      if (v === 1) throw pgError(SqlState.feature_not_supported, 'creating Iceberg format version 1 tables is not supported');
+      if (v !== 2 && v !== 3) throw pgError(SqlState.invalid_parameter_value, `invalid value for Iceberg option "format_version": "${String(arg?.ival ?? arg?.sval ?? '')}"`, { hint: 'Valid values are 2 and 3.' });
+      formatVersion = v;
+    } else throw pgError(SqlState.feature_not_supported, `CREATE TABLE … WITH option "${String(d.defname ?? '')}" is not supported on Iceberg tables`);
   }
-  return items;
+  return { partitioning: items, icebergTypes, ...(formatVersion === undefined ? {} : { formatVersion }) };
 }

@@ -16,6 +16,7 @@ import { executeOptimized, Instrumentation, optimizePlan, resolveFilters, resolv
 import type { UtilityHandler } from './route-utility.ts';
 import { textColumn } from '../engine-session.ts';
 import { constText, nodeBody } from '../ast.ts';
+import { memoryDetailLines } from '../../exec/memory/memory-explain.ts';
 
 interface ExplainOptions { analyze: boolean; verbose: boolean; format: string }
 
@@ -132,7 +133,7 @@ export const runExplain: UtilityHandler = async (session, stmt, params) => {
       const scan = instrument.scanMetrics(p);
       return {
         suffix: s === undefined ? ' (never executed)' : `  (actual rows=${s.rows} batches=${s.batches}${s.loops === 1 ? '' : ` loops=${s.loops}`} time=${ms(s.ms)} ms)`,
-        lines: scan === undefined || scan.filesTotal === 0 ? [] : [scannedText(scan)],
+        lines: [...(scan === undefined || scan.filesTotal === 0 ? [] : [scannedText(scan)]), ...memoryDetailLines(instrument, p)],
       };
     });
     if (o.verbose) out.push(...ruleLines(opt));

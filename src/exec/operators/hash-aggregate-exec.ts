@@ -9,7 +9,7 @@
 import type { Batch } from '../../common/batch.ts';
 import type { AggregateState } from '../../functions/registry-types.ts';
 import type { Aggregate } from '../../sql/index.ts';
-import { BATCH_SIZE, checkAbort, type Env } from '../context.ts';
+import { BATCH_SIZE, checkAbort, queryMemory, type Env } from '../context.ts';
 import { compileAll, compileExpr, type Compiled } from '../expr/compile-expr.ts';
 import { compileShared } from '../expr/compile-shared.ts';
 import { compareKeys, type KeySpec } from '../expr/sort-compare.ts';
@@ -17,6 +17,8 @@ import { BatchBuilder, rowKey } from '../batch-util.ts';
 import { GroupLookup } from '../group-lookup.ts';
 import type { Cols, RowFn } from '../expr/compile-expr.ts';
 import type { ExecOperator } from '../operator.ts';
+import { AggregateMemory } from '../memory/aggregate-memory.ts';
+import { explainKb, noteMemoryDetail } from '../memory/memory-explain.ts';
 
 interface AggSlot {
   readonly state: AggregateState;
@@ -36,6 +38,17 @@ export class HashAggregateExec implements ExecOperator {
   get children(): readonly ExecOperator[] { return [this.input]; }
 
   async *execute(): AsyncIterable<Batch> {
+    // the groups are held in the query's memory budget (53200 past it); released when the operator ends
+    const mem = new AggregateMemory(queryMemory(this.env).reserve('HashAggregate'), this.plan);
+    try {
+      yield* this.#run(mem);
+    } finally {
+      noteMemoryDetail(this.env, this.plan, `Memory Usage: ${explainKb(mem.reservation.peak)}`);
+      mem.release();
+    }
+  }
+
+  async *#run(mem: AggregateMemory): AsyncIterable<Batch> {
     const { groupKeys, aggregates } = this.plan;
     const ctx = this.env.ctx;
     const keys = compileAll(groupKeys, this.env);
@@ -105,6 +118,7 @@ export class HashAggregateExec implements ExecOperator {
           }
         }
       }
+      mem.afterBatch(b.length, order);
     }
     // grouping sets with no keys (plain aggregates, GROUP BY (), ROLLUP's grand total) yield a row even for empty input
     sets.forEach((s, i) => {

@@ -4,11 +4,14 @@
  */
 import type { Batch } from '../../common/batch.ts';
 import type { Expr, Join } from '../../sql/index.ts';
-import { checkAbort, type Env } from '../context.ts';
+import { checkAbort, queryMemory, type Env } from '../context.ts';
 import { compileAll, compileExpr } from '../expr/compile-expr.ts';
 import { concatBatches, joinBlock, unmatchedRight } from '../join-core.ts';
 import { joinKeyReader } from '../batch-util.ts';
 import type { ExecOperator } from '../operator.ts';
+import { explainKb, noteMemoryDetail } from '../memory/memory-explain.ts';
+import type { MemoryReservation } from '../memory/memory-reservation.ts';
+import { estimateBatchBytes, MAP_ENTRY_BYTES } from '../memory/size-estimate.ts';
 
 export interface EquiKeys {
   /** over the left row */
@@ -31,13 +34,28 @@ export class HashJoinExec implements ExecOperator {
   get children(): readonly ExecOperator[] { return [this.left, this.right]; }
 
   async *execute(): AsyncIterable<Batch> {
+    // the build side and its hash table are held in the query's memory budget (53200 past it)
+    const mem = queryMemory(this.env).reserve('Hash Join');
+    try {
+      yield* this.#run(mem);
+    } finally {
+      noteMemoryDetail(this.env, this.plan, `Memory Usage: ${explainKb(mem.peak)}`);
+      mem.release();
+    }
+  }
+
+  async *#run(mem: MemoryReservation): AsyncIterable<Batch> {
     const lw = this.plan.left.columns.length;
     const rw = this.plan.right.columns.length;
     const jt = this.plan.joinType;
     const oids = this.keys.left.map((e) => e.type.oid);
     const rk = compileAll(this.keys.right, this.env);
     const rbs: Batch[] = [];
-    for await (const b of this.right.execute()) rbs.push(b);
+    for await (const b of this.right.execute()) {
+      checkAbort(this.env);
+      mem.grow(estimateBatchBytes(b));
+      rbs.push(b);
+    }
     const rb = concatBatches(rbs, rw);
     await rk.prepare(rb);
     // chained hash table: head[key] = first right row, next[j] = the following row with the same key
@@ -52,6 +70,8 @@ export class HashJoinExec implements ExecOperator {
       if (h !== undefined) next[j] = h;
       head.set(k, j);
     }
+    // the chain array, and one Map entry per distinct key (keys of several columns are strings)
+    mem.grow(rb.length * 4 + head.size * (MAP_ENTRY_BYTES + (oids.length > 1 ? 16 + 8 * oids.length : 0)));
     const lk = compileAll(this.keys.left, this.env);
     const leftKey = joinKeyReader(lk.fns, oids);
     const cond = this.keys.residual === null ? null : compileExpr(this.keys.residual, this.env);

@@ -4,11 +4,13 @@
  */
 import type { Batch } from '../../common/batch.ts';
 import type { Join, LogicalPlan } from '../../sql/index.ts';
-import { checkAbort, withOuter, type Env } from '../context.ts';
+import { checkAbort, queryMemory, withOuter, type Env } from '../context.ts';
 import { compileExpr } from '../expr/compile-expr.ts';
 import { concatBatches, joinBlock, unmatchedRight } from '../join-core.ts';
 import { rowAt } from '../batch-util.ts';
 import type { ExecOperator } from '../operator.ts';
+import type { MemoryReservation } from '../memory/memory-reservation.ts';
+import { estimateBatchBytes } from '../memory/size-estimate.ts';
 
 export class NestedLoopJoinExec implements ExecOperator {
   readonly name = 'NestedLoopJoinExec';
@@ -21,6 +23,16 @@ export class NestedLoopJoinExec implements ExecOperator {
   get children(): readonly ExecOperator[] { return this.right ? [this.left, this.right] : [this.left]; }
 
   async *execute(): AsyncIterable<Batch> {
+    // the materialized right side is held in the query's memory budget (53200 past it)
+    const mem = queryMemory(this.env).reserve('Nested Loop');
+    try {
+      yield* this.#run(mem);
+    } finally {
+      mem.release();
+    }
+  }
+
+  async *#run(mem: MemoryReservation): AsyncIterable<Batch> {
     const lw = this.plan.left.columns.length;
     const rw = this.plan.right.columns.length;
     const jt = this.plan.joinType;
@@ -32,7 +44,8 @@ export class NestedLoopJoinExec implements ExecOperator {
           const row = rowAt(lb, i);
           const renv = withOuter(this.env, row);
           const rbs: Batch[] = [];
-          for await (const b of renv.run(this.plan.right as LogicalPlan, renv)) rbs.push(b);
+          mem.release();
+          for await (const b of renv.run(this.plan.right as LogicalPlan, renv)) { mem.grow(estimateBatchBytes(b)); rbs.push(b); }
           const rb = concatBatches(rbs, rw);
           const single: Batch = { columns: row.map((v) => [v]), length: 1 };
           const all = Array.from({ length: rb.length }, (_, j) => j);
@@ -42,7 +55,11 @@ export class NestedLoopJoinExec implements ExecOperator {
       return;
     }
     const rbs: Batch[] = [];
-    for await (const b of this.right!.execute()) rbs.push(b);
+    for await (const b of this.right!.execute()) {
+      checkAbort(this.env);
+      mem.grow(estimateBatchBytes(b));
+      rbs.push(b);
+    }
     const rb = concatBatches(rbs, rw);
     const all = Array.from({ length: rb.length }, (_, j) => j);
     const matched = jt === 'right' || jt === 'full' ? new Uint8Array(rb.length) : null;

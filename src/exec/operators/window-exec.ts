@@ -9,12 +9,14 @@ import { pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { FrameBound, RangeOffsetOps, Window, WindowFuncExpr } from '../../sql/index.ts';
 import { compareValues } from '../../functions/index.ts';
-import { BATCH_SIZE, checkAbort, type Env } from '../context.ts';
+import { BATCH_SIZE, checkAbort, queryMemory, type Env } from '../context.ts';
 import { compileAll, compileExpr } from '../expr/compile-expr.ts';
 import { compareKeys, type KeySpec } from '../expr/sort-compare.ts';
 import { concatBatches } from '../join-core.ts';
 import { rowKey, ONE_ROW } from '../batch-util.ts';
 import type { ExecOperator } from '../operator.ts';
+import type { MemoryReservation } from '../memory/memory-reservation.ts';
+import { estimateBatchBytes, OBJECT_BYTES, SLOT_BYTES } from '../memory/size-estimate.ts';
 
 export class WindowExec implements ExecOperator {
   readonly name = 'WindowExec';
@@ -22,12 +24,29 @@ export class WindowExec implements ExecOperator {
   get children(): readonly ExecOperator[] { return [this.input]; }
 
   async *execute(): AsyncIterable<Batch> {
+    // the input rows and each function's sort state are held in the query's memory budget (53200 past it)
+    const mem = queryMemory(this.env).reserve('WindowAgg');
+    try {
+      yield* this.#run(mem);
+    } finally {
+      mem.release();
+    }
+  }
+
+  async *#run(mem: MemoryReservation): AsyncIterable<Batch> {
     const inWidth = this.plan.input.columns.length;
     const bs: Batch[] = [];
-    for await (const b of this.input.execute()) { checkAbort(this.env); bs.push(b); }
+    for await (const b of this.input.execute()) { checkAbort(this.env); mem.grow(estimateBatchBytes(b)); bs.push(b); }
     const all = concatBatches(bs, inWidth);
     const extra: unknown[][] = [];
-    for (const f of this.plan.functions) extra.push(await this.#compute(f, all));
+    for (const f of this.plan.functions) {
+      // per row while computing: partition key, order key array, sort index, peer bounds, frame; kept: the result column
+      const working = all.length * (OBJECT_BYTES * 3 + (f.spec.orderBy.length + 8) * SLOT_BYTES);
+      mem.grow(working);
+      extra.push(await this.#compute(f, all));
+      mem.shrink(working);
+      mem.grow(all.length * SLOT_BYTES * 2);
+    }
     const cols = [...all.columns, ...extra];
     for (let s = 0; s < all.length; s += BATCH_SIZE) {
       const e = Math.min(all.length, s + BATCH_SIZE);

@@ -13,6 +13,8 @@ export const OPTIMIZER_RULE_NAMES = [
   'push_down_filter',
   'push_down_limit',
   'push_down_projection',
+  'partial_aggregate',
+  'aggregate_from_metadata',
 ] as const;
 
 export type OptimizerRuleName = (typeof OPTIMIZER_RULE_NAMES)[number];

@@ -5,7 +5,7 @@
  * new snapshot, snapshot-log, metadata-log, refs.main and last-sequence-number, then the catalog's
  * compare-and-swap. A lost race (40001, or another writer's V+1 file name) reloads and retries: appends
  * never conflict, but the schema must be unchanged. Nothing is visible before the swap; a failure
- * leaves only unreferenced files.
+ * leaves only unreferenced files. v3 tables: v3 manifests and row lineage (row-lineage.ts).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IcebergCatalog, TableIdentifier } from '../../catalog/iceberg/index.ts';
@@ -23,6 +23,7 @@ import { partitionKey } from '../transforms/partition-path.ts';
 import type { IcebergWriteIO } from '../write/write-io.ts';
 import { writeMetadataFile } from './metadata-json.ts';
 import { commitFault } from './commit-faults.ts';
+import { assignRowLineage, lineageSnapshotFields } from './row-lineage.ts';
 
 export const DEFAULT_COMMIT_RETRIES = 8;
 
@@ -78,7 +79,7 @@ export async function appendDataFiles(
     }
     const dir = metadataDir(md);
     if (manifest === null) {
-      const bytes = writeDataManifest(schema, files, options.partitioning);
+      const bytes = writeDataManifest(schema, files, options.partitioning, md.formatVersion);
       const path = `${dir}/${randomUUID()}-m0.avro`;
       await io.write(path, bytes);
       manifest = { path, length: BigInt(bytes.byteLength) };
@@ -98,7 +99,8 @@ export async function appendDataFiles(
       partitions: part === undefined ? [] : fieldSummaries(part, files.map((f) => f.partition ?? [])), keyMetadata: null, firstRowId: null,
     };
     const listPath = `${dir}/snap-${snapshotId}-${attempt + 1}-${randomUUID()}.avro`;
-    await io.write(listPath, writeManifestList([added, ...previous], snapshotId, parent?.snapshotId ?? null, sequenceNumber));
+    const lineage = assignRowLineage(md, [added, ...previous]);
+    await io.write(listPath, writeManifestList(lineage?.manifests ?? [added, ...previous], snapshotId, parent?.snapshotId ?? null, sequenceNumber, lineage?.firstRowId ?? null));
 
     const now = BigInt(Math.max(Date.now(), Number(md.lastUpdatedMs) + 1));
     const ps = parent?.summary ?? {};
@@ -126,9 +128,11 @@ export async function appendDataFiles(
       'manifest-list': listPath,
       summary,
       'schema-id': schema.schemaId,
+      ...lineageSnapshotFields(lineage),
     };
     const doc: Record<string, unknown> = {
       ...raw,
+      ...(lineage === null ? {} : { 'next-row-id': lineage.nextRowId }),
       'last-sequence-number': sequenceNumber,
       'last-updated-ms': now,
       'current-snapshot-id': snapshotId,

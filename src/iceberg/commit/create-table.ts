@@ -23,6 +23,8 @@ export interface CreateIcebergTableOptions {
   readonly properties?: Readonly<Record<string, string>>;
   /** `partitioning` option items (Trino spelling: `day(ts)`, `bucket(16, id)`, `region`, …) */
   readonly partitioning?: readonly string[];
+  /** Iceberg format version (default 2) */
+  readonly formatVersion?: 1 | 2 | 3;
 }
 
 export async function createIcebergTable(
@@ -40,7 +42,7 @@ export async function createIcebergTable(
     else throw pgError(SqlState.invalid_parameter_value, `schema "${id.namespace.join('.')}" has no location for new tables`);
   }
   if (await catalog.tableExists(id)) throw pgError(SqlState.duplicate_table, `relation "${id.name}" already exists`);
-  const doc = newTableMetadata(location, columns, options.primaryKey ?? [], Date.now(), options.partitioning ?? []);
+  const doc = newTableMetadata(location, columns, options.primaryKey ?? [], Date.now(), options.partitioning ?? [], options.formatVersion ?? 2);
   if (options.properties !== undefined) doc['properties'] = { ...(doc['properties'] as Record<string, string>), ...options.properties };
   const metadataLocation = nextMetadataFileLocation(location, null);
   if (!(await writeMetadataFile(io, metadataLocation, doc))) {

@@ -8,7 +8,10 @@
  *   - drops data files every live row of which the statement removed: each current data manifest holding
  *     one is rewritten with that entry DELETED (status 2, this snapshot's id) and the others EXISTING, both
  *     with their explicit sequence numbers;
+ *   - (v3) removes the deletion vectors replaced by new ones, or of dropped data files: each delete manifest
+ *     holding one is rewritten the same way (at most one DV per data file);
  *   - keeps every other manifest of the current snapshot.
+ * v3 rewrites write each kept data file's inherited first_row_id (readManifest) explicitly (§ First Row ID Inheritance).
  * Optimistic concurrency (§ Optimistic Concurrency): per attempt, reload the current metadata; if other
  * commits happened since the snapshot the statement read, validate them: appends are fine (their files
  * were not read, new rows stay), but a commit that removed one of the data files we delete from, or added
@@ -53,6 +56,8 @@ export interface RowDeltaChanges {
   readonly touched: ReadonlyMap<string, DataFile>;
   /** paths of touched files to drop whole */
   readonly removed: ReadonlySet<string>;
+  /** delete files to drop (v3: replaced or dangling deletion vectors), by dvKey */
+  readonly removedDeletes?: ReadonlyMap<string, DataFile>;
   readonly added: readonly AddedManifest[];
   /** the default spec the new data files were written with (UPDATE), if any were */
   readonly dataSpecId: number | null;
@@ -62,6 +67,14 @@ export interface RowDeltaChanges {
   readonly changedPartitions: ReadonlySet<string>;
   readonly maxRetries?: number;
 }
+
+/** identity of a delete-file entry: a Puffin file holds the DVs of many data files, one blob each */
+export function dvKey(f: DataFile): string {
+  return `${f.filePath}\u0000${f.contentOffset ?? ''}`;
+}
+
+/** the size a delete file adds to the summaries: a DV counts its blob (Java's ScanTaskUtil.contentSizeInBytes) */
+const contentSize = (f: DataFile): bigint => (f.fileFormat === 'PUFFIN' && f.contentSizeInBytes !== null ? f.contentSizeInBytes : f.fileSizeInBytes);
 
 const num = (s: string | undefined): bigint => (s !== undefined && /^-?\d+$/.test(s) ? BigInt(s) : 0n);
 
@@ -100,29 +113,33 @@ async function validateConcurrent(io: IcebergIO, md: TableMetadata, since: reado
 
 /** the current snapshot's manifests with the removed files' entries DELETED (rewritten manifests) */
 async function dropRemovedFiles(io: IcebergWriteIO, md: TableMetadata, manifests: readonly ManifestFile[], c: RowDeltaChanges, sequenceNumber: bigint): Promise<ManifestFile[]> {
-  if (c.removed.size === 0) return [...manifests];
+  const removedDeletes = c.removedDeletes ?? new Map<string, DataFile>();
+  if (c.removed.size === 0 && removedDeletes.size === 0) return [...manifests];
+  const isGone = (content: number, f: DataFile): boolean => (content === 0 ? c.removed.has(f.filePath) : removedDeletes.has(dvKey(f)));
   const found = new Set<string>();
   const out: ManifestFile[] = [];
+  const v3 = md.formatVersion >= 3;
   for (const mf of manifests) {
-    if (mf.content !== 0) { out.push(mf); continue; }
+    if (mf.content === 0 ? c.removed.size === 0 : removedDeletes.size === 0) { out.push(mf); continue; }
     const parsed = await readManifest(io, mf);
-    if (!parsed.entries.some((e) => c.removed.has(e.dataFile.filePath))) { out.push(mf); continue; }
+    if (!parsed.entries.some((e) => isGone(mf.content, e.dataFile))) { out.push(mf); continue; }
     const spec = specById(md, parsed.specId);
     const partitioning = { specId: spec.specId, fields: bindPartitionSpec(spec, c.schema) };
     const entries: ManifestEntryRecord[] = [];
     let existing = 0; let deleted = 0; let existingRows = 0n; let deletedRows = 0n; let minSeq: bigint | null = null;
     for (const e of parsed.entries) {
-      const gone = c.removed.has(e.dataFile.filePath);
-      if (gone) { found.add(e.dataFile.filePath); deleted++; deletedRows += e.dataFile.recordCount; } else {
-        existing++; existingRows += e.dataFile.recordCount;
+      const f = e.dataFile;
+      const gone = isGone(mf.content, f);
+      if (gone) { found.add(mf.content === 0 ? f.filePath : dvKey(f)); deleted++; deletedRows += f.recordCount; } else {
+        existing++; existingRows += f.recordCount;
         if (minSeq === null || e.sequenceNumber < minSeq) minSeq = e.sequenceNumber;
       }
       entries.push({
         status: gone ? EntryStatus.DELETED : EntryStatus.EXISTING, snapshotId: gone ? c.snapshotId : e.snapshotId,
-        sequenceNumber: e.sequenceNumber, fileSequenceNumber: e.fileSequenceNumber, dataFile: existingFileRecord(e.dataFile, partitioning),
+        sequenceNumber: e.sequenceNumber, fileSequenceNumber: e.fileSequenceNumber, dataFile: existingFileRecord(f, partitioning, v3 ? f.firstRowId : null),
       });
     }
-    const bytes = writeManifestEntries(c.schema, partitioning, 'data', entries);
+    const bytes = writeManifestEntries(c.schema, partitioning, mf.content === 0 ? 'data' : 'deletes', entries, md.formatVersion);
     const path = `${metadataDir(md)}/${randomUUID()}-m1.avro`;
     await io.write(path, bytes);
     out.push({
@@ -131,7 +148,7 @@ async function dropRemovedFiles(io: IcebergWriteIO, md: TableMetadata, manifests
       addedRowsCount: 0n, existingRowsCount: existingRows, deletedRowsCount: deletedRows,
     });
   }
-  if (found.size !== c.removed.size) throw serializationFailure('A data file this statement deletes from is no longer in the table.', true);
+  if (found.size !== c.removed.size + removedDeletes.size) throw serializationFailure('A file this statement deletes from or replaces is no longer in the table.', true);
   return out;
 }
 
@@ -164,6 +181,11 @@ export async function commitRowDelta(catalog: IcebergCatalog, io: IcebergWriteIO
       const f = c.touched.get(p)!;
       deletedFiles++; deletedRecords += f.recordCount; removedSize += f.fileSizeInBytes;
     }
+    let removedDvs = 0n; let removedDeleteFiles = 0n; let removedPosDeletes = 0n;
+    for (const f of (c.removedDeletes ?? new Map<string, DataFile>()).values()) {
+      if (f.fileFormat === 'PUFFIN') removedDvs++;
+      removedDeleteFiles++; removedPosDeletes += f.recordCount; removedSize += contentSize(f);
+    }
     const a = c.addedSummary;
     const get = (k: string): bigint => a[k] ?? 0n;
     const ps = parent.summary;
@@ -171,8 +193,10 @@ export async function commitRowDelta(catalog: IcebergCatalog, io: IcebergWriteIO
       ['added-data-files', get('added-data-files')], ['deleted-data-files', deletedFiles],
       ['added-records', get('added-records')], ['deleted-records', deletedRecords],
       ['added-files-size', get('added-files-size')], ['removed-files-size', removedSize],
-      ['added-delete-files', get('added-delete-files')], ['added-position-delete-files', get('added-delete-files')],
-      ['added-position-deletes', get('added-position-deletes')],
+      ['added-dvs', get('added-dvs')], ['removed-dvs', removedDvs],
+      ['added-delete-files', get('added-delete-files')], ['added-position-delete-files', get('added-position-delete-files')],
+      ['removed-delete-files', removedDeleteFiles],
+      ['added-position-deletes', get('added-position-deletes')], ['removed-position-deletes', removedPosDeletes],
     ];
     const summary: Record<string, string> = {
       operation: c.op === 'update' ? 'overwrite' : 'delete',
@@ -181,8 +205,8 @@ export async function commitRowDelta(catalog: IcebergCatalog, io: IcebergWriteIO
       'total-records': String(num(ps['total-records']) + get('added-records') - deletedRecords),
       'total-files-size': String(num(ps['total-files-size']) + get('added-files-size') - removedSize),
       'total-data-files': String(num(ps['total-data-files']) + get('added-data-files') - deletedFiles),
-      'total-delete-files': String(num(ps['total-delete-files']) + get('added-delete-files')),
-      'total-position-deletes': String(num(ps['total-position-deletes']) + get('added-position-deletes')),
+      'total-delete-files': String(num(ps['total-delete-files']) + get('added-delete-files') - removedDeleteFiles),
+      'total-position-deletes': String(num(ps['total-position-deletes']) + get('added-position-deletes') - removedPosDeletes),
       'total-equality-deletes': String(num(ps['total-equality-deletes'])),
       'engine-name': 'lakegate',
     };

@@ -115,4 +115,12 @@ describe('row delta commits', () => {
     await expect(loser.commit()).rejects.toMatchObject({ code: '40001' });
     expect(await ids()).toEqual([4n]);
   });
+
+  it('format version 1 tables have no row-level deletes: 0A000', async () => {
+    const v1 = { namespace: ['ns'], name: 'legacy' };
+    await createIcebergTable(catalog, io, v1, [{ name: 'id', type: { oid: Oid.int8, typmod: -1 }, nullable: false }], { formatVersion: 1 });
+    const md = await loadTableMetadata(io, (await catalog.loadTableLocation(v1)).metadataLocation);
+    const src = new IcebergTableSource(io, md, { writer: { catalog, io, id: v1 } });
+    expect(() => src.rowLevel!.begin('delete')).toThrow(expect.objectContaining({ code: '0A000' }) as Error);
+  });
 });

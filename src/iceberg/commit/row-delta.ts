@@ -9,6 +9,8 @@
  *     referenced_data_file when it covers one data file;
  *   - new rows are written with the default spec, as INSERT does;
  * and everything is one snapshot (row-delta-commit.ts): operation `delete` for DELETE, `overwrite` for UPDATE.
+ * Format v3 tables get deletion vectors instead of position delete files (row-delta-dvs.ts), replacing the
+ * data file's previous DV in the same snapshot. v1 tables have no row-level deletes: 0A000.
  */
 import { randomUUID } from 'node:crypto';
 import type { Batch } from '../../common/batch.ts';
@@ -27,7 +29,8 @@ import { newFileRecord, partitionTupleOf, writeDataManifest, writeManifestEntrie
 import { ParquetDataWriter, type DataFileInfo } from '../write/parquet-data-writer.ts';
 import { fieldSummaries, type ManifestPartitioning } from '../write/partition-avro.ts';
 import { metadataDir, newSnapshotId } from './append-commit.ts';
-import { commitRowDelta, type AddedManifest } from './row-delta-commit.ts';
+import { commitRowDelta, dvKey, type AddedManifest } from './row-delta-commit.ts';
+import { currentDv, writeDeletionVectors, type DeletedRows } from './row-delta-dvs.ts';
 import { readTaskWithRowIds } from './row-id-scan.ts';
 import { dataLocation, openDataWriter, type IcebergTableWriter, type OpenDataWriter } from './table-writer.ts';
 
@@ -75,11 +78,12 @@ export class IcebergRowDelta implements RowDelta {
   private readonly live = new Map<string, number>();
   private readonly tasks = new Map<string, FileScanTask>();
   private newRows: OpenDataWriter | null = null;
+  private deletes: DeleteLoader | null = null;
 
   constructor(private readonly writer: IcebergTableWriter, private readonly table: RowDeltaTable, private readonly op: 'update' | 'delete') {
-    // v1 has no delete files or sequence numbers; v3 wants deletion vectors instead of position delete files
+    // v1 has no delete files or sequence numbers
     const v = table.metadata.formatVersion;
-    if (v !== 2) throw pgError(SqlState.feature_not_supported, `${op.toUpperCase()} on Iceberg format version ${v} tables is not supported`, { detail: 'Row-level changes are written as v2 position delete files.' });
+    if (v !== 2 && v !== 3) throw pgError(SqlState.feature_not_supported, `${op.toUpperCase()} on Iceberg format version ${v} tables is not supported`, { detail: 'Row-level changes are written as position delete files (v2) or deletion vectors (v3).' });
   }
 
   async *scan(ctx: Pick<ScanContext, 'signal'>): AsyncIterable<Batch> {
@@ -89,6 +93,7 @@ export class IcebergRowDelta implements RowDelta {
     for (const s of t.metadata.schemas) for (const [id, f] of indexById(s)) byId.set(id, f);
     for (const [id, f] of indexById(t.schema)) byId.set(id, f);
     const deletes = new DeleteLoader(t.io, (id) => byId.get(id));
+    this.deletes = deletes;
     for (const task of plan.tasks) {
       ctx.signal.throwIfAborted();
       this.tasks.set(task.file.filePath, task);
@@ -118,6 +123,9 @@ export class IcebergRowDelta implements RowDelta {
     const removed = new Set<string>();
     const groups = new Map<string, DeleteGroup>();
     const changed = new Set<string>();
+    const v3 = t.metadata.formatVersion >= 3;
+    const dvRows: DeletedRows[] = [];
+    const removedDeletes = new Map<string, DataFile>();
     for (const [path, positions] of this.deleted) {
       const task = this.tasks.get(path)!;
       touched.set(path, task.file);
@@ -125,7 +133,14 @@ export class IcebergRowDelta implements RowDelta {
       const tuple = partitionTupleOf(task.file, partitioning);
       const key = changedKey(partitioning, tuple);
       changed.add(key);
-      if (positions.length === this.live.get(path)) { removed.add(path); continue; }
+      if (positions.length === this.live.get(path)) {
+        removed.add(path);
+        // the file's DV goes with it (no dangling DVs)
+        const dv = currentDv(task);
+        if (dv !== null) removedDeletes.set(dvKey(dv), dv);
+        continue;
+      }
+      if (v3) { dvRows.push({ task, partitioning, tuple, positions }); continue; }
       let g = groups.get(key);
       if (g === undefined) groups.set(key, (g = { partitioning, tuple, files: [] }));
       g.files.push(task.file);
@@ -141,7 +156,12 @@ export class IcebergRowDelta implements RowDelta {
       let s = bySpec.get(g.partitioning.specId);
       if (s === undefined) bySpec.set(g.partitioning.specId, (s = { partitioning: g.partitioning, files: [] }));
       s.files.push({ ...info, partition: g.tuple, referenced: g.files.length === 1 ? g.files[0]!.filePath : null, paths: g.files.map((f) => f.filePath).sort() });
-      bump('added-delete-files', 1n); bump('added-position-deletes', BigInt(info.recordCount)); bump('added-files-size', BigInt(info.fileSizeInBytes));
+      bump('added-delete-files', 1n); bump('added-position-delete-files', 1n); bump('added-position-deletes', BigInt(info.recordCount)); bump('added-files-size', BigInt(info.fileSizeInBytes));
+    }
+    if (dvRows.length > 0) {
+      const dvs = await writeDeletionVectors(this.writer.io, t.metadata, t.schema, this.deletes!, dvRows, dir, bump);
+      added.push(...dvs.manifests);
+      for (const d of dvs.replaced) removedDeletes.set(dvKey(d), d);
     }
     for (const [specId, s] of bySpec) {
       const bytes = writeManifestEntries(t.schema, s.partitioning, 'deletes', s.files.map((f) => ({
@@ -157,7 +177,7 @@ export class IcebergRowDelta implements RowDelta {
     // UPDATE's new rows: one data manifest in the default spec
     const dataPart = this.newRows?.partitioning ?? null;
     if (written.length > 0 && dataPart !== null) {
-      const bytes = writeDataManifest(t.schema, written, dataPart);
+      const bytes = writeDataManifest(t.schema, written, dataPart, t.metadata.formatVersion);
       const path = `${dir}/${randomUUID()}-m0.avro`;
       await this.writer.io.write(path, bytes);
       const rows = written.reduce((n, f) => n + BigInt(f.recordCount), 0n);
@@ -167,7 +187,7 @@ export class IcebergRowDelta implements RowDelta {
       for (const f of written) changed.add(changedKey(dataPart, f.partition ?? []));
     }
     await commitRowDelta(this.writer.catalog, this.writer.io, this.writer.id, {
-      op: this.op, snapshotId: newSnapshotId(), baseSnapshotId: t.snapshot.snapshotId, schema: t.schema, touched, removed, added,
+      op: this.op, snapshotId: newSnapshotId(), baseSnapshotId: t.snapshot.snapshotId, schema: t.schema, touched, removed, removedDeletes, added,
       dataSpecId: written.length > 0 ? dataPart?.specId ?? null : null, addedSummary: summary, changedPartitions: changed,
       ...(this.writer.maxRetries === undefined ? {} : { maxRetries: this.writer.maxRetries }),
     });

@@ -12,13 +12,18 @@ import { Oid, type SqlType } from '../../common/pgtypes/oids.ts';
 import { formatType } from '../../common/pgtypes/format-type.ts';
 import { icebergColumnTypeOf, icebergTypeJson } from '../write/iceberg-type-of.ts';
 import { columnDefaultProperty, columnTypeProperty } from '../write/new-table-metadata.ts';
+import { assignFreshIds } from '../write/iceberg-type-text.ts';
 import { parseType, typeToString, type IcebergType } from '../spec/schema.ts';
 import { toSqlType } from '../spec/types.ts';
 
 type Doc = Record<string, unknown>;
 
 export type SchemaChange =
-  | { readonly kind: 'add'; readonly name: string; readonly type: SqlType; readonly notNull: boolean; readonly ifNotExists: boolean; readonly defaultExpr?: string }
+  | {
+    readonly kind: 'add'; readonly name: string; readonly type: SqlType; readonly notNull: boolean; readonly ifNotExists: boolean; readonly defaultExpr?: string;
+    /** a struct/list/map given by the statement's iceberg_types option (ids still 0; write/iceberg-types-option.ts) */
+    readonly icebergType?: IcebergType;
+  }
   | { readonly kind: 'drop'; readonly name: string; readonly ifExists: boolean; readonly cascade: boolean }
   | { readonly kind: 'rename'; readonly from: string; readonly to: string }
   | { readonly kind: 'type'; readonly name: string; readonly type: SqlType }
@@ -94,7 +99,7 @@ export function applySchemaChanges(table: string, changes: readonly SchemaChange
           throw pgError(SqlState.not_null_violation, `column "${c.name}" of relation "${table}" contains null values`, { table, column: c.name });
         }
         const id = ++lastId;
-        const type = icebergColumnTypeOf(c.type, () => ++lastId);
+        const type = c.icebergType === undefined ? icebergColumnTypeOf(c.type, () => ++lastId) : assignFreshIds(c.icebergType, () => ++lastId);
         fields.push({ id, name: c.name, required: c.notNull, type: icebergTypeJson(type) });
         setDeclared(id, c.type, type);
         if (c.defaultExpr !== undefined) props[columnDefaultProperty(id)] = c.defaultExpr;

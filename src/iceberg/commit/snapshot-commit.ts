@@ -2,7 +2,8 @@
  * The tail of every snapshot-producing commit (§ Optimistic Concurrency): write the manifest list, then
  * table metadata V+1 (new snapshot, snapshot-log, metadata-log, refs.main, last-sequence-number) with
  * writeIfAbsent, then the catalog's compare-and-swap. A lost race is 40001, which the caller's retry
- * loop (withCommitRetries) turns into a reload and another attempt.
+ * loop (withCommitRetries) turns into a reload and another attempt. v3 tables also get row lineage
+ * (row-lineage.ts): manifest first_row_id, snapshot first-row-id / added-rows, table next-row-id.
  */
 import { randomUUID } from 'node:crypto';
 import type { IcebergCatalog, TableIdentifier } from '../../catalog/iceberg/index.ts';
@@ -16,6 +17,7 @@ import type { IcebergWriteIO } from '../write/write-io.ts';
 import { DEFAULT_COMMIT_RETRIES, metadataDir } from './append-commit.ts';
 import { writeMetadataFile } from './metadata-json.ts';
 import { commitFault } from './commit-faults.ts';
+import { assignRowLineage, lineageSnapshotFields } from './row-lineage.ts';
 
 export interface NewSnapshot {
   readonly snapshotId: bigint;
@@ -40,7 +42,8 @@ export function serializationFailure(detail?: string, final = false): GatewayErr
 export async function commitSnapshot(catalog: IcebergCatalog, io: IcebergWriteIO, id: TableIdentifier, baseLocation: string, md: TableMetadata, s: NewSnapshot, attempt: number): Promise<string> {
   const dir = metadataDir(md);
   const listPath = `${dir}/snap-${s.snapshotId}-${attempt + 1}-${randomUUID()}.avro`;
-  await io.write(listPath, writeManifestList(s.manifests, s.snapshotId, s.parent?.snapshotId ?? null, s.sequenceNumber));
+  const lineage = assignRowLineage(md, s.manifests);
+  await io.write(listPath, writeManifestList(lineage?.manifests ?? s.manifests, s.snapshotId, s.parent?.snapshotId ?? null, s.sequenceNumber, lineage?.firstRowId ?? null));
   const now = BigInt(Math.max(Date.now(), Number(md.lastUpdatedMs) + 1));
   const raw = md.raw as Record<string, unknown>;
   const snapshot = {
@@ -51,9 +54,11 @@ export async function commitSnapshot(catalog: IcebergCatalog, io: IcebergWriteIO
     'manifest-list': listPath,
     summary: s.summary,
     'schema-id': s.schemaId,
+    ...lineageSnapshotFields(lineage),
   };
   const doc: Record<string, unknown> = {
     ...raw,
+    ...(lineage === null ? {} : { 'next-row-id': lineage.nextRowId }),
     'last-sequence-number': s.sequenceNumber,
     'last-updated-ms': now,
     'current-snapshot-id': s.snapshotId,

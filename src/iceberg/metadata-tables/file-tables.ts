@@ -74,6 +74,8 @@ export const FILES_COLUMNS: readonly ColumnDef[] = [
   col('null_value_counts', Oid.jsonb), col('nan_value_counts', Oid.jsonb), col('lower_bounds', Oid.jsonb),
   col('upper_bounds', Oid.jsonb), col('key_metadata', Oid.bytea), col('split_offsets', Oid._int8),
   col('equality_ids', Oid._int4), col('sort_order_id', Oid.int4), col('referenced_data_file', Oid.text),
+  // v3: deletion vector blob position in its Puffin file, row lineage
+  col('content_offset', Oid.int8), col('content_size_in_bytes', Oid.int8), col('first_row_id', Oid.int8),
 ];
 
 interface Decoder {
@@ -118,7 +120,7 @@ function fileRow(f: DataFile, d: Decoder): unknown[] {
     d.bounds(f.lowerBounds), d.bounds(f.upperBounds), f.keyMetadata,
     f.splitOffsets === null ? null : pgArray(Oid.int8, f.splitOffsets),
     f.equalityIds === null ? null : pgArray(Oid.int4, f.equalityIds),
-    f.sortOrderId, f.referencedDataFile,
+    f.sortOrderId, f.referencedDataFile, f.contentOffset, f.contentSizeInBytes, f.firstRowId,
   ];
 }
 

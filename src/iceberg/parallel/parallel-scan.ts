@@ -19,6 +19,7 @@ import type { NestedField } from '../spec/schema.ts';
 import { toCloneable } from './cloneable.ts';
 import { unpackBatch } from './column-transfer.ts';
 import { describeForWorkers } from './io-from-description.ts';
+import { isContinuationSplit, splitForWorkers } from './row-group-splits.ts';
 import { sharedScanPool, type ScanPool } from './scan-pool.ts';
 import { signalCancel, type ScanTaskRequest, type ScanTaskResult } from './scan-task.ts';
 import { fromPlainError, toPlainError } from './worker-errors.ts';
@@ -51,6 +52,25 @@ export function parallelScanFor(io: IcebergIO, tasks: readonly FileScanTask[], o
   return desc === undefined ? null : { pool, io: desc };
 }
 
+/**
+ * parallelScanFor after row-group splits (row-group-splits.ts): a single big file may go to the pool too,
+ * as several tasks. Resolves to the tasks to read (split or not) with the pool, or null for the main thread.
+ */
+export async function planParallelScan(
+  io: IcebergIO,
+  tasks: readonly FileScanTask[],
+  opts: { readonly limit?: number; readonly pool?: ScanPool | null } = {},
+): Promise<(ParallelScan & { readonly tasks: readonly FileScanTask[] }) | null> {
+  const pool = opts.pool === undefined ? sharedScanPool() : opts.pool;
+  if (pool === null || pool.closed || tasks.length === 0 || opts.limit !== undefined) return null;
+  let rows = 0;
+  for (const t of tasks) rows += Number(t.file.recordCount);
+  if (rows < pool.minRows) return null;
+  const split = await splitForWorkers(io, tasks, pool.size);
+  const parallel = parallelScanFor(io, split, { pool });
+  return parallel === null ? null : { ...parallel, tasks: split };
+}
+
 export interface ParallelReadContext {
   readonly signal: AbortSignal;
   /** pushed filters bound to field ids; rows that cannot match are dropped in the workers */
@@ -80,6 +100,22 @@ export async function* readTasksInParallel(
   fields: readonly NestedField[],
   ctx: ParallelReadContext,
 ): AsyncGenerator<Batch> {
+  for await (const r of runTasksInParallel(scan, tasks, fields, ctx)) for (const b of r.batches) yield unpackBatch(b);
+}
+
+type OkResult = Extract<ScanTaskResult, { ok: true }>;
+
+/**
+ * The successful results of every task, in task order, run on the pool; with `fragment`, each worker runs
+ * that fragment over its task's rows (exec/partial/). Errors, cancellation and metrics as described above.
+ */
+export async function* runTasksInParallel(
+  scan: ParallelScan,
+  tasks: readonly FileScanTask[],
+  fields: readonly NestedField[],
+  ctx: ParallelReadContext,
+  fragment?: unknown,
+): AsyncGenerator<OkResult> {
   const { pool, io } = scan;
   const { signal, metrics } = ctx;
   signal.throwIfAborted();
@@ -93,7 +129,7 @@ export async function* readTasksInParallel(
 
   const start = (i: number): void => {
     const task = tasks[i]!;
-    const req: ScanTaskRequest = { scanId, io, task, fields, deleteFields: deleteFieldsOf(task, ctx.fieldById), filter, cancel };
+    const req: ScanTaskRequest = { scanId, io, task, fields, deleteFields: deleteFieldsOf(task, ctx.fieldById), filter, cancel, ...(fragment === undefined ? {} : { fragment }) };
     outstanding++;
     results[i] = pool.run(req, hardStop.signal).then(
       (r) => r,
@@ -121,13 +157,15 @@ export async function* readTasksInParallel(
         throw pgError('XX000', `scan worker task for "${tasks[i]!.file.filePath}" was stopped`);
       }
       if (metrics) {
-        metrics.filesScanned++;
-        metrics.rowGroupsTotal += r.metrics.rowGroupsTotal;
+        // a file split by row groups counts once as a file and for its row groups total
+        const first = !isContinuationSplit(tasks[i]!);
+        if (first) metrics.filesScanned++;
+        if (first) metrics.rowGroupsTotal += r.metrics.rowGroupsTotal;
         metrics.rowGroupsScanned += r.metrics.rowGroupsScanned;
         metrics.bytesRead += r.metrics.bytesRead;
         metrics.rowsDecoded += r.metrics.rowsDecoded;
       }
-      for (const b of r.batches) yield unpackBatch(b);
+      yield r;
     }
   } finally {
     signal.removeEventListener('abort', onAbort);
@@ -142,8 +180,4 @@ export async function* readTasksInParallel(
 }
 
 /** A batch of the projected columns widened to the table's columns (the others NULL), as scan() returns them. */
-export function widenBatch(b: Batch, wanted: readonly number[], width: number): Batch {
-  const columns: (readonly unknown[])[] = Array.from({ length: width }, () => new Array<unknown>(b.length).fill(null));
-  wanted.forEach((c, k) => { columns[c] = b.columns[k]!; });
-  return { length: b.length, columns };
-}
+export { widenBatch } from '../../common/batch.ts';

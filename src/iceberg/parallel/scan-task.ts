@@ -23,13 +23,18 @@ export interface ScanTaskRequest {
   readonly filter: unknown;
   /** Int32 flag, non-zero once the scan is canceled: the worker stops at the next batch */
   readonly cancel: SharedArrayBuffer;
+  /**
+   * a scan → filter → project → partial aggregate fragment (exec/partial/fragment-wire.ts) run over the
+   * task's rows: the result then carries its partial groups instead of batches
+   */
+  readonly fragment?: unknown;
 }
 
 /** the read counters a worker fills in for its task (added to the scan's ScanMetrics on the main thread) */
 export type ReadMetrics = Pick<ScanMetrics, 'rowGroupsTotal' | 'rowGroupsScanned' | 'bytesRead' | 'rowsDecoded'>;
 
 export type ScanTaskResult =
-  | { readonly ok: true; readonly batches: readonly PackedBatch[]; readonly metrics: ReadMetrics }
+  | { readonly ok: true; readonly batches: readonly PackedBatch[]; readonly metrics: ReadMetrics; readonly partial?: unknown }
   | { readonly ok: false; readonly canceled: boolean; readonly error: PlainError | null };
 
 /** Set the cancel flag of a request (main thread). */

@@ -52,6 +52,21 @@ export default async function runScanTask(req: ScanTaskRequest | null): Promise<
     const io = ioFromDescription(req.io);
     const deletes = deleteLoaderFor(req.scanId, io, req.deleteFields);
     const filter = req.filter === null ? null : compileRowFilter(fromCloneable(req.filter) as BoundPredicate, new Map(req.fields.map((f, i) => [f.id, i])));
+    const metrics: ReadMetrics = { rowGroupsTotal: 0, rowGroupsScanned: 0, bytesRead: 0, rowsDecoded: 0 };
+    if (req.fragment !== undefined) {
+      // scan → filter → project → partial aggregate (exec/partial/): the groups go back, not the rows
+      const { runFragment } = await import('../../exec/partial/run-fragment.ts');
+      const rows = async function* (): AsyncGenerator<Batch> {
+        for await (const b of readFileScanTask(io, req.task, req.fields, deletes, { metrics })) {
+          if (isCanceled(cancel)) return;
+          const kept = filter === null ? b : filter(b);
+          if (kept.length > 0) yield kept;
+        }
+      };
+      const partial = await runFragment(req.fragment as Parameters<typeof runFragment>[0], rows(), () => isCanceled(cancel));
+      if (partial === null || isCanceled(cancel)) return CANCELED;
+      return { ok: true, batches: [], metrics, partial } satisfies ScanTaskResult;
+    }
     const types = req.fields.map((f) => f.type);
     const transfer: ArrayBufferLike[] = [];
     const out: PackedBatch[] = [];
@@ -62,7 +77,6 @@ export default async function runScanTask(req: ScanTaskRequest | null): Promise<
       pending = [];
       pendingRows = 0;
     };
-    const metrics: ReadMetrics = { rowGroupsTotal: 0, rowGroupsScanned: 0, bytesRead: 0, rowsDecoded: 0 };
     for await (const b of readFileScanTask(io, req.task, req.fields, deletes, { metrics })) {
       if (isCanceled(cancel)) return CANCELED;
       const kept = filter === null ? b : filter(b);

@@ -1,7 +1,9 @@
 /**
  * Loads delete files once per scan (a delete file usually applies to many data files):
  * position deletes (§ Position Delete Files: 2147483546 file_path, 2147483545 pos) → positions per data
- * file path; equality deletes (§ Equality Delete Files) → the set of deleted key tuples over equality_ids.
+ * file path; equality deletes (§ Equality Delete Files) → the set of deleted key tuples over equality_ids;
+ * deletion vectors (v3, § Deletion Vectors: file_format PUFFIN, content 1) → one ranged read of the
+ * `deletion-vector-v1` blob at content_offset / content_size_in_bytes, the positions of referenced_data_file.
  */
 import { pgError } from '../../common/errors.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
@@ -9,6 +11,8 @@ import type { IcebergIO } from '../io.ts';
 import type { DataFile } from '../spec/manifest.ts';
 import type { NestedField } from '../spec/schema.ts';
 import { readParquetColumns, type ParquetInput } from './parquet-reader.ts';
+import { deserializeDeletionVector } from '../puffin/deletion-vector.ts';
+import { fileReadError } from '../read-errors.ts';
 
 export const DELETE_FILE_PATH_ID = 2147483546;
 export const DELETE_POS_ID = 2147483545;
@@ -43,12 +47,38 @@ export class DeleteLoader {
   constructor(private readonly io: IcebergIO, readonly fieldById: (id: number) => NestedField | undefined) {}
 
   async positionsFor(deleteFile: DataFile, dataFilePath: string): Promise<readonly number[]> {
+    if (deleteFile.fileFormat === 'PUFFIN') return this.deletionVector(deleteFile, dataFilePath);
     let p = this.positions.get(deleteFile.filePath);
     if (!p) {
       p = this.loadPositions(deleteFile);
       this.positions.set(deleteFile.filePath, p);
     }
     return (await p).get(dataFilePath) ?? [];
+  }
+
+  /** the positions of a deletion vector; it only ever applies to its referenced_data_file */
+  private async deletionVector(f: DataFile, dataFilePath: string): Promise<readonly number[]> {
+    if (f.referencedDataFile !== dataFilePath) return [];
+    const key = `${f.filePath}\u0000${f.contentOffset}`;
+    let p = this.positions.get(key);
+    if (!p) {
+      p = this.loadDeletionVector(f).then((positions) => new Map([[dataFilePath, positions]]));
+      this.positions.set(key, p);
+    }
+    return (await p).get(dataFilePath) ?? [];
+  }
+
+  private async loadDeletionVector(f: DataFile): Promise<number[]> {
+    if (f.contentOffset === null || f.contentSizeInBytes === null) {
+      throw pgError('XX001', `deletion vector in "${f.filePath}" has no content_offset / content_size_in_bytes`);
+    }
+    const blob = await this.io.readRange(f.filePath, Number(f.contentOffset), Number(f.contentSizeInBytes));
+    try {
+      if (blob.byteLength !== Number(f.contentSizeInBytes)) throw new Error(`blob at offset ${f.contentOffset} is cut short (${blob.byteLength} of ${f.contentSizeInBytes} bytes)`);
+      return deserializeDeletionVector(blob);
+    } catch (e) {
+      throw fileReadError('Puffin', f.filePath, e);
+    }
   }
 
   private async loadPositions(f: DataFile): Promise<Map<string, number[]>> {

@@ -3,7 +3,10 @@
  * the delete files that apply to it, by data sequence number:
  *   position deletes: data_seq <= delete_seq, same spec and partition (or referenced_data_file = the file);
  *   equality deletes: data_seq <  delete_seq, same spec and partition, or any partition when the delete's
- *   spec is unpartitioned (a global delete).
+ *   spec is unpartitioned (a global delete);
+ *   deletion vectors (v3, PUFFIN position deletes): data_seq <= dv_seq and referenced_data_file = the file,
+ *   same spec and partition; an applicable DV supersedes the position delete files of that data file (it is
+ *   then the task's only position delete).
  * v1 snapshots that list `manifests` inline (no manifest list) are read with sequence number 0.
  *
  * Pruning (issue #4), with an optional filter bound to field ids (bound-predicate.ts): data manifests are
@@ -144,6 +147,7 @@ export async function planScan(io: IcebergIO, md: TableMetadata, snapshotId?: bi
   const posByPartition = new Map<string, DeleteFileRef[]>();
   const eqByPartition = new Map<string, DeleteFileRef[]>();
   const globalEq: DeleteFileRef[] = [];
+  const dvByDataFile = new Map<string, DeleteFileRef[]>();
   let deleteFilesSeen = 0;
   for (const mf of manifests) {
     if (mf.content === 0 && mf.addedFilesCount === 0 && mf.existingFilesCount === 0) continue;
@@ -179,7 +183,11 @@ export async function planScan(io: IcebergIO, md: TableMetadata, snapshotId?: bi
       }
       deleteFilesSeen++;
       const ref = { file: f, sequenceNumber: e.sequenceNumber };
-      if (f.fileFormat !== 'PARQUET') throw pgError('0A000', `Iceberg ${f.fileFormat} delete files (deletion vectors) are not supported`, { detail: f.filePath });
+      if (f.fileFormat === 'PUFFIN' && f.content === DataFileContent.POSITION_DELETES && f.referencedDataFile !== null) {
+        push(dvByDataFile, f.referencedDataFile, ref);
+        continue;
+      }
+      if (f.fileFormat !== 'PARQUET') throw pgError('0A000', `Iceberg ${f.fileFormat} delete files are not supported`, { detail: f.filePath });
       if (f.content === DataFileContent.POSITION_DELETES) {
         push(posByPartition, partitionKey(f), ref);
       } else if (isUnpartitioned(specById(md, f.specId))) {
@@ -193,7 +201,9 @@ export async function planScan(io: IcebergIO, md: TableMetadata, snapshotId?: bi
   const nameMapping = nameMappingOf(md.properties);
   const tasks = data.map(({ file, seq }): FileScanTask => {
     const key = partitionKey(file);
-    const positionDeletes = (posByPartition.get(key) ?? []).filter(
+    const dv = (dvByDataFile.get(file.filePath) ?? []).filter((d) => seq <= d.sequenceNumber && partitionKey(d.file) === key);
+    if (dv.length > 1) throw pgError('XX001', `data file "${file.filePath}" has ${dv.length} deletion vectors (at most one is allowed)`);
+    const positionDeletes = dv.length === 1 ? dv : (posByPartition.get(key) ?? []).filter(
       (d) => seq <= d.sequenceNumber && (d.file.referencedDataFile === null || d.file.referencedDataFile === file.filePath),
     );
     const equalityDeletes = [...(eqByPartition.get(key) ?? []), ...globalEq].filter((d) => seq < d.sequenceNumber);

@@ -2,6 +2,8 @@
  * Manifests (§ Manifests): `manifest_entry` records with their `data_file`, resolved by field id.
  * Sequence-number inheritance (§ Sequence Number Inheritance): a null snapshot_id / sequence_number /
  * file_sequence_number of an ADDED entry comes from the manifest list entry; v1 manifests have seq 0.
+ * First row id inheritance (v3, § First Row ID Inheritance): a data file's null first_row_id is the manifest's
+ * first_row_id plus the record counts of the earlier data files of the manifest with a null one.
  */
 import { pgError } from '../../common/errors.ts';
 import type { IcebergIO } from '../io.ts';
@@ -97,10 +99,16 @@ export function parseManifest(bytes: Uint8Array, manifest: ManifestFile, uri = m
   const hasSeq = e.has(ID.sequence_number);
 
   const entries: ManifestEntry[] = [];
+  let nextRowId = manifest.firstRowId;
   for (const r of file.records) {
     const status = Number(e.get(r, ID.status));
-    if (status === EntryStatus.DELETED && !includeDeleted) continue;
     const df = e.get(r, ID.data_file) as Record<string, unknown>;
+    let firstRowId = bigOrNull(d.get(df, ID.first_row_id));
+    if (firstRowId === null && nextRowId !== null && Number(d.get(df, ID.content) ?? 0) === DataFileContent.DATA) {
+      firstRowId = nextRowId;
+      nextRowId += BigInt(d.get(df, ID.record_count) as bigint);
+    }
+    if (status === EntryStatus.DELETED && !includeDeleted) continue;
     const partRec = (d.get(df, ID.partition) as Record<string, unknown> | null) ?? {};
     const partition = new Map<number, unknown>();
     for (const id of partIds) partition.set(id, p!.get(partRec, id) ?? null);
@@ -125,7 +133,7 @@ export function parseManifest(bytes: Uint8Array, manifest: ManifestFile, uri = m
       equalityIds: Array.isArray(eq) ? eq.map(Number) : null,
       sortOrderId: d.get(df, ID.sort_order_id) == null ? null : Number(d.get(df, ID.sort_order_id)),
       referencedDataFile: (d.get(df, ID.referenced_data_file) as string | null | undefined) ?? null,
-      firstRowId: bigOrNull(d.get(df, ID.first_row_id)),
+      firstRowId,
       contentOffset: bigOrNull(d.get(df, ID.content_offset)),
       contentSizeInBytes: bigOrNull(d.get(df, ID.content_size_in_bytes)),
     };

@@ -4,18 +4,17 @@
  * Buffers are built directly (no arrow-js builders): int→Int32, long→Int64, float/double, decimal→
  * Decimal128(p,s), date→Date32 days, time→Time64 µs, timestamp→Timestamp µs (timestamptz with "UTC", so
  * Parquet marks it isAdjustedToUTC), string→Utf8, uuid→FixedSizeBinary(16), binary→Binary, boolean→Bool.
+ * Lists, structs and maps: nested-column.ts (which builds their leaves here).
  */
 import {
-  Field, List, Binary, Bool, DateDay, Decimal, Float32, Float64, FixedSizeBinary, Int32, Int64, makeData, Time, TimeUnit,
+  Binary, Bool, DateDay, Decimal, Float32, Float64, FixedSizeBinary, Int32, Int64, makeData, Time, TimeUnit,
   Timestamp, Utf8, type Data, type DataType,
 } from 'apache-arrow';
 import { pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import { Numeric, pow10 } from '../../common/pgtypes/numeric.ts';
-import type { ListType, PrimitiveType } from '../spec/schema.ts';
-import { isPgArray } from '../../common/pgtypes/values.ts';
-import { FIELD_ID_KEY } from '../read/arrow-values.ts';
-import { ColumnMetrics } from './column-metrics.ts';
+import type { PrimitiveType } from '../spec/schema.ts';
+import type { ColumnMetrics } from './column-metrics.ts';
 import { uuidToBytes } from './single-value-bytes.ts';
 
 export function arrowTypeOf(t: PrimitiveType): DataType {
@@ -197,38 +196,9 @@ function variableWidth(values: readonly unknown[], length: number, t: PrimitiveT
   }
 }
 
-/** list<primitive>: the element field carries its own Parquet field id */
-export function arrowListType(t: ListType): List {
-  if (t.element.kind !== 'primitive') throw pgError(SqlState.feature_not_supported, 'writing nested Iceberg lists is not supported');
-  return new List(new Field('element', arrowTypeOf(t.element), !t.elementRequired, new Map([[FIELD_ID_KEY, String(t.elementId)]])));
-}
-
-/** one-dimensional PgArrays → Arrow List (elements through arrowColumn; element metrics are not kept) */
-export function arrowListColumn(values: readonly unknown[], length: number, t: ListType, m: ColumnMetrics): Data {
-  const type = arrowListType(t);
-  const nullBitmap = new Uint8Array((length + 7) >> 3);
-  const valueOffsets = new Int32Array(length + 1);
-  const flat: unknown[] = [];
-  let nullCount = 0;
-  for (let i = 0; i < length; i++) {
-    const v = values[i];
-    if (v === null || v === undefined) nullCount++;
-    else {
-      if (!isPgArray(v)) throw pgError(SqlState.datatype_mismatch, 'expected an array value for an Iceberg list column');
-      if (v.dims.length > 1) throw pgError(SqlState.feature_not_supported, 'multidimensional arrays cannot be stored in Iceberg lists');
-      nullBitmap[i >> 3]! |= 1 << (i & 7);
-      for (const x of v.values) flat.push(x);
-    }
-    valueOffsets[i + 1] = flat.length;
-  }
-  m.valueCount += length;
-  m.nullCount += nullCount;
-  const elementMetrics = new ColumnMetrics(t.elementId, t.element as PrimitiveType);
-  const child = arrowColumn(flat, flat.length, t.element as PrimitiveType, elementMetrics);
-  return makeData({ type, length, nullCount, ...(nullCount > 0 ? { nullBitmap } : {}), valueOffsets, child });
-}
-
-/** rough in-memory size of a built column, for rolling files at a target size */
+/** rough in-memory size of a built column (nested children included), for rolling files at a target size */
 export function dataBytes(d: Data): number {
-  return (d.values?.byteLength ?? 0) + (d.valueOffsets?.byteLength ?? 0);
+  let n = (d.values?.byteLength ?? 0) + (d.valueOffsets?.byteLength ?? 0);
+  for (const c of d.children) n += dataBytes(c);
+  return n;
 }

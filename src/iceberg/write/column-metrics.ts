@@ -3,6 +3,8 @@
  * NaN included), null count, NaN count (float/double), and lower/upper bounds over the non-null, non-NaN
  * values, compared in Iceberg's order (signed numbers, unsigned bytes for binary/uuid/decimal-free types,
  * code points for strings; −0.0 < +0.0). Bounds are serialized at the end (single-value-bytes.ts).
+ * Nested columns are counted per primitive leaf (list element, map key/value, struct field), keyed by the
+ * leaf's field id; leaves under a list or map get counts but no bounds (see `leaves`).
  */
 import type { PrimitiveType } from '../spec/schema.ts';
 import type { Numeric } from '../../common/pgtypes/numeric.ts';
@@ -52,14 +54,34 @@ function compare(t: PrimitiveType, a: unknown, b: unknown): number {
   }
 }
 
+/** metrics "types" of a nested column's own ColumnMetrics: it holds its leaves' metrics and is never written itself */
+const CONTAINERS = new Set(['struct', 'list', 'map']);
+
 export class ColumnMetrics {
   valueCount = 0;
   nullCount = 0;
   nanCount = 0;
   private min: unknown = undefined;
   private max: unknown = undefined;
+  /**
+   * A nested column (type name struct/list/map): the metrics of its primitive leaves, in schema order, keyed
+   * by their own field ids, as Iceberg Java keeps them (one Parquet column chunk per leaf). Empty otherwise.
+   */
+  readonly leaves: ColumnMetrics[] = [];
 
-  constructor(readonly fieldId: number, readonly type: PrimitiveType) {}
+  /** `keepBounds` false: a leaf under a list or map — Java writes no bounds for repeated fields */
+  constructor(readonly fieldId: number, readonly type: PrimitiveType, readonly keepBounds = true) {}
+
+  /** the metrics written to the manifest: this column's, or its leaves' for a nested column */
+  written(): readonly ColumnMetrics[] {
+    return CONTAINERS.has(this.type.name) ? this.leaves : [this];
+  }
+
+  /** `n` leaf slots that hold no value (a null or empty list or map above the leaf): counted as nulls, as Parquet does */
+  addAbsent(n: number): void {
+    this.valueCount += n;
+    this.nullCount += n;
+  }
 
   /** one non-null value; NaN is counted and never becomes a bound */
   add(v: unknown): void {
@@ -83,17 +105,18 @@ export class ColumnMetrics {
     this.nullCount += o.nullCount;
     this.nanCount += o.nanCount;
     this.addRange(o.min, o.max);
+    o.leaves.forEach((l, i) => this.leaves[i]?.merge(l));
   }
 
   lowerBound(): Uint8Array | null {
-    if (this.min === undefined || this.type.name === 'list') return null;
+    if (this.min === undefined || !this.keepBounds || CONTAINERS.has(this.type.name)) return null;
     if (this.type.name === 'string') return singleValueBytes(this.type, truncateStringLower(this.min as string));
     if (this.type.name === 'binary') return truncateBinaryLower(this.min as Uint8Array);
     return singleValueBytes(this.type, this.min);
   }
 
   upperBound(): Uint8Array | null {
-    if (this.max === undefined || this.type.name === 'list') return null;
+    if (this.max === undefined || !this.keepBounds || CONTAINERS.has(this.type.name)) return null;
     if (this.type.name === 'string') {
       const s = truncateStringUpper(this.max as string);
       return s === null ? null : singleValueBytes(this.type, s);

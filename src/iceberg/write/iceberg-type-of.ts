@@ -4,6 +4,8 @@
  * numeric without a precision is rejected: Iceberg decimals have a fixed scale and guessing one would
  * silently change values), text/varchar/bpchar/json/jsonb → string, bool → boolean, date, time,
  * timestamp, timestamptz, uuid, bytea → binary. Anything else: 0A000 naming the type.
+ * Struct and map columns (and lists of them) cannot be spelled as PostgreSQL types: CREATE TABLE gives them
+ * in the iceberg_types option (iceberg-types-option.ts); icebergTypeJson writes every kind.
  */
 import { pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
@@ -64,10 +66,17 @@ export function icebergColumnTypeOf(type: SqlType, nextId: () => number): Iceber
 export function icebergTypeJson(t: IcebergType): unknown {
   if (t.kind === 'primitive') return icebergTypeText(t);
   if (t.kind === 'list') return { type: 'list', 'element-id': t.elementId, element: icebergTypeJson(t.element), 'element-required': t.elementRequired };
-  throw pgError(SqlState.feature_not_supported, `writing Iceberg ${t.kind} columns is not supported`);
+  if (t.kind === 'map') {
+    return { type: 'map', 'key-id': t.keyId, key: icebergTypeJson(t.key), 'value-id': t.valueId, value: icebergTypeJson(t.value), 'value-required': t.valueRequired };
+  }
+  return {
+    type: 'struct',
+    fields: t.fields.map((f) => ({ id: f.id, name: f.name, required: f.required, type: icebergTypeJson(f.type), ...(f.doc === undefined ? {} : { doc: f.doc }) })),
+  };
 }
 
-/** The spec's JSON spelling (§ Appendix C): `decimal(10, 2)`, `int`, … */
+/** The spec's JSON spelling (§ Appendix C): `decimal(10, 2)`, `int`, `fixed[16]`, … */
 export function icebergTypeText(t: PrimitiveType): string {
+  if (t.name === 'fixed') return `fixed[${t.length}]`;
   return t.name === 'decimal' ? `decimal(${t.precision}, ${t.scale})` : t.name;
 }

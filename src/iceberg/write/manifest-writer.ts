@@ -4,7 +4,8 @@
  * entries carry null snapshot_id / sequence numbers so they inherit them from the manifest list entry
  * (§ Sequence Number Inheritance): a manifest written once is reused unchanged across commit retries.
  * Unpartitioned tables get an empty `partition` record and spec 0; partitioned ones the record of
- * partition-avro.ts.
+ * partition-avro.ts. v3 tables (`formatVersion` 3) get the v3 fields: data_file first_row_id (142),
+ * content_offset (144), content_size_in_bytes (145) (deletion vectors), manifest_file first_row_id (520).
  */
 import type { IcebergType, Schema } from '../spec/schema.ts';
 import type { ManifestFile } from '../spec/manifest-list.ts';
@@ -41,6 +42,13 @@ export const MANIFEST_ENTRY_SCHEMA = {
   ],
 };
 
+/** v3 `data_file` fields, placed as Java's DataFile.getType orders them */
+const V3_DATA_FILE_FIELDS = {
+  first_row_id: opt('first_row_id', 'long', 142),
+  content_offset: opt('content_offset', 'long', 144),
+  content_size_in_bytes: opt('content_size_in_bytes', 'long', 145),
+};
+
 export const MANIFEST_FILE_SCHEMA = {
   type: 'record', name: 'manifest_file', fields: [
     { name: 'manifest_path', type: 'string', 'field-id': 500 },
@@ -64,6 +72,8 @@ export const MANIFEST_FILE_SCHEMA = {
   ],
 };
 
+export const MANIFEST_FILE_SCHEMA_V3 = { ...MANIFEST_FILE_SCHEMA, fields: [...MANIFEST_FILE_SCHEMA.fields, opt('first_row_id', 'long', 520)] };
+
 /** Iceberg schema JSON (§ Appendix C) of a primitive-only schema, for the manifest header */
 export function schemaJson(schema: Schema): string {
   const typeJson = (t: IcebergType): unknown => {
@@ -77,10 +87,17 @@ export function schemaJson(schema: Schema): string {
 
 const kv = <V>(entries: [number, V][]): { key: number; value: V }[] => entries.map(([key, value]) => ({ key, value }));
 
-/** MANIFEST_ENTRY_SCHEMA with the `partition` record of a partitioned spec */
-function entrySchemaFor(p: ManifestPartitioning): object {
+/** MANIFEST_ENTRY_SCHEMA with the `partition` record of a partitioned spec, and the v3 fields for v3 */
+function entrySchemaFor(p: ManifestPartitioning | undefined, formatVersion: number): object {
+  if (p === undefined && formatVersion < 3) return MANIFEST_ENTRY_SCHEMA;
   const entry = MANIFEST_ENTRY_SCHEMA.fields[4] as { type: { fields: { name: string }[] } };
-  const dataFields = entry.type.fields.map((f) => (f.name === 'partition' ? { ...f, type: partitionRecordSchema(p) } : f));
+  const dataFields = entry.type.fields.flatMap((f): object[] => {
+    if (f.name === 'partition') return [p === undefined ? f : { ...f, type: partitionRecordSchema(p) }];
+    if (formatVersion < 3) return [f];
+    if (f.name === 'sort_order_id') return [f, V3_DATA_FILE_FIELDS.first_row_id];
+    if (f.name === 'referenced_data_file') return [f, V3_DATA_FILE_FIELDS.content_offset, V3_DATA_FILE_FIELDS.content_size_in_bytes];
+    return [f];
+  });
   const fields = MANIFEST_ENTRY_SCHEMA.fields.map((f, i) => (i === 4 ? { ...f, type: { ...entry.type, fields: dataFields } } : f));
   return { ...MANIFEST_ENTRY_SCHEMA, fields };
 }
@@ -94,15 +111,16 @@ export function newFileRecord(
 ): Record<string, unknown> {
   const lower: [number, Buffer][] = [];
   const upper: [number, Buffer][] = [];
-  for (const m of f.metrics) {
+  // nested columns are counted per leaf field id (column-metrics.ts)
+  const metrics = f.metrics.flatMap((m) => m.written());
+  for (const m of metrics) {
     const lo = m.lowerBound();
     const hi = m.upperBound();
     if (lo !== null) lower.push([m.fieldId, Buffer.from(lo)]);
     if (hi !== null) upper.push([m.fieldId, Buffer.from(hi)]);
   }
-  const floating = f.metrics.filter((m) => m.type.name === 'float' || m.type.name === 'double');
-  // list columns: value counts are per element in Iceberg; leave them out rather than count rows
-  const counted = f.metrics.filter((m) => m.type.name !== 'list');
+  const floating = metrics.filter((m) => m.type.name === 'float' || m.type.name === 'double');
+  const counted = metrics;
   return {
     content, file_path: f.path, file_format: 'PARQUET', partition: partitioning === undefined ? {} : partitionRecord(partitioning, f.partition ?? []),
     record_count: BigInt(f.recordCount), file_size_in_bytes: BigInt(f.fileSizeInBytes),
@@ -112,6 +130,7 @@ export function newFileRecord(
     nan_value_counts: kv(floating.map((m) => [m.fieldId, BigInt(m.nanCount)])),
     lower_bounds: kv(lower), upper_bounds: kv(upper),
     key_metadata: null, split_offsets: null, equality_ids: null, sort_order_id: content === 0 ? 0 : null, referenced_data_file: referencedDataFile,
+    first_row_id: null, content_offset: null, content_size_in_bytes: null,
   };
 }
 
@@ -120,8 +139,11 @@ export function partitionTupleOf(f: DataFile, partitioning: ManifestPartitioning
   return partitioning.fields.map((p) => fromAvroValue(p.transform.resultType, f.partition.get(p.fieldId)));
 }
 
-/** the Avro `data_file` record of a file read from a manifest, for EXISTING / DELETED entries of a rewrite */
-export function existingFileRecord(f: DataFile, partitioning: ManifestPartitioning | undefined): Record<string, unknown> {
+/**
+ * the Avro `data_file` record of a file read from a manifest, for EXISTING / DELETED entries of a rewrite;
+ * `firstRowId`: the file's inherited first_row_id (v3: written explicitly, § First Row ID Inheritance)
+ */
+export function existingFileRecord(f: DataFile, partitioning: ManifestPartitioning | undefined, firstRowId: bigint | null = f.firstRowId): Record<string, unknown> {
   const big = (m: ReadonlyMap<number, bigint>): { key: number; value: bigint }[] => kv([...m]);
   const bytes = (m: ReadonlyMap<number, Uint8Array>): { key: number; value: Buffer }[] => kv([...m].map(([k, v]): [number, Buffer] => [k, Buffer.from(v)]));
   return {
@@ -135,6 +157,7 @@ export function existingFileRecord(f: DataFile, partitioning: ManifestPartitioni
     split_offsets: f.splitOffsets === null ? null : [...f.splitOffsets],
     equality_ids: f.equalityIds === null ? null : [...f.equalityIds],
     sort_order_id: f.sortOrderId, referenced_data_file: f.referencedDataFile,
+    first_row_id: firstRowId, content_offset: f.contentOffset, content_size_in_bytes: f.contentSizeInBytes,
   };
 }
 
@@ -147,16 +170,16 @@ export interface ManifestEntryRecord {
   readonly dataFile: Record<string, unknown>;
 }
 
-/** a v2 manifest of one spec holding data files (`content` data) or delete files (`content` deletes) */
-export function writeManifestEntries(schema: Schema, partitioning: ManifestPartitioning | undefined, content: 'data' | 'deletes', entries: readonly ManifestEntryRecord[]): Uint8Array {
+/** a v2 (or v3) manifest of one spec holding data files (`content` data) or delete files (`content` deletes) */
+export function writeManifestEntries(schema: Schema, partitioning: ManifestPartitioning | undefined, content: 'data' | 'deletes', entries: readonly ManifestEntryRecord[], formatVersion = 2): Uint8Array {
   const records = entries.map((e) => ({
     status: e.status, snapshot_id: e.snapshotId, sequence_number: e.sequenceNumber, file_sequence_number: e.fileSequenceNumber, data_file: e.dataFile,
   }));
-  return writeAvroFile(partitioning === undefined ? MANIFEST_ENTRY_SCHEMA : entrySchemaFor(partitioning), {
+  return writeAvroFile(entrySchemaFor(partitioning, formatVersion), {
     schema: schemaJson(schema), 'schema-id': String(schema.schemaId),
     'partition-spec': partitioning === undefined ? '[]' : partitionSpecHeader(partitioning),
     'partition-spec-id': String(partitioning?.specId ?? 0),
-    'format-version': '2', content,
+    'format-version': String(Math.max(2, formatVersion)), content,
   }, records);
 }
 
@@ -164,15 +187,16 @@ export function writeManifestEntries(schema: Schema, partitioning: ManifestParti
  * one manifest of ADDED data files (status 1, inherited snapshot id and sequence numbers); with
  * `partitioning`, each file's `partition` (its tuple, spec order) fills the partition record
  */
-export function writeDataManifest(schema: Schema, files: readonly (DataFileInfo & { readonly partition?: readonly unknown[] })[], partitioning?: ManifestPartitioning): Uint8Array {
+export function writeDataManifest(schema: Schema, files: readonly (DataFileInfo & { readonly partition?: readonly unknown[] })[], partitioning?: ManifestPartitioning, formatVersion = 2): Uint8Array {
   return writeManifestEntries(schema, partitioning, 'data', files.map((f) => ({
     status: 1, snapshotId: null, sequenceNumber: null, fileSequenceNumber: null, dataFile: newFileRecord(f, partitioning),
-  })));
+  })), formatVersion);
 }
 
 const buf = (b: Uint8Array | null): Buffer | null => (b === null ? null : Buffer.from(b));
 
-export function writeManifestList(manifests: readonly ManifestFile[], snapshotId: bigint, parentId: bigint | null, sequenceNumber: bigint): Uint8Array {
+/** v3 (`firstRowId` non-null: the snapshot's first-row-id): manifest_file first_row_id and the v3 header */
+export function writeManifestList(manifests: readonly ManifestFile[], snapshotId: bigint, parentId: bigint | null, sequenceNumber: bigint, firstRowId: bigint | null = null): Uint8Array {
   const records = manifests.map((m) => ({
     manifest_path: m.manifestPath, manifest_length: m.manifestLength, partition_spec_id: m.partitionSpecId, content: m.content,
     sequence_number: m.sequenceNumber, min_sequence_number: m.minSequenceNumber, added_snapshot_id: m.addedSnapshotId ?? 0n,
@@ -182,9 +206,11 @@ export function writeManifestList(manifests: readonly ManifestFile[], snapshotId
       contains_null: p.containsNull, contains_nan: p.containsNan, lower_bound: buf(p.lowerBound), upper_bound: buf(p.upperBound),
     })),
     key_metadata: buf(m.keyMetadata),
+    first_row_id: m.firstRowId,
   }));
-  return writeAvroFile(MANIFEST_FILE_SCHEMA, {
+  const v3 = firstRowId !== null;
+  return writeAvroFile(v3 ? MANIFEST_FILE_SCHEMA_V3 : MANIFEST_FILE_SCHEMA, {
     'snapshot-id': String(snapshotId), ...(parentId === null ? {} : { 'parent-snapshot-id': String(parentId) }),
-    'sequence-number': String(sequenceNumber), 'format-version': '2',
+    'sequence-number': String(sequenceNumber), ...(v3 ? { 'first-row-id': String(firstRowId) } : {}), 'format-version': v3 ? '3' : '2',
   }, records);
 }

@@ -5,8 +5,9 @@
  * the schema's identifier-field-ids, DEFAULT expressions `lakegate.column-default.<field-id>` properties. The document is what `stringifyMetadata` writes.
  */
 import { randomUUID } from 'node:crypto';
-import type { ColumnDef } from '../../catalog/table-source.ts';
 import { icebergColumnTypeOf, icebergTypeJson } from './iceberg-type-of.ts';
+import { assignFreshIds } from './iceberg-type-text.ts';
+import type { IcebergColumnDef } from './iceberg-types-option.ts';
 import { toSqlType } from '../spec/types.ts';
 import { partitionFieldsFromOption } from '../transforms/partitioning-option.ts';
 
@@ -33,9 +34,12 @@ export function columnTypeProperty(fieldId: number): string {
 
 /** `primaryKey`: 0-based column positions; they become the schema's identifier-field-ids (required fields) */
 /** `partitioning`: the `partitioning` option items (`day(ts)`, `bucket(16, id)`, …; see partitioning-option.ts) */
-export function newTableMetadata(location: string, columns: readonly ColumnDef[], primaryKey: readonly number[] = [], nowMs = Date.now(), partitioning: readonly string[] = []): MetadataDoc {
+/** `formatVersion`: 2 by default; 3 adds `next-row-id` (row lineage) */
+/** a column with an `icebergType` (the iceberg_types option, iceberg-types-option.ts) gets that type, ids numbered as Iceberg does */
+export function newTableMetadata(location: string, columns: readonly IcebergColumnDef[], primaryKey: readonly number[] = [], nowMs = Date.now(), partitioning: readonly string[] = [], formatVersion: 1 | 2 | 3 = 2): MetadataDoc {
   let lastId = columns.length;
-  const types = columns.map((c) => icebergColumnTypeOf(c.type, () => ++lastId));
+  const nextId = (): number => ++lastId;
+  const types = columns.map((c) => (c.icebergType === undefined ? icebergColumnTypeOf(c.type, nextId) : assignFreshIds(c.icebergType, nextId)));
   const fields = columns.map((c, i) => ({
     id: i + 1, name: c.name, required: !c.nullable, type: icebergTypeJson(types[i]!),
     ...(c.comment === undefined ? {} : { doc: c.comment }),
@@ -47,7 +51,7 @@ export function newTableMetadata(location: string, columns: readonly ColumnDef[]
   const partitionFields = partitionFieldsFromOption(partitioning, columns.map((c, i) => ({ id: i + 1, name: c.name, type: types[i]! })));
   const defaults = Object.fromEntries(columns.flatMap((c, i) => (c.defaultExpr === undefined ? [] : [[columnDefaultProperty(i + 1), c.defaultExpr]])));
   return {
-    'format-version': 2,
+    'format-version': formatVersion,
     'table-uuid': randomUUID(),
     location,
     'last-sequence-number': 0,
@@ -66,5 +70,6 @@ export function newTableMetadata(location: string, columns: readonly ColumnDef[]
     snapshots: [],
     'snapshot-log': [],
     'metadata-log': [],
+    ...(formatVersion >= 3 ? { 'next-row-id': 0 } : {}),
   };
 }

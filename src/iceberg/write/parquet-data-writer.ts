@@ -4,26 +4,34 @@
  * manifest. Field ids go into Arrow field metadata `PARQUET:field_id`, which arrow-rs (parquet-wasm)
  * writes as the Parquet schema `field_id`. Required fields are written non-nullable; a NULL in one is
  * 23502 before any file is written for that batch. The size check uses the Arrow buffers (uncompressed),
- * so files come out smaller than the target once compressed.
+ * so files come out smaller than the target once compressed. A TypedBatch (COPY's typed buffers,
+ * typed-columns.ts) is wrapped as Arrow without converting values; big files are encoded in a worker thread
+ * (parquet-encode-pool.ts) while the next one fills.
  */
 import { randomUUID } from 'node:crypto';
 import { Field, RecordBatch, Schema as ArrowSchema, Struct, Table, makeData, tableToIPC, type Data } from 'apache-arrow';
-import { Compression, Table as WasmTable, WriterPropertiesBuilder, writeParquet } from 'parquet-wasm';
 import type { Batch } from '../../common/batch.ts';
 import { pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
-import type { IcebergType, NestedField, PrimitiveType, Schema } from '../spec/schema.ts';
+import type { NestedField, Schema } from '../spec/schema.ts';
 import { FIELD_ID_KEY } from '../read/arrow-values.ts';
-import { arrowColumn, arrowListColumn, arrowListType, arrowTypeOf, dataBytes } from './arrow-column.ts';
-import { ColumnMetrics } from './column-metrics.ts';
+import { arrowColumn, dataBytes } from './arrow-column.ts';
+import type { ColumnMetrics } from './column-metrics.ts';
+import { arrowTypeOfIceberg, columnMetricsOf, nestedArrowColumn } from './nested-column.ts';
 import type { IcebergWriteIO } from './write-io.ts';
+import { encodeParquetIpc, type ParquetEncodeOptions } from './parquet-encode.mjs';
+import { ENCODE_THREADS, encodeInWorker, warmEncodePool } from './parquet-encode-pool.ts';
+import { mostlyDistinct, typedArrowData } from './typed-arrow-data.ts';
+import { isTypedBatch, materializeColumn, typedBuffers, typedNullCount, type TypedBatch, type TypedColumn } from './typed-columns.ts';
+import { giveBuffers } from './typed-buffer-pool.ts';
 
 /**
- * 64 MiB of Arrow buffers per file (≈ 15–25 MB of ZSTD Parquet): a file is encoded in one piece, so the
- * buffers, their IPC copy and parquet-wasm's memory all scale with it (COPY of TPC-H lineitem SF1 peaked
- * at 1.17 GB RSS with 128 MiB)
+ * 48 MiB of Arrow buffers per file (≈ 12–18 MB of ZSTD Parquet): a file is encoded in one piece, so the
+ * buffers, their IPC copy and parquet-wasm's memory all scale with it, once per thread encoding (COPY of TPC-H
+ * lineitem SF1 peaked at 1.17 GB RSS with 128 MiB in one thread, and at 1.09 GB with 64 MiB once the main
+ * thread and a worker encode side by side)
  */
-export const DEFAULT_TARGET_FILE_SIZE = 64 * 1024 * 1024;
+export const DEFAULT_TARGET_FILE_SIZE = 48 * 1024 * 1024;
 
 /**
  * Rows per Parquet row group (arrow-rs would put up to 1M rows in one): row groups are the unit of
@@ -46,39 +54,18 @@ export interface ParquetDataWriterOptions {
   readonly rowGroupRows?: number;
   /** table name for error messages (23502) */
   readonly relationName?: string;
+  /**
+   * files of at least this many bytes of Arrow IPC are encoded in a worker thread (parquet-encode-pool.ts)
+   * while the next one is built; smaller ones in-thread. Default WORKER_MIN_BYTES; Infinity: never.
+   */
+  readonly workerMinBytes?: number;
 }
 
-let wasmReserved = 0;
+/** 8 MiB of Arrow data (≈ 130k TPC-H lineitem rows): below that a thread hand-off is not worth it */
+export const WORKER_MIN_BYTES = 8 * 1024 * 1024;
 
-/**
- * parquet-wasm's linear memory grows page by page as the Rust allocator asks, and growing it in many small
- * steps costs seconds for a 100 MB file (measured: 3000 × 64 KiB allocations 1 s cold, 67 ms once grown).
- * One large allocation grows it in one step; WASM memory never shrinks, so this is paid once per
- * high-water mark.
- */
-function reserveWasmMemory(bytes: number): void {
-  if (bytes <= wasmReserved) return;
-  // an all-zero "IPC stream" is copied into one wasm allocation, rejected (empty stream) and freed: the
-  // memory grows in one step, and the zero-filled JS buffer is never touched, so it adds no resident memory
-  // (building a real table of that size cost three copies: ~3 × bytes of RSS at the peak)
-  try {
-    WasmTable.fromIPCStream(new Uint8Array(bytes)).free();
-  } catch {
-    // expected: "Expected schema message, found empty stream"
-  }
-  wasmReserved = bytes;
-}
-
-function writable(f: NestedField): IcebergType {
-  if (f.type.kind === 'primitive' || (f.type.kind === 'list' && f.type.element.kind === 'primitive')) return f.type;
-  throw pgError(SqlState.feature_not_supported, `writing nested Iceberg column "${f.name}" is not supported`);
-}
-
-/** metrics type of a column: its primitive type; a list column only counts values and nulls */
-function metricsType(f: NestedField): PrimitiveType {
-  const t = writable(f);
-  return t.kind === 'primitive' ? t : { kind: 'primitive', name: 'list' };
-}
+/** files written but not yet collected into `files` (their encoding may be done): bounds what is kept alive */
+const MAX_UNCOLLECTED = ENCODE_THREADS + 2;
 
 export class ParquetDataWriter {
   readonly files: DataFileInfo[] = [];
@@ -89,6 +76,16 @@ export class ParquetDataWriter {
   private pendingBytes = 0;
   private pendingRows = 0;
   private readonly target: number;
+  /** files being encoded and written, in order; `collected` of them are in `files` */
+  private readonly inflight: Promise<DataFileInfo>[] = [];
+  private collected = 0;
+  private warmed = false;
+  /** files being encoded in worker threads now */
+  private encoding = 0;
+  /** typed batches in `pending`: their buffers are recycled once the file's IPC copy is made */
+  private pendingTyped: TypedBatch[] = [];
+  /** columns of the current file written without dictionary (mostlyDistinct on its first typed batch) */
+  private noDictionary: string[] = [];
 
   constructor(
     private readonly io: IcebergWriteIO,
@@ -97,38 +94,56 @@ export class ParquetDataWriter {
     private readonly options: ParquetDataWriterOptions = {},
   ) {
     this.fields = schema.fields;
-    this.arrowSchema = new ArrowSchema(this.fields.map((f) => {
-      const t = writable(f);
-      return new Field(f.name, t.kind === 'list' ? arrowListType(t) : arrowTypeOf(t as PrimitiveType), !f.required, new Map([[FIELD_ID_KEY, String(f.id)]]));
-    }));
+    this.arrowSchema = new ArrowSchema(this.fields.map((f) => new Field(f.name, arrowTypeOfIceberg(f.type), !f.required, new Map([[FIELD_ID_KEY, String(f.id)]]))));
     this.pendingMetrics = this.newMetrics();
     this.target = options.targetFileSizeBytes ?? DEFAULT_TARGET_FILE_SIZE;
   }
 
   private newMetrics(): ColumnMetrics[] {
-    return this.fields.map((f) => new ColumnMetrics(f.id, metricsType(f)));
+    return this.fields.map(columnMetricsOf);
   }
 
   /** converts one batch (columns in schema order) and writes a file when the target size is reached */
   async add(batch: Batch): Promise<void> {
     if (batch.length === 0) return;
-    this.checkRequired(batch);
+    const typed = isTypedBatch(batch) ? batch.typed : null;
+    this.checkRequired(batch, typed);
+    if (this.pendingRows === 0) this.noDictionary = typed === null ? [] : this.fields.filter((f, c) => typed[c] !== undefined && mostlyDistinct(typed[c])).map((f) => f.name);
     const children: Data[] = this.fields.map((f, c) => {
-      const t = writable(f);
-      const values = batch.columns[c] ?? [];
-      return t.kind === 'list' ? arrowListColumn(values, batch.length, t, this.pendingMetrics[c]!) : arrowColumn(values, batch.length, t as PrimitiveType, this.pendingMetrics[c]!);
+      // typed buffers (COPY) are wrapped as they are; other columns are converted from JS values
+      const tc = typed?.[c];
+      if (tc !== undefined && f.type.kind === 'primitive') {
+        const d = typedArrowData(tc, f.type, this.pendingMetrics[c]!);
+        if (d !== null) return d;
+      }
+      const values = tc !== undefined ? materializeColumn(tc) : batch.columns[c] ?? [];
+      return f.type.kind === 'primitive'
+        ? arrowColumn(values, batch.length, f.type, this.pendingMetrics[c]!)
+        : nestedArrowColumn(values, batch.length, f, this.pendingMetrics[c]!, this.options.relationName);
     });
     const struct = makeData({ type: new Struct(this.arrowSchema.fields), length: batch.length, nullCount: 0, children });
     this.pending.push(new RecordBatch(this.arrowSchema, struct));
+    if (isTypedBatch(batch)) this.pendingTyped.push(batch);
     this.pendingBytes += children.reduce((s, d) => s + dataBytes(d), 0);
     this.pendingRows += batch.length;
+    if (!this.warmed && this.pendingBytes >= this.workerMinBytes()) {
+      // a big write: start the encode threads while this file fills
+      this.warmed = true;
+      warmEncodePool();
+    }
     if (this.pendingBytes >= this.target) await this.flush();
   }
 
-  private checkRequired(batch: Batch): void {
+  private workerMinBytes(): number {
+    return this.options.workerMinBytes ?? WORKER_MIN_BYTES;
+  }
+
+  private checkRequired(batch: Batch, typed: readonly TypedColumn[] | null): void {
     this.fields.forEach((f, c) => {
       if (!f.required) return;
-      const col = batch.columns[c] ?? [];
+      const tc = typed?.[c];
+      if (tc !== undefined && typedNullCount(tc) === 0) return;
+      const col = tc !== undefined ? materializeColumn(tc) : batch.columns[c] ?? [];
       for (let i = 0; i < batch.length; i++) {
         if (col[i] === null || col[i] === undefined) {
           const rel = this.options.relationName ?? '';
@@ -138,26 +153,51 @@ export class ParquetDataWriter {
     });
   }
 
-  /** writes the buffered rows as one Parquet file */
+  /**
+   * writes the buffered rows as one Parquet file. A big one goes to an idle encode thread and the caller
+   * goes on building the next; when every thread is busy, this thread encodes it itself rather than wait
+   * (decoding and encoding then share the cores whichever is slower). Small files are encoded in-thread.
+   */
   async flush(): Promise<void> {
     if (this.pendingRows === 0) return;
     const ipc = tableToIPC(new Table(this.arrowSchema, this.pending), 'stream');
+    for (const b of this.pendingTyped) giveBuffers(typedBuffers(b.typed));
+    this.pendingTyped = [];
+    const path = `${this.dataLocation}/${randomUUID()}-${String(this.inflight.length).padStart(5, '0')}.parquet`;
+    const recordCount = this.pendingRows;
+    const metrics = this.pendingMetrics;
     this.pending = [];
-    reserveWasmMemory(ipc.byteLength * 2);
-    const props = new WriterPropertiesBuilder().setCompression(Compression.ZSTD)
-      .setMaxRowGroupSize(this.options.rowGroupRows ?? DEFAULT_ROW_GROUP_ROWS).build();
-    const bytes = writeParquet(WasmTable.fromIPCStream(ipc), props);
-    const path = `${this.dataLocation}/${randomUUID()}-${String(this.files.length).padStart(5, '0')}.parquet`;
-    await this.io.write(path, bytes);
-    this.files.push({ path, fileSizeInBytes: bytes.byteLength, recordCount: this.pendingRows, metrics: this.pendingMetrics });
     this.pendingMetrics = this.newMetrics();
     this.pendingBytes = 0;
     this.pendingRows = 0;
+    const options: ParquetEncodeOptions = { rowGroupRows: this.options.rowGroupRows ?? DEFAULT_ROW_GROUP_ROWS, noDictionary: this.noDictionary };
+    const inWorker = ipc.byteLength >= this.workerMinBytes() && this.encoding < ENCODE_THREADS;
+    if (inWorker) this.encoding++;
+    const done = (async (): Promise<DataFileInfo> => {
+      let bytes: Uint8Array;
+      try {
+        bytes = inWorker ? await encodeInWorker(ipc, options) : encodeParquetIpc(ipc, options);
+      } finally {
+        if (inWorker) this.encoding--;
+      }
+      await this.io.write(path, bytes);
+      return { path, fileSizeInBytes: bytes.byteLength, recordCount, metrics };
+    })();
+    // a failed statement abandons the writer: its files' errors must not become unhandled rejections
+    done.catch(() => undefined);
+    this.inflight.push(done);
+    await this.collect(MAX_UNCOLLECTED);
+  }
+
+  /** waits for the oldest files until at most `pending` are still in flight */
+  private async collect(pending: number): Promise<void> {
+    while (this.inflight.length - this.collected > pending) this.files.push(await this.inflight[this.collected++]!);
   }
 
   /** flushes and returns every file written */
   async close(): Promise<DataFileInfo[]> {
     await this.flush();
+    await this.collect(0);
     return this.files;
   }
 }

@@ -9,6 +9,7 @@ import type { Schema } from '../spec/schema.ts';
 import { partitionKey, partitionPath, type BoundPartitionField } from '../transforms/partition-path.ts';
 import { ParquetDataWriter, type DataFileInfo, type ParquetDataWriterOptions } from './parquet-data-writer.ts';
 import type { IcebergWriteIO } from './write-io.ts';
+import { isTypedBatch, materializeColumn } from './typed-columns.ts';
 
 export interface PartitionedFileInfo extends DataFileInfo {
   /** one value per partition field of the spec, in spec order */
@@ -34,8 +35,15 @@ export class PartitionedDataWriter {
   async add(batch: Batch): Promise<void> {
     if (batch.length === 0) return;
     const groups = new Map<string, { tuple: unknown[]; rows: number[] }>();
+    // a typed batch (COPY) materializes only the source columns here; it goes on typed when it is one partition
+    const source = new Map<number, readonly unknown[]>();
+    for (const f of this.fields) {
+      if (source.has(f.sourcePos)) continue;
+      const tc = isTypedBatch(batch) ? batch.typed[f.sourcePos] : undefined;
+      source.set(f.sourcePos, tc !== undefined ? materializeColumn(tc) : batch.columns[f.sourcePos] ?? []);
+    }
     for (let r = 0; r < batch.length; r++) {
-      const tuple = this.fields.map((f) => f.transform.apply(batch.columns[f.sourcePos]?.[r] ?? null));
+      const tuple = this.fields.map((f) => f.transform.apply(source.get(f.sourcePos)![r] ?? null));
       const key = partitionKey(this.fields, tuple);
       let g = groups.get(key);
       if (g === undefined) groups.set(key, (g = { tuple, rows: [] }));

@@ -26,7 +26,7 @@ function ownKeys(p: LogicalPlan): JsonObject {
     case 'Join': return { 'Join Type': p.joinType[0]!.toUpperCase() + p.joinType.slice(1), ...(p.condition ? { 'Join Filter': exprText(p.condition) } : {}) };
     case 'Sort': return { 'Sort Key': p.keys.map((k) => `${exprText(k.expr)}${k.descending ? ' DESC' : ''}`) };
     case 'Projection': return { Output: p.exprs.map(exprText) };
-    case 'Aggregate': return { 'Group Key': p.groupKeys.map(exprText) };
+    case 'Aggregate': return { 'Group Key': p.groupKeys.map(exprText), ...(p.workerPartial ? { 'Partial Mode': 'Finalize', 'Partial In': 'scan workers' } : {}) };
     default: return {};
   }
 }
@@ -38,7 +38,7 @@ export function explainJsonPlan(plan: LogicalPlan, extra?: (p: LogicalPlan) => J
     ...subqueriesOf(plan).map((s) => ({ ...explainJsonPlan(s.plan, extra), 'Parent Relationship': 'SubPlan', 'Subplan Name': `${s.subKind}${s.correlated ? ' (correlated)' : ''}` })),
   ];
   return {
-    'Node Type': plan.kind,
+    'Node Type': plan.kind === 'TableScan' ? plan.source.explainNode?.type ?? plan.kind : plan.kind,
     Detail: describeNode(plan),
     ...ownKeys(plan),
     ...(extra?.(plan) ?? {}),

@@ -14,12 +14,12 @@ import type { PushedPredicate, PushedValue, TableScan } from '../logical/table-s
 type Describe<K extends PlanKind> = (p: Extract<LogicalPlan, { kind: K }>) => string;
 
 const DESCRIBE = {
-  TableScan: (p) => `TableScan: ${p.name}${p.asOf ? ` AS OF ${p.asOf}` : ''}${scanPushdownText(p)}`,
+  TableScan: (p) => `${p.source.explainNode?.type ?? 'TableScan'}: ${p.name}${p.asOf ? ` AS OF ${p.asOf}` : ''}${p.source.explainNode?.detail ? ` ${p.source.explainNode.detail}` : ''}${scanPushdownText(p)}`,
   Values: (p) => `Values: ${p.rows.length} row${p.rows.length === 1 ? '' : 's'}`,
   Filter: (p) => `Filter: ${exprText(p.predicate)}`,
   Projection: (p) => `Projection: ${p.exprs.map((e, i) => withAlias(e, p.columns[i]!.name)).join(', ')}`,
   ProjectSet: (p) => `ProjectSet: ${p.exprs.map(exprText).join(', ')}`,
-  Aggregate: (p) => `Aggregate: groupBy=[${p.groupKeys.map(exprText).join(', ')}]${p.groupingSets ? ` sets=${JSON.stringify(p.groupingSets)}` : ''}, aggr=[${p.aggregates.map(exprText).join(', ')}]`,
+  Aggregate: (p) => `${p.workerPartial ? 'Finalize ' : ''}Aggregate: groupBy=[${p.groupKeys.map(exprText).join(', ')}]${p.groupingSets ? ` sets=${JSON.stringify(p.groupingSets)}` : ''}, aggr=[${p.aggregates.map(exprText).join(', ')}]`,
   Join: (p) => `${p.lateral ? 'Lateral' : ''}${p.condition === null && p.joinType === 'inner' ? 'CrossJoin' : `${cap(p.joinType)} Join`}${p.condition ? `: ${exprText(p.condition)}` : ''}`,
   Sort: (p) => `Sort: ${p.keys.map(sortText).join(', ')}`,
   Limit: (p) => `Limit: skip=${p.offset ? exprText(p.offset) : '0'}, fetch=${p.limit ? exprText(p.limit) : 'None'}`,
@@ -118,6 +118,8 @@ export function pushedPredicateText(p: PushedPredicate, columns: readonly { read
 
 /** what the optimizer pushed into a scan, as they appear on EXPLAIN's TableScan line and in FORMAT JSON */
 export function scanPushdown(p: TableScan): { projection?: string[]; filters?: string[]; limit?: string } {
+  // a synthetic source (explainNode) describes what it was given in its detail text
+  if (p.source.explainNode !== undefined) return {};
   return {
     ...(p.projection === undefined ? {} : { projection: p.projection.map((i) => p.columns[i]?.name ?? `#${i}`) }),
     ...(p.filters === undefined || p.filters.length === 0 ? {} : { filters: p.filters.map((f) => pushedPredicateText(f, p.columns)) }),
@@ -175,7 +177,10 @@ export function explainPlan(plan: LogicalPlan, annotate?: (p: LogicalPlan) => { 
     const extra = annotate?.(p);
     out.push('  '.repeat(depth) + describeNode(p) + (extra?.suffix ?? ''));
     for (const l of extra?.lines ?? []) out.push('  '.repeat(depth + 1) + l);
-    for (const c of planChildren(p)) walk(c, depth + 1);
+    // a partial aggregate in the scan workers (exec/partial/): its own line between the Finalize and the input
+    const below = p.kind === 'Aggregate' && p.workerPartial ? depth + 2 : depth + 1;
+    if (below > depth + 1) out.push(`${'  '.repeat(depth + 1)}Partial Aggregate (in workers)`);
+    for (const c of planChildren(p)) walk(c, below);
     for (const s of subqueriesOf(p)) {
       out.push('  '.repeat(depth + 1) + subPlanName(s));
       walk(s.plan, depth + 2);

@@ -14,4 +14,6 @@ export interface Aggregate {
   readonly groupingSets: readonly (readonly number[])[] | null;
   readonly aggregates: readonly AggregateExpr[];
   readonly columns: readonly PlanColumn[];
+  /** set by the optimizer (partial_aggregate): partial aggregates run in the scan workers, finalised here */
+  readonly workerPartial?: boolean;
 }

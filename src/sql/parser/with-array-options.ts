@@ -4,7 +4,8 @@
  * `WITH (` option list becomes the string literal `'["a","b"]'` (a JSON array), padded with spaces to the same
  * length so later AST locations stay valid. Only string-literal elements are rewritten.
  */
-const OPTION_ARRAY = /(\bWITH\s*\([^;()]*?\w+\s*=\s*)ARRAY\s*\[((?:\s*'(?:[^']|'')*'\s*,?)*)\s*\]/gi;
+// the options before this one may hold string literals with parentheses (an array already rewritten: '["day(ts)"]')
+const OPTION_ARRAY = /(\bWITH\s*\((?:[^;()']|'(?:[^']|'')*')*?\w+\s*=\s*)ARRAY\s*\[((?:\s*'(?:[^']|'')*'\s*,?)*)\s*\]/gi;
 
 export function rewriteWithArrayOptions(sql: string): string {
   if (!/\bARRAY\s*\[/i.test(sql) || !/\bWITH\s*\(/i.test(sql)) return sql;

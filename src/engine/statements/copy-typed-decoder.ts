@@ -1,0 +1,360 @@
+/**
+ * COPY … FROM STDIN (text and csv formats) decoded straight from the CopyData bytes into typed column
+ * buffers (iceberg/write/typed-columns.ts): records are split in one pass over the bytes, fields go to
+ * their column's fast parser (copy-column-sinks.ts) or, for any other spelling, through the type's input
+ * function — no string per record, no array per row, no JS value per field on the fast path. The rules are
+ * the ones of copy-in-decoder.ts (quotes, ESCAPE, FORCE_NULL / FORCE_NOT_NULL, HEADER, `\.`, a trailing \r,
+ * the last record without a newline) and so are the errors (22P04 with the line, 22P02 etc. with the line,
+ * column and value, 22021 for bytes that are not UTF-8).
+ * @see https://www.postgresql.org/docs/current/sql-copy.html#id-1.9.3.55.9
+ */
+import { isUtf8 } from 'node:buffer';
+import { GatewayError, pgError, toGatewayError } from '../../common/errors.ts';
+import { SqlState } from '../../common/sqlstate.ts';
+import { textIn } from '../../common/pgtypes/index.ts';
+import type { OutputSettings } from '../../wire/handler.ts';
+import { TypedBatch } from '../../iceberg/write/typed-columns.ts';
+import type { CopyOptions } from './copy-options.ts';
+import type { CopyTarget } from './copy-in-decoder.ts';
+import { charTypmod, unescapeText } from './copy-text-fields.ts';
+import { CopyColumnSink } from './copy-column-sinks.ts';
+
+/** rows per TypedBatch */
+export const TYPED_BATCH_ROWS = 16384;
+
+const QUOTED = 1;
+const SCRATCH = 2;
+const BACKSLASH = 4;
+
+const utf8 = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** the field bounds of one record, as the readers find them */
+class RecordFields {
+  count = 0;
+  starts = new Int32Array(16);
+  ends = new Int32Array(16);
+  flags = new Uint8Array(16);
+  scratch = new Uint8Array(1024);
+  scratchPos = 0;
+
+  push(start: number, end: number, flags: number): void {
+    const n = this.count;
+    if (n === this.starts.length) {
+      const grow = <T extends Int32Array | Uint8Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(n * 2);
+        b.set(a);
+        return b;
+      };
+      this.starts = grow(this.starts);
+      this.ends = grow(this.ends);
+      this.flags = grow(this.flags);
+    }
+    this.starts[n] = start;
+    this.ends[n] = end;
+    this.flags[n] = flags;
+    this.count = n + 1;
+  }
+
+  scratchByte(b: number): void {
+    if (this.scratchPos === this.scratch.length) {
+      const grown = new Uint8Array(this.scratch.length * 2);
+      grown.set(this.scratch);
+      this.scratch = grown;
+    }
+    this.scratch[this.scratchPos++] = b;
+  }
+}
+
+export class CopyTypedDecoder {
+  private readonly fields = new RecordFields();
+  private readonly sinks: CopyColumnSink[];
+  private readonly csv: boolean;
+  private readonly delimiter: number;
+  private readonly quote: number;
+  private readonly escape: number;
+  private readonly nullBytes: Uint8Array;
+  private readonly forceNotNull: boolean[];
+  private readonly forceNull: boolean[];
+  private line = 0;
+  private rows = 0;
+  private headerPending: boolean;
+  private ended = false;
+  private readonly done: TypedBatch[] = [];
+
+  constructor(private readonly options: CopyOptions, private readonly target: CopyTarget, private readonly settings: OutputSettings, private readonly batchRows = TYPED_BATCH_ROWS) {
+    this.csv = options.format === 'csv';
+    this.delimiter = options.delimiter.charCodeAt(0);
+    this.quote = options.quote.charCodeAt(0);
+    this.escape = options.escape.charCodeAt(0);
+    this.nullBytes = encoder.encode(options.nullString);
+    this.forceNotNull = target.columns.map((c) => options.forceNotNull.includes(c.name));
+    this.forceNull = target.columns.map((c) => options.forceNull.includes(c.name));
+    this.headerPending = options.header;
+    this.sinks = target.columns.map((c) => new CopyColumnSink(c.type, batchRows));
+  }
+
+  /** true once `\.` was read (the rest of the input is ignored) */
+  get finished(): boolean {
+    return this.ended;
+  }
+
+  /**
+   * decodes every complete record of buf[start, buf.length) (UTF-8 already checked) and returns where the
+   * first incomplete one starts; `eof`: buf ends with the input (its last record has had a newline added)
+   */
+  decode(buf: Uint8Array, start: number, eof: boolean): number {
+    const len = buf.length;
+    let pos = start;
+    while (pos < len && !this.ended) {
+      const nl = this.csv ? this.readCsv(buf, pos, len) : this.readText(buf, pos, len);
+      if (nl < 0) {
+        if (eof && this.csv) throw pgError(SqlState.bad_copy_file_format, 'unterminated CSV quoted field');
+        break;
+      }
+      const recordStart = pos;
+      pos = nl + 1;
+      this.line++;
+      if (isEndMarker(buf, recordStart, nl)) {
+        this.ended = true;
+        break;
+      }
+      if (this.headerPending) {
+        this.headerPending = false;
+        continue;
+      }
+      this.convert(buf);
+    }
+    return pos;
+  }
+
+  /** batches completed since the last call */
+  take(): TypedBatch[] {
+    return this.done.splice(0);
+  }
+
+  /** the rows of the last, partial batch */
+  finish(): TypedBatch | null {
+    if (this.rows === 0) return null;
+    const b = new TypedBatch(this.rows, this.sinks.map((s) => s.finish()));
+    this.rows = 0;
+    return b;
+  }
+
+  /** one CSV record from `start`: field bounds into this.fields; the index of its newline, or -1 when incomplete */
+  private readCsv(buf: Uint8Array, start: number, len: number): number {
+    const { delimiter, quote, escape } = this;
+    const f = this.fields;
+    f.count = 0;
+    f.scratchPos = 0;
+    let i = start;
+    for (;;) {
+      const fs = i;
+      let c = 0;
+      while (i < len) {
+        c = buf[i]!;
+        if (c === delimiter || c === 10 || c === quote) break;
+        i++;
+      }
+      if (i >= len) return -1;
+      if (c !== quote) {
+        // the record's trailing \r is not data
+        f.push(fs, c === 10 && i > fs && buf[i - 1] === 13 ? i - 1 : i, 0);
+        if (c === 10) return i;
+        i++;
+        continue;
+      }
+      // quoted: the field's bytes are gathered in the scratch buffer (doubled quotes and escapes undone)
+      const ss = f.scratchPos;
+      for (let k = fs; k < i; k++) f.scratchByte(buf[k]!);
+      let inQuote = true;
+      let seg = ss;
+      i++;
+      for (;;) {
+        if (i >= len) return -1;
+        c = buf[i]!;
+        if (inQuote) {
+          if (c === escape || c === quote) {
+            if (i + 1 >= len) return -1;
+            if (buf[i + 1] === quote && (c === escape || escape === quote)) {
+              f.scratchByte(quote);
+              i += 2;
+              continue;
+            }
+            if (c === quote) {
+              inQuote = false;
+              seg = f.scratchPos;
+              i++;
+              continue;
+            }
+          }
+          f.scratchByte(c);
+          i++;
+        } else if (c === quote) {
+          inQuote = true;
+          i++;
+        } else if (c === delimiter || c === 10) {
+          const fe = c === 10 && f.scratchPos > seg && f.scratch[f.scratchPos - 1] === 13 ? f.scratchPos - 1 : f.scratchPos;
+          f.push(ss, fe, QUOTED | SCRATCH);
+          if (c === 10) return i;
+          i++;
+          break;
+        } else {
+          f.scratchByte(c);
+          i++;
+        }
+      }
+    }
+  }
+
+  /** one text-format record: split at the delimiter, a backslash pair is data (unescaped on conversion) */
+  private readText(buf: Uint8Array, start: number, len: number): number {
+    const nl = buf.indexOf(10, start);
+    if (nl < 0 || nl >= len) return -1;
+    const end = nl > start && buf[nl - 1] === 13 ? nl - 1 : nl;
+    const f = this.fields;
+    const delimiter = this.delimiter;
+    f.count = 0;
+    let fs = start;
+    let flags = 0;
+    for (let i = start; i < end; i++) {
+      const c = buf[i]!;
+      if (c === 92 && i + 1 < end) {
+        flags = BACKSLASH;
+        i++;
+      } else if (c === delimiter) {
+        f.push(fs, i, flags);
+        fs = i + 1;
+        flags = 0;
+      }
+    }
+    f.push(fs, end, flags);
+    return nl;
+  }
+
+  private isNullText(src: Uint8Array, start: number, end: number): boolean {
+    const nb = this.nullBytes;
+    if (end - start !== nb.length) return false;
+    for (let k = 0; k < nb.length; k++) if (src[start + k] !== nb[k]) return false;
+    return true;
+  }
+
+  /** the record in this.fields → one row appended to the sinks */
+  private convert(buf: Uint8Array): void {
+    const f = this.fields;
+    const cols = this.target.columns;
+    const n = cols.length;
+    if (f.count < n) {
+      throw pgError(SqlState.bad_copy_file_format, `missing data for column "${cols[f.count]!.name}"`, { where: `COPY ${this.target.table}, line ${this.line}` });
+    }
+    if (f.count > n) throw pgError(SqlState.bad_copy_file_format, 'extra data after last expected column', { where: `COPY ${this.target.table}, line ${this.line}` });
+    for (let c = 0; c < n; c++) {
+      const flags = f.flags[c]!;
+      const src = (flags & SCRATCH) !== 0 ? f.scratch : buf;
+      const s = f.starts[c]!;
+      const e = f.ends[c]!;
+      const sink = this.sinks[c]!;
+      if (this.isNullText(src, s, e) && (this.csv ? ((flags & QUOTED) !== 0 ? this.forceNull[c]! : !this.forceNotNull[c]!) : true)) {
+        sink.appendNull();
+        continue;
+      }
+      if ((flags & BACKSLASH) !== 0 || !sink.fast(src, s, e)) this.slow(c, src, s, e, (flags & BACKSLASH) !== 0);
+    }
+    if (++this.rows === this.batchRows) {
+      this.done.push(new TypedBatch(this.rows, this.sinks.map((s) => s.finish())));
+      this.rows = 0;
+    }
+  }
+
+  /** the type's input function, with copy-in-decoder.ts's error context */
+  private slow(c: number, src: Uint8Array, s: number, e: number, unescape: boolean): void {
+    let text = utf8.decode(src.subarray(s, e));
+    if (unescape) text = unescapeText(text);
+    const col = this.target.columns[c]!;
+    let v: unknown;
+    try {
+      v = charTypmod(col.type, textIn(col.type.oid, col.type.typmod, text, this.settings));
+    } catch (err) {
+      const g = toGatewayError(err);
+      throw new GatewayError(g.code, g.message, { where: `COPY ${this.target.table}, line ${this.line}, column ${col.name}: "${text}"` });
+    }
+    this.sinks[c]!.appendValue(v);
+  }
+}
+
+/** the record [start, end) is the end-of-data marker `\.` (with an optional \r) */
+function isEndMarker(buf: Uint8Array, start: number, end: number): boolean {
+  const len = end - start;
+  if (len !== 2 && len !== 3) return false;
+  if (buf[start] !== 92 || buf[start + 1] !== 46) return false;
+  return len === 2 || buf[start + 2] === 13;
+}
+
+function checkUtf8(buf: Uint8Array, start: number, end: number): void {
+  if (end > start && !isUtf8(buf.subarray(start, end))) {
+    throw pgError(SqlState.character_not_in_repertoire, 'invalid byte sequence for encoding "UTF8"');
+  }
+}
+
+/**
+ * text / csv CopyData payloads → TypedBatches of TYPED_BATCH_ROWS rows (the last one shorter), columns in
+ * target order. Records are decoded in place in each payload; the unfinished one at its end is carried to
+ * the next. Bytes are checked as UTF-8 in whole lines (a newline never sits inside a multi-byte character).
+ */
+export async function* decodeCopyInTyped(data: AsyncIterable<Uint8Array>, options: CopyOptions, target: CopyTarget, settings: OutputSettings, batchRows = TYPED_BATCH_ROWS): AsyncIterable<TypedBatch> {
+  const decoder = new CopyTypedDecoder(options, target, settings, batchRows);
+  /** the unfinished record carried over from the previous payloads (a copy: payloads are not ours to keep) */
+  let rest: Uint8Array | null = null;
+  for await (const chunk of data) {
+    let start = 0;
+    if (rest !== null) {
+      // finish the carried record with this payload's first line(s): only that piece is copied
+      let from = 0;
+      let nl = chunk.indexOf(10);
+      for (;;) {
+        const piece = nl < 0 ? chunk.subarray(from) : chunk.subarray(from, nl + 1);
+        const merged: Uint8Array = new Uint8Array(rest.length + piece.length);
+        merged.set(rest);
+        merged.set(piece, rest.length);
+        if (nl < 0) {
+          rest = merged;
+          break;
+        }
+        checkUtf8(merged, 0, merged.length);
+        const pos = decoder.decode(merged, 0, false);
+        if (decoder.finished || pos === merged.length) {
+          rest = null;
+          start = nl + 1;
+          break;
+        }
+        // a quoted newline: the record goes on
+        rest = pos === 0 ? merged : merged.slice(pos);
+        from = nl + 1;
+        nl = chunk.indexOf(10, from);
+      }
+      if (rest !== null && !decoder.finished) continue;
+    }
+    if (!decoder.finished) {
+      const lastNewline = chunk.lastIndexOf(10);
+      checkUtf8(chunk, start, lastNewline + 1);
+      const pos = decoder.decode(chunk, start, false);
+      if (pos < chunk.length) rest = chunk.slice(pos);
+    }
+    for (const b of decoder.take()) yield b;
+    if (decoder.finished) {
+      const last = decoder.finish();
+      if (last !== null) yield last;
+      return;
+    }
+  }
+  if (rest !== null && rest.length > 0) {
+    checkUtf8(rest, 0, rest.length);
+    const buf = new Uint8Array(rest.length + 1);
+    buf.set(rest);
+    buf[rest.length] = 10;
+    decoder.decode(buf, 0, true);
+    for (const b of decoder.take()) yield b;
+  }
+  const last = decoder.finish();
+  if (last !== null) yield last;
+}

@@ -1,0 +1,113 @@
+/**
+ * PartialAggregateExec: Finalize Aggregate over partial aggregates run in the scan workers (issue #4). Each
+ * pool task (a file, or a run of its row groups) scans, filters, projects and aggregates its rows into
+ * partial states (run-fragment.ts); this thread merges them with combine() in task order — so groups come
+ * out in the order a main-thread HashAggregateExec would produce — and finalises. When the scan would not
+ * go to the pool (no pool, few rows, a source other than Iceberg) it is a plain HashAggregateExec; so it is when
+ * the first task's partial groups show that partial aggregation hardly reduces the rows (high-cardinality keys).
+ * Numeric and integer results are exact either way; float sums may differ in the last digit, as with
+ * PostgreSQL's parallel aggregates.
+ */
+import type { Batch } from '../../common/batch.ts';
+import { emptyScanMetrics, type ScanContext } from '../../catalog/table-source.ts';
+import type { AggregateDef, AggregateState } from '../../functions/registry-types.ts';
+import { IcebergTableSource } from '../../iceberg/iceberg-table-source.ts';
+import { fromCloneable } from '../../iceberg/parallel/cloneable.ts';
+import { runTasksInParallel } from '../../iceberg/parallel/parallel-scan.ts';
+import { sourceParallelScan } from '../../iceberg/parallel/source-parallel-scan.ts';
+import type { Aggregate } from '../../sql/index.ts';
+import { BatchBuilder, rowKey } from '../batch-util.ts';
+import { BATCH_SIZE, checkAbort, type Env } from '../context.ts';
+import type { ExecOperator } from '../operator.ts';
+import { HashAggregateExec } from '../operators/hash-aggregate-exec.ts';
+import { resolveFilters } from '../optimizer/resolve-pushed.ts';
+import type { FragmentRequest, PartialGroups } from './run-fragment.ts';
+import { unpackStateInto } from './state-wire.ts';
+import { wireEvalContext } from './worker-eval-context.ts';
+import { fragmentChain, workerFragmentOf } from './worker-fragment.ts';
+
+/**
+ * The first tasks (until JUDGE_ROWS rows were decoded) decide: more partial groups than MAX_GROUPS_PER_ROW of
+ * their rows, and at least MIN_GROUPS_TO_JUDGE of them, means per-task states barely reduce the data; then the
+ * aggregate runs on the main thread after all (the tasks run so far are wasted).
+ */
+const MAX_GROUPS_PER_ROW = 0.1;
+const MIN_GROUPS_TO_JUDGE = 1000;
+const JUDGE_ROWS = 65_536;
+
+interface Group {
+  readonly keys: unknown[];
+  readonly states: AggregateState[];
+}
+
+export class PartialAggregateExec implements ExecOperator {
+  readonly name = 'PartialAggregateExec';
+  constructor(private readonly plan: Aggregate, private readonly input: ExecOperator, private readonly env: Env) {}
+  get children(): readonly ExecOperator[] { return [this.input]; }
+
+  async *execute(): AsyncIterable<Batch> {
+    const fragment = workerFragmentOf(this.plan);
+    const chain = fragmentChain(this.plan);
+    const source = chain?.scan.source;
+    const ctx = this.env.ctx;
+    if (fragment === null || chain === null || !(source instanceof IcebergTableSource)) return yield* this.#onMainThread();
+    const filters = resolveFilters(chain.scan, ctx.params);
+    const metrics = emptyScanMetrics();
+    const scanCtx: Pick<ScanContext, 'signal' | 'projection' | 'filters' | 'metrics'> = {
+      signal: ctx.scan.signal,
+      projection: fragment.projection,
+      ...(filters === undefined ? {} : { filters }),
+      metrics,
+    };
+    const pool = await sourceParallelScan(source, scanCtx);
+    if (pool === null) return yield* this.#onMainThread();
+    this.env.instrument?.addScanMetrics(chain.scan, metrics);
+    const request: FragmentRequest = { fragment, eval: wireEvalContext(ctx) };
+    const { aggregates, groupKeys } = this.plan;
+    const defs: AggregateDef[] = aggregates.map((a) => a.def);
+    const fresh = (): AggregateState[] => aggregates.map((a, k) => defs[k]!.create(ctx, a.argTypes, a.type));
+    const groups = new Map<string, Group>();
+    const order: Group[] = [];
+    const keyOids = fragment.keyOids;
+    const judged = { groups: 0, rows: 0, done: false };
+    for await (const r of runTasksInParallel(pool.scan, pool.tasks, pool.fields, pool.read, request)) {
+      checkAbort(this.env);
+      const part = r.partial as PartialGroups;
+      if (!judged.done) {
+        judged.groups += part.count;
+        judged.rows += r.metrics.rowsDecoded;
+        if (judged.groups >= MIN_GROUPS_TO_JUDGE && judged.groups > MAX_GROUPS_PER_ROW * judged.rows) {
+          // hardly any reduction (one group per order, say): shipping and merging every state costs more than
+          // aggregating the rows here, so the workers are stopped (leaving this loop cancels them) and it runs serially
+          return yield* this.#onMainThread();
+        }
+        judged.done = judged.rows >= JUDGE_ROWS;
+      }
+      for (let g = 0; g < part.count; g++) {
+        const keys = part.keys.map((col, c) => (part.keysTagged[c] ? fromCloneable(col[g]) : col[g]));
+        const hk = rowKey(keys, keyOids);
+        const states = part.states.map((packed, k) => unpackStateInto(defs[k]!.create(ctx, aggregates[k]!.argTypes, aggregates[k]!.type), packed, g));
+        const known = groups.get(hk);
+        if (known === undefined) {
+          const group = { keys, states };
+          groups.set(hk, group);
+          order.push(group);
+        } else {
+          known.states.forEach((s, k) => s.combine!(states[k]!));
+        }
+      }
+    }
+    // no GROUP BY: an empty input still yields one row (count = 0), as HashAggregateExec
+    if (groupKeys.length === 0 && order.length === 0) order.push({ keys: [], states: fresh() });
+    const out = new BatchBuilder(this.plan.columns.length, BATCH_SIZE);
+    for (const g of order) {
+      out.push([...g.keys, ...g.states.map((s) => s.final() ?? null)]);
+      if (out.full()) yield out.take();
+    }
+    if (out.length > 0) yield out.take();
+  }
+
+  #onMainThread(): AsyncIterable<Batch> {
+    return new HashAggregateExec(this.plan, this.input, this.env).execute();
+  }
+}

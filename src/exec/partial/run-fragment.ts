@@ -1,0 +1,117 @@
+/**
+ * Worker side of a partial aggregate: the task's batches (projected fields) widened to the scan's columns,
+ * through the fragment's Filters and Projections (the executor's own FilterExec / ProjectionExec), then
+ * grouped into fresh aggregate states that are stepped but never finalised. Groups come back in order of
+ * first appearance, so merging tasks in task order keeps the main thread's group order.
+ */
+import type { Batch } from '../../common/batch.ts';
+import { toCloneable } from '../../iceberg/parallel/cloneable.ts';
+import type { AggregateDef, AggregateState } from '../../functions/registry-types.ts';
+import type { Filter, Projection } from '../../sql/index.ts';
+import type { Env } from '../context.ts';
+import { compileAll, compileExpr, type Compiled } from '../expr/compile-expr.ts';
+import { compileShared } from '../expr/compile-shared.ts';
+import { GroupLookup } from '../group-lookup.ts';
+import type { ExecOperator } from '../operator.ts';
+import { FilterExec } from '../operators/filter-exec.ts';
+import { ProjectionExec } from '../operators/projection-exec.ts';
+import { aggregateOfKey, decodeExpr } from './expr-wire.ts';
+import { packStates, type PackedStates } from './state-wire.ts';
+import { workerExecContext, type WireEvalContext } from './worker-eval-context.ts';
+import type { WireFragment } from './worker-fragment.ts';
+
+/** what the main thread sends with each task */
+export interface FragmentRequest {
+  readonly fragment: WireFragment;
+  readonly eval: WireEvalContext;
+}
+
+/** one task's groups, column-wise: `count` groups, one key column per group key, packed states per aggregate */
+export interface PartialGroups {
+  readonly count: number;
+  /** key values per group-key column (toCloneable'd when `keysTagged`) */
+  readonly keys: readonly (readonly unknown[])[];
+  readonly keysTagged: readonly boolean[];
+  readonly states: readonly PackedStates[];
+}
+
+const noRun = (): never => { throw new Error('subqueries do not run in scan workers'); };
+
+/** widens batches of the read fields to the scan's width; unread columns share one all-NULL array */
+async function* widened(batches: AsyncIterable<Batch>, f: WireFragment): AsyncIterable<Batch> {
+  let nulls: unknown[] = [];
+  for await (const b of batches) {
+    if (nulls.length < b.length) nulls = new Array<unknown>(b.length).fill(null);
+    const columns: (readonly unknown[])[] = new Array<readonly unknown[]>(f.width).fill(nulls);
+    f.projection.forEach((c, k) => { columns[c] = b.columns[k]!; });
+    yield { length: b.length, columns };
+  }
+}
+
+/** rows between two looks at the cancel flag (expressions may be slow: a batch can take seconds) */
+const CANCEL_CHECK_ROWS = 1024;
+
+/**
+ * Runs `req` over one task's batches (fields in `req.fragment.projection` order); null once `canceled()`
+ * turned true (looked at between batches and every CANCEL_CHECK_ROWS rows).
+ */
+export async function runFragment(req: FragmentRequest, batches: AsyncIterable<Batch>, canceled: () => boolean): Promise<PartialGroups | null> {
+  const f = req.fragment;
+  const stop = new AbortController();
+  const ctx = workerExecContext(req.eval, stop.signal);
+  const env: Env = { ctx, outer: [], workTables: new Map(), run: noRun };
+  let input: ExecOperator = { name: 'WorkerTaskScan', children: [], execute: () => widened(batches, f) };
+  for (const op of f.ops) {
+    input = op.kind === 'Filter'
+      ? new FilterExec({ kind: 'Filter', predicate: decodeExpr(op.predicate) } as unknown as Filter, input, env)
+      : new ProjectionExec({ kind: 'Projection', exprs: op.exprs.map(decodeExpr) } as unknown as Projection, input, env);
+  }
+  const aggs = f.aggregates.map((a) => ({
+    def: aggregateOfKey(a.def) as AggregateDef,
+    args: a.args.map(decodeExpr),
+    argTypes: a.argTypes,
+    type: a.type,
+    filter: a.filter === null ? null : decodeExpr(a.filter),
+  }));
+  const keys = compileAll(f.groupKeys.map(decodeExpr), env);
+  const args = compileShared(aggs.map((a) => a.args), env);
+  const filters: (Compiled | null)[] = aggs.map((a) => (a.filter === null ? null : compileExpr(a.filter, env)));
+  const strict = aggs.map((a) => a.def.strict !== false);
+  const order: { keys: unknown[]; states: AggregateState[] }[] = [];
+  const lookup = new GroupLookup(keys.fns, f.keyOids, (kv) => {
+    const g = { keys: kv, states: aggs.map((a) => a.def.create(ctx, a.argTypes, a.type)) };
+    order.push(g);
+    return g;
+  });
+  const scratch = args.map((a) => new Array<unknown>(a.fns.length));
+  for await (const b of input.execute()) {
+    if (canceled()) return null;
+    for (const a of args) await a.prepare(b);
+    for (let i = 0; i < b.length; i++) {
+      if (i % CANCEL_CHECK_ROWS === CANCEL_CHECK_ROWS - 1 && canceled()) return null;
+      const g = lookup.find(b.columns, i);
+      for (let a = 0; a < aggs.length; a++) {
+        const flt = filters[a];
+        if (flt && flt.fn(b.columns, i) !== true) continue;
+        const fns = args[a]!.fns;
+        const vals = scratch[a]!;
+        let skip = false;
+        for (let k = 0; k < fns.length; k++) {
+          const v = fns[k]!(b.columns, i);
+          vals[k] = v;
+          if (v === null) skip = true;
+        }
+        if (skip && strict[a]) continue;
+        g.states[a]!.step(vals);
+      }
+    }
+  }
+  const keyCols = f.groupKeys.map((_k, c) => order.map((g) => g.keys[c]));
+  const keysTagged = keyCols.map((col) => col.some((v) => typeof v === 'object' && v !== null));
+  return {
+    count: order.length,
+    keys: keyCols.map((col, c) => (keysTagged[c] ? col.map(toCloneable) : col)),
+    keysTagged,
+    states: aggs.map((_a, k) => packStates(order.map((g) => g.states[k]!))),
+  };
+}
