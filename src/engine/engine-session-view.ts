@@ -37,14 +37,15 @@ export class EngineSessionView implements SessionView {
     return searchPathSchemas(this.session.settings.get('search_path') ?? '', this.user, this.session.catalog, false);
   }
 
+  /** current_setting: the value as SHOW prints it (units included: `4MB`, `30s`), as PostgreSQL returns it */
   getSetting(name: string, missingOk = false): string | null {
-    if (missingOk) return this.session.settings.get(name) ?? null;
-    return this.session.settings.require(name);
+    if (missingOk && this.session.settings.get(name) === undefined) return null;
+    return this.session.settings.showValue(name);
   }
 
   setSetting(name: string, value: string, isLocal: boolean): string {
     const stored = this.session.settings.set(name, value, isLocal && this.session.tx.inBlock);
-    return this.session.settings.get(name) ?? stored;
+    return this.session.settings.get(name) === undefined ? stored : this.session.settings.showValue(name);
   }
 
   settings(): readonly SettingInfo[] {

@@ -20,7 +20,7 @@ export interface IcebergWriteOptions {
   readonly io: IcebergWriteIO;
   /** warehouse root, for table locations when a namespace has none */
   readonly warehouse?: string;
-  /** roll data files at this many (uncompressed) bytes; default 64 MiB (DEFAULT_TARGET_FILE_SIZE) */
+  /** roll data files at this many (uncompressed) bytes; default 48 MiB (DEFAULT_TARGET_FILE_SIZE) */
   readonly targetFileSizeBytes?: number;
 }
 

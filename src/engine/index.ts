@@ -38,7 +38,7 @@ export interface EngineOptions {
   /** location prefix rewrites (`FROM=TO`) for tables whose files moved */
   readonly pathMap?: readonly PathMapEntry[];
   readonly s3?: S3Config;
-  /** Iceberg writes roll data files at this many (uncompressed) bytes; default 64 MiB (DEFAULT_TARGET_FILE_SIZE) */
+  /** Iceberg writes roll data files at this many (uncompressed) bytes; default 48 MiB (DEFAULT_TARGET_FILE_SIZE) */
   readonly icebergTargetFileSizeBytes?: number;
 }
 

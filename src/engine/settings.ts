@@ -8,6 +8,7 @@ import { pgError } from '../common/errors.ts';
 import { SqlState } from '../common/sqlstate.ts';
 import { findTimeZone } from '../common/pgtypes/timezone.ts';
 import { normalizeDisabledRules } from '../exec/optimizer/rule-names.ts';
+import { parseMemoryKb } from '../exec/memory/memory-units.ts';
 import { DEFAULT_QUERY_MEMORY_KB, QUERY_MEMORY_LIMIT_SETTING, normalizeQueryMemoryLimit } from '../exec/memory/query-memory-limit.ts';
 
 export type SettingType = 'bool' | 'integer' | 'real' | 'string' | 'enum';
@@ -202,5 +203,11 @@ export function findSettingDef(name: string): SettingDef | undefined {
 /** DateStyle's normalization depends on the current value (one half may be given alone). */
 export function normalizeSettingValue(def: SettingDef, value: string, current: string): string {
   if (def.name === 'DateStyle') return normalizeDateStyle(value, current);
-  return def.normalize === undefined ? value : def.normalize(value);
+  if (def.normalize !== undefined) return def.normalize(value);
+  // memory settings (work_mem = '8MB') are kept in kB, as PostgreSQL keeps them; SHOW adds the unit back
+  if (def.unit === 'kB') return String(parseMemoryKb(def.name, value, MEMORY_MINIMUM_KB[def.name] ?? 0));
+  return value;
 }
+
+/** PostgreSQL's minimums for the memory settings it range-checks */
+const MEMORY_MINIMUM_KB: Readonly<Record<string, number>> = { work_mem: 64, maintenance_work_mem: 1024 };

@@ -23,7 +23,7 @@ export interface IcebergTableWriter {
   readonly id: TableIdentifier;
   /** called after a successful commit (the engine re-reads the catalog) */
   readonly afterCommit?: () => Promise<void>;
-  /** roll data files at this many (uncompressed Arrow) bytes; default 64 MiB (DEFAULT_TARGET_FILE_SIZE) */
+  /** roll data files at this many (uncompressed Arrow) bytes; default 48 MiB (DEFAULT_TARGET_FILE_SIZE) */
   readonly targetFileSizeBytes?: number;
   readonly maxRetries?: number;
 }
