@@ -3,34 +3,24 @@
  * catalog: the row-delta snapshot and the new partition spec go through REST as TableRequirements +
  * TableUpdates (add-snapshot, set-snapshot-ref, add-spec, set-default-spec), and the owner reads the result.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectText, rowsOf } from '../helpers/text-client.ts';
-import { startServer, type RunningServer } from '../../src/server/main.ts';
+import { rowsOf } from '../helpers/text-client.ts';
+import type { RunningServer } from '../../src/server/main.ts';
+import { startRestPair, type RestPair } from '../helpers/rest-pair.ts';
 
 describe('DML through an Iceberg REST catalog', () => {
-  const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-dml-rest-'));
+  let pair: RestPair;
   let owner: RunningServer;
   let viaRest: RunningServer;
   let a: pg.Client;
   let b: pg.Client;
 
   beforeAll(async () => {
-    owner = await startServer({ host: '127.0.0.1', port: 0, warehouse, auth: 'trust', sample_data: false, rest_port: 0 });
-    viaRest = await startServer({ host: '127.0.0.1', port: 0, warehouse, auth: 'trust', sample_data: false, catalog_uri: `http://127.0.0.1:${owner.restPort!}` });
-    a = await connectText(owner);
-    b = await connectText(viaRest);
+    pair = await startRestPair('lakegate-dml-rest-');
+    ({ owner, viaRest, a, b } = pair);
   });
-  afterAll(async () => {
-    await a?.end();
-    await b?.end();
-    await viaRest?.close();
-    await owner?.close();
-    rmSync(warehouse, { recursive: true, force: true });
-  });
+  afterAll(() => pair?.close());
 
   it('DELETE, UPDATE, SET (partitioning) and purge commit through REST', async () => {
     await b.query('CREATE SCHEMA shop');

@@ -4,37 +4,24 @@
  * does — CREATE SCHEMA/TABLE, INSERT, COPY, ALTER TABLE, COMMENT, rollback — commits through REST
  * (TableRequirements + TableUpdates computed from the metadata diff) and A sees it, and the reverse.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectText, rowsOf } from '../helpers/text-client.ts';
-import { startServer, type RunningServer } from '../../src/server/main.ts';
+import type { RunningServer } from '../../src/server/main.ts';
+import { startRestPair, type RestPair } from '../helpers/rest-pair.ts';
 
 describe('the engine on an Iceberg REST catalog', () => {
-  const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-rest-engine-'));
+  let pair: RestPair;
   let owner: RunningServer;
   let viaRest: RunningServer;
   let a: pg.Client;
   let b: pg.Client;
 
   beforeAll(async () => {
-    owner = await startServer({ host: '127.0.0.1', port: 0, warehouse, auth: 'trust', sample_data: false, rest_port: 0 });
-    viaRest = await startServer({
-      host: '127.0.0.1', port: 0, warehouse, auth: 'trust', sample_data: false,
-      catalog_uri: `http://127.0.0.1:${owner.restPort!}`,
-    });
-    a = await connectText(owner);
-    b = await connectText(viaRest);
+    pair = await startRestPair('lakegate-rest-engine-');
+    ({ owner, viaRest, a, b } = pair);
   });
-  afterAll(async () => {
-    await a?.end();
-    await b?.end();
-    await viaRest?.close();
-    await owner?.close();
-    rmSync(warehouse, { recursive: true, force: true });
-  });
+  afterAll(() => pair?.close());
 
   it('creates, writes and alters tables through REST; the catalog owner sees every commit', async () => {
     await b.query('CREATE SCHEMA shop');

@@ -3,38 +3,31 @@
  * appends and deletion-vector DML commit as TableUpdates, the REST server advances next-row-id from each
  * snapshot's first-row-id + added-rows (as Java's TableMetadata.Builder), and the owner reads the same rows.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectText, rowsOf } from '../helpers/text-client.ts';
-import { startServer, type RunningServer } from '../../src/server/main.ts';
+import { rowsOf } from '../helpers/text-client.ts';
+import type { RunningServer } from '../../src/server/main.ts';
+import { startRestPair, type RestPair } from '../helpers/rest-pair.ts';
 import { FileIO } from '../../src/storage/index.ts';
 import { icebergIOFromFileIO } from '../../src/iceberg/io.ts';
 import { loadTableMetadata } from '../../src/iceberg/spec/metadata-file.ts';
 import { planScan } from '../../src/iceberg/scan/table-scan.ts';
 
 describe('format v3 through REST', () => {
-  const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-v3-rest-'));
+  let pair: RestPair;
   let owner: RunningServer;
   let viaRest: RunningServer;
   let a: pg.Client;
   let b: pg.Client;
+  let warehouse: string;
 
   beforeAll(async () => {
-    owner = await startServer({ host: '127.0.0.1', port: 0, warehouse, auth: 'trust', sample_data: false, rest_port: 0 });
-    viaRest = await startServer({ host: '127.0.0.1', port: 0, warehouse, auth: 'trust', sample_data: false, catalog_uri: `http://127.0.0.1:${owner.restPort!}` });
-    a = await connectText(owner);
-    b = await connectText(viaRest);
+    pair = await startRestPair('lakegate-v3-rest-');
+    ({ owner, viaRest, a, b, warehouse } = pair);
   });
-  afterAll(async () => {
-    await a?.end();
-    await b?.end();
-    await viaRest?.close();
-    await owner?.close();
-    rmSync(warehouse, { recursive: true, force: true });
-  });
+  afterAll(() => pair?.close());
 
   it('appends, DELETE twice and UPDATE commit; next-row-id follows the snapshots', async () => {
     await b.query('CREATE SCHEMA shop');
