@@ -72,13 +72,13 @@ export class IcebergTables {
   }
 
   /** CREATE TABLE in an Iceberg namespace: first metadata file + catalog pointer, then the mirror shows it */
-  async createTable(schema: string, name: string, columns: readonly ColumnDef[], primaryKey: readonly number[] = [], foreignKeys: readonly StoredForeignKey[] = [], partitioning: readonly string[] = [], formatVersion?: 1 | 2 | 3): Promise<void> {
+  async createTable(schema: string, name: string, columns: readonly ColumnDef[], primaryKey: readonly number[] = [], foreignKeys: readonly StoredForeignKey[] = [], partitioning: readonly string[] = [], formatVersion?: 1 | 2 | 3, properties: Readonly<Record<string, string>> = {}): Promise<void> {
     if (this.write === undefined) throw new Error('Iceberg tables are read-only in this server');
     await createIcebergTable(this.catalog, this.write.io, { namespace: [schema], name }, columns, {
       primaryKey,
       ...(formatVersion === undefined ? {} : { formatVersion }),
       ...(partitioning.length === 0 ? {} : { partitioning }),
-      ...(foreignKeys.length === 0 ? {} : { properties: { [FOREIGN_KEYS_PROPERTY]: JSON.stringify(foreignKeys) } }),
+      ...(foreignKeys.length === 0 && Object.keys(properties).length === 0 ? {} : { properties: { ...properties, ...(foreignKeys.length === 0 ? {} : { [FOREIGN_KEYS_PROPERTY]: JSON.stringify(foreignKeys) }) } }),
       ...(this.write.warehouse === undefined ? {} : { warehouse: this.write.warehouse }),
     });
     await this.refresh(true);
@@ -156,13 +156,15 @@ export class IcebergTables {
    * `partitioning` (SET (partitioning = …) / RESET (partitioning)): the new default partition spec, in the
    * same commit, after the column changes.
    */
-  async alterSchema(schema: string, name: string, changes: readonly SchemaChange[], partitioning?: readonly string[]): Promise<string[]> {
+  /** schema changes, a new partitioning and table properties (undefined = remove) of one ALTER TABLE: one commit */
+  async alterSchema(schema: string, name: string, changes: readonly SchemaChange[], partitioning?: readonly string[], properties: ReadonlyMap<string, string | undefined> = new Map()): Promise<string[]> {
     if (this.write === undefined) throw new Error('Iceberg tables are read-only in this server');
     const notices: string[] = [];
     const columns = applySchemaChanges(name, changes, notices);
     const spec = partitioning === undefined ? undefined : setPartitioning(partitioning);
     await updateTableMetadata(this.catalog, this.write.io, { namespace: [schema], name }, (doc) => {
-      const next = changes.length === 0 ? doc : columns(doc);
+      let next = changes.length === 0 ? doc : columns(doc);
+      for (const [key, value] of properties) next = setProperty(key, value)(next);
       return spec === undefined ? next : spec(next);
     });
     await this.refresh(true);

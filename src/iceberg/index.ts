@@ -20,6 +20,7 @@ export { selectRowGroups, rowGroupFieldStats } from './read/row-group-stats.ts';
 export { type ParquetReadOptions } from './read/parquet-reader.ts';
 export { IcebergTableSource, type IcebergTableSourceOptions } from './iceberg-table-source.ts';
 export { BrokenTableSource } from './broken-table-source.ts';
+export { checkTableProperty, isTablePropertyName, targetFileSizeOf, TARGET_FILE_SIZE_PROPERTY } from './table-properties.ts';
 export * from './metadata-tables/index.ts';
 // write path (append commits)
 export { type IcebergWriteIO, type FileIOWritable, writableIcebergIO } from './write/write-io.ts';

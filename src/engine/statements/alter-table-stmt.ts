@@ -10,13 +10,13 @@ import { notSupported, pgError, undefinedTable } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { RelationInfo } from '../../catalog/catalog-view.ts';
 import { formatType } from '../../common/pgtypes/format-type.ts';
-import { MetadataTableSource, partitioningItems, type SchemaChange } from '../../iceberg/index.ts';
+import { MetadataTableSource, checkTableProperty, isTablePropertyName, partitioningItems, type SchemaChange } from '../../iceberg/index.ts';
 import { applyIcebergTypesToAdds, icebergTypesItems } from '../../iceberg/write/iceberg-types-option.ts';
 import type { EngineSession } from '../engine-session.ts';
 import { constText, nodeBody, nodeKind, quoteIdent, rangeVarName, type AstNode } from '../ast.ts';
 import { MemoryTable } from '../memory-table.ts';
 import type { UtilityHandler } from './route-utility.ts';
-import { lookupRelation } from './ddl.ts';
+import { lookupRelation, tablePropertyOption } from './ddl.ts';
 import { sqlTypeOf } from './type-name.ts';
 import { cookDefaultText } from './cook-default.ts';
 import { deparseSync } from './deparse.ts';
@@ -119,6 +119,7 @@ function partitioningOf(cmd: AstNode): string[] | undefined {
   for (const d of defs) {
     const key = String(d.defname ?? '').toLowerCase();
     if (key === 'iceberg_types' && cmd.subtype === 'AT_SetRelOptions' && d.defnamespace === undefined) continue; // icebergTypesOf
+    if (d.defnamespace !== undefined || isTablePropertyName(String(d.defname ?? ''))) continue; // propertiesOf
     if (key !== 'partitioning' || d.defnamespace !== undefined) throw notSupported(`ALTER TABLE … ${cmd.subtype === 'AT_SetRelOptions' ? 'SET' : 'RESET'} (${key}) on Iceberg tables`);
     if (cmd.subtype === 'AT_ResetRelOptions') { items = []; continue; }
     const value = constText(d.arg);
@@ -126,6 +127,24 @@ function partitioningOf(cmd: AstNode): string[] | undefined {
     items = partitioningItems(value);
   }
   return items;
+}
+
+/** SET ("write.target-file-size-bytes" = '…') / RESET ("…"): table properties (table-properties.ts); undefined = remove */
+function propertiesOf(cmd: AstNode, into: Map<string, string | undefined>): void {
+  if (cmd.subtype !== 'AT_SetRelOptions' && cmd.subtype !== 'AT_ResetRelOptions') return;
+  const list = nodeBody(cmd.def).items;
+  for (const d of (Array.isArray(list) ? list : []).map((x) => nodeBody(x))) {
+    const key = d.defnamespace === undefined ? String(d.defname ?? '') : `${String(d.defnamespace)}.${String(d.defname ?? '')}`;
+    if (!isTablePropertyName(key)) continue;
+    if (cmd.subtype === 'AT_ResetRelOptions') {
+      checkTableProperty(key, undefined);
+      into.set(key, undefined);
+      continue;
+    }
+    const [k, v] = tablePropertyOption(d)!;
+    checkTableProperty(k, v);
+    into.set(k, v);
+  }
 }
 
 /** SET (iceberg_types = 'x struct<a: int>' | '["x …", "y …"]'): Iceberg types of columns the statement adds */
@@ -218,14 +237,16 @@ export const runAlterTable: UtilityHandler = async (session, stmt) => {
     // every subcommand of the statement goes into one new schema (and partition spec), one commit
     let partitioning: string[] | undefined;
     const icebergTypes: string[] = [];
+    const properties = new Map<string, string | undefined>();
     const columnCmds = cmds.filter((cmd) => {
+      propertiesOf(cmd, properties);
       const p = partitioningOf(cmd);
       if (p !== undefined) partitioning = p;
       icebergTypes.push(...icebergTypesOf(cmd));
       return cmd.subtype !== 'AT_SetRelOptions' && cmd.subtype !== 'AT_ResetRelOptions';
     });
     const changes = applyIcebergTypesToAdds(columnCmds.map(icebergChange), icebergTypes);
-    const notices = await session.iceberg!.alterSchema(rel.schema, rel.name, changes, partitioning);
+    const notices = await session.iceberg!.alterSchema(rel.schema, rel.name, changes, partitioning, properties);
     for (const n of notices) session.notice(n);
   } else {
     for (const cmd of cmds) rel = await alterMemory(session, rel, cmd);

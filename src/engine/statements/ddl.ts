@@ -15,7 +15,7 @@ import { constText, nodeBody, nodeKind, rangeVarName, stringList } from '../ast.
 import { MemoryTable } from '../memory-table.ts';
 import { sqlTypeOf } from './type-name.ts';
 import { ViewSource } from '../view-source.ts';
-import { MetadataTableSource, partitioningItems } from '../../iceberg/index.ts';
+import { MetadataTableSource, checkTableProperty, isTablePropertyName, partitioningItems } from '../../iceberg/index.ts';
 import { applyIcebergTypes, icebergTypesItems } from '../../iceberg/write/iceberg-types-option.ts';
 import { noteOnCommit } from './on-commit.ts';
 import { cookDefaultText } from './cook-default.ts';
@@ -132,7 +132,7 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
     throw pgError('42P16', 'ON COMMIT can only be used on temporary tables');
   }
   if (await isIcebergSchema(session, schema, temp)) {
-    const { partitioning, formatVersion, icebergTypes } = icebergTableOptions(body.options);
+    const { partitioning, formatVersion, icebergTypes, properties } = icebergTableOptions(body.options);
     if (body.partspec !== undefined) throw pgError(SqlState.feature_not_supported, 'PARTITION BY is not supported on Iceberg tables');
     // a primary key becomes the Iceberg identifier fields (required); uniqueness is not enforced.
     // Foreign keys (metadata only, as for memory tables) are kept by name in a table property.
@@ -140,7 +140,7 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
       const ref = session.catalog.relationByOid(fk.refRelationOid)!;
       return { name: fk.name, columns: fk.columns.map((i) => columns[i]!.name), refSchema: ref.schema, refTable: ref.name, refColumns: fk.refColumns.map((i) => ref.source.columns[i]!.name) };
     });
-    await session.iceberg!.createTable(schema, name, applyIcebergTypes(columns, icebergTypes), pk, fks, partitioning, formatVersion);
+    await session.iceberg!.createTable(schema, name, applyIcebergTypes(columns, icebergTypes), pk, fks, partitioning, formatVersion, properties);
     session.server.catalogChanged();
     return { kind: 'command', tag: 'CREATE TABLE' };
   }
@@ -171,8 +171,8 @@ async function createFromQuery(session: EngineSession, into: Record<string, unkn
   const columns: ColumnDef[] = bound.columns.map((c, i) => ({ name: names[i] ?? c.name, type: c.type, nullable: true }));
   if (await isIcebergSchema(session, schema, temp)) {
     // WITH (partitioning / format_version / iceberg_types) as on CREATE TABLE
-    const { partitioning, formatVersion, icebergTypes } = icebergTableOptions(into.options);
-    await session.iceberg!.createTable(schema, name, applyIcebergTypes(columns, icebergTypes), [], [], partitioning, formatVersion);
+    const { partitioning, formatVersion, icebergTypes, properties } = icebergTableOptions(into.options);
+    await session.iceberg!.createTable(schema, name, applyIcebergTypes(columns, icebergTypes), [], [], partitioning, formatVersion, properties);
     const rel = session.catalog.findRelation(schema, name);
     if (skipData || rel === undefined || !isWritable(rel.source)) return 0;
     return rel.source.insert(executePlan(bound.plan, session.execContext(params)), session.execContext(params).scan);
@@ -359,7 +359,8 @@ export const runComment: UtilityHandler = async (session, stmt) => {
  * (default 2; v1 is 0A000), and `iceberg_types = ARRAY['attrs struct<a: int>', …]` (nested column types,
  * iceberg/write/iceberg-types-option.ts); any other option stays 0A000.
  */
-function icebergTableOptions(options: unknown): { partitioning: string[]; formatVersion?: 2 | 3; icebergTypes: string[] } {
+function icebergTableOptions(options: unknown): { partitioning: string[]; formatVersion?: 2 | 3; icebergTypes: string[]; properties: Record<string, string> } {
+  const properties: Record<string, string> = {};
   let items: string[] = [];
   let icebergTypes: string[] = [];
   let formatVersion: 2 | 3 | undefined;
@@ -367,7 +368,11 @@ function icebergTableOptions(options: unknown): { partitioning: string[]; format
     const d = nodeBody(o);
     const arg = d.arg === undefined ? undefined : nodeBody(d.arg);
     const name = String(d.defname ?? '').toLowerCase();
-    if (name === 'partitioning' && typeof arg?.sval === 'string') items = partitioningItems(arg.sval);
+    const property = tablePropertyOption(d);
+    if (property !== null) {
+      checkTableProperty(property[0], property[1]);
+      properties[property[0]] = property[1];
+    } else if (name === 'partitioning' && typeof arg?.sval === 'string') items = partitioningItems(arg.sval);
     else if (name === 'iceberg_types' && typeof arg?.sval === 'string') icebergTypes = icebergTypesItems(arg.sval);
     else if (name === 'format_version') {
       const v = Number(arg?.ival ?? arg?.sval ?? NaN);
@@ -376,5 +381,17 @@ function icebergTableOptions(options: unknown): { partitioning: string[]; format
       formatVersion = v;
     } else throw pgError(SqlState.feature_not_supported, `CREATE TABLE … WITH option "${String(d.defname ?? '')}" is not supported on Iceberg tables`);
   }
-  return { partitioning: items, icebergTypes, ...(formatVersion === undefined ? {} : { formatVersion }) };
+  return { partitioning: items, icebergTypes, properties, ...(formatVersion === undefined ? {} : { formatVersion }) };
+}
+
+/**
+ * `"write.target-file-size-bytes" = '134217728'` (or unquoted `write.x = 1`, which PostgreSQL's grammar splits
+ * into namespace and name): a table property and its value as text, or null for lakegate's own options
+ */
+export function tablePropertyOption(d: Record<string, unknown>): [string, string] | null {
+  const key = d.defnamespace === undefined ? String(d.defname ?? '') : `${String(d.defnamespace)}.${String(d.defname ?? '')}`;
+  if (!isTablePropertyName(key)) return null;
+  const value = d.arg === undefined ? null : constText(d.arg);
+  if (value === null) throw pgError(SqlState.invalid_parameter_value, `Iceberg table property "${key}" needs a value`);
+  return [key, value];
 }

@@ -4,6 +4,7 @@
  * then makes them one append snapshot (append-commit.ts) and tells the engine to refresh its mirror.
  * One statement = one atomic commit; an error anywhere before the catalog swap commits nothing.
  */
+import { targetFileSizeOf } from '../table-properties.ts';
 import type { Batch } from '../../common/batch.ts';
 import type { IcebergCatalog, TableIdentifier } from '../../catalog/iceberg/index.ts';
 import { stripTrailingSlash } from '../../catalog/iceberg/warehouse-layout.ts';
@@ -39,9 +40,11 @@ export interface OpenDataWriter {
 }
 
 export function openDataWriter(writer: IcebergTableWriter, md: TableMetadata, schema: Schema): OpenDataWriter {
+  // the table's write.target-file-size-bytes wins over the server's setting (table-properties.ts)
+  const targetFileSizeBytes = targetFileSizeOf(md.properties) ?? writer.targetFileSizeBytes;
   const fileOptions = {
     relationName: writer.id.name,
-    ...(writer.targetFileSizeBytes === undefined ? {} : { targetFileSizeBytes: writer.targetFileSizeBytes }),
+    ...(targetFileSizeBytes === undefined ? {} : { targetFileSizeBytes }),
   };
   // a partitioned default spec: one rolling file per partition tuple under data/<partition path>/
   const spec = specById(md, md.defaultSpecId);
