@@ -19,6 +19,8 @@ export class EngineServer {
   readonly startTime = BigInt(Date.now()) * 1000n;
   /** statement text → parse trees; parse trees are never mutated after parsing, so sessions share them */
   readonly parseCache = new LruCache<string, ParsedStatement[]>(1024);
+  /** config `settings:`: every session starts from these (its startup parameters win), as from postgresql.conf */
+  defaultSettings: Readonly<Record<string, string>> = {};
   /** statement text → its literal-normalised shape (literal-params.ts), null when it has none */
   readonly literalShapes = new LruCache<string, LiteralNormalised | null>(1024);
   private readonly catalogs = new Map<string, DatabaseCatalog>();

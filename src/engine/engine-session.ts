@@ -93,7 +93,7 @@ export class EngineSession implements HandlerSession {
     readonly server: EngineServer,
     readonly info: StartupInfo,
   ) {
-    const params: Record<string, string> = { session_authorization: info.user };
+    const params: Record<string, string> = { ...server.defaultSettings, session_authorization: info.user };
     for (const [k, v] of Object.entries(info.parameters)) {
       if (k !== 'user' && k !== 'database' && k !== 'options' && k !== 'replication') params[k] = v;
     }

@@ -2,6 +2,7 @@
  * engine: implements wire's QueryHandler (parse → bind → plan → execute, plus session statements).
  * Public surface of the module; the composition root (server/) calls createQueryEngine.
  */
+import { SessionSettings } from './session-settings.ts';
 import type { HandlerSession, QueryHandler, StartupInfo } from '../wire/handler.ts';
 import type { ColumnDef } from '../catalog/table-source.ts';
 import { batchFromRows } from '../common/batch.ts';
@@ -40,6 +41,8 @@ export interface EngineOptions {
   readonly s3?: S3Config;
   /** Iceberg writes roll data files at this many (uncompressed) bytes; default 48 MiB (DEFAULT_TARGET_FILE_SIZE) */
   readonly icebergTargetFileSizeBytes?: number;
+  /** server-wide defaults of session settings (config `settings:`); a client's startup parameters win */
+  readonly settings?: Readonly<Record<string, string>>;
 }
 
 export interface QueryEngine extends QueryHandler {
@@ -76,6 +79,7 @@ export async function createQueryEngine(options: EngineOptions): Promise<QueryEn
   registerPgCatalog(functions);
   const system = { schemas: systemSchemas(), relations: createSystemRelations({ functions }) };
   const server = new EngineServer(options.databases.length > 0 ? options.databases : ['lakegate'], system, functions, options.serverVersion ?? SERVER_VERSION);
+  server.defaultSettings = checkedDefaultSettings(options.settings ?? {});
   const fileIO = new FileIO({ pathMap: options.pathMap ?? [], ...(options.s3 === undefined ? {} : { s3: options.s3 }) });
   if (options.warehouse !== undefined) {
     const io = icebergIOFromFileIO(fileIO);
@@ -131,4 +135,17 @@ export async function createQueryEngine(options: EngineOptions): Promise<QueryEn
       server.catalogChanged();
     },
   };
+}
+
+/** config `settings:` checked once at start, with the errors SET would give, so a typo stops the server */
+function checkedDefaultSettings(settings: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  const probe = new SessionSettings();
+  for (const [name, value] of Object.entries(settings)) {
+    try {
+      probe.set(name, value, false, 'configuration file');
+    } catch (e) {
+      throw new Error(`settings.${name}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return settings;
 }

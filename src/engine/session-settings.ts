@@ -32,7 +32,12 @@ export class SessionSettings {
       }
     }
     this.changed.clear();
+    // RESET returns to the value the session started with (config `settings:`, startup parameters), as
+    // PostgreSQL's reset_val, not to the built-in default
+    for (const [name, value] of this.values) this.initial.set(name, { value, source: this.sources.get(name) ?? 'client' });
   }
+
+  private readonly initial = new Map<string, { readonly value: string; readonly source: string }>();
 
   /** canonical name → value, or undefined if unknown (custom `a.b` names that were never set included) */
   get(name: string): string | undefined {
@@ -75,9 +80,15 @@ export class SessionSettings {
     if (def.context === 'internal') throw pgError(SqlState.cant_change_runtime_param, `parameter "${def.name}" cannot be changed`);
     const before = this.get(def.name);
     this.remember(def.name, this.values.get(def.name), false);
-    this.values.delete(def.name);
-    this.sources.delete(def.name);
-    if (def.report === true && before !== def.defaultValue) this.changed.add(def.name);
+    const start = this.initial.get(def.name);
+    if (start === undefined) {
+      this.values.delete(def.name);
+      this.sources.delete(def.name);
+    } else {
+      this.values.set(def.name, start.value);
+      this.sources.set(def.name, start.source);
+    }
+    if (def.report === true && before !== (start?.value ?? def.defaultValue)) this.changed.add(def.name);
   }
 
   resetAll(): void {
@@ -145,7 +156,7 @@ export class SessionSettings {
       source: this.sources.get(d.name) ?? 'default',
       enumvals: d.enumValues ?? null,
       bootVal: d.defaultValue,
-      resetVal: d.defaultValue,
+      resetVal: this.initial.get(d.name)?.value ?? d.defaultValue,
     }));
     return out;
   }

@@ -56,6 +56,8 @@ export const ConfigSchema = z
     sample_data: z.coerce.boolean().default(true),
     /** its size: 1 ≈ 1.08 million rows (rows scale linearly); `lakegate sample --scale N` rebuilds it */
     sample_scale: z.coerce.number().positive().max(1000).default(1),
+    /** server-wide defaults of session settings, as postgresql.conf sets them (work_mem, TimeZone, lakegate.*) */
+    settings: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).default({}),
   })
   .strict();
 

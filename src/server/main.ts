@@ -33,6 +33,7 @@ export async function createEngine(cfg: Config): Promise<QueryEngine> {
     databases: cfg.databases,
     serverVersion: cfg.server_version,
     warehouse: cfg.warehouse,
+    settings: cfg.settings,
     pathMap: cfg.path_map,
     ...(cfg.catalog_uri === undefined ? {} : { catalogUri: cfg.catalog_uri }),
     ...(cfg.catalog_token === undefined ? {} : { catalogToken: cfg.catalog_token }),
