@@ -61,8 +61,10 @@ export interface SessionView {
   readonly localPort: number;
   /** the schemas of search_path that exist, in order, as current_schemas(false) returns them */
   searchPath(): readonly string[];
-  /** current_setting(name, missingOk): throws 42704 `unrecognized configuration parameter "x"` unless missingOk */
+  /** the stored value (kB / ms numbers for unit settings); throws 42704 `unrecognized configuration parameter "x"` unless missingOk */
   getSetting(name: string, missingOk?: boolean): string | null;
+  /** the value as SHOW / current_setting print it (with units: `4MB`, `30s`); getSetting is the stored value */
+  showSetting?(name: string, missingOk?: boolean): string | null;
   /** set_config(name, value, isLocal): returns the new value */
   setSetting(name: string, value: string, isLocal: boolean): string;
   settings(): readonly SettingInfo[];

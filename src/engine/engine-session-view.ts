@@ -37,8 +37,13 @@ export class EngineSessionView implements SessionView {
     return searchPathSchemas(this.session.settings.get('search_path') ?? '', this.user, this.session.catalog, false);
   }
 
-  /** current_setting: the value as SHOW prints it (units included: `4MB`, `30s`), as PostgreSQL returns it */
   getSetting(name: string, missingOk = false): string | null {
+    if (missingOk) return this.session.settings.get(name) ?? null;
+    return this.session.settings.require(name);
+  }
+
+  /** current_setting: the value as SHOW prints it (units included: `4MB`, `30s`), as PostgreSQL returns it */
+  showSetting(name: string, missingOk = false): string | null {
     if (missingOk && this.session.settings.get(name) === undefined) return null;
     return this.session.settings.showValue(name);
   }

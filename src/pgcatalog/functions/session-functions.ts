@@ -7,6 +7,7 @@
 import { queryCanceled } from '../../common/errors.ts';
 import { Oid, pgArray } from '../../common/pgtypes/index.ts';
 import type { EvalContext, RoutineDef } from '../../functions/registry-types.ts';
+import type { SessionView } from '../../catalog/session-view.ts';
 import { snapshotFor } from '../eval-snapshot.ts';
 import { scalar, setReturning } from './define.ts';
 
@@ -61,8 +62,8 @@ export const sessionFunctions: readonly RoutineDef[] = [
   scalar('pg_cancel_backend', [Oid.int4], Oid.bool, ([pid], ctx) => ctx.session.cancelBackend(pid as number), { volatility: 'v' }),
   scalar('pg_terminate_backend', [Oid.int4, Oid.int8], Oid.bool, ([pid], ctx) => ctx.session.terminateBackend(pid as number), { volatility: 'v', defaults: 1 }),
   scalar('pg_sleep', [Oid.float8], Oid.void, ([s], ctx) => sleep(s as number, ctx.signal), { volatility: 'v' }),
-  scalar('current_setting', [Oid.text], Oid.text, ([name], ctx) => ctx.session.getSetting(name as string)),
-  scalar('current_setting', [Oid.text, Oid.bool], Oid.text, ([name, missingOk], ctx) => ctx.session.getSetting(name as string, missingOk as boolean)),
+  scalar('current_setting', [Oid.text], Oid.text, ([name], ctx) => showSetting(ctx.session, name as string, false)),
+  scalar('current_setting', [Oid.text, Oid.bool], Oid.text, ([name, missingOk], ctx) => showSetting(ctx.session, name as string, missingOk as boolean)),
   scalar('set_config', [Oid.text, Oid.text, Oid.bool], Oid.text,
     ([name, value, isLocal], ctx) => ctx.session.setSetting(name as string, (value as string | null) ?? '', isLocal === true),
     { volatility: 'v', strict: false }),
@@ -74,3 +75,8 @@ export const sessionFunctions: readonly RoutineDef[] = [
   scalar('pg_my_temp_schema', [], Oid.oid, (_a, ctx) => ctx.catalog.schemaByName('pg_temp')?.oid ?? 0, { volatility: 's' }),
   scalar('pg_is_other_temp_schema', [Oid.oid], Oid.bool, () => false),
 ];
+
+/** current_setting prints as SHOW does (sessions that cannot format give the stored value) */
+function showSetting(session: SessionView, name: string, missingOk: boolean): string | null {
+  return session.showSetting?.(name, missingOk) ?? session.getSetting(name, missingOk);
+}
