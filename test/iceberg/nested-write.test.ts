@@ -5,7 +5,7 @@
  * in `$files`, UPDATE of PyIceberg's map_stats fixture (map<string, string>) keeping its map values, errors
  * with their SQLSTATEs, and icebird (an independent reader) reading the structs, lists and maps back.
  */
-import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -14,6 +14,7 @@ import { icebergRead } from 'icebird';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localFetch } from '../helpers/local-fetch.ts';
 import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
 
 const FIXTURES = join(import.meta.dirname, '../../../shared/fixtures/iceberg');
@@ -28,21 +29,6 @@ function copyWritable(from: string, to: string): void {
   walk(to);
 }
 
-/** fetch over the local file system for icebird (as robust-icebird.test.ts) */
-const localFetch = (async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-  const url = String(input instanceof Request ? input.url : input);
-  const path = url.startsWith('file://') ? decodeURIComponent(new URL(url).pathname) : url;
-  if (!path.startsWith('/') || !existsSync(path)) return new Response('not found', { status: 404 });
-  const all = readFileSync(path);
-  if (init?.method === 'HEAD') return new Response(null, { status: 200, headers: { 'content-length': String(all.length) } });
-  const range = /bytes=(\d+)-(\d*)/.exec(new Headers(init?.headers).get('Range') ?? '');
-  if (range) {
-    const from = Number(range[1]);
-    const to = range[2] ? Number(range[2]) + 1 : all.length;
-    return new Response(all.subarray(from, to), { status: 206, headers: { 'content-length': String(to - from) } });
-  }
-  return new Response(all, { status: 200, headers: { 'content-length': String(all.length) } });
-}) as typeof fetch;
 
 const CREATE = `CREATE TABLE lake.n (id int NOT NULL, s jsonb, m jsonb, ls jsonb[], li int[], deep jsonb) WITH (iceberg_types = ARRAY[
   's struct<a: int not null, b: string, inner: struct<d: decimal(10, 2), ts: timestamptz>, tags: list<string>>',

@@ -12,31 +12,17 @@
  * that are not UTF-8, like 0xff, come back as U+FFFD — binary is not exact in icebird),
  * a NULL list as undefined.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { icebergRead } from 'icebird';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localFetch } from '../helpers/local-fetch.ts';
 import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
 
 const passthrough = { getTypeParser: () => (v: string) => v };
 
-/** fetch over the local file system: plain paths and file:// URLs, with HEAD and Range */
-const localFetch = (async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-  const url = String(input instanceof Request ? input.url : input);
-  const path = url.startsWith('file://') ? decodeURIComponent(new URL(url).pathname) : url;
-  if (!path.startsWith('/') || !existsSync(path)) return new Response('not found', { status: 404 });
-  const all = readFileSync(path);
-  if (init?.method === 'HEAD') return new Response(null, { status: 200, headers: { 'content-length': String(all.length) } });
-  const range = /bytes=(\d+)-(\d*)/.exec(new Headers(init?.headers).get('Range') ?? '');
-  if (range) {
-    const from = Number(range[1]);
-    const to = range[2] ? Number(range[2]) + 1 : all.length;
-    return new Response(all.subarray(from, to), { status: 206, headers: { 'content-length': String(to - from) } });
-  }
-  return new Response(all, { status: 200, headers: { 'content-length': String(all.length) } });
-}) as typeof fetch;
 
 const COLUMNS = `id, i4, s2, name, price, ok, d, (extract(epoch from tm) * 1000000)::int8 AS tm,
   floor(extract(epoch from ts) * 1000)::int8 AS ts, floor(extract(epoch from tz) * 1000)::int8 AS tz, f4, f8, u, b, arr, v`;

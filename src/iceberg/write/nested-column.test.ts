@@ -15,18 +15,7 @@ import { jsonbIn, parseJsonb } from '../../common/pgtypes/json-text.ts';
 import { readJsonb } from './jsonb-reader.ts';
 import { newFileRecord } from './manifest-writer.ts';
 import type { Field } from 'apache-arrow';
-import type { IcebergWriteIO } from './write-io.ts';
-
-function memoryIO(): IcebergWriteIO & { files: Map<string, Uint8Array> } {
-  const files = new Map<string, Uint8Array>();
-  return {
-    files,
-    read: async (u) => files.get(u)!,
-    readRange: async (u, o, l) => files.get(u)!.subarray(o, o + l),
-    write: async (u, d) => { files.set(u, d); },
-    writeIfAbsent: async (u, d) => { if (files.has(u)) return false; files.set(u, d); return true; },
-  };
-}
+import { memoryWriteIO } from './testing/memory-write-io.ts';
 
 const schema = parseSchema({
   type: 'struct', 'schema-id': 0, fields: [
@@ -59,15 +48,15 @@ const rows: unknown[][] = [
 ];
 const columns = (rs: unknown[][], s: Schema = schema): unknown[][] => s.fields.map((_f, c) => rs.map((r) => r[c] ?? null));
 
-async function writeOne(rs: unknown[][], s: Schema = schema): Promise<{ io: ReturnType<typeof memoryIO>; file: Awaited<ReturnType<ParquetDataWriter['close']>>[number] }> {
-  const io = memoryIO();
+async function writeOne(rs: unknown[][], s: Schema = schema): Promise<{ io: ReturnType<typeof memoryWriteIO>; file: Awaited<ReturnType<ParquetDataWriter['close']>>[number] }> {
+  const io = memoryWriteIO();
   const w = new ParquetDataWriter(io, 'memory://t/data', s, { relationName: 't' });
   await w.add({ length: rs.length, columns: columns(rs, s) });
   const [file] = await w.close();
   return { io, file: file! };
 }
 
-async function readBack(io: ReturnType<typeof memoryIO>, path: string, s: Schema = schema): Promise<unknown[][]> {
+async function readBack(io: ReturnType<typeof memoryWriteIO>, path: string, s: Schema = schema): Promise<unknown[][]> {
   const out: unknown[][] = s.fields.map(() => []);
   for await (const chunk of readParquetColumns(io.files.get(path)!, path, s.fields.map((f) => ({ fieldId: f.id, type: f.type, missingValue: null })))) {
     chunk.columns.forEach((col, c) => out[c]!.push(...col));
@@ -146,7 +135,7 @@ describe('nested Iceberg columns', () => {
 
   it('rolls files at the target size counting nested buffers', async () => {
     const s = parseSchema({ type: 'struct', fields: [{ id: 1, name: 'p', required: false, type: { type: 'struct', fields: [{ id: 2, name: 'x', required: false, type: 'long' }] } }] });
-    const io = memoryIO();
+    const io = memoryWriteIO();
     const w = new ParquetDataWriter(io, 'memory://t/data', s, { targetFileSizeBytes: 8 * 1000 });
     for (let k = 0; k < 4; k++) await w.add({ length: 1000, columns: [Array.from({ length: 1000 }, (_v, i) => jb(`{"x": ${k * 1000 + i}}`))] });
     const files = await w.close();

@@ -13,18 +13,7 @@ import { Numeric } from '../../common/pgtypes/numeric.ts';
 import { bigIntToMinimalBE, truncateStringUpper } from './single-value-bytes.ts';
 import { icebergTypeOf } from './iceberg-type-of.ts';
 import { Oid } from '../../common/pgtypes/oids.ts';
-import type { IcebergWriteIO } from './write-io.ts';
-
-function memoryIO(): IcebergWriteIO & { files: Map<string, Uint8Array> } {
-  const files = new Map<string, Uint8Array>();
-  return {
-    files,
-    read: async (u) => files.get(u)!,
-    readRange: async (u, o, l) => files.get(u)!.subarray(o, o + l),
-    write: async (u, d) => { files.set(u, d); },
-    writeIfAbsent: async (u, d) => { if (files.has(u)) return false; files.set(u, d); return true; },
-  };
-}
+import { memoryWriteIO } from './testing/memory-write-io.ts';
 
 const schema = parseSchema({
   type: 'struct', 'schema-id': 0, fields: [
@@ -53,7 +42,7 @@ const columns = schema.fields.map((_f, c) => rows.map((r) => r[c] ?? null));
 
 describe('ParquetDataWriter', () => {
   it('writes every type with field ids and reads it back', async () => {
-    const io = memoryIO();
+    const io = memoryWriteIO();
     const w = new ParquetDataWriter(io, 'memory://t/data', schema);
     await w.add({ length: 3, columns });
     const [file, ...more] = await w.close();
@@ -82,7 +71,7 @@ describe('ParquetDataWriter', () => {
   });
 
   it('collects value/null/NaN counts and Appendix D bounds', async () => {
-    const w = new ParquetDataWriter(memoryIO(), 'memory://t/data', schema);
+    const w = new ParquetDataWriter(memoryWriteIO(), 'memory://t/data', schema);
     await w.add({ length: 3, columns });
     const [file] = await w.close();
     const m = new Map(file!.metrics.map((x) => [x.fieldId, x]));
@@ -107,7 +96,7 @@ describe('ParquetDataWriter', () => {
   });
 
   it('rolls files at the target size', async () => {
-    const io = memoryIO();
+    const io = memoryWriteIO();
     const s = parseSchema({ type: 'struct', 'schema-id': 0, fields: [{ id: 1, name: 'x', required: false, type: 'long' }] });
     const w = new ParquetDataWriter(io, 'memory://t/data', s, { targetFileSizeBytes: 8 * 1000 });
     for (let k = 0; k < 5; k++) await w.add({ length: 1000, columns: [Array.from({ length: 1000 }, (_v, i) => BigInt(k * 1000 + i))] });
@@ -117,7 +106,7 @@ describe('ParquetDataWriter', () => {
   });
 
   it('rejects NULL in a required field with 23502 before writing', async () => {
-    const io = memoryIO();
+    const io = memoryWriteIO();
     const w = new ParquetDataWriter(io, 'memory://t/data', schema, { relationName: 't' });
     const bad = columns.map((c, i) => (i === 0 ? [null, 1, 2] : c));
     await expect(w.add({ length: 3, columns: bad })).rejects.toMatchObject({ code: '23502' });
@@ -125,7 +114,7 @@ describe('ParquetDataWriter', () => {
   });
 
   it('checks decimal precision (22003) and maps PostgreSQL types', async () => {
-    const w = new ParquetDataWriter(memoryIO(), 'memory://t/data', schema);
+    const w = new ParquetDataWriter(memoryWriteIO(), 'memory://t/data', schema);
     const big = columns.map((c, i) => (i === 4 ? [Numeric.parse('123456789.1'), null, null] : c));
     await expect(w.add({ length: 3, columns: big })).rejects.toMatchObject({ code: '22003' });
     expect(icebergTypeOf({ oid: Oid.numeric, typmod: ((10 << 16) | 2) + 4 })).toMatchObject({ name: 'decimal', precision: 10, scale: 2 });

@@ -11,18 +11,7 @@ import { Numeric } from '../../common/pgtypes/numeric.ts';
 import { DecimalBuilder, Int32Builder, Int64Builder, Utf8Builder } from './typed-column-builders.ts';
 import { TypedBatch, materializeColumn, type TypedColumn } from './typed-columns.ts';
 import { mostlyDistinct } from './typed-arrow-data.ts';
-import type { IcebergWriteIO } from './write-io.ts';
-
-function memoryIO(): IcebergWriteIO & { files: Map<string, Uint8Array> } {
-  const files = new Map<string, Uint8Array>();
-  return {
-    files,
-    read: async (u) => files.get(u)!,
-    readRange: async (u, o, l) => files.get(u)!.subarray(o, o + l),
-    write: async (u, d) => { files.set(u, d); },
-    writeIfAbsent: async (u, d) => { if (files.has(u)) return false; files.set(u, d); return true; },
-  };
-}
+import { memoryWriteIO } from './testing/memory-write-io.ts';
 
 const schema = parseSchema({
   type: 'struct', 'schema-id': 0, fields: [
@@ -62,14 +51,14 @@ function typedBatch(k: number, n: number): TypedBatch {
   return new TypedBatch(n, cols);
 }
 
-async function write(batches: readonly TypedBatch[], plain: boolean, workerMinBytes: number, s: Schema = schema): Promise<{ files: DataFileInfo[]; io: ReturnType<typeof memoryIO> }> {
-  const io = memoryIO();
+async function write(batches: readonly TypedBatch[], plain: boolean, workerMinBytes: number, s: Schema = schema): Promise<{ files: DataFileInfo[]; io: ReturnType<typeof memoryWriteIO> }> {
+  const io = memoryWriteIO();
   const w = new ParquetDataWriter(io, 'memory://t/data', s, { targetFileSizeBytes: 20_000, workerMinBytes, relationName: 't' });
   for (const b of batches) await w.add(plain ? { length: b.length, columns: b.typed.map(materializeColumn) } : b);
   return { files: await w.close(), io };
 }
 
-async function readBack(io: ReturnType<typeof memoryIO>, files: readonly DataFileInfo[]): Promise<unknown[][]> {
+async function readBack(io: ReturnType<typeof memoryWriteIO>, files: readonly DataFileInfo[]): Promise<unknown[][]> {
   const out: unknown[][] = schema.fields.map(() => []);
   for (const f of files) {
     for await (const chunk of readParquetColumns(io.files.get(f.path)!, f.path, schema.fields.map((x) => ({ fieldId: x.id, type: x.type, missingValue: null })))) {
@@ -107,7 +96,7 @@ describe('typed batches through ParquetDataWriter', () => {
     i.append(1);
     i.appendNull();
     const s = parseSchema({ type: 'struct', 'schema-id': 0, fields: [{ id: 1, name: 'i', required: true, type: 'int' }] });
-    const w = new ParquetDataWriter(memoryIO(), 'memory://t/data', s, { relationName: 't' });
+    const w = new ParquetDataWriter(memoryWriteIO(), 'memory://t/data', s, { relationName: 't' });
     await expect(w.add(new TypedBatch(2, [i.finish()]))).rejects.toMatchObject({ code: '23502', message: 'null value in column "i" of relation "t" violates not-null constraint' });
   });
 
