@@ -2,14 +2,16 @@
  * COPY FROM STDIN throughput: TPC-H lineitem (deterministic, mulberry32) streamed as CSV into a throwaway
  * PostgreSQL and into lakegate (an Iceberg table) in one run.
  *
- *   npm run bench:copy -- [--sf 0.1] [--targets pg,lakegate] [--repeat 3] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
+ *   npm run bench:copy -- [--sf 0.1] [--targets pg,lakegate] [--repeat 3] [--partitioned month|year|day] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
  *
  * The CSV (bench/tpch's generator) is generated once into a temp file (progress on stderr), then each server gets the same bytes
  * through pg-copy-streams. lakegate runs as a child `node bin/lakegate.mjs serve` so its peak RSS is the
  * kernel's VmHWM (/proc/<pid>/status), not a sample. Afterwards count(*) and sum(l_extendedprice) are checked
  * on both against the generator's own totals. Writes bench/results/copy-<date>.json and prints a markdown table.
  * `--repeat N` loads each target N times, alternating targets (a shared machine's load hits both alike), and
- * reports the run with the median rows/s per target and the median of the per-round ratios.
+ * reports the run with the median rows/s per target and the median of the per-round ratios. `--partitioned`
+ * makes lakegate's table partitioned by `month(l_shipdate)` (as bench/tpch loads it; `year`/`day` also taken);
+ * PostgreSQL's stays one heap table, as in the TPC-H bench.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -29,10 +31,13 @@ const { values: args } = parseArgs({
     targets: { type: 'string', default: 'pg,lakegate' },
     'node-args': { type: 'string', default: '' },
     repeat: { type: 'string', default: '1' },
+    partitioned: { type: 'string' },
   },
 });
 const sf = Number(args.sf);
 const targets = args.targets.split(',').map((s) => s.trim());
+const partitioned = args.partitioned === undefined ? null : args.partitioned === '' || args.partitioned === 'true' ? 'month' : args.partitioned;
+if (partitioned !== null && !['month', 'year', 'day'].includes(partitioned)) throw new Error(`--partitioned ${partitioned}: month, year or day`);
 
 const COLUMNS = TPCH_COLUMNS.lineitem;
 
@@ -79,6 +84,8 @@ interface Result {
   seconds?: number;
   rowsPerSec?: number;
   peakRssMb?: number;
+  /** the server's CPU time during the COPY (all its threads): comparable on a loaded machine where seconds are not */
+  cpuSeconds?: number;
   countOk?: boolean;
   sumOk?: boolean;
   error?: string;
@@ -154,6 +161,12 @@ async function waitForPort(url: string, child: ChildProcess): Promise<void> {
   throw new Error('lakegate did not start within 30 s');
 }
 
+/** user + system CPU seconds of a process so far (/proc/<pid>/stat utime + stime, in clock ticks of 1/100 s) */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function vmHwmMb(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
@@ -174,9 +187,12 @@ async function runLakegate(gen: Generated): Promise<Result> {
     const c = new pg.Client(url);
     await c.connect();
     await c.query('CREATE SCHEMA tpch');
-    await c.query(`CREATE TABLE tpch.lineitem (${COLUMNS})`);
+    const withClause = partitioned === null ? '' : ` WITH (partitioning = ARRAY['${partitioned}(l_shipdate)'])`;
+    await c.query(`CREATE TABLE tpch.lineitem (${COLUMNS})${withClause}`);
     await c.end();
+    const cpu0 = cpuSeconds(child.pid!);
     r.seconds = await copyInto(url, 'tpch.lineitem', gen, 'lakegate');
+    r.cpuSeconds = cpuSeconds(child.pid!) - cpu0;
     r.peakRssMb = vmHwmMb(child.pid!);
     await verify(url, 'tpch.lineitem', gen, r);
   } catch (e) {
@@ -225,17 +241,17 @@ try {
   const ratio = median(ratios);
   const date = new Date().toISOString();
   const cell = (r: Result | undefined, f: (r: Result) => string): string => (r === undefined ? '–' : r.error !== undefined ? 'n/a' : f(r));
-  console.log(`\nCOPY lineitem FROM STDIN (FORMAT csv), SF ${sf}: ${gen.rows} rows, ${(gen.bytes / 1e6).toFixed(0)} MB (${date})${rounds.length > 1 ? `, median of ${rounds.length} runs` : ''}\n`);
-  console.log('| target | seconds | rows/s | peak RSS | count ok | sum ok |');
-  console.log('|---|---:|---:|---:|---|---|');
+  console.log(`\nCOPY lineitem FROM STDIN (FORMAT csv), SF ${sf}${partitioned === null ? '' : `, lakegate partitioned by ${partitioned}(l_shipdate)`}: ${gen.rows} rows, ${(gen.bytes / 1e6).toFixed(0)} MB (${date})${rounds.length > 1 ? `, median of ${rounds.length} runs` : ''}\n`);
+  console.log('| target | seconds | rows/s | server CPU s | peak RSS | count ok | sum ok |');
+  console.log('|---|---:|---:|---:|---:|---|---|');
   for (const r of results) {
-    console.log(`| ${r.target} | ${cell(r, (x) => x.seconds!.toFixed(2))} | ${cell(r, (x) => String(x.rowsPerSec))} | ${cell(r, (x) => (x.peakRssMb === undefined ? '–' : `${x.peakRssMb.toFixed(0)} MB`))} | ${cell(r, (x) => String(x.countOk))} | ${cell(r, (x) => String(x.sumOk))} |`);
+    console.log(`| ${r.target} | ${cell(r, (x) => x.seconds!.toFixed(2))} | ${cell(r, (x) => String(x.rowsPerSec))} | ${cell(r, (x) => (x.cpuSeconds === undefined ? '–' : x.cpuSeconds.toFixed(2)))} | ${cell(r, (x) => (x.peakRssMb === undefined ? '–' : `${x.peakRssMb.toFixed(0)} MB`))} | ${cell(r, (x) => String(x.countOk))} | ${cell(r, (x) => String(x.sumOk))} |`);
   }
   if (ratio !== null) console.log(`\nlakegate / pg: ${ratio.toFixed(2)}×${ratios.length > 1 ? ` (runs: ${ratios.map((x) => x.toFixed(2)).join(', ')})` : ''}`);
   for (const r of results) if (r.error !== undefined) console.log(`${r.target}: ${r.error}`);
   mkdirSync('bench/results', { recursive: true });
   const out = join('bench/results', `copy-${date.replace(/[:.]/g, '-').slice(0, 19)}.json`);
-  writeFileSync(out, JSON.stringify({ date, sf, rows: gen.rows, bytes: gen.bytes, ratio, ratios, results, rounds }, null, 2));
+  writeFileSync(out, JSON.stringify({ date, sf, partitioned, rows: gen.rows, bytes: gen.bytes, ratio, ratios, results, rounds }, null, 2));
   console.log(`\nwrote ${out}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -2,6 +2,11 @@
  * pgbench over the wire: lakegate versus a throwaway PostgreSQL in one run.
  *
  *   npm run bench:pgbench -- [--duration 10] [--clients 8] [--jobs 2] [--targets pg,lakegate] [--modes simple,extended,prepared]
+ *                            [--schema public]
+ *
+ * Targets: `pg`; `lakegate` (in this process); `lakegate-pN` (`lakegate serve --processes N` as a command,
+ * on a port of 56400–56499). With more than one process the lookup table must be an Iceberg table: pass
+ * `--schema bench` (created on every target; a plain schema on PostgreSQL, an Iceberg namespace on lakegate).
  *
  * Cases (custom scripts, -n so pgbench does not vacuum its own tables):
  *   select1  `SELECT 1`                                  protocol + session overhead
@@ -25,17 +30,20 @@ const { values: args } = parseArgs({
     jobs: { type: 'string', default: '2' },
     targets: { type: 'string', default: 'pg,lakegate' },
     modes: { type: 'string', default: 'simple,extended,prepared' },
+    schema: { type: 'string', default: 'public' },
   },
 });
 
+const KV = `${args.schema}.bench_kv`;
 const CASES = {
   select1: 'SELECT 1;\n',
-  lookup: '\\set id random(1, 1000)\nSELECT v FROM bench_kv WHERE id = :id;\n',
+  lookup: `\\set id random(1, 1000)\nSELECT v FROM ${KV} WHERE id = :id;\n`,
 } as const;
 type CaseName = keyof typeof CASES;
-const SETUP = `DROP TABLE IF EXISTS bench_kv;
-CREATE TABLE bench_kv (id int PRIMARY KEY, v text);
-INSERT INTO bench_kv SELECT g, md5(g::text) FROM generate_series(1, 1000) g;`;
+const SETUP = `CREATE SCHEMA IF NOT EXISTS ${args.schema};
+DROP TABLE IF EXISTS ${KV};
+CREATE TABLE ${KV} (id int PRIMARY KEY, v text);
+INSERT INTO ${KV} SELECT g, md5(g::text) FROM generate_series(1, 1000) g;`;
 
 interface Run {
   target: string;
@@ -107,16 +115,53 @@ const scripts = Object.fromEntries(Object.entries(CASES).map(([name, text]) => {
   return [name, p];
 })) as Record<CaseName, string>;
 
+/** `lakegate serve --processes N` as its own command (the way it is deployed), trust auth, a temp warehouse */
+async function spawnLakegate(processes: number, port: number): Promise<{ url: string; close(): Promise<void> }> {
+  const warehouse = mkdtempSync(join(tmpdir(), 'lg-pgbench-wh-'));
+  const bin = new URL('../bin/lakegate.mjs', import.meta.url).pathname;
+  const child = spawn(process.execPath, [bin, 'serve', '--processes', String(processes), '--port', String(port), '--warehouse', warehouse, '--no-sample'], {
+    env: { ...process.env, LAKEGATE_AUTH: 'trust' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`lakegate did not start in 60 s: ${out}`)), 60_000);
+    child.stdout.on('data', () => {
+      if (/listening on/.test(out)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`lakegate exited with ${code}: ${out}`)));
+  });
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/lakegate`,
+    close: async () => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(warehouse, { recursive: true, force: true });
+    },
+  };
+}
+
 const runs: Run[] = [];
 const servers: Array<{ close(): Promise<void> }> = [];
 try {
   for (const target of targets) {
     let url: string;
     try {
+      const processes = /^lakegate-p(\d+)$/.exec(target);
       if (target === 'pg') {
         const c = await startPgCluster();
         servers.push({ close: () => c.stop() });
         url = c.url;
+      } else if (processes !== null) {
+        const lg = await spawnLakegate(Number(processes[1]), 56450 + servers.length);
+        servers.push(lg);
+        url = lg.url;
       } else {
         const lg = await startLakegate();
         servers.push(lg);
@@ -145,14 +190,17 @@ try {
 
 const fmt = (n: number | null | undefined): string => (n === null || n === undefined ? 'n/a' : n.toFixed(0));
 const find = (t: string, c: string, m: string): Run | undefined => runs.find((r) => r.target === t && r.case === c && r.mode === m);
-const lines = [`| case | mode | ${targets.map((t) => `${t} tps`).join(' | ')} |${targets.includes('pg') && targets.includes('lakegate') ? ' lakegate / pg |' : ''}`];
-lines.push(`|---|---|${targets.map(() => '---:').join('|')}|${targets.includes('pg') && targets.includes('lakegate') ? '---:|' : ''}`);
+const lakegates = targets.includes('pg') ? targets.filter((t) => t.startsWith('lakegate')) : [];
+const lines = [`| case | mode | ${targets.map((t) => `${t} tps`).join(' | ')} |${lakegates.map((t) => ` ${t} / pg |`).join('')}`];
+lines.push(`|---|---|${targets.map(() => '---:').join('|')}|${lakegates.map(() => '---:|').join('')}`);
 for (const c of Object.keys(CASES)) {
   for (const m of modes) {
     const cells = targets.map((t) => fmt(find(t, c, m)?.tps));
     const pgTps = find('pg', c, m)?.tps;
-    const lgTps = find('lakegate', c, m)?.tps;
-    const ratio = targets.includes('pg') && targets.includes('lakegate') ? ` ${pgTps && lgTps ? (lgTps / pgTps).toFixed(2) : 'n/a'} |` : '';
+    const ratio = lakegates.map((t) => {
+      const lgTps = find(t, c, m)?.tps;
+      return ` ${pgTps && lgTps ? (lgTps / pgTps).toFixed(2) : 'n/a'} |`;
+    }).join('');
     lines.push(`| ${c} | ${m} | ${cells.join(' | ')} |${ratio}`);
   }
 }
@@ -169,5 +217,5 @@ const resultsDir = new URL('./results/', import.meta.url);
 mkdirSync(resultsDir, { recursive: true });
 const stamp = new Date().toISOString().replace(/:/g, '-').replace(/\..*$/, '');
 const file = new URL(`pgbench-${stamp}.json`, resultsDir);
-writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), clients: Number(args.clients), jobs: Number(args.jobs), durationSec: Number(args.duration), pgbench, runs }, null, 2)}\n`);
+writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), schema: args.schema, clients: Number(args.clients), jobs: Number(args.jobs), durationSec: Number(args.duration), pgbench, runs }, null, 2)}\n`);
 console.log(`\nwrote ${file.pathname}`);

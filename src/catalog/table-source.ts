@@ -15,6 +15,8 @@ export interface ColumnDef {
   /** SQL text of the default expression, if any (pg_attrdef) */
   readonly defaultExpr?: string;
   readonly comment?: string;
+  /** a system column (Iceberg v3 row lineage): selectable by name, not part of `*` (see TableSource.withSystemColumns) */
+  readonly system?: boolean;
 }
 
 /**
@@ -46,12 +48,22 @@ export interface ScanMetrics {
   rowsDecoded: number;
   /** answered from metadata without reading data files (COUNT(*), MIN/MAX) */
   fromMetadata?: boolean;
+  /**
+   * Late materialization (Iceberg, iceberg/read/late-materialization.ts): row groups whose pushed-filter
+   * columns were decoded and evaluated first, how many of them had rows that may match (only those decode
+   * the other columns), and rows evaluated versus rows materialized (converted in every projected column).
+   */
+  lateRowGroups?: number;
+  lateRowGroupsMatched?: number;
+  lateRowsTotal?: number;
+  lateRowsMaterialized?: number;
 }
 
 export function emptyScanMetrics(): ScanMetrics {
   return {
     manifestsTotal: 0, manifestsScanned: 0, filesTotal: 0, filesScanned: 0, filesPrunedByPartition: 0,
     filesPrunedByStats: 0, rowGroupsTotal: 0, rowGroupsScanned: 0, bytesRead: 0, rowsDecoded: 0,
+    lateRowGroups: 0, lateRowGroupsMatched: 0, lateRowsTotal: 0, lateRowsMaterialized: 0,
   };
 }
 
@@ -116,6 +128,12 @@ export interface TableSource {
    * answer (the caller then scans). Added by the metadata-aggregate work (optimizer rule aggregate_from_metadata).
    */
   aggregateFromMetadata?(aggregates: readonly MetadataAggregate[], ctx: MetadataAggregateContext): Promise<MetadataAggregateAnswer | null>;
+  /**
+   * The same source with its system columns appended to `columns` (marked `system`), when the statement
+   * names one of them (`mentioned(name)`); else this source. The binder asks for FROM items only, so INSERT
+   * targets, COPY and the catalog never see them. Added by the v3 types work (Iceberg `_row_id`, …).
+   */
+  withSystemColumns?(mentioned: (name: string) => boolean): TableSource;
   /** EXPLAIN: the node name shown instead of `TableScan` and text after the relation name (synthetic sources) */
   readonly explainNode?: { readonly type: string; readonly detail?: string };
 }

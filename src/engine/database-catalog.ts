@@ -6,6 +6,7 @@
 import { pgError } from '../common/errors.ts';
 import { SqlState } from '../common/sqlstate.ts';
 import type { RelationInfo, SchemaInfo } from '../catalog/catalog-view.ts';
+import { StableOids } from './stable-oids.ts';
 
 /** First OID for user objects, as in PostgreSQL (FirstNormalObjectId). */
 export const FIRST_USER_OID = 16384;
@@ -20,6 +21,14 @@ export class OidAllocator {
 export class DatabaseCatalog {
   private readonly schemasByName = new Map<string, SchemaInfo>();
   private readonly relationsByKey = new Map<string, RelationInfo>();
+  /** identity-derived OIDs of schemas and Iceberg objects, the same in every process (stable-oids.ts) */
+  /**
+   * Set when several processes serve the warehouse: a relation added here (a table or view held in memory,
+   * not an Iceberg table) would exist in one process only, so it is refused. Temp tables are per session
+   * and stay allowed.
+   */
+  localRelationsRefused = false;
+  readonly stableOids = new StableOids((identity, holder) => process.stderr.write(`lakegate: OID slot of ${identity} is held by ${holder}; probing\n`));
 
   constructor(
     readonly name: string,
@@ -47,7 +56,8 @@ export class DatabaseCatalog {
       if (ifNotExists) return undefined;
       throw pgError(SqlState.duplicate_schema, `schema "${name}" already exists`);
     }
-    const info: SchemaInfo = { oid: this.oids.alloc(), name, owner };
+    // a schema is an Iceberg namespace whenever a warehouse is served: its OID comes from its name
+    const info: SchemaInfo = { oid: this.stableOids.assign(namespaceIdentity(name)), name, owner };
     this.schemasByName.set(name, info);
     return info;
   }
@@ -66,6 +76,7 @@ export class DatabaseCatalog {
     }
     for (const r of members) this.relationsByKey.delete(key(r.schema, r.name));
     this.schemasByName.delete(name);
+    this.stableOids.release(namespaceIdentity(name));
     return true;
   }
 
@@ -78,6 +89,13 @@ export class DatabaseCatalog {
   }
 
   addRelation(info: RelationInfo): void {
+    if (this.localRelationsRefused) {
+      const what = info.kind === 'v' ? 'view' : info.kind === 'r' ? 'table' : 'relation';
+      throw pgError(SqlState.feature_not_supported, `cannot create ${what} "${info.name}" in schema "${info.schema}" when processes > 1`, {
+        detail: `Schema "${info.schema}" is not an Iceberg namespace, so the ${what} would be held in the memory of one lakegate server process and missing from the others.`,
+        hint: 'Create it in a schema that is an Iceberg namespace (CREATE SCHEMA makes one), as a TEMP table, or set processes to 1.',
+      });
+    }
     if (!this.schemasByName.has(info.schema)) {
       throw pgError(SqlState.invalid_schema_name, `schema "${info.schema}" does not exist`);
     }
@@ -96,6 +114,11 @@ export class DatabaseCatalog {
   replaceRelation(info: RelationInfo): void {
     this.relationsByKey.set(key(info.schema, info.name), info);
   }
+}
+
+/** the StableOids identity of a schema (an Iceberg namespace has no uuid: its name is its identity) */
+export function namespaceIdentity(name: string): string {
+  return `namespace:${name}`;
 }
 
 function key(schema: string, name: string): string {

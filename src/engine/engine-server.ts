@@ -13,6 +13,35 @@ import type { EngineSession } from './engine-session.ts';
 import type { ParsedStatement } from '../sql/index.ts';
 import { LruCache } from './lru-cache.ts';
 import type { IcebergTables } from './iceberg-tables.ts';
+import type { SessionSummary } from '../catalog/session-view.ts';
+
+/**
+ * The other lakegate processes of a `processes: N` server (src/server/cluster/): their sessions for
+ * pg_stat_activity, and pg_cancel_backend / pg_terminate_backend of a pid that lives there.
+ */
+export interface ClusterPeers {
+  /** how many server processes share the warehouse (this one included) */
+  readonly processes: number;
+  /** the other processes' sessions, as last gathered */
+  sessions(): readonly SessionSummary[];
+  /** re-gathers them (one round trip through the primary, bounded in time) */
+  gather(): Promise<void>;
+  /** asks the owner of `pid` to cancel / terminate it; false when no known peer session has that pid */
+  cancel(pid: number): boolean;
+  terminate(pid: number): boolean;
+  /** called once by the engine: what the peers may ask of this process */
+  serve(local: LocalSessions): void;
+}
+
+/** this process's side of ClusterPeers: its sessions, and cancel / terminate of one of them */
+export interface LocalSessions {
+  sessions(): SessionSummary[];
+  cancel(pid: number): boolean;
+  terminate(pid: number): boolean;
+}
+
+/** statements that read other sessions: only these wait for a gather from the peers */
+const READS_SESSIONS = /pg_stat_activity|pg_stat_get_activity|pg_(?:cancel|terminate)_backend/i;
 
 export class EngineServer {
   readonly sessions = new Map<number, EngineSession>();
@@ -28,6 +57,8 @@ export class EngineServer {
   readonly iceberg = new Map<string, IcebergTables>();
   private readonly oids = new OidAllocator();
   private version = 0;
+  /** set when this process is one of several serving the warehouse */
+  peers: ClusterPeers | null = null;
 
   constructor(
     databaseNames: readonly string[],
@@ -57,5 +88,70 @@ export class EngineServer {
 
   catalogChanged(): void {
     this.version++;
+  }
+
+  /** joins a multi-process server: peers' sessions become visible, memory relations are refused */
+  attachPeers(peers: ClusterPeers): void {
+    this.peers = peers;
+    peers.serve({ sessions: () => this.localSessions(), cancel: (pid) => this.cancelLocal(pid), terminate: (pid) => this.terminateLocal(pid) });
+    if (peers.processes > 1) for (const db of this.catalogs.values()) db.localRelationsRefused = true;
+  }
+
+  /** how many processes serve the warehouse: objects held in one process's memory are refused when > 1 */
+  get processes(): number {
+    return this.peers?.processes ?? 1;
+  }
+
+  /** before a statement: one that reads other sessions first gathers the peers' (multi-process only) */
+  async beforeStatement(text: string): Promise<void> {
+    if (this.peers !== null && READS_SESSIONS.test(text)) await this.peers.gather();
+  }
+
+  /** pg_stat_activity rows of this process's sessions */
+  localSessions(): SessionSummary[] {
+    return [...this.sessions.values()].map((s) => ({
+      pid: s.info.backendPid,
+      user: s.info.user,
+      database: s.info.database,
+      applicationName: s.settings.get('application_name') ?? '',
+      clientAddr: s.info.remoteAddress,
+      clientPort: s.info.remotePort,
+      backendStart: s.backendStart,
+      xactStart: s.tx.inBlock ? s.tx.startedAt : s.active ? s.queryStart : null,
+      queryStart: s.queryStart,
+      state: s.active ? 'active' : s.tx.status === 'T' ? 'idle in transaction' : s.tx.status === 'E' ? 'idle in transaction (aborted)' : 'idle',
+      query: s.currentQuery,
+    }));
+  }
+
+  /** every session of the server, other processes' included */
+  allSessions(): SessionSummary[] {
+    const local = this.localSessions();
+    return this.peers === null ? local : [...local, ...this.peers.sessions()];
+  }
+
+  /** pg_cancel_backend: a session here, else one of a peer process */
+  cancelBackend(pid: number): boolean {
+    return this.cancelLocal(pid) || (this.peers?.cancel(pid) ?? false);
+  }
+
+  /** pg_terminate_backend: a session here, else one of a peer process */
+  terminateBackend(pid: number): boolean {
+    return this.terminateLocal(pid) || (this.peers?.terminate(pid) ?? false);
+  }
+
+  private cancelLocal(pid: number): boolean {
+    const s = this.sessions.get(pid);
+    s?.cancel();
+    return s !== undefined;
+  }
+
+  private terminateLocal(pid: number): boolean {
+    const s = this.sessions.get(pid);
+    if (s === undefined) return false;
+    s.terminated = true;
+    s.cancel();
+    s.onTerminate?.();
+    return true;
   }
 }

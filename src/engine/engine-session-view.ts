@@ -57,35 +57,17 @@ export class EngineSessionView implements SessionView {
     return this.session.settings.info();
   }
 
+  /** this process's sessions and (with processes > 1) the other processes' (EngineServer) */
   sessions(): readonly SessionSummary[] {
-    return [...this.session.server.sessions.values()].map((s) => ({
-      pid: s.info.backendPid,
-      user: s.info.user,
-      database: s.info.database,
-      applicationName: s.settings.get('application_name') ?? '',
-      clientAddr: s.info.remoteAddress,
-      clientPort: s.info.remotePort,
-      backendStart: s.backendStart,
-      xactStart: s.tx.inBlock ? s.tx.startedAt : s.active ? s.queryStart : null,
-      queryStart: s.queryStart,
-      state: s.active ? 'active' : s.tx.status === 'T' ? 'idle in transaction' : s.tx.status === 'E' ? 'idle in transaction (aborted)' : 'idle',
-      query: s.currentQuery,
-    }));
+    return this.session.server.allSessions();
   }
 
   cancelBackend(pid: number): boolean {
-    const s = this.session.server.sessions.get(pid);
-    s?.cancel();
-    return s !== undefined;
+    return this.session.server.cancelBackend(pid);
   }
 
   terminateBackend(pid: number): boolean {
-    const s = this.session.server.sessions.get(pid);
-    if (s === undefined) return false;
-    s.terminated = true;
-    s.cancel();
-    s.onTerminate?.();
-    return true;
+    return this.session.server.terminateBackend(pid);
   }
 
   currentTransactionId(): bigint {

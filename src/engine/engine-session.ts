@@ -213,6 +213,7 @@ export class EngineSession implements HandlerSession {
     this.beginStatement(stmt.text);
     try {
       await this.iceberg?.refresh();
+      await this.server.beforeStatement(stmt.text);
       if (isQuery(stmt.ast) && !hasInto(stmt.ast)) {
         return this.runQuery(stmt, params, prepared);
       }

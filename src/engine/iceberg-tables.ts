@@ -13,6 +13,7 @@ import { applySchemaChanges, purgeTableFiles, setPartitioning, type SchemaChange
 import type { ColumnDef } from '../catalog/table-source.ts';
 import type { DatabaseCatalog } from './database-catalog.ts';
 
+/** catalogs without a change token (REST, PostgreSQL-backed) are re-listed at most this often */
 const REFRESH_INTERVAL_MS = 200;
 
 /** what makes mirrored tables writable (CREATE TABLE, INSERT, COPY FROM commit to the catalog) */
@@ -36,12 +37,10 @@ const FOREIGN_KEYS_PROPERTY = 'lakegate.foreign-keys';
 
 interface Loaded {
   readonly metadataLocation: string;
+  /** its StableOids identity (table-uuid, or the name without one): OIDs of the table, its row type, indexes and foreign keys derive from it */
+  readonly identity: string;
   readonly oid: number;
   readonly rowTypeOid: number;
-  /** pg_constraint OIDs of its foreign keys, by constraint name (stable across refreshes) */
-  readonly fkOids: Map<string, number>;
-  /** pg_class OIDs of its (metadata-only) indexes, by index name */
-  readonly idxOids: Map<string, number>;
 }
 
 /** a CREATE INDEX on a lakegate Iceberg table, kept in the table property `lakegate.indexes` */
@@ -56,6 +55,10 @@ const INDEXES_PROPERTY = 'lakegate.indexes';
 export class IcebergTables {
   private readonly loaded = new Map<string, Loaded>();
   private lastRefresh = 0;
+  /** namespaces a refresh listed: a schema the mirror has seen as one leaves when its namespace is gone */
+  private listedNamespaces = new Set<string>();
+  /** the catalog's change token when the last refresh started (IcebergCatalog.changeToken) */
+  private lastToken: number | string | undefined;
   private inFlight: Promise<void> | null = null;
 
   constructor(
@@ -84,43 +87,98 @@ export class IcebergTables {
     await this.refresh(true);
   }
 
-  /** brings the mirror up to date; `force` after this process changed the catalog */
+  /**
+   * Brings the mirror up to date; `force` after this process changed the catalog. Otherwise: when the
+   * catalog's change token moved (SQLite: another connection committed), so a commit made through another
+   * process is seen by the next statement here; catalogs without a token are re-listed every REFRESH_INTERVAL_MS.
+   */
   async refresh(force = false): Promise<void> {
-    if (!force && Date.now() - this.lastRefresh < REFRESH_INTERVAL_MS) return;
+    if (!force && this.upToDate()) return;
+    // a refresh already running may have listed the catalog before the change this caller must see
+    if (this.inFlight !== null) {
+      await this.inFlight;
+      if (!force && this.upToDate()) return;
+    }
     this.inFlight ??= this.doRefresh().finally(() => {
       this.inFlight = null;
     });
     await this.inFlight;
   }
 
+  /** nothing committed elsewhere since the last refresh started: by the change token, or (without one) recently listed */
+  private upToDate(): boolean {
+    const token = this.catalog.changeToken?.();
+    if (token !== undefined) return token === this.lastToken;
+    return Date.now() - this.lastRefresh < REFRESH_INTERVAL_MS;
+  }
+
   isIcebergRelation(info: RelationInfo): boolean {
     return info.source instanceof IcebergTableSource;
   }
 
+  /**
+   * Removals first, then tables in (schema, name) order: OID collisions are then resolved alike by every
+   * process that sees the same catalog, whatever order it saw the changes in (stable-oids.ts).
+   */
   private async doRefresh(): Promise<void> {
     this.lastRefresh = Date.now();
+    // read before listing: a commit landing during the listing moves it again and triggers another refresh
+    this.lastToken = this.catalog.changeToken?.();
     let changed = false;
-    const seen = new Set<string>();
+    const found: { schema: string; id: TableIdentifier; key: string }[] = [];
+    const namespaces = new Set<string>();
     for (const namespace of await this.catalog.listNamespaces()) {
       const schema = namespace.join('.');
+      namespaces.add(schema);
       if (this.db.schema(schema) === undefined) {
         this.db.createSchema(schema, 'lakegate', true);
         changed = true;
       }
-      for (const id of await this.catalog.listTables(namespace)) {
-        const key = `${schema}\u0000${id.name}`;
-        seen.add(key);
-        if (await this.refreshTable(schema, id, key)) changed = true;
-      }
+      for (const id of await this.catalog.listTables(namespace)) found.push({ schema, id, key: `${schema}\u0000${id.name}` });
     }
+    const seen = new Set(found.map((f) => f.key));
     for (const key of [...this.loaded.keys()]) {
       if (seen.has(key)) continue;
       const [schema, name] = key.split('\u0000') as [string, string];
       this.db.removeRelation(schema, name);
-      this.loaded.delete(key);
+      this.forget(key);
       changed = true;
     }
+    // a namespace dropped through another process or engine: its schema leaves once nothing of it is left
+    // here (only schemas listed before: one whose CREATE SCHEMA is still creating its namespace stays)
+    for (const name of this.listedNamespaces) {
+      if (namespaces.has(name) || name === 'public' || this.db.schema(name) === undefined) continue;
+      if (this.db.relations().some((r) => r.schema === name)) continue;
+      this.db.dropSchema(name, true, false);
+      changed = true;
+    }
+    this.listedNamespaces = namespaces;
+    found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    for (const { schema, id, key } of found) if (await this.refreshTable(schema, id, key)) changed = true;
     if (changed) this.onChange();
+  }
+
+  /** drops a table from the mirror's bookkeeping and frees its OID slots */
+  private forget(key: string): void {
+    const gone = this.loaded.get(key);
+    if (gone === undefined) return;
+    this.loaded.delete(key);
+    this.db.stableOids.release(gone.identity);
+    this.db.stableOids.releasePrefix(`${gone.identity}/`);
+  }
+
+  /**
+   * The table's identity and OIDs: kept while the identity holds (a new snapshot, a schema change), new
+   * when another table now has the name (dropped and re-created elsewhere). Two catalog entries sharing a
+   * uuid (register-table of the same metadata) are told apart by name.
+   */
+  private oidsOf(key: string, schema: string, name: string, uuid: string | null): Loaded['identity'] {
+    const previous = this.loaded.get(key);
+    let identity = uuid === null ? `table-name:${schema}.${name}` : `table:${uuid}`;
+    if (previous?.identity === identity) return identity;
+    if (previous !== undefined) this.forget(key);
+    if (this.db.stableOids.has(identity)) identity = `${identity}@${schema}.${name}`;
+    return identity;
   }
 
   /** COMMENT ON TABLE: the `comment` table property (null/undefined removes it) */
@@ -138,15 +196,13 @@ export class IcebergTables {
   }
 
   /** stored indexes → IndexInfo; ones naming columns that are gone are left out */
-  private indexes(text: string | undefined, columnNames: readonly string[], oids: Map<string, number>): IndexInfo[] {
+  private indexes(text: string | undefined, columnNames: readonly string[], identity: string): IndexInfo[] {
     if (text === undefined) return [];
     const out: IndexInfo[] = [];
     for (const ix of JSON.parse(text) as StoredIndex[]) {
       const columns = ix.columns.map((n) => columnNames.indexOf(n));
       if (columns.some((i) => i < 0)) continue;
-      let oid = oids.get(ix.name);
-      if (oid === undefined) oids.set(ix.name, (oid = this.db.allocOid()));
-      out.push({ oid, name: ix.name, columns, unique: ix.unique });
+      out.push({ oid: this.db.stableOids.assign(`${identity}/index/${ix.name}`), name: ix.name, columns, unique: ix.unique });
     }
     return out;
   }
@@ -206,7 +262,7 @@ export class IcebergTables {
   }
 
   /** stored foreign keys → ForeignKeyInfo; ones whose referenced table or columns are gone are left out */
-  private foreignKeys(text: string | undefined, columnNames: readonly string[], oids: Map<string, number>): ForeignKeyInfo[] {
+  private foreignKeys(text: string | undefined, columnNames: readonly string[], identity: string): ForeignKeyInfo[] {
     if (text === undefined) return [];
     const out: ForeignKeyInfo[] = [];
     for (const fk of JSON.parse(text) as StoredForeignKey[]) {
@@ -215,9 +271,7 @@ export class IcebergTables {
       const columns = fk.columns.map((n) => columnNames.indexOf(n));
       const refColumns = fk.refColumns.map((n) => ref.source.columns.findIndex((c) => c.name === n));
       if ([...columns, ...refColumns].some((i) => i < 0)) continue;
-      let oid = oids.get(fk.name);
-      if (oid === undefined) oids.set(fk.name, (oid = this.db.allocOid()));
-      out.push({ oid, name: fk.name, columns, refRelationOid: ref.oid, refColumns });
+      out.push({ oid: this.db.stableOids.assign(`${identity}/fk/${fk.name}`), name: fk.name, columns, refRelationOid: ref.oid, refColumns });
     }
     return out;
   }
@@ -240,14 +294,13 @@ export class IcebergTables {
           ...(write.targetFileSizeBytes === undefined ? {} : { targetFileSizeBytes: write.targetFileSizeBytes }),
         },
       });
-      const oid = previous?.oid ?? this.db.allocOid();
-      const rowTypeOid = previous?.rowTypeOid ?? this.db.allocOid();
+      const identity = this.oidsOf(key, schema, id.name, source.metadata.tableUuid);
+      const oid = this.db.stableOids.assign(identity);
+      const rowTypeOid = this.db.stableOids.assign(`${identity}/rowtype`);
       // identifier fields (lakegate writes a PRIMARY KEY as them) show as the primary key
       const pk = source.schema.identifierFieldIds.map((fid) => source.schema.fields.findIndex((f) => f.id === fid));
-      const fkOids = previous?.fkOids ?? new Map<string, number>();
-      const fks = this.foreignKeys(source.metadata.properties[FOREIGN_KEYS_PROPERTY], source.columns.map((c) => c.name), fkOids);
-      const idxOids = previous?.idxOids ?? new Map<string, number>();
-      const indexes = this.indexes(source.metadata.properties[INDEXES_PROPERTY], source.columns.map((c) => c.name), idxOids);
+      const fks = this.foreignKeys(source.metadata.properties[FOREIGN_KEYS_PROPERTY], source.columns.map((c) => c.name), identity);
+      const indexes = this.indexes(source.metadata.properties[INDEXES_PROPERTY], source.columns.map((c) => c.name), identity);
       const info: RelationInfo = {
         oid, schema, schemaOid: this.db.schema(schema)!.oid, name: id.name, kind: 'r', persistence: 'p', rowTypeOid, source,
         ...(pk.length > 0 && pk.every((i) => i >= 0) ? { primaryKey: pk } : {}),
@@ -256,17 +309,18 @@ export class IcebergTables {
         ...(source.metadata.properties['comment'] === undefined ? {} : { comment: source.metadata.properties['comment'] }),
       };
       this.db.replaceRelation(info);
-      this.loaded.set(key, { metadataLocation, oid, rowTypeOid, fkOids, idxOids });
+      this.loaded.set(key, { metadataLocation, identity, oid, rowTypeOid });
       return true;
     } catch (e) {
       this.log(`cannot load Iceberg table ${schema}.${id.name}: ${e instanceof Error ? e.message : String(e)}`);
       // a missing or damaged metadata file: keep the table listed; reading it raises the error naming the file
       if (location === undefined || !BrokenTableSource.isFileFailure(e)) return false;
-      const previous = this.loaded.get(key);
-      const oid = previous?.oid ?? this.db.allocOid();
-      const rowTypeOid = previous?.rowTypeOid ?? this.db.allocOid();
+      // without readable metadata there is no uuid: a table seen before keeps its identity, a new one goes by name
+      const identity = this.loaded.get(key)?.identity ?? this.oidsOf(key, schema, id.name, null);
+      const oid = this.db.stableOids.assign(identity);
+      const rowTypeOid = this.db.stableOids.assign(`${identity}/rowtype`);
       this.db.replaceRelation({ oid, schema, schemaOid: this.db.schema(schema)!.oid, name: id.name, kind: 'r', persistence: 'p', rowTypeOid, source: new BrokenTableSource(e) });
-      this.loaded.set(key, { metadataLocation: location, oid, rowTypeOid, fkOids: previous?.fkOids ?? new Map(), idxOids: previous?.idxOids ?? new Map() });
+      this.loaded.set(key, { metadataLocation: location, identity, oid, rowTypeOid });
       return true;
     }
   }

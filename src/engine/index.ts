@@ -9,7 +9,7 @@ import { batchFromRows } from '../common/batch.ts';
 import { initParser } from '../sql/index.ts';
 import { getDefaultRegistry } from '../functions/index.ts';
 import { createSystemRelations, systemSchemas, registerPgCatalog } from '../pgcatalog/index.ts';
-import { EngineServer } from './engine-server.ts';
+import { EngineServer, type ClusterPeers } from './engine-server.ts';
 import { EngineSession } from './engine-session.ts';
 import { MemoryTable } from './memory-table.ts';
 import { SERVER_VERSION } from './settings.ts';
@@ -21,6 +21,7 @@ import { readMetadataText } from '../catalog/rest-server/load-table-result.ts';
 import { icebergIOFromFileIO, writableIcebergIO } from '../iceberg/index.ts';
 
 export { SERVER_VERSION } from './settings.ts';
+export type { ClusterPeers, LocalSessions } from './engine-server.ts';
 
 export interface EngineOptions {
   /** database names served; the first is the default. Each is one Iceberg catalog (catalog_name). */
@@ -43,6 +44,8 @@ export interface EngineOptions {
   readonly icebergTargetFileSizeBytes?: number;
   /** server-wide defaults of session settings (config `settings:`); a client's startup parameters win */
   readonly settings?: Readonly<Record<string, string>>;
+  /** this process is one of several serving the warehouse (src/server/cluster/) */
+  readonly peers?: ClusterPeers;
 }
 
 export interface QueryEngine extends QueryHandler {
@@ -80,6 +83,7 @@ export async function createQueryEngine(options: EngineOptions): Promise<QueryEn
   const system = { schemas: systemSchemas(), relations: createSystemRelations({ functions }) };
   const server = new EngineServer(options.databases.length > 0 ? options.databases : ['lakegate'], system, functions, options.serverVersion ?? SERVER_VERSION);
   server.defaultSettings = checkedDefaultSettings(options.settings ?? {});
+  if (options.peers !== undefined) server.attachPeers(options.peers);
   const fileIO = new FileIO({ pathMap: options.pathMap ?? [], ...(options.s3 === undefined ? {} : { s3: options.s3 }) });
   if (options.warehouse !== undefined) {
     const io = icebergIOFromFileIO(fileIO);

@@ -5,6 +5,7 @@
  */
 import type { CatalogView, RelationInfo, SchemaInfo } from '../catalog/catalog-view.ts';
 import type { DatabaseCatalog } from './database-catalog.ts';
+import { isMetadataTableOid, metadataTableOid } from './stable-oids.ts';
 import { findMetadataRelation, metadataRelationByOid, metadataTableOids } from '../iceberg/index.ts';
 
 export interface SystemCatalog {
@@ -62,7 +63,7 @@ export class SessionCatalog implements CatalogView {
   /** `"t$snapshots"`, `"t$files"`…: Iceberg metadata tables resolve by name only (never listed in relations()) */
   private findMetadataTable(schema: string, name: string): RelationInfo | undefined {
     if (!name.includes('$')) return undefined;
-    return findMetadataRelation(schema, name, (s, n) => this.db.findRelation(s, n), metadataTableOids(this.db, () => this.db.allocOid()));
+    return findMetadataRelation(schema, name, (s, n) => this.db.findRelation(s, n), metadataTableOids(this.db, metadataTableOid));
   }
 
   relationByOid(oid: number): RelationInfo | undefined {
@@ -70,7 +71,7 @@ export class SessionCatalog implements CatalogView {
     if (sys !== undefined) return sys;
     for (const r of this.tempRelations.values()) if (r.oid === oid) return r;
     return this.userRelation(this.db.relations().find((r) => r.oid === oid))
-      ?? metadataRelationByOid(oid, (o) => this.db.relations().find((r) => r.oid === o), metadataTableOids(this.db, () => this.db.allocOid()));
+      ?? (isMetadataTableOid(oid) ? metadataRelationByOid(oid, (o) => this.db.relations().find((r) => r.oid === o), metadataTableOids(this.db, metadataTableOid), () => this.db.relations()) : undefined);
   }
 
   schemaByName(name: string): SchemaInfo | undefined {

@@ -3,7 +3,7 @@
  * comparison type) and a residual predicate. Subqueries and outer references stay in the residual.
  */
 import { Oid } from '../common/pgtypes/oids.ts';
-import { someExpr, transformExpr, type Expr } from '../sql/index.ts';
+import { someExpr, transformExpr, type Expr, type OpExpr } from '../sql/index.ts';
 import type { EquiKeys } from './operators/hash-join-exec.ts';
 
 const INTS = new Set<number>([Oid.int2, Oid.int4, Oid.int8]);
@@ -29,6 +29,7 @@ export function extractEquiKeys(cond: Expr | null, leftWidth: number): EquiKeys 
   if (cond === null) return null;
   const left: Expr[] = [];
   const right: Expr[] = [];
+  const ops: OpExpr[] = [];
   const rest: Expr[] = [];
   const rebase = (e: Expr): Expr => transformExpr(e, (x) => (x.kind === 'ColumnRef' && x.levelsUp === 0 ? { ...x, index: x.index - leftWidth } : undefined));
   for (const c of conjuncts(cond)) {
@@ -38,12 +39,12 @@ export function extractEquiKeys(cond: Expr | null, leftWidth: number): EquiKeys 
       const sameType = lt === rt || (INTS.has(lt) && INTS.has(rt));
       const ls = side(c.left, leftWidth);
       const rs = side(c.right, leftWidth);
-      if (sameType && ls === 'left' && rs === 'right') { left.push(c.left); right.push(rebase(c.right)); continue; }
-      if (sameType && ls === 'right' && rs === 'left') { left.push(c.right); right.push(rebase(c.left)); continue; }
+      if (sameType && ls === 'left' && rs === 'right') { left.push(c.left); right.push(rebase(c.right)); ops.push(c); continue; }
+      if (sameType && ls === 'right' && rs === 'left') { left.push(c.right); right.push(rebase(c.left)); ops.push(c); continue; }
     }
     rest.push(c);
   }
   if (left.length === 0) return null;
   const residual = rest.length === 0 ? null : rest.length === 1 ? rest[0]! : { kind: 'BoolOp' as const, op: 'and' as const, args: rest, type: rest[0]!.type };
-  return { left, right, residual };
+  return { left, right, ops, residual };
 }

@@ -44,7 +44,7 @@ export class Instrumentation {
     const sum = emptyScanMetrics();
     for (const m of all) {
       for (const k of Object.keys(sum) as (keyof ScanMetrics)[]) {
-        if (k !== 'fromMetadata') (sum[k] as number) += m[k] as number;
+        if (k !== 'fromMetadata') (sum[k] as number) += (m[k] as number | undefined) ?? 0; // late* are optional
       }
       if (m.fromMetadata === true) sum.fromMetadata = true;
     }

@@ -20,10 +20,11 @@ export interface JoinBlockResult {
 
 /**
  * `candidates(i)` lists right-row indexes that may match left row i; `rightMatched` collects matched right
- * rows (RIGHT/FULL joins emit the others at the end).
+ * rows (RIGHT/FULL joins emit the others at the end). `'mark'` only marks the matched right rows and emits
+ * nothing: a semi/anti join whose hash table holds its preserved side (HashJoinExec building on the left).
  */
 export async function joinBlock(
-  joinType: JoinType,
+  joinType: JoinType | 'mark',
   left: Batch,
   right: Batch,
   leftWidth: number,
@@ -33,6 +34,13 @@ export async function joinBlock(
   rightMatched: Uint8Array | null,
 ): Promise<Batch[]> {
   const out: Batch[] = [];
+  if (joinType === 'mark' && cond === null && rightMatched !== null && typeof candidates !== 'function') {
+    // every candidate matches: mark the chains, no pairs to form
+    const { first, next } = candidates;
+    for (let i = 0; i < left.length; i++) for (let j = first(i); j >= 0 && rightMatched[j] === 0; j = next[j]!) rightMatched[j] = 1;
+    return out;
+  }
+  const emits = joinType !== 'semi' && joinType !== 'anti' && joinType !== 'mark';
   const leftMatched = new Uint8Array(left.length);
   const CHUNK = 65536;
   let li: number[] = [];
@@ -43,7 +51,7 @@ export async function joinBlock(
       // no residual: every pair matches, so gather once (semi/anti need only the match marks)
       for (let k = 0; k < li.length; k++) leftMatched[li[k]!] = 1;
       if (rightMatched) for (let k = 0; k < ri.length; k++) rightMatched[ri[k]!] = 1;
-      if (joinType !== 'semi' && joinType !== 'anti') {
+      if (emits) {
         out.push({ columns: [...gather(left, li, leftWidth), ...gather(right, ri, rightWidth)], length: li.length });
       }
       li = [];
@@ -58,7 +66,7 @@ export async function joinBlock(
       leftMatched[li[k]!] = 1;
       if (rightMatched) rightMatched[ri[k]!] = 1;
     }
-    if (joinType !== 'semi' && joinType !== 'anti' && keep.length > 0) {
+    if (emits && keep.length > 0) {
       const all = keep.length === combined.length;
       out.push(all ? combined : { columns: combined.columns.map((c) => keep.map((k) => c[k] ?? null)), length: keep.length });
     }

@@ -3,7 +3,8 @@
  * executePlan first runs the optimizer (optimizer/optimizer.ts: constant folding, WHERE below FROM-subquery
  * projections, inner-join reordering, filter / limit / projection pushdown into scans).
  * Choices made here: hash join when the condition has equi keys (else nested loop; LATERAL always nested
- * loop), and a Sort under a constant LIMIT stops after limit+offset rows.
+ * loop) — it builds the right input unless choose_build_side marked the Join `buildSide: 'left'` — and a Sort
+ * under a constant LIMIT stops after limit+offset rows.
  */
 import type { Batch } from '../common/batch.ts';
 import type { LogicalPlan, PlanKind } from '../sql/index.ts';

@@ -31,6 +31,11 @@ export class NumericStats implements AggregateState {
   sumX2 = Numeric.ZERO;
   constructor(private readonly kind: StatKind, private readonly needSquares: boolean) {}
 
+  /** avg: the running sum the vector kernels add numerics to directly (NumericSum.addScaled); null when squares are kept */
+  scaledSum(): NumericSum | null {
+    return this.needSquares ? null : this.sum;
+  }
+
   step(args: readonly unknown[]): void {
     const v = args[0];
     if (typeof v === 'number' || typeof v === 'bigint') {

@@ -64,7 +64,7 @@ class IntervalAvgState implements AggregateState {
 }
 
 /** counts in a double (exact far beyond any row count), so a row allocates no bigint */
-class CountState implements AggregateState {
+export class CountState implements AggregateState {
   n = 0;
   step(): void {
     this.n++;
@@ -101,8 +101,12 @@ class IntSumState implements AggregateState {
 }
 
 /** sum(int8) / sum(numeric) → numeric, exact (numeric-sum.ts) */
-class NumericSumState implements AggregateState {
+export class NumericSumState implements AggregateState {
   readonly sum = new NumericSum();
+  /** the running sum the vector kernels add numerics to directly (NumericSum.addScaled), as step() would */
+  scaledSum(): NumericSum | null {
+    return this.sum;
+  }
   step(args: readonly unknown[]): void {
     const v = args[0];
     if (typeof v === 'bigint' || typeof v === 'number') this.sum.addInteger(v);

@@ -62,3 +62,21 @@ describe('NumericSum', () => {
     expect(a.count).toBe(5);
   });
 });
+
+describe('NumericSum.addScaled (vector kernels)', () => {
+  it('sums exactly as add(Numeric) does, across scales, signs and the 2^53 edge', () => {
+    const values: [number, number][] = [
+      [1, 0], [-250, 2], [2 ** 53 - 1, 2], [-(2 ** 53 - 1), 4], [2 ** 40, 0], [2 ** 40 - 1, 3], [-0, 2], [123456789, 6],
+      [2 ** 52, 2], [2 ** 52, 2], [7, 1], [-(2 ** 40), 0],
+    ];
+    for (let r = 0; r < 200; r++) values.push([Math.floor(Math.sin(r) * 2 ** (r % 53)), r % 5]);
+    const a = new NumericSum();
+    const b = new NumericSum();
+    for (const [u, s] of values) {
+      a.addScaled(u, s);
+      b.add(Numeric.of(BigInt(u), s));
+      expect(a.result()!.toString()).toBe(b.result()!.toString());
+    }
+    expect(a.count).toBe(values.length);
+  });
+});

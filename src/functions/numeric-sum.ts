@@ -51,6 +51,19 @@ export class NumericSum {
     this.addUnscaled(this.scale === 0 ? u : u * pow10(this.scale));
   }
 
+  /**
+   * adds the numeric unscaled × 10^-scale given as an exact integer in a double (|unscaled| < 2^53): the
+   * vector kernels' numerics (exec/expr/vector-numeric.ts), without a Numeric or bigint per value
+   */
+  addScaled(unscaled: number, scale: number): void {
+    this.count++;
+    if (scale > this.scale) this.rescale(scale);
+    if (scale === this.scale) {
+      if (unscaled < SMALL_INPUT_NUM && unscaled > -SMALL_INPUT_NUM) this.addSmall(unscaled);
+      else this.big += BigInt(unscaled);
+    } else this.addUnscaled(BigInt(unscaled) * pow10(this.scale - scale));
+  }
+
   /** folds in another partial sum */
   merge(o: NumericSum): void {
     this.count += o.count;

@@ -3,7 +3,9 @@
  * statement sees one snapshot). Columns come from the current schema (or a given schema id); scan() plans
  * the snapshot's files once per filter set — pruned by partition summaries and tuples, column metrics and
  * Parquet row-group statistics (scan/, read/row-group-stats.ts) — and streams their batches, reading only
- * the projected columns (the others are returned as NULL, as the ScanContext contract allows).
+ * the projected columns (the others are returned as NULL, as the ScanContext contract allows). With pushed
+ * filters, rows are filtered inside the reader by late materialization (read/late-materialization.ts: filter
+ * columns first), unless `SET lakegate.late_materialization = off`.
  */
 import type { Batch } from '../common/batch.ts';
 import type { ColumnDef, MetadataAggregate, MetadataAggregateAnswer, MetadataAggregateContext, RowLevelWriter, ScanContext, ScanMetrics, ScanPredicate, TableSource } from '../catalog/table-source.ts';
@@ -20,12 +22,14 @@ import { loadTableMetadata } from './spec/metadata-file.ts';
 import { findSnapshot, schemaById, snapshotIdAsOf, snapshotIdOfRef, type Snapshot, type TableMetadata } from './spec/table-metadata.ts';
 import { indexById, type IcebergType, type NestedField, type Schema } from './spec/schema.ts';
 import { toSqlType } from './spec/types.ts';
+import { isRowLineageField, ROW_LINEAGE_NAMES, rowLineageSchema } from './lineage/row-lineage-columns.ts';
 import { addPlanCounters, planScan, type FileScanTask, type ScanPlan } from './scan/table-scan.ts';
 import { bindPredicates, predicateKey, type BoundPredicate } from './scan/bound-predicate.ts';
 import { readParquetFooter } from './read/parquet-footer.ts';
 import { selectRowGroups } from './read/row-group-stats.ts';
 import { DeleteLoader } from './read/delete-loader.ts';
 import { readFileScanTask } from './read/file-scan-task-reader.ts';
+import { lateMaterializationOn } from './read/late-materialization.ts';
 import { cachedAggregateFromManifests } from './scan/metadata-aggregate.ts';
 import { planParallelScan, readTasksInParallel, widenBatch } from './parallel/parallel-scan.ts';
 
@@ -42,6 +46,8 @@ export interface IcebergTableSourceOptions {
   readonly useSnapshotSchema?: boolean;
   /** makes the source writable (INSERT, COPY FROM): appends commit through this catalog; current snapshot only */
   readonly writer?: IcebergTableWriter;
+  /** v3: append the row lineage system columns _row_id, _last_updated_sequence_number (lineage/row-lineage-columns.ts) */
+  readonly rowLineage?: boolean;
 }
 
 /**
@@ -88,7 +94,8 @@ export class IcebergTableSource implements TableSource {
       ?? (options.asOfTimestampMs !== undefined ? snapshotIdAsOf(metadata, options.asOfTimestampMs) : undefined);
     this.snapshot = findSnapshot(metadata, id ?? null);
     const snapSchema = options.useSnapshotSchema ? this.snapshot?.schemaId ?? null : null;
-    this.schema = schemaById(metadata, options.schemaId ?? snapSchema ?? metadata.currentSchemaId);
+    const schema = schemaById(metadata, options.schemaId ?? snapSchema ?? metadata.currentSchemaId);
+    this.schema = options.rowLineage === true ? rowLineageSchema(schema) : schema;
     this.columns = this.schema.fields.map((f) => ({
       name: f.name,
       type: declaredType(metadata, f) ?? toSqlType(f.type),
@@ -96,12 +103,13 @@ export class IcebergTableSource implements TableSource {
       ...(f.doc === undefined ? {} : { comment: f.doc }),
       // written by lakegate's CREATE TABLE (write/new-table-metadata.ts columnDefaultProperty)
       ...(metadata.properties[`lakegate.column-default.${f.id}`] === undefined ? {} : { defaultExpr: metadata.properties[`lakegate.column-default.${f.id}`] }),
+      ...(isRowLineageField(f) ? { system: true } : {}),
     }));
     const total = this.snapshot?.summary['total-records'];
     if (total !== undefined && /^\d+$/.test(total)) this.estimatedRows = Number(total);
     const writer = options.writer;
     if (writer !== undefined) this.writer = writer;
-    if (writer !== undefined && id === undefined && options.schemaId === undefined) {
+    if (writer !== undefined && id === undefined && options.schemaId === undefined && options.rowLineage !== true) {
       this.insert = (batches) => insertIntoIcebergTable(writer, this.metadata, this.schema, batches);
       this.rowLevel = { begin: (op) => new IcebergRowDelta(writer, this, op) };
     }
@@ -126,9 +134,21 @@ export class IcebergTableSource implements TableSource {
   bindFilters(filters?: readonly ScanPredicate[]): BoundPredicate {
     return bindPredicates(filters, this.schema.fields.map((field, i) => {
       const oid = this.columns[i]!.type.oid;
+      // row lineage values are mostly inherited, not stored: their statistics cannot prune (always true)
+      if (isRowLineageField(field)) return { field: { ...field, type: { kind: 'struct', fields: [] } }, comparable: false };
       return { field, comparable: oid !== Oid.bpchar && oid !== Oid.json && oid !== Oid.jsonb };
     }));
   }
+
+  /** v3 tables: this snapshot with the row lineage system columns, when the statement names one (TableSource.withSystemColumns) */
+  withSystemColumns(mentioned: (name: string) => boolean): IcebergTableSource {
+    if (this.metadata.formatVersion < 3 || this.schema.fields.some(isRowLineageField) || !ROW_LINEAGE_NAMES.some(mentioned)) return this;
+    return (this.lineageSource ??= new IcebergTableSource(this.io, this.metadata, {
+      ...(this.snapshot === null ? {} : { snapshotId: this.snapshot.snapshotId }), schemaId: this.schema.schemaId, rowLineage: true,
+    }));
+  }
+
+  private lineageSource?: IcebergTableSource;
 
   /**
    * The snapshot's FileScanTasks, pruned by `filters` (manifests by partition summaries, files by partition
@@ -174,6 +194,7 @@ export class IcebergTableSource implements TableSource {
 
   /** COUNT / MIN / MAX of this snapshot from its manifests when exact, else null (scan/metadata-aggregate.ts) */
   aggregateFromMetadata(aggregates: readonly MetadataAggregate[], ctx: Pick<MetadataAggregateContext, 'filters' | 'groupBy'>): Promise<MetadataAggregateAnswer | null> {
+    if (this.schema.fields.some(isRowLineageField)) return Promise.resolve(null); // inherited values: not in the manifests
     const columns = this.schema.fields.map((field, i) => {
       const oid = this.columns[i]!.type.oid;
       return { field, oid, comparable: oid !== Oid.bpchar && oid !== Oid.json && oid !== Oid.jsonb };
@@ -199,7 +220,7 @@ export class IcebergTableSource implements TableSource {
    * Batches of the pruned plan's files. `ctx.metrics` gets the planning counters, then files, row groups,
    * bytes and rows as they are read; `ctx.limit` stops reading once that many rows were produced.
    */
-  async *scan(ctx: Pick<ScanContext, 'signal' | 'projection' | 'filters' | 'limit' | 'metrics'>): AsyncIterable<Batch> {
+  async *scan(ctx: Pick<ScanContext, 'signal' | 'projection' | 'filters' | 'limit' | 'metrics'> & Partial<Pick<ScanContext, 'session'>>): AsyncIterable<Batch> {
     const plan = await this.planFiles(ctx.filters);
     const metrics = ctx.metrics;
     if (metrics) {
@@ -221,8 +242,12 @@ export class IcebergTableSource implements TableSource {
     // several files (and no LIMIT): decode on the scan worker pool, filters applied there (parallel/)
     // (few big files are split by row groups so that every thread gets work)
     const parallel = await planParallelScan(this.io, plan.tasks, limit === undefined ? {} : { limit });
+    const filter = this.bindFilters(ctx.filters);
+    // late materialization: the pushed filters' columns are decoded first, the rest only for rows that may match
+    const late = filter.kind !== 'true' && lateMaterializationOn(ctx.session);
+    const lateHistory = { rowGroups: 0, matched: 0 };
     if (parallel !== null) {
-      const read = { signal: ctx.signal, filter: this.bindFilters(ctx.filters), fieldById: (id: number) => byId.get(id), ...(metrics ? { metrics } : {}) };
+      const read = { signal: ctx.signal, filter, fieldById: (id: number) => byId.get(id), lateMaterialization: late, ...(metrics ? { metrics } : {}) };
       for await (const b of readTasksInParallel(parallel, parallel.tasks, fields, read)) yield ctx.projection === undefined ? b : widenBatch(b, wanted, width);
       return;
     }
@@ -230,7 +255,7 @@ export class IcebergTableSource implements TableSource {
       ctx.signal.throwIfAborted();
       if (limit !== undefined && produced >= limit) return;
       if (metrics) metrics.filesScanned++;
-      for await (const b of readFileScanTask(this.io, task, fields, deletes, { signal: ctx.signal, metrics })) {
+      for await (const b of readFileScanTask(this.io, task, fields, deletes, { signal: ctx.signal, metrics, ...(late ? { filter, lateHistory } : {}) })) {
         produced += b.length;
         if (ctx.projection === undefined) {
           yield b;

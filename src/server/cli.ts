@@ -7,7 +7,10 @@
  */
 import { parseArgs } from 'node:util';
 import { makeScramVerifier } from '../wire/index.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import cluster from 'node:cluster';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { startPrimary } from './cluster/cluster-primary.ts';
+import { runClusterWorker } from './cluster/cluster-worker.ts';
 import { startServer } from './main.ts';
 import { runSampleCommand } from './sample-command.ts';
 
@@ -17,6 +20,8 @@ Usage:
   lakegate serve [--host HOST] [--port PORT] [--warehouse DIR] [--config FILE] [--path-map FROM=TO ...]
                  [--rest-port PORT]   also serve the Iceberg REST catalog API (LAKEGATE_REST_PORT, LAKEGATE_REST_TOKEN)
                  [--workers N]        threads decoding Parquet for scans (LAKEGATE_WORKERS; default: CPU count, 0 = none)
+                 [--processes N]      server processes sharing the port (LAKEGATE_PROCESSES, processes:; default 1);
+                                      with N > 1 tables and views must be Iceberg (memory ones are refused)
                  [--no-sample]        do not create the sample dataset (LAKEGATE_SAMPLE=false, sample_data: false)
                  [--sample-scale N]   its size when it is created (default 1: about 1.08 million rows)
   lakegate sample [--scale N] [--warehouse DIR] [--config FILE]
@@ -59,6 +64,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       'path-map': { type: 'string', multiple: true },
       'rest-port': { type: 'string' },
       workers: { type: 'string' },
+      processes: { type: 'string' },
       'no-sample': { type: 'boolean' },
       'sample-scale': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -77,9 +83,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     ...(values['path-map'] !== undefined && { pathMap: values['path-map'] }),
     ...(values['rest-port'] !== undefined && { restPort: values['rest-port'] }),
     ...(values.workers !== undefined && { workers: values.workers }),
+    ...(values.processes !== undefined && { processes: values.processes }),
     ...(values['no-sample'] === true && { sample: false }),
     ...(values['sample-scale'] !== undefined && { sampleScale: values['sample-scale'] }),
   });
+  if (config.processes > 1) return serveProcesses(config);
   const server = await startServer(config);
   console.log(`lakegate listening on ${server.host}:${server.port}`);
   if (server.restPort !== undefined) console.log(`lakegate Iceberg REST catalog on http://${server.host}:${server.restPort}`);
@@ -87,6 +95,27 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     const stop = (signal: string): void => {
       console.log(`lakegate: ${signal} received, shutting down`);
       void server.close().then(resolve, resolve);
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  return 0;
+}
+
+/** `processes: N`: the primary forks and supervises; a forked server process runs runClusterWorker */
+async function serveProcesses(config: Config): Promise<number> {
+  if (cluster.isWorker) {
+    await runClusterWorker(config);
+    await new Promise<void>((resolve) => process.once('beforeExit', () => resolve()));
+    return 0;
+  }
+  const primary = await startPrimary({ processes: config.processes, maxConnections: config.max_connections });
+  console.log(`lakegate listening on ${primary.host}:${primary.port} (${config.processes} processes)`);
+  if (primary.restPort !== undefined) console.log(`lakegate Iceberg REST catalog on http://${primary.host}:${primary.restPort}`);
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string): void => {
+      console.log(`lakegate: ${signal} received, shutting down`);
+      void primary.close().then(resolve, resolve);
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));

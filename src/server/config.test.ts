@@ -33,6 +33,16 @@ describe('config', () => {
     });
   });
 
+  it('processes: 1 by default; file < LAKEGATE_PROCESSES < --processes; 1…200', async () => {
+    expect((await loadConfig({}, {})).processes).toBe(1);
+    const file = yamlFile('processes: 2\n');
+    expect((await loadConfig({ config: file }, {})).processes).toBe(2);
+    expect((await loadConfig({ config: file }, { LAKEGATE_PROCESSES: '3' })).processes).toBe(3);
+    expect((await loadConfig({ config: file, processes: '4' }, { LAKEGATE_PROCESSES: '3' })).processes).toBe(4);
+    expect(() => parseConfig({ processes: 0 })).toThrowError(/processes/);
+    expect(() => parseConfig({ processes: 201 })).toThrowError(/processes/);
+  });
+
   it('rejects bad values and unknown keys with a readable message', async () => {
     expect(() => parseConfig({ port: 70000 })).toThrowError(ConfigError);
     expect(() => parseConfig({ prot: 1 })).toThrowError(/invalid configuration/);

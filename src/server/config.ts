@@ -28,6 +28,11 @@ export const ConfigSchema = z
     max_connections: z.coerce.number().int().positive().default(100),
     /** milliseconds; 0 = off */
     idle_session_timeout: z.coerce.number().int().min(0).default(0),
+    /**
+     * server processes sharing the port (node:cluster), each with its own event loop; > 1 needs every shared
+     * object to live in the Iceberg catalog (memory tables and views are refused with 0A000)
+     */
+    processes: z.coerce.number().int().min(1).max(200).default(1),
     /** worker threads decoding Parquet for scans (src/iceberg/parallel); absent = os.availableParallelism(), 0 = main thread only */
     workers: z.coerce.number().int().min(0).max(256).optional(),
     server_version: z.string().default('15.18 (lakegate 0.1.0)'),
@@ -74,6 +79,8 @@ export interface ConfigFlags {
   readonly restPort?: string | number;
   /** --workers N: scan worker threads (0 = none) */
   readonly workers?: string | number;
+  /** --processes N: server processes (node:cluster) */
+  readonly processes?: string | number;
   /** --no-sample: false */
   readonly sample?: boolean;
   readonly sampleScale?: string | number;
@@ -94,6 +101,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   set('LAKEGATE_MAX_CONNECTIONS', 'max_connections');
   set('LAKEGATE_IDLE_SESSION_TIMEOUT', 'idle_session_timeout');
   set('LAKEGATE_WORKERS', 'workers');
+  set('LAKEGATE_PROCESSES', 'processes');
   set('LAKEGATE_SERVER_VERSION', 'server_version');
   set('LAKEGATE_CATALOG_URI', 'catalog_uri');
   set('LAKEGATE_CATALOG_TOKEN', 'catalog_token');
@@ -150,6 +158,7 @@ export async function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv
   if (flags.warehouse !== undefined) cli['warehouse'] = flags.warehouse;
   if (flags.restPort !== undefined) cli['rest_port'] = flags.restPort;
   if (flags.workers !== undefined) cli['workers'] = flags.workers;
+  if (flags.processes !== undefined) cli['processes'] = flags.processes;
   if (flags.sample !== undefined) cli['sample_data'] = flags.sample;
   if (flags.sampleScale !== undefined) cli['sample_scale'] = flags.sampleScale;
   if (flags.pathMap !== undefined && flags.pathMap.length > 0) cli['path_map'] = [...flags.pathMap];

@@ -9,6 +9,7 @@ import { loadTlsContext } from './tls.ts';
 import { availableParallelism } from 'node:os';
 import { acquireSharedScanPool } from '../iceberg/parallel/scan-pool.ts';
 import { startRestCatalogEndpoint, type RestCatalogEndpoint } from './rest-catalog-endpoint.ts';
+import type { WorkerLink } from './cluster/worker-link.ts';
 
 export interface RunningServer {
   readonly port: number;
@@ -24,10 +25,12 @@ export interface StartOptions {
   /** value codec; default: src/common/pgtypes */
   readonly codec?: ValueCodec;
   readonly log?: WireLogger;
+  /** this is server process i of `processes: N` (cluster/cluster-worker.ts) */
+  readonly cluster?: WorkerLink;
 }
 
 /** Loaded lazily so that tests passing their own handler do not load the whole engine. (`lakegate sample` uses it too.) */
-export async function createEngine(cfg: Config): Promise<QueryEngine> {
+export async function createEngine(cfg: Config, peers?: WorkerLink): Promise<QueryEngine> {
   const { createQueryEngine } = await import('../engine/index.ts');
   const engine = await createQueryEngine({
     databases: cfg.databases,
@@ -35,6 +38,7 @@ export async function createEngine(cfg: Config): Promise<QueryEngine> {
     warehouse: cfg.warehouse,
     settings: cfg.settings,
     pathMap: cfg.path_map,
+    ...(peers === undefined ? {} : { peers }),
     ...(cfg.catalog_uri === undefined ? {} : { catalogUri: cfg.catalog_uri }),
     ...(cfg.catalog_token === undefined ? {} : { catalogToken: cfg.catalog_token }),
     ...(cfg.catalog_credential === undefined ? {} : { catalogCredential: cfg.catalog_credential }),
@@ -65,7 +69,7 @@ export async function createEngine(cfg: Config): Promise<QueryEngine> {
  */
 export async function startServer(config: Config | ConfigInput = {}, handler?: QueryHandler, options: StartOptions = {}): Promise<RunningServer> {
   const cfg = parseConfig(config);
-  const engine = handler ? null : await createEngine(cfg);
+  const engine = handler ? null : await createEngine(cfg, options.cluster);
   // the process-wide scan worker pool (threads start on the first big scan); released on close
   const releaseWorkers = engine === null ? async () => {} : acquireSharedScanPool({ size: cfg.workers ?? availableParallelism() });
   const tls = loadTlsContext(cfg.tls);
@@ -77,7 +81,9 @@ export async function startServer(config: Config | ConfigInput = {}, handler?: Q
     ...(cfg.idle_session_timeout > 0 && { idleSessionTimeoutMs: cfg.idle_session_timeout }),
     ...(tls && { tls }),
     ...(options.log && { log: options.log }),
+    ...(options.cluster && { cluster: options.cluster }),
   });
+  options.cluster?.serveCancelRequests((pid, key) => void server.cancelLocal(pid, key));
   let addr: { port: number; host: string };
   try {
     addr = await server.listen(cfg.port, cfg.host);

@@ -47,7 +47,7 @@ export interface ConnectionOptions {
   /** startup + authentication must finish within this time (PostgreSQL's authentication_timeout); default 60 s */
   readonly authenticationTimeoutMs?: number;
   /** asked once StartupMessage arrived; false → FATAL 53300 */
-  readonly admit: () => boolean;
+  readonly admit: () => boolean | Promise<boolean>;
   readonly release: () => void;
 }
 
@@ -234,7 +234,7 @@ export class PgConnection implements WireIO {
       throw new GatewayError(SqlState.invalid_authorization_specification, 'no PostgreSQL user name specified in startup packet', { severity: 'FATAL' });
     }
     const database = m.parameters['database'] || user;
-    if (!this.opts.admit()) {
+    if (!(await this.opts.admit())) {
       throw new GatewayError(SqlState.too_many_connections, 'sorry, too many clients already', { severity: 'FATAL' });
     }
     this.admitted = true;

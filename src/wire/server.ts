@@ -30,17 +30,29 @@ export interface PgWireServerOptions {
   /** startup + authentication deadline in ms (default 60 000) */
   readonly authenticationTimeoutMs?: number;
   readonly log?: WireLogger;
+  /**
+   * One of several server processes (src/server/cluster/): this process's pid range and where CancelRequests
+   * for other pids go; `admit` / `release` count connections server-wide (max_connections) instead of here.
+   */
+  readonly cluster?: {
+    readonly pidRange: { readonly first: number; readonly size: number };
+    forwardCancel(processId: number, secretKey: number): void;
+    admit(): Promise<boolean>;
+    release(): void;
+  };
 }
 
 export class PgWireServer {
   private readonly server: Server;
   private readonly connections = new Set<PgConnection>();
   private readonly sockets = new Set<Socket>();
-  private readonly cancelRegistry = new CancelRegistry();
+  private readonly cancelRegistry: CancelRegistry;
   private active = 0;
   private closing = false;
 
   constructor(private readonly options: PgWireServerOptions) {
+    const cluster = options.cluster;
+    this.cancelRegistry = new CancelRegistry(cluster === undefined ? {} : { pidRange: cluster.pidRange, forward: (pid, key) => cluster.forwardCancel(pid, key) });
     this.server = createServer((socket) => this.accept(socket));
     this.server.on('error', (e) => this.log.error('server error', e));
   }
@@ -52,6 +64,11 @@ export class PgWireServer {
   /** connections that passed startup and hold a slot */
   get connectionCount(): number {
     return this.active;
+  }
+
+  /** a CancelRequest another process received for one of this process's sessions */
+  cancelLocal(processId: number, secretKey: number): boolean {
+    return this.cancelRegistry.cancel(processId, secretKey);
   }
 
   listen(port: number, host = '127.0.0.1'): Promise<{ port: number; host: string }> {
@@ -83,13 +100,18 @@ export class PgWireServer {
       ...(this.options.maxMessageLength !== undefined && { maxMessageLength: this.options.maxMessageLength }),
       ...(this.options.idleSessionTimeoutMs !== undefined && { idleSessionTimeoutMs: this.options.idleSessionTimeoutMs }),
       ...(this.options.authenticationTimeoutMs !== undefined && { authenticationTimeoutMs: this.options.authenticationTimeoutMs }),
-      admit: () => {
+      admit: async () => {
         if (this.closing || this.active >= max) return false;
         this.active++;
+        if (this.options.cluster !== undefined && !(await this.options.cluster.admit())) {
+          this.active--;
+          return false;
+        }
         return true;
       },
       release: () => {
         this.active--;
+        this.options.cluster?.release();
       },
     });
     this.connections.add(conn);

@@ -83,6 +83,12 @@ export interface IcebergCatalog {
    * do it atomically leave it undefined and callers commit table by table.
    */
   commitTables?(changes: readonly TableCommitChange[]): Promise<void>;
+  /**
+   * Optional, synchronous and cheap: a value that changes when another client (another lakegate process)
+   * committed to this catalog since it was last read; undefined when the catalog cannot tell. Lets a reader
+   * see a commit made elsewhere at its next statement without re-listing the catalog on every statement.
+   */
+  changeToken?(): number | string | undefined;
 
   close(): Promise<void>;
 }

@@ -250,6 +250,11 @@ export class SqlCatalog implements IcebergCatalog {
     );
   }
 
+  /** see IcebergCatalog.changeToken: the database's own change counter, where the dialect has one */
+  changeToken(): number | undefined {
+    return this.dialect.changeToken?.();
+  }
+
   async close(): Promise<void> {
     await this.dialect.close();
   }

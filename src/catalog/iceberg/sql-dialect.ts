@@ -27,6 +27,12 @@ export interface SqlDialect extends SqlExecutor {
   isUniqueViolation(error: unknown): boolean;
   /** The database refused the transaction and nothing was written, so a retry is safe (PG 40001/40P01, SQLITE_BUSY). */
   isRetryableConflict(error: unknown): boolean;
+  /**
+   * A number that moves whenever another connection (another lakegate process) committed to the database —
+   * SQLite's `PRAGMA data_version` — synchronous and cheap enough to ask before every statement. Absent where
+   * there is no such thing (PostgreSQL: readers fall back to polling).
+   */
+  changeToken?(): number;
   close(): Promise<void>;
 }
 

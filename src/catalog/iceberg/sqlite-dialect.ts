@@ -33,6 +33,7 @@ export class SqliteDialect implements SqlDialect {
   readonly file: string;
   private readonly db: Database.Database;
   private readonly direct: SqlExecutor;
+  private readonly dataVersion: Database.Statement;
 
   constructor(file: string, options: SqliteDialectOptions = {}) {
     this.file = file === ':memory:' ? file : resolve(file);
@@ -40,6 +41,7 @@ export class SqliteDialect implements SqlDialect {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     const db = this.db;
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
     this.direct = {
       query: async (sql, params = []) => db.prepare(sql).all(...params) as SqlRow[],
       execute: async (sql, params = []) => db.prepare(sql).run(...params).changes,
@@ -82,6 +84,11 @@ export class SqliteDialect implements SqlDialect {
   isRetryableConflict(error: unknown): boolean {
     const code = (error as { code?: unknown } | null)?.code;
     return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+  }
+
+  /** moves when another connection commits (never for this connection's own commits): about a microsecond */
+  changeToken(): number {
+    return this.db.open ? (this.dataVersion.get() as number) : -1;
   }
 
   async close(): Promise<void> {

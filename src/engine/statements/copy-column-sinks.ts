@@ -23,6 +23,9 @@ function daysFromCivil(y: number, m: number, d: number): number {
   return era * 146097 + doe - 719468;
 }
 
+/** days from 1970-01-01 to PostgreSQL's epoch 2000-01-01 (binary dates count from it) */
+const PG_EPOCH_DAYS = 10957;
+
 const MONTH_DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function digit(src: Uint8Array, i: number): number {
@@ -111,7 +114,98 @@ export class CopyColumnSink {
    */
   fast: (src: Uint8Array, start: number, end: number) => boolean = () => false;
 
+  /**
+   * a binary COPY field (PostgreSQL's send format) src[start, end) → appended, true; otherwise false (the
+   * caller goes through binaryIn). Fixed-size integers and dates, numerics within the column's scale and 15
+   * digits, and ASCII strings (then the text rules for char(n)/varchar(n)).
+   */
+  binary: (src: Uint8Array, view: DataView, start: number, end: number) => boolean = () => false;
+
   private chooseFast(): void {
+    this.chooseText();
+    this.binary = this.chooseBinary();
+  }
+
+  private chooseBinary(): (src: Uint8Array, view: DataView, start: number, end: number) => boolean {
+    const b = this.builder;
+    const mode = this.mode;
+    if (b instanceof Int32Builder && mode === Mode.Int2) {
+      return (_src, view, start, end) => {
+        if (end - start !== 2) return false;
+        b.append(view.getInt16(start));
+        return true;
+      };
+    }
+    if (b instanceof Int32Builder && mode === Mode.Int4) {
+      return (_src, view, start, end) => {
+        if (end - start !== 4) return false;
+        b.append(view.getInt32(start));
+        return true;
+      };
+    }
+    if (b instanceof Int32Builder && mode === Mode.Date) {
+      return (_src, view, start, end) => {
+        if (end - start !== 4) return false;
+        const d = view.getInt32(start);
+        // ±infinity (INT32_MAX / INT32_MIN) go through binaryIn
+        if (d === 0x7fffffff || d === -0x80000000) return false;
+        b.append(d + PG_EPOCH_DAYS);
+        return true;
+      };
+    }
+    if (b instanceof Int64Builder) {
+      return (_src, view, start, end) => {
+        if (end - start !== 8) return false;
+        const hi = view.getInt32(start);
+        if (hi >= 0x200000 || hi < -0x200000) return false;
+        b.appendNumber(hi * 2 ** 32 + view.getUint32(start + 4));
+        return true;
+      };
+    }
+    if (b instanceof DecimalBuilder) {
+      const scale = this.scale;
+      const limit = 10 ** this.precision;
+      return (_src, view, start, end) => {
+        if (end - start < 8) return false;
+        const ndigits = view.getInt16(start);
+        const weight = view.getInt16(start + 2);
+        const sign = view.getUint16(start + 4);
+        const dscale = view.getUint16(start + 6);
+        if (ndigits < 0 || ndigits > 3 || end - start !== 8 + 2 * ndigits || (sign !== 0 && sign !== 0x4000) || dscale > scale) return false;
+        let acc = 0;
+        for (let i = 0; i < ndigits; i++) {
+          const d = view.getInt16(start + 8 + 2 * i);
+          if (d < 0 || d > 9999) return false;
+          acc = acc * 10000 + d;
+        }
+        // value = acc × 10^(4·(weight − ndigits + 1)); unscaled at the column's scale
+        const p = scale + 4 * (weight - ndigits + 1);
+        let v: number;
+        if (p >= 0) {
+          if (p > 15) return acc === 0 ? (b.appendUnscaled(0), true) : false;
+          v = acc * 10 ** p;
+        } else {
+          const div = 10 ** Math.min(-p, 16);
+          if (acc % div !== 0) return false;
+          v = acc / div;
+        }
+        if (v >= limit || v > Number.MAX_SAFE_INTEGER) return false;
+        b.appendUnscaled(sign === 0 ? v : -v);
+        return true;
+      };
+    }
+    if (b instanceof Utf8Builder) {
+      const text = this.fast;
+      return (src, _view, start, end) => {
+        // ASCII needs no UTF-8 check; the text format's rules then apply (char(n) padding, lengths)
+        for (let k = start; k < end; k++) if (src[k]! >= 0x80) return false;
+        return text(src, start, end);
+      };
+    }
+    return () => false;
+  }
+
+  private chooseText(): void {
     const b = this.builder;
     const mode = this.mode;
     if (b instanceof Int32Builder && (mode === Mode.Int2 || mode === Mode.Int4)) {

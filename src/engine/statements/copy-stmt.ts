@@ -14,13 +14,11 @@ import type { EngineSession } from '../engine-session.ts';
 import { nodeBody, rangeVarName, stringList } from '../ast.ts';
 import { parseCopyOptions, type CopyOptions } from './copy-options.ts';
 import { CopyOutEncoder, type CopyColumn } from './copy-out-encoder.ts';
-import { decodeCopyIn } from './copy-in-decoder.ts';
+import { decodeCopyInBinaryTyped } from './copy-binary-decoder.ts';
 import { decodeCopyInTyped } from './copy-typed-decoder.ts';
 import { TypedBatch, type TypedColumn } from '../../iceberg/write/typed-columns.ts';
 import { lookupRelation } from './ddl.ts';
 import { MemoryTable } from '../memory-table.ts';
-
-const BATCH_ROWS = 8192;
 
 export const runCopy: UtilityHandler = async (session, stmt, params) => {
   const body = nodeBody(stmt.ast);
@@ -95,9 +93,12 @@ function copyFrom(session: EngineSession, body: Record<string, unknown>, options
       if (source instanceof MemoryTable) session.tx.noteWrite(source);
       const width = source.columns.length;
       const identity = indexes.length === width && indexes.every((ci, k) => ci === k);
-      async function* typedBatches(): AsyncIterable<Batch> {
-        // text/csv: typed column buffers (copy-typed-decoder.ts); columns missing from the attlist stay NULL
-        for await (const b of decodeCopyInTyped(data, options, target, settings)) {
+      async function* batches(): AsyncIterable<Batch> {
+        // typed column buffers (copy-typed-decoder.ts, copy-binary-decoder.ts); columns missing from the attlist stay NULL
+        const decoded = options.format === 'binary'
+          ? decodeCopyInBinaryTyped(data, target, settings)
+          : decodeCopyInTyped(data, options, target, settings);
+        for await (const b of decoded) {
           if (identity) {
             yield b;
             continue;
@@ -107,26 +108,6 @@ function copyFrom(session: EngineSession, body: Record<string, unknown>, options
           yield new TypedBatch(b.length, columns);
         }
       }
-      async function* rowBatches(): AsyncIterable<Batch> {
-        // binary: column-major buffers filled row by row
-        const rows = decodeCopyIn(data, options, target, settings);
-        let columns: unknown[][] = newColumns(width);
-        let n = 0;
-        for await (const chunk of rows) {
-          for (const row of chunk) {
-            if (identity) for (let c = 0; c < width; c++) columns[c]![n] = row[c];
-            else for (let k = 0; k < indexes.length; k++) columns[indexes[k]!]![n] = row[k];
-            n++;
-            if (n >= BATCH_ROWS) {
-              yield { length: n, columns };
-              columns = newColumns(width);
-              n = 0;
-            }
-          }
-        }
-        if (n > 0) yield { length: n, columns: columns.map((col) => (col.length === n ? col : col.slice(0, n))) };
-      }
-      const batches = options.format === 'binary' ? rowBatches : typedBatches;
       try {
         // streamed: each batch goes to the table as it is decoded. A COPY is still all or nothing: an
         // Iceberg insert commits one snapshot at the end, a MemoryTable swaps its new contents at the end.
@@ -138,9 +119,4 @@ function copyFrom(session: EngineSession, body: Record<string, unknown>, options
       }
     },
   };
-}
-
-/** BATCH_ROWS NULLs per column, overwritten in place (fixed-size arrays stay packed) */
-function newColumns(width: number): unknown[][] {
-  return Array.from({ length: width }, () => new Array<unknown>(BATCH_ROWS).fill(null));
 }

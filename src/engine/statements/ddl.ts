@@ -32,6 +32,7 @@ export const runCreateSchema: UtilityHandler = async (session, stmt) => {
   // a schema is an Iceberg namespace, so it outlives the server and other engines see it
   const iceberg = session.iceberg;
   if (iceberg !== undefined && !(await iceberg.catalog.namespaceExists([name]))) await iceberg.catalog.createNamespace([name]);
+  await iceberg?.refresh(true);
   session.server.catalogChanged();
   return { kind: 'command', tag: 'CREATE SCHEMA' };
 };
@@ -253,6 +254,8 @@ export const runDrop: UtilityHandler = async (session, stmt) => {
       }
       const cascade = body.behavior === 'DROP_CASCADE';
       const iceberg = session.iceberg;
+      // the refresh after dropping the namespace may already have taken the schema out of the mirror
+      let droppedNamespace = false;
       if (iceberg !== undefined && (await iceberg.catalog.namespaceExists([name]))) {
         const tables = await iceberg.catalog.listTables([name]);
         if (tables.length > 0 && !cascade) {
@@ -263,9 +266,10 @@ export const runDrop: UtilityHandler = async (session, stmt) => {
         }
         for (const t of tables) await iceberg.catalog.dropTable(t);
         await iceberg.catalog.dropNamespace([name]);
+        droppedNamespace = true;
         await iceberg.refresh(true);
       }
-      if (!session.catalog.db.dropSchema(name, missingOk, cascade)) {
+      if (!session.catalog.db.dropSchema(name, missingOk || droppedNamespace, cascade) && !droppedNamespace) {
         session.notice(`schema "${name}" does not exist, skipping`);
       }
     }

@@ -46,7 +46,10 @@ function plannedText(m: ScanMetrics): string {
 function scannedText(m: ScanMetrics): string {
   return `files scanned ${m.filesScanned} / ${m.filesTotal}, row groups scanned ${m.rowGroupsScanned} / ${m.rowGroupsTotal}, bytes read ${m.bytesRead}`
     + (m.filesPrunedByPartition + m.filesPrunedByStats > 0 ? `, files pruned by partition ${m.filesPrunedByPartition}, by stats ${m.filesPrunedByStats}` : '')
-    + (m.fromMetadata === true ? ', answered from metadata' : '');
+    + (m.fromMetadata === true ? ', answered from metadata' : '')
+    + (m.lateRowGroups !== undefined && m.lateRowGroups > 0
+      ? `, late materialization: row groups with matches ${m.lateRowGroupsMatched ?? 0} / ${m.lateRowGroups}, rows materialized ${m.lateRowsMaterialized ?? 0} / ${m.lateRowsTotal ?? 0}`
+      : '');
 }
 
 function scanJson(m: ScanMetrics): JsonObject {
@@ -55,6 +58,10 @@ function scanJson(m: ScanMetrics): JsonObject {
     'Files Pruned By Stats': m.filesPrunedByStats, 'Row Groups Total': m.rowGroupsTotal, 'Row Groups Scanned': m.rowGroupsScanned,
     'Manifests Total': m.manifestsTotal, 'Manifests Scanned': m.manifestsScanned, 'Bytes Read': m.bytesRead, 'Rows Decoded': m.rowsDecoded,
     ...(m.fromMetadata === true ? { 'From Metadata': true } : {}),
+    ...(m.lateRowGroups !== undefined && m.lateRowGroups > 0 ? {
+      'Late Row Groups': m.lateRowGroups, 'Late Row Groups Matched': m.lateRowGroupsMatched ?? 0,
+      'Late Rows Total': m.lateRowsTotal ?? 0, 'Late Rows Materialized': m.lateRowsMaterialized ?? 0,
+    } : {}),
   };
 }
 

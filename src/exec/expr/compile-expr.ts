@@ -11,6 +11,7 @@ import type { Expr } from '../../sql/index.ts';
 import type { Env } from '../context.ts';
 import { evalSubscript, makeArray } from './array-ops.ts';
 import { SubqueryRunner } from './subquery-runner.ts';
+import { hashedAnyEq } from '../in-list-set.ts';
 import type { SharedSubexpressions } from './compile-shared.ts';
 
 export type Cols = readonly (readonly unknown[])[];
@@ -236,6 +237,8 @@ function compileNodeBody(e: Expr, env: Env, runners: SubqueryRunner[], slot: Slo
       };
     }
     case 'ScalarArrayOp': {
+      const hashed = hashedAnyEq(e, c); // a long constant IN list: one set probe (../in-list-set.ts)
+      if (hashed !== null) return hashed;
       const l = c(e.op.left!);
       const arr = c(e.op.right);
       const { def, leftType, rightType } = e.op;

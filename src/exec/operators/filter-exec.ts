@@ -1,8 +1,13 @@
-/** FilterExec: keeps rows whose predicate is true. */
+/**
+ * FilterExec: keeps rows whose predicate is true. A vectorizable predicate (expr/vector-expr.ts) computes
+ * the batch's rows at once; the others run their row closure per row (awaiting async functions).
+ */
 import type { Batch } from '../../common/batch.ts';
+import { attachScaled, scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
 import type { Filter } from '../../sql/index.ts';
 import { checkAbort, type Env } from '../context.ts';
-import { asyncResult, compileExpr, settleAsync } from '../expr/compile-expr.ts';
+import { asyncResult, compileExpr, settleAsync, type Cols, type RowFn } from '../expr/compile-expr.ts';
+import { compileVector, valuesOf, type VecFn } from '../expr/vector-expr.ts';
 import type { ExecOperator } from '../operator.ts';
 
 export class FilterExec implements ExecOperator {
@@ -12,18 +17,60 @@ export class FilterExec implements ExecOperator {
 
   async *execute(): AsyncIterable<Batch> {
     const pred = compileExpr(this.plan.predicate, this.env);
+    const vec = pred.prepare === null ? compileVector(this.plan.predicate, this.env) : null;
     for await (const b of this.input.execute()) {
       checkAbort(this.env);
-      if (pred.prepare) await pred.prepare(b);
-      const keep: number[] = [];
-      for (let i = 0; i < b.length; i++) {
-        let v = pred.fn(b.columns, i);
-        if (asyncResult.pending) v = await settleAsync(v, this.env.ctx);
-        if (v === true) keep.push(i);
+      let keep: number[] | Int32Array;
+      if (vec !== null) keep = selectRows(vec, pred.fn, b);
+      else {
+        if (pred.prepare) await pred.prepare(b);
+        keep = [];
+        for (let i = 0; i < b.length; i++) {
+          let v = pred.fn(b.columns, i);
+          if (asyncResult.pending) v = await settleAsync(v, this.env.ctx);
+          if (v === true) keep.push(i);
+        }
       }
       if (keep.length === 0) continue;
       if (keep.length === b.length) { yield b; continue; }
-      yield { columns: b.columns.map((c) => keep.map((i) => c[i] ?? null)), length: keep.length };
+      yield { columns: gatherColumns(b.columns, keep), length: keep.length };
     }
   }
+}
+
+/** the rows where the vectorized predicate is true; on an error, the row closure raises the first row's */
+function selectRows(vec: VecFn, row: RowFn, b: Batch): Int32Array {
+  let v: readonly unknown[];
+  try {
+    v = valuesOf(vec(b.columns, b.length, null), null, b.length);
+  } catch (err) {
+    for (let i = 0; i < b.length; i++) row(b.columns, i);
+    throw err;
+  }
+  const keep = new Int32Array(b.length);
+  let k = 0;
+  for (let i = 0; i < b.length; i++) if (v[i] === true) keep[k++] = i;
+  return keep.subarray(0, k);
+}
+
+/** the rows `keep` of every column; a column array shared by several columns (unread NULLs) is gathered once */
+export function gatherColumns(columns: Cols, keep: readonly number[] | Int32Array): unknown[][] {
+  const done = new Map<readonly unknown[], unknown[]>();
+  const n = keep.length;
+  return columns.map((c) => {
+    let g = done.get(c);
+    if (g === undefined) {
+      g = new Array<unknown>(n);
+      for (let j = 0; j < n; j++) g[j] = c[keep[j]!] ?? null;
+      done.set(c, g);
+      // a numeric column's exact doubles (pgtypes/numeric-column.ts) follow the rows they belong to
+      const att = scaledColumnOf(c);
+      if (att !== undefined) {
+        const f = new Float64Array(n);
+        for (let j = 0; j < n; j++) f[j] = att.f[keep[j]!]!;
+        attachScaled(g, f, att.scale);
+      }
+    }
+    return g;
+  });
 }

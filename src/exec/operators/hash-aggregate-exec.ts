@@ -15,6 +15,7 @@ import { compileShared } from '../expr/compile-shared.ts';
 import { compareKeys, type KeySpec } from '../expr/sort-compare.ts';
 import { BatchBuilder, rowKey } from '../batch-util.ts';
 import { GroupLookup } from '../group-lookup.ts';
+import { VectorAggregation } from '../expr/vector-aggregate.ts';
 import type { Cols, RowFn } from '../expr/compile-expr.ts';
 import type { ExecOperator } from '../operator.ts';
 import { AggregateMemory } from '../memory/aggregate-memory.ts';
@@ -30,6 +31,8 @@ interface Group {
   readonly keys: unknown[];
   readonly gid: number;
   readonly aggs: AggSlot[];
+  /** aggs' states, for the batch-at-a-time path */
+  readonly states: AggregateState[];
 }
 
 export class HashAggregateExec implements ExecOperator {
@@ -69,22 +72,31 @@ export class HashAggregateExec implements ExecOperator {
     const groups = new Map<unknown, Group>();
     const single = sets.length === 1;
     const order: Group[] = [];
-    const newGroup = (keyVals: unknown[], gid: number): Group => ({
-      keys: keyVals,
-      gid,
-      aggs: aggregates.map((a) => ({
+    const newGroup = (keyVals: unknown[], gid: number): Group => {
+      const aggs = aggregates.map((a) => ({
         state: a.def.create(ctx, a.argTypes, a.type),
         seen: a.distinct ? new Set<string>() : null,
         buffered: a.orderBy.length || a.distinct ? [] : null,
-      })),
-    });
+      }));
+      return { keys: keyVals, gid, aggs, states: aggs.map((x) => x.state) };
+    };
     // one grouping set: nested per-column hash maps, no key string per row (group-lookup.ts)
     const lookup = single ? new GroupLookup<Group>(keys.fns, keyOids, (kv) => { const g = newGroup(kv, gids[0]!); order.push(g); return g; }) : null;
     // argument rows of aggregates that neither buffer nor dedupe are evaluated into one reused array each
     const scratch = args.map((a) => new Array<unknown>(a.fns.length));
+    // one grouping set, no DISTINCT / ORDER BY inside, vectorizable arguments: a batch at a time (expr/vector-aggregate.ts)
+    const vector = lookup !== null && aggregates.every((a) => !a.distinct && a.orderBy.length === 0)
+      ? VectorAggregation.tryCreate(aggregates, this.env) : null;
+    const rowStates: AggregateState[][] = [];
     for await (const b of this.input.execute()) {
       checkAbort(this.env);
       await keys.prepare(b);
+      if (vector !== null) {
+        const n = b.length;
+        vector.accumulate(b.columns, n, rowStates, (i) => lookup!.find(b.columns, i).states);
+        mem.afterBatch(b.length, order);
+        continue;
+      }
       for (const a of args) await a.prepare(b);
       for (const f of filters) if (f?.prepare) await f.prepare(b);
       for (const o of orders) if (o) await o.prepare(b);

@@ -1,25 +1,41 @@
 /**
- * HashJoinExec: equi-joins. Builds a hash table on the right input (pipeline breaker), streams the left,
- * then checks the residual condition. NULL keys never match. Inner/left/right/full/semi/anti.
+ * HashJoinExec: equi-joins. Builds a hash table on one input (pipeline breaker), streams the other, then
+ * checks the residual condition. NULL keys never match. Inner/left/right/full/semi/anti.
+ *
+ * By default the right input is built and the left streams. With `buildSide: 'left'` (the optimizer's
+ * choose_build_side, when the left input is expected to be much smaller) the left input is built and the
+ * right streams: a semi/anti join then marks the built rows that found a match and emits the marked
+ * (unmarked) ones at the end — PostgreSQL's Hash Right Semi/Anti Join — so a small EXISTS outer side no longer
+ * builds a hash table of the big subquery side (TPC-H Q4, Q21, Q22). When the right side aggregates by the
+ * join key, the left's few keys also filter its input first (runtime-key-filter.ts; TPC-H Q17).
  */
 import type { Batch } from '../../common/batch.ts';
-import type { Expr, Join } from '../../sql/index.ts';
+import { someExpr, transformExpr, type Expr, type Join, type OpExpr } from '../../sql/index.ts';
 import { checkAbort, queryMemory, type Env } from '../context.ts';
 import { compileAll, compileExpr } from '../expr/compile-expr.ts';
 import { concatBatches, joinBlock, unmatchedRight } from '../join-core.ts';
-import { joinKeyReader } from '../batch-util.ts';
+import { gather } from '../batch-util.ts';
+import { buildJoinHashTable, type JoinHashTable } from '../join-hash-table.ts';
 import type { ExecOperator } from '../operator.ts';
 import { explainKb, noteMemoryDetail } from '../memory/memory-explain.ts';
 import type { MemoryReservation } from '../memory/memory-reservation.ts';
 import { estimateBatchBytes, MAP_ENTRY_BYTES } from '../memory/size-estimate.ts';
+import { MAX_RUNTIME_FILTER_KEYS, runKeyFiltered, withKeyFilter } from '../runtime-key-filter.ts';
 
 export interface EquiKeys {
   /** over the left row */
   readonly left: readonly Expr[];
   /** over the right row (indexes rebased to the right input) */
   readonly right: readonly Expr[];
+  /** the `=` of each key, as written in the condition */
+  readonly ops: readonly OpExpr[];
   /** what is left of the condition, over the combined row */
   readonly residual: Expr | null;
+}
+
+/** true when a join can build on its left input (the residual is re-based onto the swapped row; subqueries in it may read the row) */
+export function canBuildLeft(keys: EquiKeys, plan: Join): boolean {
+  return !plan.lateral && (keys.residual === null || !someExpr(keys.residual, (x) => x.kind === 'Subquery'));
 }
 
 export class HashJoinExec implements ExecOperator {
@@ -32,62 +48,112 @@ export class HashJoinExec implements ExecOperator {
     private readonly env: Env,
   ) {}
   get children(): readonly ExecOperator[] { return [this.left, this.right]; }
+  /** EXPLAIN ANALYZE: the runtime key filter handed to the right side, if any */
+  #runtimeFilter: string | null = null;
 
   async *execute(): AsyncIterable<Batch> {
     // the build side and its hash table are held in the query's memory budget (53200 past it)
     const mem = queryMemory(this.env).reserve('Hash Join');
     try {
-      yield* this.#run(mem);
+      yield* this.plan.buildSide === 'left' && canBuildLeft(this.keys, this.plan) ? this.#runBuildLeft(mem) : this.#run(mem);
     } finally {
-      noteMemoryDetail(this.env, this.plan, `Memory Usage: ${explainKb(mem.peak)}`);
+      noteMemoryDetail(this.env, this.plan, `Memory Usage: ${explainKb(mem.peak)}${this.#runtimeFilter ?? ''}`);
       mem.release();
     }
+  }
+
+  async #build(input: AsyncIterable<Batch>, width: number, keys: readonly Expr[], probeKeys: readonly Expr[], mem: MemoryReservation): Promise<JoinHashTable> {
+    const rbs: Batch[] = [];
+    for await (const b of input) {
+      checkAbort(this.env);
+      mem.grow(estimateBatchBytes(b));
+      rbs.push(b);
+    }
+    const rows = concatBatches(rbs, width);
+    const k = compileAll(keys, this.env);
+    await k.prepare(rows);
+    // the key types of the left side, as joinKeyReader always took them (int4 = int8 keys meet as numbers)
+    const table = buildJoinHashTable(rows, k.fns, this.keys.left.map((e) => e.type.oid), probeKeys.map((e) => e.type.oid), MAP_ENTRY_BYTES);
+    mem.grow(table.bytes);
+    return table;
   }
 
   async *#run(mem: MemoryReservation): AsyncIterable<Batch> {
     const lw = this.plan.left.columns.length;
     const rw = this.plan.right.columns.length;
     const jt = this.plan.joinType;
-    const oids = this.keys.left.map((e) => e.type.oid);
-    const rk = compileAll(this.keys.right, this.env);
-    const rbs: Batch[] = [];
-    for await (const b of this.right.execute()) {
-      checkAbort(this.env);
-      mem.grow(estimateBatchBytes(b));
-      rbs.push(b);
-    }
-    const rb = concatBatches(rbs, rw);
-    await rk.prepare(rb);
-    // chained hash table: head[key] = first right row, next[j] = the following row with the same key
-    // (built backwards, so candidates come in ascending row order)
-    const head = new Map<unknown, number>();
-    const next = new Int32Array(rb.length).fill(-1);
-    const rightKey = joinKeyReader(rk.fns, oids);
-    for (let j = rb.length - 1; j >= 0; j--) {
-      const k = rightKey(rb.columns, j);
-      if (k === undefined) continue;
-      const h = head.get(k);
-      if (h !== undefined) next[j] = h;
-      head.set(k, j);
-    }
-    // the chain array, and one Map entry per distinct key (keys of several columns are strings)
-    mem.grow(rb.length * 4 + head.size * (MAP_ENTRY_BYTES + (oids.length > 1 ? 16 + 8 * oids.length : 0)));
+    const table = await this.#build(this.right.execute(), rw, this.keys.right, this.keys.left, mem);
+    const { rows: rb, next } = table;
     const lk = compileAll(this.keys.left, this.env);
-    const leftKey = joinKeyReader(lk.fns, oids);
+    const first = table.prober(lk.fns);
     const cond = this.keys.residual === null ? null : compileExpr(this.keys.residual, this.env);
     const matched = jt === 'right' || jt === 'full' ? new Uint8Array(rb.length) : null;
     for await (const lb of this.left.execute()) {
       checkAbort(this.env);
       await lk.prepare(lb);
-      const cands = {
-        first: (i: number): number => {
-          const k = leftKey(lb.columns, i);
-          return k === undefined ? -1 : head.get(k) ?? -1;
-        },
-        next,
-      };
+      const cands = { first: (i: number): number => first(lb.columns, i), next };
       for (const b of await joinBlock(jt, lb, rb, lw, rw, cands, cond, matched)) yield b;
     }
     if (matched) { const u = unmatchedRight(rb, matched, lw, rw); if (u) yield u; }
   }
+
+  /** builds the left input, streams the right; joinBlock sees the right batch as its probe ("left") side */
+  async *#runBuildLeft(mem: MemoryReservation): AsyncIterable<Batch> {
+    const lw = this.plan.left.columns.length;
+    const rw = this.plan.right.columns.length;
+    const jt = this.plan.joinType;
+    const table = await this.#build(this.left.execute(), lw, this.keys.left, this.keys.right, mem);
+    const { rows: lb, next } = table;
+    // the combined row joinBlock forms is [right, left]: re-base the residual, and put emitted columns back
+    const swapped = this.keys.residual && transformExpr(this.keys.residual, (x) => (x.kind === 'ColumnRef' && x.levelsUp === 0 ? { ...x, index: x.index < lw ? x.index + rw : x.index - lw } : undefined));
+    const cond = swapped === null ? null : compileExpr(swapped, this.env);
+    const back = (b: Batch): Batch => ({ columns: [...b.columns.slice(rw), ...b.columns.slice(0, rw)], length: b.length });
+    const probeType = jt === 'semi' || jt === 'anti' ? 'mark' : jt === 'right' || jt === 'full' ? 'left' : 'inner';
+    const matched = jt === 'inner' || jt === 'right' ? null : new Uint8Array(lb.length);
+    const rk = compileAll(this.keys.right, this.env);
+    const first = table.prober(rk.fns);
+    for await (const rb of await this.#probeInput(table)) {
+      checkAbort(this.env);
+      await rk.prepare(rb);
+      const cands = { first: (i: number): number => first(rb.columns, i), next };
+      for (const b of await joinBlock(probeType, rb, lb, rw, lw, cands, cond, matched)) yield back(b);
+    }
+    if (matched === null) return;
+    if (jt === 'left' || jt === 'full') {
+      const u = unmatchedRight(lb, matched, rw, lw);
+      if (u) yield back(u);
+      return;
+    }
+    const want = jt === 'semi' ? 1 : 0;
+    const idx: number[] = [];
+    for (let i = 0; i < lb.length; i++) if (matched[i] === want) idx.push(i);
+    if (idx.length > 0) yield { columns: gather(lb, idx, lw), length: idx.length };
+  }
+
+  /** the right input; filtered by the built keys when it aggregates by a join key (runtime-key-filter.ts) */
+  async #probeInput(table: JoinHashTable): Promise<AsyncIterable<Batch>> {
+    const jt = this.plan.joinType;
+    if (jt === 'right' || jt === 'full' || table.size > MAX_RUNTIME_FILTER_KEYS) return this.right.execute();
+    const k = this.keys.right.findIndex((e, i) => e.kind === 'ColumnRef' && e.levelsUp === 0 && sameTypeEq(this.keys.ops[i]!));
+    if (k < 0) return this.right.execute();
+    // the distinct values of key k among the built rows (distinct per whole key is enough: duplicates only repeat)
+    const lk = compileAll([this.keys.left[k]!], this.env);
+    await lk.prepare(table.rows);
+    const seen = new Set<unknown>();
+    const values: unknown[] = [];
+    for (const j of table.heads()) {
+      const v = lk.fns[0]!(table.rows.columns, j);
+      const key = typeof v === 'object' && v !== null ? String(v) : v;
+      if (v !== null && !seen.has(key)) { seen.add(key); values.push(v); }
+    }
+    const key = this.keys.right[k] as { index: number; name: string };
+    const filtered = withKeyFilter(this.plan.right, key.index, this.keys.ops[k]!, values);
+    if (filtered === null) return this.right.execute();
+    this.#runtimeFilter = `  Runtime Filter: ${key.name} (${values.length} value${values.length === 1 ? '' : 's'})`;
+    return runKeyFiltered(filtered, this.env);
+  }
+}
+
+function sameTypeEq(op: OpExpr): boolean {
+  return op.leftType !== null && op.leftType.oid === op.rightType.oid;
 }

@@ -1,8 +1,12 @@
-/** ProjectionExec: computes the output columns from each input batch. */
+/**
+ * ProjectionExec: computes the output columns from each input batch. Vectorizable expressions
+ * (expr/vector-expr.ts) compute a whole column at once; the others run their row closure per row.
+ */
 import type { Batch } from '../../common/batch.ts';
 import type { Projection } from '../../sql/index.ts';
 import { checkAbort, type Env } from '../context.ts';
 import { asyncResult, compileAll, settleAsync } from '../expr/compile-expr.ts';
+import { valuesOf, VectorCompiler, type VecFn } from '../expr/vector-expr.ts';
 import type { ExecOperator } from '../operator.ts';
 
 export class ProjectionExec implements ExecOperator {
@@ -13,14 +17,28 @@ export class ProjectionExec implements ExecOperator {
   async *execute(): AsyncIterable<Batch> {
     const { fns, prepare } = compileAll(this.plan.exprs, this.env);
     const direct = this.plan.exprs.map((e) => (e.kind === 'ColumnRef' && e.levelsUp === 0 ? e.index : -1));
+    const vc = new VectorCompiler(this.env);
+    const vecs: (VecFn | null)[] = this.plan.exprs.map((e, k) => (direct[k]! >= 0 ? null : vc.tryCompile(e)));
     for await (const b of this.input.execute()) {
       checkAbort(this.env);
       await prepare(b);
+      vc.reset();
       const cols: unknown[][] = [];
       for (let k = 0; k < fns.length; k++) {
         const d = direct[k]!;
         if (d >= 0) { cols.push(b.columns[d] as unknown[]); continue; }
         const f = fns[k]!;
+        const vec = vecs[k];
+        if (vec) {
+          try {
+            cols.push(valuesOf(vec(b.columns, b.length, null), null, b.length) as unknown[]);
+            continue;
+          } catch (err) {
+            // columns are computed one after the other: the row closure raises this column's first failing row's error
+            for (let i = 0; i < b.length; i++) f(b.columns, i);
+            throw err;
+          }
+        }
         const col = new Array<unknown>(b.length);
         for (let i = 0; i < b.length; i++) {
           col[i] = f(b.columns, i);

@@ -17,6 +17,7 @@ import { reorderInnerJoinsRule } from './reorder-inner-joins.ts';
 import { pushDownFilter } from './push-down-filter.ts';
 import { pushDownLimit } from './push-down-limit.ts';
 import { pushDownProjection } from './push-down-projection.ts';
+import { chooseBuildSide } from './choose-build-side.ts';
 import { aggregateFromMetadata } from './aggregate-from-metadata.ts';
 import { partialAggregateRule } from '../partial/partial-aggregate-rule.ts';
 
@@ -27,6 +28,7 @@ export const OPTIMIZER_RULES: readonly OptimizerRule[] = [
   pushDownFilter,
   pushDownLimit,
   pushDownProjection,
+  chooseBuildSide,
   partialAggregateRule,
   // last: the Aggregate aggregate_from_metadata keeps as its fallback then carries partial_aggregate's mark
   aggregateFromMetadata,

@@ -13,6 +13,7 @@ export const OPTIMIZER_RULE_NAMES = [
   'push_down_filter',
   'push_down_limit',
   'push_down_projection',
+  'choose_build_side',
   'partial_aggregate',
   'aggregate_from_metadata',
 ] as const;

@@ -53,8 +53,9 @@ export class PartialAggregateExec implements ExecOperator {
     if (fragment === null || chain === null || !(source instanceof IcebergTableSource)) return yield* this.#onMainThread();
     const filters = resolveFilters(chain.scan, ctx.params);
     const metrics = emptyScanMetrics();
-    const scanCtx: Pick<ScanContext, 'signal' | 'projection' | 'filters' | 'metrics'> = {
+    const scanCtx: Pick<ScanContext, 'signal' | 'projection' | 'filters' | 'metrics' | 'session'> = {
       signal: ctx.scan.signal,
+      session: ctx.scan.session,
       projection: fragment.projection,
       ...(filters === undefined ? {} : { filters }),
       metrics,

@@ -12,6 +12,7 @@ import type { Env } from '../context.ts';
 import { compileAll, compileExpr, type Compiled } from '../expr/compile-expr.ts';
 import { compileShared } from '../expr/compile-shared.ts';
 import { GroupLookup } from '../group-lookup.ts';
+import { VectorAggregation } from '../expr/vector-aggregate.ts';
 import type { ExecOperator } from '../operator.ts';
 import { FilterExec } from '../operators/filter-exec.ts';
 import { ProjectionExec } from '../operators/projection-exec.ts';
@@ -84,8 +85,16 @@ export async function runFragment(req: FragmentRequest, batches: AsyncIterable<B
     return g;
   });
   const scratch = args.map((a) => new Array<unknown>(a.fns.length));
+  // a batch at a time when every argument and FILTER vectorizes (expr/vector-aggregate.ts)
+  const vector = VectorAggregation.tryCreate(aggs, env);
+  const rowStates: AggregateState[][] = [];
   for await (const b of input.execute()) {
     if (canceled()) return null;
+    if (vector !== null) {
+      const n = b.length;
+      vector.accumulate(b.columns, n, rowStates, (i) => lookup.find(b.columns, i).states);
+      continue;
+    }
     for (const a of args) await a.prepare(b);
     for (let i = 0; i < b.length; i++) {
       if (i % CANCEL_CHECK_ROWS === CANCEL_CHECK_ROWS - 1 && canceled()) return null;

@@ -15,6 +15,7 @@ import { columnDefaultProperty, columnTypeProperty } from '../write/new-table-me
 import { assignFreshIds } from '../write/iceberg-type-text.ts';
 import { parseType, typeToString, type IcebergType } from '../spec/schema.ts';
 import { toSqlType } from '../spec/types.ts';
+import { checkV3Types } from '../variant/v3-type-rules.ts';
 
 type Doc = Record<string, unknown>;
 
@@ -100,6 +101,7 @@ export function applySchemaChanges(table: string, changes: readonly SchemaChange
         }
         const id = ++lastId;
         const type = c.icebergType === undefined ? icebergColumnTypeOf(c.type, () => ++lastId) : assignFreshIds(c.icebergType, () => ++lastId);
+        checkV3Types([{ name: c.name, type, required: c.notNull }], Number(doc['format-version'] ?? 1)); // variant, geometry, … need v3
         fields.push({ id, name: c.name, required: c.notNull, type: icebergTypeJson(type) });
         setDeclared(id, c.type, type);
         if (c.defaultExpr !== undefined) props[columnDefaultProperty(id)] = c.defaultExpr;

@@ -1,12 +1,12 @@
 /**
  * Name resolution for metadata tables: `"t$files"` is not a catalog relation (pg_class and \dt never list
  * it); a CatalogView synthesizes a RelationInfo on lookup when the base `t` is an Iceberg table. OIDs are
- * allocated once per (base relation OID, kind) and kept for the database's lifetime, so `'"t$files"'::regclass`
+ * allocated once per (base relation OID, kind) — by the caller's function of that key — and kept for the database's lifetime, so `'"t$files"'::regclass`
  * and the binder's column table OIDs stay stable across statements and sessions.
  */
 import type { RelationInfo } from '../../catalog/catalog-view.ts';
 import { IcebergTableSource } from '../iceberg-table-source.ts';
-import { MetadataTableSource, splitMetadataTableName, type MetadataTableKind } from './metadata-table-source.ts';
+import { METADATA_TABLE_KINDS, MetadataTableSource, splitMetadataTableName, type MetadataTableKind } from './metadata-table-source.ts';
 
 interface Allocated {
   readonly oid: number;
@@ -19,13 +19,14 @@ export class MetadataTableOids {
   private readonly byKey = new Map<string, Allocated>();
   private readonly byOid = new Map<number, Allocated>();
 
-  constructor(private readonly allocOid: () => number) {}
+  /** `allocOid(key)`: key is `<baseOid>$<kind>` for the table, with `/rowtype` appended for its row type */
+  constructor(private readonly allocOid: (key: string) => number) {}
 
   get(baseOid: number, kind: MetadataTableKind): Allocated {
     const key = `${baseOid}$${kind}`;
     let a = this.byKey.get(key);
     if (a === undefined) {
-      a = { oid: this.allocOid(), rowTypeOid: this.allocOid(), baseOid, kind };
+      a = { oid: this.allocOid(key), rowTypeOid: this.allocOid(`${key}/rowtype`), baseOid, kind };
       this.byKey.set(key, a);
       this.byOid.set(a.oid, a);
     }
@@ -41,7 +42,7 @@ export class MetadataTableOids {
 const registries = new WeakMap<object, MetadataTableOids>();
 
 /** the OID registry of one database (keyed by its catalog object) */
-export function metadataTableOids(database: object, allocOid: () => number): MetadataTableOids {
+export function metadataTableOids(database: object, allocOid: (key: string) => number): MetadataTableOids {
   let r = registries.get(database);
   if (r === undefined) {
     r = new MetadataTableOids(allocOid);
@@ -73,9 +74,21 @@ export function findMetadataRelation(
   return base === undefined ? undefined : metadataRelation(base, split.kind, oids);
 }
 
-/** relationByOid's fallback for OIDs handed out by `oids` */
-export function metadataRelationByOid(oid: number, byOid: (oid: number) => RelationInfo | undefined, oids: MetadataTableOids): RelationInfo | undefined {
-  const a = oids.lookup(oid);
+/**
+ * relationByOid's fallback for OIDs handed out by `oids`; with `candidates` (when OIDs derive from the base
+ * OID and kind, so another process may have handed this one out) also the metadata tables of those relations.
+ */
+export function metadataRelationByOid(
+  oid: number, byOid: (oid: number) => RelationInfo | undefined, oids: MetadataTableOids, candidates?: () => Iterable<RelationInfo>,
+): RelationInfo | undefined {
+  let a = oids.lookup(oid);
+  if (a === undefined && candidates !== undefined) {
+    for (const base of candidates()) {
+      if (!(base.source instanceof IcebergTableSource)) continue;
+      for (const kind of METADATA_TABLE_KINDS) oids.get(base.oid, kind);
+    }
+    a = oids.lookup(oid);
+  }
   if (a === undefined) return undefined;
   const base = byOid(a.baseOid);
   return base === undefined ? undefined : metadataRelation(base, a.kind, oids);

@@ -13,6 +13,7 @@ import { Numeric } from '../../common/pgtypes/numeric.ts';
 import type { ScanPredicate } from '../../catalog/table-source.ts';
 import { emptyScanMetrics } from '../../catalog/table-source.ts';
 import { planScan } from '../scan/table-scan.ts';
+import { matches } from '../../exec/testing/strict-table.ts';
 import { multiFileTable, rowOf, type MultiFileTable } from './testing/multi-file-table.ts';
 import { acquireSharedScanPool, ScanPool, sharedScanPool } from './scan-pool.ts';
 import { parallelScanFor, readTasksInParallel } from './parallel-scan.ts';
@@ -75,6 +76,35 @@ describe('parallel scan on a piscina pool', () => {
       .filter((r) => r[1] !== null && (r[1] as number) >= 990 && ((r[4] as string).startsWith('name-1') || (r[3] as Numeric).equals(Numeric.of(999n, 2))))
       .map((r) => [r[0], r[1], null, r[3], r[4], null, null, null]);
     expect(rows.map(key).sort()).toEqual(expected.map(key).sort());
+  });
+
+  it('late materialization in the workers: same rows as filtering after decoding, counted in the metrics', async () => {
+    const cases: ScanPredicate[][] = [
+      [{ kind: 'compare', op: '=', column: 0, value: 7777n }],
+      [{ kind: 'in', column: 4, values: ['name-12', 'name-4000'] }, { kind: 'isNotNull', column: 7 }],
+      [{ kind: 'or', args: [{ kind: 'isNull', column: 1 }, { kind: 'compare', op: '>', column: 3, value: Numeric.of(99_990n, 2) }] }],
+    ];
+    for (const filters of cases) {
+      const run = async (lm: string) => {
+        const metrics = emptyScanMetrics();
+        const session = { getSetting: () => lm } as never;
+        const rows = await collect(source.scan({ signal: new AbortController().signal, filters, metrics, session }));
+        return { rows, metrics };
+      };
+      const off = await run('off');
+      const on = await run('on');
+      // a main-thread scan (one file left after pruning) returns every row when off: the executor filters
+      const pass = (rows: unknown[][]) => rows.filter((r) => filters.every((f) => matches(f, r))).map(key);
+      expect(pass(on.rows)).toEqual(pass(off.rows));
+      expect(on.rows).toHaveLength(pass(on.rows).length);
+      expect(off.metrics.lateRowGroups).toBe(0);
+      expect(on.metrics).toMatchObject({ lateRowGroups: on.metrics.rowGroupsScanned, lateRowsTotal: on.metrics.rowsDecoded, lateRowsMaterialized: on.rows.length });
+      expect(on.metrics.rowsDecoded).toBe(off.metrics.rowsDecoded);
+    }
+    // a key in one file: only that file's row group had matches
+    const point = emptyScanMetrics();
+    await collect(source.scan({ signal: new AbortController().signal, filters: [{ kind: 'in', column: 1, values: [5, 6] }, { kind: 'compare', op: '=', column: 0, value: 4005n }], metrics: point }));
+    expect(point.lateRowGroupsMatched).toBe(1);
   });
 
   it('stops in-flight tasks when the query is canceled, leaving no thread busy', async () => {

@@ -21,7 +21,7 @@ import { unpackBatch } from './column-transfer.ts';
 import { describeForWorkers } from './io-from-description.ts';
 import { isContinuationSplit, splitForWorkers } from './row-group-splits.ts';
 import { sharedScanPool, type ScanPool } from './scan-pool.ts';
-import { signalCancel, type ScanTaskRequest, type ScanTaskResult } from './scan-task.ts';
+import { signalCancel, type ReadMetrics, type ScanTaskRequest, type ScanTaskResult } from './scan-task.ts';
 import { fromPlainError, toPlainError } from './worker-errors.ts';
 
 /** how long canceled tasks may take to notice the flag before their threads are terminated */
@@ -78,6 +78,8 @@ export interface ParallelReadContext {
   /** resolves equality-delete field ids (any schema version) */
   readonly fieldById: (id: number) => NestedField | undefined;
   readonly metrics?: ScanMetrics;
+  /** workers apply `filter` by late materialization (read/late-materialization.ts); default true */
+  readonly lateMaterialization?: boolean;
 }
 
 function deleteFieldsOf(task: FileScanTask, fieldById: (id: number) => NestedField | undefined): NestedField[] {
@@ -129,7 +131,10 @@ export async function* runTasksInParallel(
 
   const start = (i: number): void => {
     const task = tasks[i]!;
-    const req: ScanTaskRequest = { scanId, io, task, fields, deleteFields: deleteFieldsOf(task, ctx.fieldById), filter, cancel, ...(fragment === undefined ? {} : { fragment }) };
+    const req: ScanTaskRequest = {
+      scanId, io, task, fields, deleteFields: deleteFieldsOf(task, ctx.fieldById), filter, cancel,
+      lateMaterialization: ctx.lateMaterialization ?? true, ...(fragment === undefined ? {} : { fragment }),
+    };
     outstanding++;
     results[i] = pool.run(req, hardStop.signal).then(
       (r) => r,
@@ -164,6 +169,7 @@ export async function* runTasksInParallel(
         metrics.rowGroupsScanned += r.metrics.rowGroupsScanned;
         metrics.bytesRead += r.metrics.bytesRead;
         metrics.rowsDecoded += r.metrics.rowsDecoded;
+        addLateMetrics(metrics, r.metrics);
       }
       yield r;
     }
@@ -177,6 +183,15 @@ export async function* runTasksInParallel(
       void Promise.all(results.filter((p) => p !== undefined)).then(() => clearTimeout(timer));
     }
   }
+}
+
+/** adds a task's late-materialization counters (present only when its reader filtered late) */
+export function addLateMetrics(to: ScanMetrics, from: ReadMetrics): void {
+  if (from.lateRowGroups === undefined) return;
+  to.lateRowGroups = (to.lateRowGroups ?? 0) + from.lateRowGroups;
+  to.lateRowGroupsMatched = (to.lateRowGroupsMatched ?? 0) + (from.lateRowGroupsMatched ?? 0);
+  to.lateRowsTotal = (to.lateRowsTotal ?? 0) + (from.lateRowsTotal ?? 0);
+  to.lateRowsMaterialized = (to.lateRowsMaterialized ?? 0) + (from.lateRowsMaterialized ?? 0);
 }
 
 /** A batch of the projected columns widened to the table's columns (the others NULL), as scan() returns them. */

@@ -1,6 +1,7 @@
 /**
- * The pushed predicates (scan/bound-predicate.ts) applied to decoded rows inside a scan worker, so rows that
- * cannot match never cross threads. Pushdown is inexact (catalog/table-source.ts): the executor evaluates the
+ * The pushed predicates (scan/bound-predicate.ts) applied to decoded rows: by late materialization on the
+ * filter columns of each row group (read/late-materialization.ts, main thread and workers), or inside a scan
+ * worker after decoding when that is off, so rows that cannot match never cross threads. Pushdown is inexact (catalog/table-source.ts): the executor evaluates the
  * full WHERE again, so a row is dropped only when the predicate is certainly not TRUE for it (NULL compares
  * are never true), and anything this filter cannot judge (a field not decoded, a NaN) is kept.
  */
@@ -8,8 +9,8 @@ import type { Batch } from '../../common/batch.ts';
 import { compareValues, type BoundPredicate, type CompareOp } from '../scan/bound-predicate.ts';
 import type { PrimitiveType } from '../spec/schema.ts';
 
-/** true = keep the row (it may match) */
-type RowTest = (columns: readonly (readonly unknown[])[], r: number) => boolean;
+/** true = keep the row (it may match); only the columns of the predicate's fields are read */
+export type RowTest = (columns: readonly (readonly unknown[])[], r: number) => boolean;
 
 const KEEP: RowTest = () => true;
 const DROP: RowTest = () => false;
@@ -87,13 +88,19 @@ function compile(p: BoundPredicate, columnOfField: ReadonlyMap<number, number>):
   }
 }
 
+/** The per-row test of `p` (columns by `columnOfField`), or null when `p` filters nothing here. */
+export function compileRowTest(p: BoundPredicate, columnOfField: ReadonlyMap<number, number>): RowTest | null {
+  const test = compile(p, columnOfField);
+  return test === KEEP ? null : test;
+}
+
 /**
  * A function dropping the rows of a batch that cannot satisfy `p`, or null when `p` filters nothing here.
  * `columnOfField`: field id → index of that field's column in the batches.
  */
 export function compileRowFilter(p: BoundPredicate, columnOfField: ReadonlyMap<number, number>): ((b: Batch) => Batch) | null {
-  const test = compile(p, columnOfField);
-  if (test === KEEP) return null;
+  const test = compileRowTest(p, columnOfField);
+  if (test === null) return null;
   return (b) => {
     const keep: number[] = [];
     for (let r = 0; r < b.length; r++) if (test(b.columns, r)) keep.push(r);

@@ -21,6 +21,8 @@ export interface ScanTaskRequest {
   readonly deleteFields: readonly NestedField[];
   /** toCloneable(BoundPredicate) of the pushed filters, or null */
   readonly filter: unknown;
+  /** apply `filter` by late materialization (filter columns first) rather than after decoding every column */
+  readonly lateMaterialization?: boolean;
   /** Int32 flag, non-zero once the scan is canceled: the worker stops at the next batch */
   readonly cancel: SharedArrayBuffer;
   /**
@@ -31,7 +33,8 @@ export interface ScanTaskRequest {
 }
 
 /** the read counters a worker fills in for its task (added to the scan's ScanMetrics on the main thread) */
-export type ReadMetrics = Pick<ScanMetrics, 'rowGroupsTotal' | 'rowGroupsScanned' | 'bytesRead' | 'rowsDecoded'>;
+export type ReadMetrics = Pick<ScanMetrics, 'rowGroupsTotal' | 'rowGroupsScanned' | 'bytesRead' | 'rowsDecoded'
+  | 'lateRowGroups' | 'lateRowGroupsMatched' | 'lateRowsTotal' | 'lateRowsMaterialized'>;
 
 export type ScanTaskResult =
   | { readonly ok: true; readonly batches: readonly PackedBatch[]; readonly metrics: ReadMetrics; readonly partial?: unknown }

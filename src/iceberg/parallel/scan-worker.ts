@@ -10,6 +10,7 @@ import type { NestedField } from '../spec/schema.ts';
 import type { IcebergIO } from '../io.ts';
 import { DeleteLoader } from '../read/delete-loader.ts';
 import { readFileScanTask } from '../read/file-scan-task-reader.ts';
+import type { LateHistory } from '../read/late-materialization.ts';
 import { fromCloneable } from './cloneable.ts';
 import { packBatch, type PackedBatch } from './column-transfer.ts';
 import { ioFromDescription } from './io-from-description.ts';
@@ -34,6 +35,19 @@ function deleteLoaderFor(scanId: string, io: IcebergIO, fields: readonly NestedF
   return loader;
 }
 
+/** late materialization's history per scan (read/late-materialization.ts), for a few recent scans */
+const lateHistories = new Map<string, LateHistory>();
+
+function lateHistoryFor(scanId: string): LateHistory {
+  let h = lateHistories.get(scanId);
+  if (h === undefined) {
+    h = { rowGroups: 0, matched: 0 };
+    lateHistories.set(scanId, h);
+    if (lateHistories.size > DELETE_CACHE_SCANS) lateHistories.delete(lateHistories.keys().next().value!);
+  }
+  return h;
+}
+
 function concat(batches: readonly Batch[]): Batch {
   if (batches.length === 1) return batches[0]!;
   const width = batches[0]!.columns.length;
@@ -51,13 +65,17 @@ export default async function runScanTask(req: ScanTaskRequest | null): Promise<
   try {
     const io = ioFromDescription(req.io);
     const deletes = deleteLoaderFor(req.scanId, io, req.deleteFields);
-    const filter = req.filter === null ? null : compileRowFilter(fromCloneable(req.filter) as BoundPredicate, new Map(req.fields.map((f, i) => [f.id, i])));
+    const bound = req.filter === null ? null : fromCloneable(req.filter) as BoundPredicate;
+    const late = bound !== null && req.lateMaterialization === true;
+    // late materialization filters inside the reader; otherwise the decoded batches are filtered here
+    const filter = bound === null || late ? null : compileRowFilter(bound, new Map(req.fields.map((f, i) => [f.id, i])));
     const metrics: ReadMetrics = { rowGroupsTotal: 0, rowGroupsScanned: 0, bytesRead: 0, rowsDecoded: 0 };
+    const readOptions = late ? { metrics, filter: bound, lateHistory: lateHistoryFor(req.scanId) } : { metrics };
     if (req.fragment !== undefined) {
       // scan → filter → project → partial aggregate (exec/partial/): the groups go back, not the rows
       const { runFragment } = await import('../../exec/partial/run-fragment.ts');
       const rows = async function* (): AsyncGenerator<Batch> {
-        for await (const b of readFileScanTask(io, req.task, req.fields, deletes, { metrics })) {
+        for await (const b of readFileScanTask(io, req.task, req.fields, deletes, readOptions)) {
           if (isCanceled(cancel)) return;
           const kept = filter === null ? b : filter(b);
           if (kept.length > 0) yield kept;
@@ -77,7 +95,7 @@ export default async function runScanTask(req: ScanTaskRequest | null): Promise<
       pending = [];
       pendingRows = 0;
     };
-    for await (const b of readFileScanTask(io, req.task, req.fields, deletes, { metrics })) {
+    for await (const b of readFileScanTask(io, req.task, req.fields, deletes, readOptions)) {
       if (isCanceled(cancel)) return CANCELED;
       const kept = filter === null ? b : filter(b);
       if (kept.length === 0) continue;

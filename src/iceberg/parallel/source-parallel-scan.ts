@@ -7,6 +7,7 @@ import type { ScanContext } from '../../catalog/table-source.ts';
 import type { IcebergTableSource } from '../iceberg-table-source.ts';
 import { addPlanCounters, type FileScanTask } from '../scan/table-scan.ts';
 import { indexById, type NestedField } from '../spec/schema.ts';
+import { lateMaterializationOn } from '../read/late-materialization.ts';
 import { planParallelScan, type ParallelReadContext, type ParallelScan } from './parallel-scan.ts';
 
 export interface SourceParallelScan {
@@ -20,7 +21,7 @@ export interface SourceParallelScan {
 /** The pool read of `source` for `ctx`, or null when the scan would run on the main thread. */
 export async function sourceParallelScan(
   source: IcebergTableSource,
-  ctx: Pick<ScanContext, 'signal' | 'projection' | 'filters' | 'metrics'>,
+  ctx: Pick<ScanContext, 'signal' | 'projection' | 'filters' | 'metrics'> & Partial<Pick<ScanContext, 'session'>>,
 ): Promise<SourceParallelScan | null> {
   const plan = await source.planFiles(ctx.filters);
   const parallel = await planParallelScan(source.io, plan.tasks);
@@ -36,6 +37,7 @@ export async function sourceParallelScan(
     signal: ctx.signal,
     filter: source.bindFilters(ctx.filters),
     fieldById: (id) => byId.get(id),
+    lateMaterialization: lateMaterializationOn(ctx.session),
     ...(ctx.metrics ? { metrics: ctx.metrics } : {}),
   };
   return { scan: parallel, tasks: parallel.tasks, fields, read };

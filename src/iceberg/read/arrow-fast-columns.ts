@@ -8,10 +8,12 @@
  * - utf8: a chunk whose bytes are all ASCII is decoded once (latin1 = ASCII there) and sliced; one-byte
  *   strings come from a shared table (char(1) flags); other chunks decode per value like arrow-js does;
  * - dictionary<utf8>: each dictionary entry is decoded once and the JS strings reused;
- * - date32, int32, int64, float64: typed-array copies.
+ * - date32, int32, int64, float64, timestamp[µs]: typed-array copies; bool: bits read in place.
+ * With `rows` (late materialization: ascending row indexes), only those rows are converted, in that order.
  */
 import { Type, type Data, type DataType } from 'apache-arrow';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
+import { attachScaled } from '../../common/pgtypes/numeric-column.ts';
 import type { PrimitiveType } from '../spec/schema.ts';
 
 const TWO32 = 4294967296;
@@ -55,20 +57,28 @@ export function numericOfUnscaled(u: bigint, scale: number): Numeric {
   return u >= -SMALL_N && u < SMALL_N ? smallNumeric(Number(u), scale) : Numeric.of(u, scale);
 }
 
-function decimal128Values(d: Data, scale: number): unknown[] {
-  const n = d.length, out = new Array<unknown>(n);
+/** the rows a loop visits: `rows`, or 0..length-1 */
+type Rows = readonly number[] | null;
+
+function decimal128Values(d: Data, scale: number, rows: Rows): unknown[] {
+  const n = rows === null ? d.length : rows.length, out = new Array<unknown>(n);
   const vals = d.values as Uint32Array;
   const bm = nullsOf(d), off = d.offset;
-  for (let i = 0; i < n; i++) {
-    if (bm !== null && isNullAt(bm, off + i)) { out[i] = null; continue; }
+  // the unscaled values as doubles too, for the vector kernels (pgtypes/numeric-column.ts); dropped past 2^53
+  let f: Float64Array | null = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const i = rows === null ? k : rows[k]!;
+    if (bm !== null && isNullAt(bm, off + i)) { out[k] = null; continue; }
     const at = i * 4;
     const w0 = vals[at]!, w1 = vals[at + 1]!, w2 = vals[at + 2]!, w3 = vals[at + 3]!;
     let u: number;
     if (w3 === 0 && w2 === 0 && w1 < HI53) u = w1 * TWO32 + w0;
     else if (w3 === 0xffffffff && w2 === 0xffffffff && w1 >= NEG_HI53) u = (w1 - TWO32) * TWO32 + w0;
-    else { out[i] = Numeric.of(decimalWordsToBigInt(vals, at, 4), scale); continue; }
-    out[i] = u >= -SMALL && u < SMALL ? smallNumeric(u, scale) : Numeric.of(BigInt(u), scale);
+    else { out[k] = Numeric.of(decimalWordsToBigInt(vals, at, 4), scale); f = null; continue; }
+    if (f !== null) f[k] = u;
+    out[k] = u >= -SMALL && u < SMALL ? smallNumeric(u, scale) : Numeric.of(BigInt(u), scale);
   }
+  if (f !== null) attachScaled(out, f, scale);
   return out;
 }
 
@@ -76,7 +86,8 @@ function decimal128Values(d: Data, scale: number): unknown[] {
 const ASCII1: string[] = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c));
 const utf8 = new TextDecoder('utf-8');
 
-function utf8Values(d: Data): unknown[] {
+function utf8Values(d: Data, rows: Rows = null): unknown[] {
+  if (rows !== null) return utf8ValuesAt(d, rows);
   const n = d.length, out = new Array<unknown>(n);
   const bytes = d.values as Uint8Array;
   const offs = d.valueOffsets as Int32Array;
@@ -103,53 +114,111 @@ function utf8Values(d: Data): unknown[] {
   return out;
 }
 
-/** dictionary-encoded strings: entries decoded once (String() of each, as the generic path does) */
-function dictionaryStringValues(d: Data): unknown[] | null {
+/** some rows of a utf8 chunk: each value decoded alone (the whole-chunk latin1 decode would cost more) */
+function utf8ValuesAt(d: Data, rows: readonly number[]): unknown[] {
+  const n = rows.length, out = new Array<unknown>(n);
+  const bytes = d.values as Uint8Array;
+  const offs = d.valueOffsets as Int32Array;
+  const bm = nullsOf(d), off = d.offset;
+  for (let k = 0; k < n; k++) {
+    const i = rows[k]!;
+    if (bm !== null && isNullAt(bm, off + i)) { out[k] = null; continue; }
+    const a = offs[i]!, b = offs[i + 1]!;
+    out[k] = b - a === 1 && bytes[a]! < 0x80 ? ASCII1[bytes[a]!]! : utf8.decode(bytes.subarray(a, b));
+  }
+  return out;
+}
+
+/**
+ * dictionary-encoded strings: entries decoded once (String() of each, as the generic path does); with `rows`,
+ * only the entries those rows use
+ */
+function dictionaryStringValues(d: Data, rows: Rows): unknown[] | null {
   const dict = (d as Data & { dictionary?: { data: Data[] } }).dictionary;
   if (dict === undefined || !dict.data.every((c) => c.typeId === Type.Utf8)) return null;
-  const entries: string[] = [];
-  for (const c of dict.data) for (const v of utf8Values(c)) entries.push(String(v));
-  const n = d.length, out = new Array<unknown>(n);
   const idx = d.values as ArrayLike<number | bigint>;
   const bm = nullsOf(d), off = d.offset;
-  for (let i = 0; i < n; i++) out[i] = bm !== null && isNullAt(bm, off + i) ? null : entries[Number(idx[i]!)];
+  let entryOf: (e: number) => string;
+  if (rows === null) {
+    const entries: string[] = [];
+    for (const c of dict.data) for (const v of utf8Values(c)) entries.push(String(v));
+    entryOf = (e) => entries[e]!;
+  } else {
+    // entries by chunk of the dictionary, decoded on first use
+    const starts: number[] = [];
+    let total = 0;
+    for (const c of dict.data) { starts.push(total); total += c.length; }
+    const cache = new Array<string | undefined>(total);
+    entryOf = (e) => {
+      let s = starts.length - 1;
+      while (starts[s]! > e) s--;
+      return (cache[e] ??= String(utf8ValuesAt(dict.data[s]!, [e - starts[s]!])[0]));
+    };
+  }
+  const n = rows === null ? d.length : rows.length, out = new Array<unknown>(n);
+  for (let k = 0; k < n; k++) {
+    const i = rows === null ? k : rows[k]!;
+    out[k] = bm !== null && isNullAt(bm, off + i) ? null : entryOf(Number(idx[i]!));
+  }
   return out;
 }
 
 /** copies a typed array (or maps it with fround/BigInt) honoring the validity bitmap */
-function copyValues(d: Data, map: 0 | 1 | 2): unknown[] {
-  const n = d.length, out = new Array<unknown>(n);
+function copyValues(d: Data, map: 0 | 1 | 2, rows: Rows): unknown[] {
+  const n = rows === null ? d.length : rows.length, out = new Array<unknown>(n);
   const vals = d.values as ArrayLike<number> | ArrayLike<bigint>;
   const bm = nullsOf(d), off = d.offset;
-  for (let i = 0; i < n; i++) {
-    if (bm !== null && isNullAt(bm, off + i)) { out[i] = null; continue; }
+  for (let k = 0; k < n; k++) {
+    const i = rows === null ? k : rows[k]!;
+    if (bm !== null && isNullAt(bm, off + i)) { out[k] = null; continue; }
     const v = vals[i]!;
-    out[i] = map === 0 ? v : map === 1 ? Math.fround(v as number) : BigInt(v as number);
+    out[k] = map === 0 ? v : map === 1 ? Math.fround(v as number) : BigInt(v as number);
+  }
+  return out;
+}
+
+/** timestamps in µs (TimeUnit MICROSECOND): the int64 values as they are */
+function microsValues(d: Data, rows: Rows): unknown[] {
+  return copyValues(d, 0, rows);
+}
+
+/** bit-packed booleans (the bitmap of a sliced chunk is not sliced: positions count from d.offset) */
+function booleanValues(d: Data, rows: Rows): unknown[] {
+  const n = rows === null ? d.length : rows.length, out = new Array<unknown>(n);
+  const bits = d.values as Uint8Array;
+  const bm = nullsOf(d), off = d.offset;
+  for (let k = 0; k < n; k++) {
+    const p = off + (rows === null ? k : rows[k]!);
+    out[k] = bm !== null && isNullAt(bm, p) ? null : (bits[p >> 3]! & (1 << (p & 7))) !== 0;
   }
   return out;
 }
 
 /** Fast conversion of one chunk, or null when the generic path must handle this Arrow/Iceberg pair. */
-export function fastPrimitiveValues(d: Data, t: PrimitiveType): unknown[] | null {
+export function fastPrimitiveValues(d: Data, t: PrimitiveType, rows: Rows = null): unknown[] | null {
   const tid = d.typeId;
   const type = d.type as DataType & { bitWidth?: number; isSigned?: boolean; unit?: number };
   switch (t.name) {
     case 'decimal':
-      return tid === Type.Decimal && type.bitWidth === 128 ? decimal128Values(d, t.scale ?? 0) : null;
+      return tid === Type.Decimal && type.bitWidth === 128 ? decimal128Values(d, t.scale ?? 0, rows) : null;
     case 'string':
-      if (tid === Type.Utf8) return utf8Values(d);
-      return tid === Type.Dictionary ? dictionaryStringValues(d) : null;
+      if (tid === Type.Utf8) return utf8Values(d, rows);
+      return tid === Type.Dictionary ? dictionaryStringValues(d, rows) : null;
     case 'date':
-      return tid === Type.Date && type.unit === 0 /* DAY */ ? copyValues(d, 0) : null;
+      return tid === Type.Date && type.unit === 0 /* DAY */ ? copyValues(d, 0, rows) : null;
     case 'int':
-      return tid === Type.Int && type.bitWidth === 32 && type.isSigned === true ? copyValues(d, 0) : null;
+      return tid === Type.Int && type.bitWidth === 32 && type.isSigned === true ? copyValues(d, 0, rows) : null;
     case 'long':
       if (tid !== Type.Int || type.isSigned !== true) return null;
-      return type.bitWidth === 64 ? copyValues(d, 0) : type.bitWidth === 32 ? copyValues(d, 2) : null;
+      return type.bitWidth === 64 ? copyValues(d, 0, rows) : type.bitWidth === 32 ? copyValues(d, 2, rows) : null;
     case 'double':
-      return tid === Type.Float && d.values instanceof Float64Array ? copyValues(d, 0) : null;
+      return tid === Type.Float && d.values instanceof Float64Array ? copyValues(d, 0, rows) : null;
     case 'float':
-      return tid === Type.Float && (d.values instanceof Float32Array || d.values instanceof Float64Array) ? copyValues(d, 1) : null;
+      return tid === Type.Float && (d.values instanceof Float32Array || d.values instanceof Float64Array) ? copyValues(d, 1, rows) : null;
+    case 'timestamp': case 'timestamptz':
+      return tid === Type.Timestamp && type.unit === 2 /* MICROSECOND */ && d.values instanceof BigInt64Array ? microsValues(d, rows) : null;
+    case 'boolean':
+      return tid === Type.Bool ? booleanValues(d, rows) : null;
     default:
       return null;
   }

@@ -4,16 +4,19 @@
  * chunk at a time, columnar. Raw buffers are used where arrow-js `get()` would lose precision
  * (timestamps/times in µs or ns, Date32 days, Decimal128).
  * Nested: list<primitive> → PgArray; struct, map and lists of nested values → jsonb text.
+ * v3: variant groups → jsonb text (variant/variant-column.ts), geometry/geography → bytea (WKB bytes),
+ * unknown → NULL whatever the file holds (§ Parquet: "any corresponding column must be ignored").
  */
 import { makeVector, Type, type Data, type DataType, type Field } from 'apache-arrow';
 import { pgError } from '../../common/errors.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import { pgArray } from '../../common/pgtypes/values.ts';
 import { Oid } from '../../common/pgtypes/oids.ts';
-import { jsonLeaf, jsonText, toJsonb } from '../spec/json-values.ts';
+import { jsonLeaf, jsonText, rawJson, toJsonb } from '../spec/json-values.ts';
 import type { IcebergType, PrimitiveType } from '../spec/schema.ts';
 import { toSqlType, uuidFromBytes, nanosToMicros } from '../spec/types.ts';
 import { fastPrimitiveValues } from './arrow-fast-columns.ts';
+import { variantColumnValues } from '../variant/variant-column.ts';
 
 export const FIELD_ID_KEY = 'PARQUET:field_id';
 
@@ -44,7 +47,9 @@ function decimalUnscaled(d: Data, i: number): bigint {
   return n;
 }
 
-function primitiveValues(d: Data, t: PrimitiveType): unknown[] {
+function primitiveValues(d: Data, t: PrimitiveType, uri?: string): unknown[] {
+  if (t.name === 'variant') return variantColumnValues(d, primitiveValues, uri === undefined ? {} : { uri });
+  if (t.name === 'unknown') return new Array<unknown>(d.length).fill(null);
   const fast = fastPrimitiveValues(d, t);
   if (fast !== null) return fast;
   const out = new Array<unknown>(d.length);
@@ -79,7 +84,7 @@ function primitiveValues(d: Data, t: PrimitiveType): unknown[] {
         break;
       case 'string': out[i] = String(get(i)); break;
       case 'uuid': { const v = get(i); out[i] = v instanceof Uint8Array ? uuidFromBytes(v) : String(v).toLowerCase(); break; }
-      case 'fixed': case 'binary': out[i] = Uint8Array.from(get(i) as Uint8Array); break;
+      case 'fixed': case 'binary': case 'geometry': case 'geography': out[i] = Uint8Array.from(get(i) as Uint8Array); break;
       default: throw pgError('0A000', `Iceberg type "${t.name}" is not supported`);
     }
   }
@@ -93,6 +98,7 @@ function offsetsOf(d: Data): (i: number) => number {
 
 /** JSON-shaped values (Map for objects, JsonNumber for exact numbers) of a chunk, for jsonb. */
 function jsonValues(d: Data, t: IcebergType): unknown[] {
+  if (t.kind === 'primitive' && t.name === 'variant') return primitiveValues(d, t).map((v) => (v === null ? null : rawJson(v as string)));
   if (t.kind === 'primitive') return primitiveValues(d, t).map((v) => jsonLeaf(t, v));
   const out = new Array<unknown>(d.length);
   if (t.kind === 'list') {
@@ -131,9 +137,9 @@ function jsonValues(d: Data, t: IcebergType): unknown[] {
   return out;
 }
 
-/** One Arrow chunk → JS values of toSqlType(t). */
-export function arrowDataToValues(d: Data, t: IcebergType): unknown[] {
-  if (t.kind === 'primitive') return primitiveValues(d, t);
+/** One Arrow chunk → JS values of toSqlType(t); `uri` names the file in data errors (malformed variants: XX001). */
+export function arrowDataToValues(d: Data, t: IcebergType, uri?: string): unknown[] {
+  if (t.kind === 'primitive') return primitiveValues(d, t, uri);
   if (t.kind === 'list' && t.element.kind === 'primitive') {
     const child = primitiveValues(d.children[0]!, t.element);
     const off = offsetsOf(d);

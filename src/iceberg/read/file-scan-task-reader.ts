@@ -11,6 +11,10 @@ import type { NestedField } from '../spec/schema.ts';
 import { fromAvroValue, fromJsonSingleValue } from '../spec/types.ts';
 import { readParquetColumns, type ParquetColumnRequest, type ParquetReadOptions } from './parquet-reader.ts';
 import { tupleKey, type DeleteLoader } from './delete-loader.ts';
+import { rowLineageFiller } from '../lineage/row-lineage-columns.ts';
+import { referencedFieldIds, type BoundPredicate } from '../scan/bound-predicate.ts';
+import { compileRowTest } from '../parallel/row-filter.ts';
+import type { ChunkFilter, LateHistory } from './late-materialization.ts';
 
 /** The value a field takes in a file that lacks it (§ Column Projection). */
 export function missingValueOf(field: NestedField, task: FileScanTask): unknown {
@@ -29,6 +33,13 @@ export interface FileScanTaskReadOptions {
    * (text) and its 0-based row position in that file (int8, § Position Delete Files `pos`)
    */
   readonly rowIds?: boolean;
+  /**
+   * the pushed filters, applied by late materialization (late-materialization.ts): rows that certainly fail
+   * them are dropped before the other columns are converted (the executor still evaluates WHERE)
+   */
+  readonly filter?: BoundPredicate;
+  /** late materialization's record of the scan's row groups with matches (one per scan, across its files) */
+  readonly lateHistory?: LateHistory;
 }
 
 export async function* readFileScanTask(
@@ -57,18 +68,46 @@ export async function* readFileScanTask(
     }
   }
   const eqCols = eqSets.map((s) => s.fieldIds.map((id) => indexOfId.get(id)!));
+  // filter columns too (a pushed filter may name a column the scan does not project)
+  let chunkFilter: ChunkFilter | undefined;
+  if (options.filter !== undefined) {
+    for (const id of referencedFieldIds(options.filter)) {
+      if (indexOfId.has(id)) continue;
+      const field = fields.find((f) => f.id === id) ?? deletes.fieldById(id);
+      if (!field) continue;
+      indexOfId.set(id, requests.length);
+      requests.push({ fieldId: id, type: field.type, missingValue: missingValueOf(field, task) });
+    }
+    const test = compileRowTest(options.filter, indexOfId);
+    if (test !== null) {
+      const columns = [...referencedFieldIds(options.filter)].flatMap((id) => indexOfId.get(id) ?? []);
+      chunkFilter = {
+        columns,
+        ...(options.lateHistory === undefined ? {} : { history: options.lateHistory }),
+        select: (cols, length) => {
+          const keep: number[] = [];
+          for (let r = 0; r < length; r++) if (test(cols as readonly (readonly unknown[])[], r)) keep.push(r);
+          return keep;
+        },
+      };
+    }
+  }
 
+  const lineage = rowLineageFiller(requests, task);
   for await (const chunk of readParquetColumns({ io, size: Number(task.file.fileSizeInBytes) }, path, requests, {
     ...(task.rowGroups === undefined ? {} : { rowGroups: task.rowGroups }),
     ...(metrics === undefined ? {} : { metrics }),
     ...(task.nameMapping === undefined ? {} : { nameMapping: task.nameMapping }),
+    ...(chunkFilter === undefined ? {} : { filter: chunkFilter }),
   })) {
     signal?.throwIfAborted();
+    lineage?.(chunk); // v3 _row_id / _last_updated_sequence_number: inherited values (lineage/row-lineage-columns.ts)
     let keep: number[] | null = null;
+    const at = chunk.positions;
     if (deleted.size > 0 || eqSets.length > 0) {
       keep = [];
       rows: for (let r = 0; r < chunk.length; r++) {
-        if (deleted.has(chunk.firstRowPosition + r)) continue;
+        if (deleted.has(at === undefined ? chunk.firstRowPosition + r : at[r]!)) continue;
         for (let s = 0; s < eqSets.length; s++) {
           if (eqSets[s]!.keys.has(tupleKey(eqCols[s]!.map((c) => chunk.columns[c]![r])))) continue rows;
         }
@@ -82,7 +121,8 @@ export async function* readFileScanTask(
     const out = rows === null ? cols : cols.map((c) => rows.map((r) => c[r]));
     if (rowIds) {
       const first = chunk.firstRowPosition;
-      out.push(new Array<unknown>(length).fill(path), Array.from({ length }, (_, i) => BigInt(first + (rows === null ? i : rows[i]!))));
+      const pos = (r: number): number => (at === undefined ? first + r : at[r]!);
+      out.push(new Array<unknown>(length).fill(path), Array.from({ length }, (_, i) => BigInt(pos(rows === null ? i : rows[i]!))));
     }
     yield { length, columns: out };
   }

@@ -12,6 +12,8 @@
  */
 import { ParquetFile } from 'parquet-wasm';
 import { tableFromIPC, type Field } from 'apache-arrow';
+import { decodeRowGroup, ROWS_PER_BATCH } from './row-group-decode.ts';
+import { readRowGroupLate, type ChunkFilter, type LateMetrics } from './late-materialization.ts';
 import type { IcebergIO } from '../io.ts';
 import { rangeBlob } from './range-blob.ts';
 import { pgError } from '../../common/errors.ts';
@@ -33,11 +35,11 @@ export interface ParquetColumnRequest {
 export interface ColumnChunk {
   /** row position of the first row of this chunk within the file (for position deletes) */
   readonly firstRowPosition: number;
+  /** late materialization: the file row position of each row (rows are then not contiguous) */
+  readonly positions?: readonly number[];
   readonly length: number;
   readonly columns: unknown[][];
 }
-
-const ROWS_PER_BATCH = 8192;
 
 /** Top-level Parquet (Arrow) fields with their ids; a file without ids gets none (name mapping is not supported). */
 /** Whole-file bytes, or a ranged source read lazily (size = file_size_in_bytes from the manifest). */
@@ -72,7 +74,12 @@ export interface ParquetReadOptions {
   /** read only these row groups (row positions of the others are still counted, for position deletes) */
   readonly rowGroups?: readonly number[];
   /** row groups total/scanned, bytes read by range (footer tail cache hits excluded), rows decoded */
-  readonly metrics?: Pick<ScanMetrics, 'rowGroupsTotal' | 'rowGroupsScanned' | 'bytesRead' | 'rowsDecoded'>;
+  readonly metrics?: Pick<ScanMetrics, 'rowGroupsTotal' | 'rowGroupsScanned' | 'bytesRead' | 'rowsDecoded'> & LateMetrics;
+  /**
+   * late materialization (late-materialization.ts): decode the filter's columns first and the others only
+   * for row groups with rows that may match; chunks then hold only those rows (with `positions`)
+   */
+  readonly filter?: ChunkFilter;
   /** the table's `schema.name-mapping.default`, for files without field ids (spec/name-mapping.ts); none: ids by position */
   readonly nameMapping?: NameMapping | null;
 }
@@ -114,6 +121,12 @@ export async function* readParquetColumns(
         metrics.rowGroupsScanned++;
         metrics.rowsDecoded += rows;
       }
+      if (options.filter !== undefined) {
+        const late = { file, rg, rows, position, columns, nameById, idByName, filter: options.filter, uri, guard };
+        yield* readRowGroupLate(metrics === undefined ? late : { ...late, metrics });
+        position += rows;
+        continue;
+      }
       if (names.length === 0) {
         // nothing to decode (count(*) or only missing columns): emit constant chunks
         for (let off = 0; off < rows; off += ROWS_PER_BATCH) {
@@ -123,24 +136,13 @@ export async function* readParquetColumns(
         position += rows;
         continue;
       }
-      let wasmTable;
-      try {
-        wasmTable = await trapWasmPanics(() => file.read({ rowGroups: [rg], columns: names, batchSize: ROWS_PER_BATCH }));
-      } catch (e) {
-        throw (guard ?? { error: fileReadError }).error('Parquet', uri, new Error(`row group ${rg}: ${String(e)}`, { cause: e }));
-      }
-      const table = tableFromIPC(wasmTable.intoIPCStream()); // intoIPCStream consumes and frees the WASM table
-      const colIndex = new Map<number, number>();
-      table.schema.fields.forEach((f, i) => {
-        const id = fieldIdOf(f) ?? idByName.get(f.name) ?? null;
-        if (id !== null) colIndex.set(id, i);
-      });
+      const { table, colIndex } = await decodeRowGroup(file, rg, names, idByName, uri, guard);
       for (const batch of table.batches) {
         const length = batch.numRows;
         const out = columns.map((c) => {
           const idx = colIndex.get(c.fieldId);
           if (idx === undefined) return new Array<unknown>(length).fill(c.missingValue);
-          return arrowDataToValues(batch.data.children[idx]!, c.type);
+          return arrowDataToValues(batch.data.children[idx]!, c.type, uri);
         });
         yield { firstRowPosition: position, length, columns: out };
         position += length;

@@ -12,6 +12,8 @@ export interface PrimitiveType {
   readonly precision?: number;
   readonly scale?: number;
   readonly length?: number;
+  /** geometry(C) / geography(C, A): the parameters as written between the parentheses, kept for round trips */
+  readonly params?: string;
 }
 export interface NestedField {
   readonly id: number;
@@ -58,9 +60,10 @@ export function parsePrimitive(text: string): PrimitiveType {
   if (d) return { kind: 'primitive', name: 'decimal', precision: Number(d[1]), scale: Number(d[2]) };
   const f = FIXED.exec(t);
   if (f) return { kind: 'primitive', name: 'fixed', length: Number(f[1]) };
-  // geometry(crs) / geography(crs, algo) carry parameters we do not need for reading
-  const base = t.replace(/\(.*\)$/, '');
-  if (PRIMITIVES.has(base)) return { kind: 'primitive', name: base };
+  // geometry(crs) / geography(crs, algo): parameters kept verbatim (reading does not need them)
+  const g = /^(geometry|geography)\s*\((.*)\)$/s.exec(t);
+  if (g) return { kind: 'primitive', name: g[1]!, params: g[2]!.trim() };
+  if (PRIMITIVES.has(t)) return { kind: 'primitive', name: t };
   throw pgError('0A000', `Iceberg type "${t}" is not supported`);
 }
 
@@ -140,6 +143,7 @@ export function typeToString(t: IcebergType): string {
   if (t.kind === 'primitive') {
     if (t.name === 'decimal') return `decimal(${t.precision}, ${t.scale})`;
     if (t.name === 'fixed') return `fixed[${t.length}]`;
+    if (t.params !== undefined) return `${t.name}(${t.params})`;
     return t.name;
   }
   if (t.kind === 'list') return `list<${typeToString(t.element)}>`;

@@ -23,8 +23,12 @@ describe('Iceberg → PostgreSQL types', () => {
     expect(toSqlType({ kind: 'map', keyId: 1, key: p('string'), valueId: 2, valueRequired: false, value: p('string') }).oid).toBe(Oid.jsonb);
     expect(toSqlType({ kind: 'struct', fields: [] }).oid).toBe(Oid.jsonb);
   });
-  it('rejects unsupported types with 0A000', () => {
-    expect(() => toSqlType(p('variant'))).toThrow(expect.objectContaining({ code: '0A000' }));
+  it('maps the v3 types (variant → jsonb, geometry/geography → bytea, unknown → text), rejects others with 0A000', () => {
+    expect(toSqlType(p('variant')).oid).toBe(Oid.jsonb);
+    expect(toSqlType(p('geometry')).oid).toBe(Oid.bytea);
+    expect(toSqlType(p('geography')).oid).toBe(Oid.bytea);
+    expect(toSqlType(p('unknown')).oid).toBe(Oid.text);
+    expect(() => toSqlType(p('interval'))).toThrow(expect.objectContaining({ code: '0A000' }));
   });
 });
 

@@ -7,7 +7,11 @@
  * uuid→uuid, fixed(n)/binary→bytea. Nested: list<T> → T[] (a PostgreSQL array of the element type; a list
  * of nested values becomes jsonb[]), struct and map → jsonb (text in PostgreSQL's normalized jsonb form;
  * structs keyed by field name, maps as objects with the key's text as property name).
- * variant/geometry/geography/unknown are not supported yet (0A000).
+ * v3: variant → jsonb (variant/variant-column.ts: PostgreSQL's normalized jsonb text, date/time values as
+ * to_jsonb prints them), geometry(C) / geography(C, A) → bytea (the WKB as stored; PostGIS is absent, the
+ * CRS and algorithm stay in the Iceberg schema), unknown → text (always NULL: never stored in data files).
+ * Their manifest bounds (points, variant bound objects) are not single values: decodeSingleValue gives
+ * undefined, so they never prune.
  */
 import { pgError } from '../../common/errors.ts';
 import { Oid, type SqlType } from '../../common/pgtypes/oids.ts';
@@ -37,10 +41,15 @@ export function toSqlType(type: IcebergType): SqlType {
     case 'timestamptz': case 'timestamptz_ns': return t(Oid.timestamptz);
     case 'string': return t(Oid.text);
     case 'uuid': return t(Oid.uuid);
-    case 'fixed': case 'binary': return t(Oid.bytea);
+    case 'fixed': case 'binary': case 'geometry': case 'geography': return t(Oid.bytea);
+    case 'variant': return t(Oid.jsonb);
+    case 'unknown': return t(Oid.text);
     default: throw pgError('0A000', `Iceberg type "${type.name}" is not supported`);
   }
 }
+
+/** v3 types whose manifest bounds are not in the single-value form (§ Bounds for Geometry / for Variant), or absent */
+const NO_SINGLE_VALUE = new Set(['variant', 'geometry', 'geography', 'unknown']);
 
 /** Minimal big-endian two's complement → bigint (decimal bounds and Avro decimals). */
 export function bigIntFromBE(b: Uint8Array): bigint {
@@ -72,7 +81,7 @@ export function nanosToMicros(ns: bigint): bigint {
  * Returns undefined for nested types (they have no single-value form).
  */
 export function decodeSingleValue(type: IcebergType, b: Uint8Array): unknown {
-  if (type.kind !== 'primitive') return undefined;
+  if (type.kind !== 'primitive' || NO_SINGLE_VALUE.has(type.name)) return undefined;
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   switch (type.name) {
     case 'boolean': return b[0] !== 0;

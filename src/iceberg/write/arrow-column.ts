@@ -16,6 +16,7 @@ import { Numeric, pow10 } from '../../common/pgtypes/numeric.ts';
 import type { PrimitiveType } from '../spec/schema.ts';
 import type { ColumnMetrics } from './column-metrics.ts';
 import { uuidToBytes } from './single-value-bytes.ts';
+import { V3_WRITTEN_TYPES, v3ArrowColumn, v3ArrowType } from '../variant/v3-arrow-column.ts';
 
 export function arrowTypeOf(t: PrimitiveType): DataType {
   switch (t.name) {
@@ -32,6 +33,7 @@ export function arrowTypeOf(t: PrimitiveType): DataType {
     case 'string': return new Utf8();
     case 'uuid': return new FixedSizeBinary(16);
     case 'binary': return new Binary();
+    case 'variant': case 'geometry': case 'geography': return v3ArrowType(t);
     default: throw pgError(SqlState.feature_not_supported, `writing Iceberg type "${t.name}" is not supported`);
   }
 }
@@ -58,6 +60,7 @@ function decimalUnscaled(v: unknown, t: PrimitiveType): { n: Numeric; unscaled: 
 
 /** builds the column and counts its metrics; `length` rows of `values` */
 export function arrowColumn(values: readonly unknown[], length: number, t: PrimitiveType, m: ColumnMetrics): Data {
+  if (V3_WRITTEN_TYPES.has(t.name)) return v3ArrowColumn(values, length, t, m);
   const type = arrowTypeOf(t);
   const nullBitmap = new Uint8Array((length + 7) >> 3);
   let nullCount = 0;

@@ -74,6 +74,7 @@ export class ColumnMetrics {
 
   /** the metrics written to the manifest: this column's, or its leaves' for a nested column */
   written(): readonly ColumnMetrics[] {
+    if (this.type.name === 'unknown') return []; // v3 unknown: not in the file, no metrics
     return CONTAINERS.has(this.type.name) ? this.leaves : [this];
   }
 

@@ -78,5 +78,6 @@ export function icebergTypeJson(t: IcebergType): unknown {
 /** The spec's JSON spelling (§ Appendix C): `decimal(10, 2)`, `int`, `fixed[16]`, … */
 export function icebergTypeText(t: PrimitiveType): string {
   if (t.name === 'fixed') return `fixed[${t.length}]`;
+  if (t.params !== undefined) return `${t.name}(${t.params})`; // geometry(C), geography(C, A)
   return t.name === 'decimal' ? `decimal(${t.precision}, ${t.scale})` : t.name;
 }

@@ -148,7 +148,9 @@ class TypeTextParser {
       if (end < 0) this.fail(`expected "${close}"`);
       this.i = end + 1;
     }
-    const text = this.s.slice(start, this.i).trim().toLowerCase().replace(/\s+/g, ' ');
+    const raw = this.s.slice(start, this.i).trim().replace(/\s+/g, ' ');
+    // the name is case-folded, not a geometry / geography CRS in the parentheses
+    const text = /^geo(?:metry|graphy)\s*\(/i.test(raw) ? raw.replace(/^\w+/, (n) => n.toLowerCase()) : raw.toLowerCase();
     try {
       return parsePrimitive(text.replace(/\(\s*(\d+)\s*,\s*(\d+)\s*\)/, '($1, $2)'));
     } catch {

@@ -16,6 +16,7 @@ import { toSqlType } from '../spec/types.ts';
 import { typeToString } from '../spec/schema.ts';
 import { arrowTypeOfIceberg } from './nested-column.ts';
 import { parseIcebergTypeText } from './iceberg-type-text.ts';
+import { storedInDataFiles } from '../variant/v3-type-rules.ts';
 
 /** a CREATE TABLE column with the Iceberg type the `iceberg_types` option gave it (ids not yet assigned) */
 export interface IcebergColumnDef extends ColumnDef {
@@ -68,7 +69,7 @@ export function applyIcebergTypes(columns: readonly ColumnDef[], items: readonly
     if (seen.has(name)) throw pgError(SqlState.duplicate_column, `column "${name}" specified more than once in iceberg_types`);
     seen.add(name);
     const type = parseIcebergTypeText(typeText);
-    arrowTypeOfIceberg(type); // 0A000 for types lakegate cannot write (fixed, timestamp_ns, variant, …)
+    if (storedInDataFiles({ type })) arrowTypeOfIceberg(type); // 0A000 for types lakegate cannot write (fixed, timestamp_ns, …)
     const c = columns[i]!;
     const reads = toSqlType(type);
     if (reads.oid !== c.type.oid || (c.type.typmod !== -1 && c.type.typmod !== reads.typmod)) {

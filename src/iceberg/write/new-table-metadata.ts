@@ -10,6 +10,7 @@ import { assignFreshIds } from './iceberg-type-text.ts';
 import type { IcebergColumnDef } from './iceberg-types-option.ts';
 import { toSqlType } from '../spec/types.ts';
 import { partitionFieldsFromOption } from '../transforms/partitioning-option.ts';
+import { checkV3Types } from '../variant/v3-type-rules.ts';
 
 export type MetadataDoc = Record<string, unknown>;
 
@@ -40,6 +41,7 @@ export function newTableMetadata(location: string, columns: readonly IcebergColu
   let lastId = columns.length;
   const nextId = (): number => ++lastId;
   const types = columns.map((c) => (c.icebergType === undefined ? icebergColumnTypeOf(c.type, nextId) : assignFreshIds(c.icebergType, nextId)));
+  checkV3Types(columns.map((c, i) => ({ name: c.name, type: types[i]!, required: !c.nullable })), formatVersion);
   const fields = columns.map((c, i) => ({
     id: i + 1, name: c.name, required: !c.nullable, type: icebergTypeJson(types[i]!),
     ...(c.comment === undefined ? {} : { doc: c.comment }),

@@ -18,6 +18,7 @@ import { FIELD_ID_KEY } from '../read/arrow-values.ts';
 import { arrowColumn, dataBytes } from './arrow-column.ts';
 import type { ColumnMetrics } from './column-metrics.ts';
 import { arrowTypeOfIceberg, columnMetricsOf, nestedArrowColumn } from './nested-column.ts';
+import { onlyNulls, storedInDataFiles } from '../variant/v3-type-rules.ts';
 import type { IcebergWriteIO } from './write-io.ts';
 import { encodeParquetIpc, type ParquetEncodeOptions } from './parquet-encode.mjs';
 import { ENCODE_THREADS, encodeInWorker, warmEncodePool } from './parquet-encode-pool.ts';
@@ -59,13 +60,25 @@ export interface ParquetDataWriterOptions {
    * while the next one is built; smaller ones in-thread. Default WORKER_MIN_BYTES; Infinity: never.
    */
   readonly workerMinBytes?: number;
+  /**
+   * shared by the writers of one statement (a partitioned write): the first file started from a typed batch
+   * of at least DICTIONARY_SAMPLE rows decides which columns skip the dictionary, the others reuse it
+   * instead of sampling every partition's first batch again
+   */
+  readonly dictionaryChoice?: { noDictionary?: string[] };
 }
+
+/** rows mostlyDistinct samples */
+const DICTIONARY_SAMPLE = 2048;
 
 /** 8 MiB of Arrow data (≈ 130k TPC-H lineitem rows): below that a thread hand-off is not worth it */
 export const WORKER_MIN_BYTES = 8 * 1024 * 1024;
 
 /** files written but not yet collected into `files` (their encoding may be done): bounds what is kept alive */
 const MAX_UNCOLLECTED = ENCODE_THREADS + 2;
+
+/** files being encoded in worker threads now, by all writers (a partitioned write has one writer per partition) */
+let encoding = 0;
 
 export class ParquetDataWriter {
   readonly files: DataFileInfo[] = [];
@@ -80,8 +93,6 @@ export class ParquetDataWriter {
   private readonly inflight: Promise<DataFileInfo>[] = [];
   private collected = 0;
   private warmed = false;
-  /** files being encoded in worker threads now */
-  private encoding = 0;
   /** typed batches in `pending`: their buffers are recycled once the file's IPC copy is made */
   private pendingTyped: TypedBatch[] = [];
   /** columns of the current file written without dictionary (mostlyDistinct on its first typed batch) */
@@ -94,7 +105,7 @@ export class ParquetDataWriter {
     private readonly options: ParquetDataWriterOptions = {},
   ) {
     this.fields = schema.fields;
-    this.arrowSchema = new ArrowSchema(this.fields.map((f) => new Field(f.name, arrowTypeOfIceberg(f.type), !f.required, new Map([[FIELD_ID_KEY, String(f.id)]]))));
+    this.arrowSchema = new ArrowSchema(this.fields.filter(storedInDataFiles).map((f) => new Field(f.name, arrowTypeOfIceberg(f.type), !f.required, new Map([[FIELD_ID_KEY, String(f.id)]]))));
     this.pendingMetrics = this.newMetrics();
     this.target = options.targetFileSizeBytes ?? DEFAULT_TARGET_FILE_SIZE;
   }
@@ -108,8 +119,9 @@ export class ParquetDataWriter {
     if (batch.length === 0) return;
     const typed = isTypedBatch(batch) ? batch.typed : null;
     this.checkRequired(batch, typed);
-    if (this.pendingRows === 0) this.noDictionary = typed === null ? [] : this.fields.filter((f, c) => typed[c] !== undefined && mostlyDistinct(typed[c])).map((f) => f.name);
+    if (this.pendingRows === 0) this.noDictionary = this.chooseNoDictionary(typed, batch.length);
     const children: Data[] = this.fields.map((f, c) => {
+      if (!storedInDataFiles(f)) return onlyNulls(f, typed?.[c] !== undefined ? materializeColumn(typed[c]) : batch.columns[c], batch.length, this.options.relationName); // v3 unknown: never stored
       // typed buffers (COPY) are wrapped as they are; other columns are converted from JS values
       const tc = typed?.[c];
       if (tc !== undefined && f.type.kind === 'primitive') {
@@ -120,7 +132,7 @@ export class ParquetDataWriter {
       return f.type.kind === 'primitive'
         ? arrowColumn(values, batch.length, f.type, this.pendingMetrics[c]!)
         : nestedArrowColumn(values, batch.length, f, this.pendingMetrics[c]!, this.options.relationName);
-    });
+    }).filter((d): d is Data => d !== null);
     const struct = makeData({ type: new Struct(this.arrowSchema.fields), length: batch.length, nullCount: 0, children });
     this.pending.push(new RecordBatch(this.arrowSchema, struct));
     if (isTypedBatch(batch)) this.pendingTyped.push(batch);
@@ -132,6 +144,19 @@ export class ParquetDataWriter {
       warmEncodePool();
     }
     if (this.pendingBytes >= this.target) await this.flush();
+  }
+
+  private chooseNoDictionary(typed: readonly TypedColumn[] | null, rows: number): string[] {
+    const shared = this.options.dictionaryChoice;
+    if (shared?.noDictionary !== undefined) return shared.noDictionary;
+    const choice = typed === null ? [] : this.fields.filter((f, c) => typed[c] !== undefined && mostlyDistinct(typed[c], DICTIONARY_SAMPLE)).map((f) => f.name);
+    if (shared !== undefined && typed !== null && rows >= DICTIONARY_SAMPLE) shared.noDictionary = choice;
+    return choice;
+  }
+
+  /** bytes of Arrow data buffered for the next file */
+  get bufferedBytes(): number {
+    return this.pendingBytes;
   }
 
   private workerMinBytes(): number {
@@ -171,14 +196,14 @@ export class ParquetDataWriter {
     this.pendingBytes = 0;
     this.pendingRows = 0;
     const options: ParquetEncodeOptions = { rowGroupRows: this.options.rowGroupRows ?? DEFAULT_ROW_GROUP_ROWS, noDictionary: this.noDictionary };
-    const inWorker = ipc.byteLength >= this.workerMinBytes() && this.encoding < ENCODE_THREADS;
-    if (inWorker) this.encoding++;
+    const inWorker = ipc.byteLength >= this.workerMinBytes() && encoding < ENCODE_THREADS;
+    if (inWorker) encoding++;
     const done = (async (): Promise<DataFileInfo> => {
       let bytes: Uint8Array;
       try {
         bytes = inWorker ? await encodeInWorker(ipc, options) : encodeParquetIpc(ipc, options);
       } finally {
-        if (inWorker) this.encoding--;
+        if (inWorker) encoding--;
       }
       await this.io.write(path, bytes);
       return { path, fileSizeInBytes: bytes.byteLength, recordCount, metrics };

@@ -3,45 +3,119 @@
  * row) and keeps one rolling ParquetDataWriter per partition under `<data>/<partition path>/`
  * (`ts_day=2024-01-02/id_bucket=3`), as Iceberg Java's fanout writer does. Each file it returns carries its
  * partition tuple (values in the JS representation of the fields' result types) for the manifest.
+ *
+ * A typed batch (COPY, typed-columns.ts) stays typed: its rows are grouped from the buffers
+ * (typed-partition-groups.ts) and gathered into a per-partition TypedStage (typed-stage.ts), which feeds
+ * that partition's writer in batches of STAGE_ROWS. Memory is bounded whatever the number of partitions:
+ * when the rows held by all partitions (staged + buffered in writers) pass `partitionBufferBytes`, the
+ * largest partitions are written out as files until half of it is left.
  */
 import type { Batch } from '../../common/batch.ts';
 import type { Schema } from '../spec/schema.ts';
 import { partitionKey, partitionPath, type BoundPartitionField } from '../transforms/partition-path.ts';
 import { ParquetDataWriter, type DataFileInfo, type ParquetDataWriterOptions } from './parquet-data-writer.ts';
 import type { IcebergWriteIO } from './write-io.ts';
-import { isTypedBatch, materializeColumn } from './typed-columns.ts';
+import { isTypedBatch, typedBuffers, type TypedBatch } from './typed-columns.ts';
+import { giveBuffers } from './typed-buffer-pool.ts';
+import { tupleAt, typedPartitionGroups } from './typed-partition-groups.ts';
+import { TypedStage } from './typed-stage.ts';
 
 export interface PartitionedFileInfo extends DataFileInfo {
   /** one value per partition field of the spec, in spec order */
   readonly partition: readonly unknown[];
 }
 
+export interface PartitionedDataWriterOptions extends ParquetDataWriterOptions {
+  /** bytes of rows held by all open partitions before the largest are flushed (DEFAULT_PARTITION_BUFFER_BYTES) */
+  readonly partitionBufferBytes?: number;
+}
+
+/**
+ * 256 MiB of Arrow-sized rows across partitions: TPC-H lineitem by month (≈ 80 partitions) then writes files
+ * of ≈ 2–3 MiB … the target size instead of holding all of SF 1 (≈ 900 MiB) until the end
+ */
+export const DEFAULT_PARTITION_BUFFER_BYTES = 256 * 1024 * 1024;
+
+/** rows gathered per partition before they go to its writer as one batch */
+export const STAGE_ROWS = 16 * 1024;
+
+/** a partition's file is small (buffer / partitions): worth a worker thread from 1 MiB on */
+const PARTITION_WORKER_MIN_BYTES = 1024 * 1024;
+
 interface Open {
   readonly tuple: readonly unknown[];
   readonly writer: ParquetDataWriter;
+  stage: TypedStage | null;
 }
 
 export class PartitionedDataWriter {
   private readonly open = new Map<string, Open>();
+  private readonly budget: number;
+  private readonly fileOptions: ParquetDataWriterOptions;
 
   constructor(
     private readonly io: IcebergWriteIO,
     private readonly dataLocation: string,
     private readonly schema: Schema,
     private readonly fields: readonly BoundPartitionField[],
-    private readonly options: ParquetDataWriterOptions = {},
-  ) {}
+    options: PartitionedDataWriterOptions = {},
+  ) {
+    const { partitionBufferBytes, ...fileOptions } = options;
+    this.budget = partitionBufferBytes ?? DEFAULT_PARTITION_BUFFER_BYTES;
+    this.fileOptions = { workerMinBytes: PARTITION_WORKER_MIN_BYTES, dictionaryChoice: {}, ...fileOptions };
+  }
 
   async add(batch: Batch): Promise<void> {
     if (batch.length === 0) return;
-    const groups = new Map<string, { tuple: unknown[]; rows: number[] }>();
-    // a typed batch (COPY) materializes only the source columns here; it goes on typed when it is one partition
-    const source = new Map<number, readonly unknown[]>();
-    for (const f of this.fields) {
-      if (source.has(f.sourcePos)) continue;
-      const tc = isTypedBatch(batch) ? batch.typed[f.sourcePos] : undefined;
-      source.set(f.sourcePos, tc !== undefined ? materializeColumn(tc) : batch.columns[f.sourcePos] ?? []);
+    if (isTypedBatch(batch)) await this.addTyped(batch);
+    else await this.addValues(batch);
+    await this.bound();
+  }
+
+  private partition(tuple: readonly unknown[], key = partitionKey(this.fields, tuple)): Open {
+    let o = this.open.get(key);
+    if (o === undefined) {
+      const dir = `${this.dataLocation}/${partitionPath(this.fields, tuple)}`;
+      o = { tuple, writer: new ParquetDataWriter(this.io, dir, this.schema, this.fileOptions), stage: null };
+      this.open.set(key, o);
     }
+    return o;
+  }
+
+  private async addTyped(batch: TypedBatch): Promise<void> {
+    const { typed, length } = batch;
+    const groups = typedPartitionGroups(this.fields, typed, length);
+    const parts = groups.first.map((r) => this.partition(tupleAt(this.fields, typed, r)));
+    if (groups.count === 1 && (parts[0]!.stage === null || parts[0]!.stage.rows === 0)) {
+      // one partition: the batch goes on as it is
+      await parts[0]!.writer.add(batch);
+      return;
+    }
+    // counting sort of the rows by group, then each group's rows are gathered into its partition's stage
+    const starts = new Int32Array(groups.count + 1);
+    for (let i = 0; i < length; i++) starts[groups.groupOf[i]! + 1]!++;
+    for (let g = 0; g < groups.count; g++) starts[g + 1]! += starts[g]!;
+    const perm = new Int32Array(length);
+    const fill = starts.slice(0, groups.count);
+    for (let i = 0; i < length; i++) perm[fill[groups.groupOf[i]!]!++] = i;
+    for (let g = 0; g < groups.count; g++) {
+      const o = parts[g]!;
+      let at = starts[g]!;
+      const end = starts[g + 1]!;
+      while (at < end) {
+        o.stage ??= new TypedStage(typed.length, STAGE_ROWS);
+        at += o.stage.append(typed, perm, at, end);
+        if (o.stage.full) await o.writer.add(o.stage.finish());
+      }
+    }
+    // every row is copied out: the batch's buffers can be reused by the next ones
+    giveBuffers(typedBuffers(typed));
+  }
+
+  private async addValues(batch: Batch): Promise<void> {
+    const groups = new Map<string, { tuple: unknown[]; rows: number[] }>();
+    const source = new Map<number, readonly unknown[]>();
+    for (const f of this.fields) if (!source.has(f.sourcePos)) source.set(f.sourcePos, batch.columns[f.sourcePos] ?? []);
     for (let r = 0; r < batch.length; r++) {
       const tuple = this.fields.map((f) => f.transform.apply(source.get(f.sourcePos)![r] ?? null));
       const key = partitionKey(this.fields, tuple);
@@ -50,12 +124,8 @@ export class PartitionedDataWriter {
       g.rows.push(r);
     }
     for (const [key, g] of groups) {
-      let o = this.open.get(key);
-      if (o === undefined) {
-        const dir = `${this.dataLocation}/${partitionPath(this.fields, g.tuple)}`;
-        o = { tuple: g.tuple, writer: new ParquetDataWriter(this.io, dir, this.schema, this.options) };
-        this.open.set(key, o);
-      }
+      const o = this.partition(g.tuple, key);
+      await this.drain(o);
       const sub: Batch = groups.size === 1
         ? batch
         : { length: g.rows.length, columns: batch.columns.map((col) => g.rows.map((r) => col[r])) };
@@ -63,12 +133,41 @@ export class PartitionedDataWriter {
     }
   }
 
+  /** hands a partition's staged rows to its writer */
+  private async drain(o: Open): Promise<void> {
+    if (o.stage !== null && o.stage.rows > 0) await o.writer.add(o.stage.finish());
+  }
+
+  private heldBytes(o: Open): number {
+    return o.writer.bufferedBytes + (o.stage?.bytes ?? 0);
+  }
+
+  /** over budget: the largest partitions become files until half the budget is held */
+  private async bound(): Promise<void> {
+    const held = [...this.open.values()].map((o) => ({ o, bytes: this.heldBytes(o) }));
+    let total = held.reduce((s, h) => s + h.bytes, 0);
+    if (total <= this.budget) return;
+    held.sort((a, b) => b.bytes - a.bytes);
+    for (const h of held) {
+      if (total <= this.budget / 2) break;
+      await this.drain(h.o);
+      await h.o.writer.flush();
+      total -= h.bytes;
+    }
+  }
+
   /** flushes every partition and returns all files written, each with its partition tuple */
   async close(): Promise<PartitionedFileInfo[]> {
     const out: PartitionedFileInfo[] = [];
+    // every partition's last file is started first, so they are encoded side by side (workers + this thread)
+    for (const o of this.open.values()) {
+      await this.drain(o);
+      await o.writer.flush();
+    }
     for (const o of this.open.values()) {
       for (const f of await o.writer.close()) out.push({ ...f, partition: o.tuple });
     }
     return out;
   }
 }
+

@@ -9,11 +9,14 @@ const MAX_POOLED_BYTES = 32 * 1024 * 1024;
 
 const free = new Map<number, ArrayBuffer[]>();
 let pooledBytes = 0;
+/** the buffers in `free` (a buffer given twice is kept once) */
+const pooled = new WeakSet<ArrayBuffer>();
 
 /** a buffer of exactly `bytes` bytes, recycled when one is free (contents undefined) */
 export function takeBuffer(bytes: number): ArrayBuffer {
   const b = free.get(bytes)?.pop();
   if (b === undefined) return new ArrayBuffer(bytes);
+  pooled.delete(b);
   pooledBytes -= bytes;
   return b;
 }
@@ -21,10 +24,10 @@ export function takeBuffer(bytes: number): ArrayBuffer {
 /** hands buffers back for reuse; the caller must hold no view of them any more */
 export function giveBuffers(buffers: Iterable<ArrayBufferLike>): void {
   for (const b of buffers) {
-    if (!(b instanceof ArrayBuffer) || pooledBytes + b.byteLength > MAX_POOLED_BYTES) continue;
+    if (!(b instanceof ArrayBuffer) || pooled.has(b) || pooledBytes + b.byteLength > MAX_POOLED_BYTES) continue;
     let list = free.get(b.byteLength);
     if (list === undefined) free.set(b.byteLength, (list = []));
-    if (list.includes(b)) continue;
+    pooled.add(b);
     list.push(b);
     pooledBytes += b.byteLength;
   }

@@ -129,13 +129,16 @@ function bindRangeVar(b: Binder, n: Node): FromResult {
   }
   const rel = lookupRelation(b, schema, name, position);
   const asOf = n.lakegateAsOf as string | undefined;
-  const source = asOf === undefined ? rel.source : timeTravel(rel.source, asOf, `${rel.schema}.${rel.name}`, position);
-  const cols: OutColumn[] = source.columns.map((c, i) => ({ name: c.name, type: c.type, tableOid: rel.oid, attnum: i + 1 }));
+  const asOfSource = asOf === undefined ? rel.source : timeTravel(rel.source, asOf, `${rel.schema}.${rel.name}`, position);
+  // system columns (Iceberg _row_id, …) join the scan only when the statement names them; never in `*`
+  const source = asOfSource.withSystemColumns?.((name) => b.mentions(name)) ?? asOfSource;
+  const cols: OutColumn[] = source.columns.map((c, i) => ({ name: c.name, type: c.type, tableOid: rel.oid, attnum: c.system ? 0 : i + 1 }));
   const plan: LogicalPlan = {
     kind: 'TableScan', source, name: `${rel.schema}.${rel.name}`, tableOid: rel.oid,
     columns: cols.map((c) => ({ name: c.name, type: c.type })), ...(asOf === undefined ? {} : { asOf }),
   };
-  const item = itemFor((alias?.aliasname as string | undefined) ?? name, cols, alias, rel.schema);
+  const named = itemFor((alias?.aliasname as string | undefined) ?? name, cols, alias, rel.schema);
+  const item = source === asOfSource ? named : { ...named, columns: named.columns.map((c, i) => (source.columns[i]!.system ? { ...c, starHidden: true } : c)) };
   const base = { ...item, relationOid: rel.oid };
   return { plan, items: [alias === undefined ? { ...base, unaliasedRelation: rel.oid } : base], lateral: false };
 }

@@ -13,7 +13,7 @@ const STATEMENT_NAMES: Record<string, string> = { MergeStmt: 'MERGE' };
 
 /** SelectStmt (incl. VALUES, set operations, WITH), InsertStmt, UpdateStmt, DeleteStmt (RETURNING optional). */
 export function bindQuery(ast: unknown, ctx: BindContext): BoundQuery {
-  const b = new Binder(ctx);
+  const b = new Binder(ctx, ast);
   const [tag, n] = tagOf(ast);
   let r: QueryResult;
   switch (tag) {

@@ -66,8 +66,18 @@ export class Binder {
   readonly ctes: Map<string, CteEntry>[] = [];
   #nextId = 1;
 
-  constructor(readonly ctx: BindContext) {
+  /** the statement's parse tree as JSON text, made on first use (mentions) */
+  #rootText: string | undefined;
+
+  /** `root`: the whole statement, for mentions() */
+  constructor(readonly ctx: BindContext, private readonly root?: unknown) {
     this.env = { functions: ctx.functions, paramTypes: ctx.paramTypes };
+  }
+
+  /** whether the statement contains `name` as an identifier or string anywhere (system columns are added only then) */
+  mentions(name: string): boolean {
+    this.#rootText ??= this.root === undefined ? '' : JSON.stringify(this.root, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+    return this.#rootText.includes(JSON.stringify(name));
   }
 
   nextId(): number {

@@ -20,7 +20,7 @@ const DESCRIBE = {
   Projection: (p) => `Projection: ${p.exprs.map((e, i) => withAlias(e, p.columns[i]!.name)).join(', ')}`,
   ProjectSet: (p) => `ProjectSet: ${p.exprs.map(exprText).join(', ')}`,
   Aggregate: (p) => `${p.workerPartial ? 'Finalize ' : ''}Aggregate: groupBy=[${p.groupKeys.map(exprText).join(', ')}]${p.groupingSets ? ` sets=${JSON.stringify(p.groupingSets)}` : ''}, aggr=[${p.aggregates.map(exprText).join(', ')}]`,
-  Join: (p) => `${p.lateral ? 'Lateral' : ''}${p.condition === null && p.joinType === 'inner' ? 'CrossJoin' : `${cap(p.joinType)} Join`}${p.condition ? `: ${exprText(p.condition)}` : ''}`,
+  Join: (p) => `${p.lateral ? 'Lateral' : ''}${p.condition === null && p.joinType === 'inner' ? 'CrossJoin' : `${cap(p.joinType)} Join`}${p.buildSide === 'left' ? ' (build: left)' : ''}${p.condition ? `: ${exprText(p.condition)}` : ''}`,
   Sort: (p) => `Sort: ${p.keys.map(sortText).join(', ')}`,
   Limit: (p) => `Limit: skip=${p.offset ? exprText(p.offset) : '0'}, fetch=${p.limit ? exprText(p.limit) : 'None'}`,
   SetOp: (p) => `${cap(p.op)}${p.all ? ' All' : ''}`,

@@ -17,4 +17,6 @@ export interface Join {
   readonly condition: Expr | null;
   readonly lateral: boolean;
   readonly columns: readonly PlanColumn[];
+  /** set by the optimizer (choose_build_side): the hash table is built on the left input, the right streams */
+  readonly buildSide?: 'left';
 }

@@ -1,0 +1,154 @@
+/**
+ * Aggregate accumulation a batch at a time (hash aggregate and the workers' partial aggregate): the
+ * aggregates' FILTERs and arguments are computed as vectors (vector-expr.ts), then each aggregate walks the
+ * batch once, stepping the state of each row's group: count(*) adds to its counter, sum/avg over numeric
+ * take a scaled numeric column straight into their NumericSum (no Numeric or bigint per row), the others
+ * step with the row's argument values as before.
+ *
+ * Errors: when computing the filters and arguments of a batch raises, the batch's expressions are evaluated
+ * again row by row (nothing is stepped) so the error is the one of the first failing row, as PostgreSQL's
+ * per-row evaluation reports it.
+ */
+import { CountState } from '../../functions/aggregates.ts';
+import type { NumericSum } from '../../functions/numeric-sum.ts';
+import type { AggregateDef, AggregateState } from '../../functions/registry-types.ts';
+import type { Expr } from '../../sql/index.ts';
+import type { Env } from '../context.ts';
+import { compileExpr, type Cols, type RowFn } from './compile-expr.ts';
+import { valuesOf, VectorCompiler, type VecFn } from './vector-expr.ts';
+import { selCount, type Sel, type Vec } from './vector-types.ts';
+
+export interface VectorAggregateSpec {
+  readonly def: AggregateDef;
+  readonly args: readonly Expr[];
+  readonly filter: Expr | null;
+}
+
+/** sum / avg over numeric: states whose running NumericSum takes scaled numerics (aggregates.ts, aggregates-stats.ts) */
+interface ScaledSumOwner { scaledSum(): NumericSum | null }
+const scaledSumOf = (s: AggregateState): NumericSum | null =>
+  typeof (s as Partial<ScaledSumOwner>).scaledSum === 'function' ? (s as unknown as ScaledSumOwner).scaledSum() : null;
+
+interface Compiled {
+  readonly strict: boolean;
+  readonly filter: VecFn | null;
+  readonly args: readonly VecFn[];
+  readonly rowFilter: RowFn | null;
+  readonly rowArgs: readonly RowFn[];
+}
+
+export class VectorAggregation {
+  readonly #aggs: readonly Compiled[];
+  readonly #compiler: VectorCompiler;
+
+  private constructor(aggs: readonly Compiled[], compiler: VectorCompiler) {
+    this.#aggs = aggs;
+    this.#compiler = compiler;
+  }
+
+  /** null when an argument or FILTER cannot be vectorized (subqueries, volatile functions) */
+  static tryCreate(specs: readonly VectorAggregateSpec[], env: Env): VectorAggregation | null {
+    const compiler = new VectorCompiler(env);
+    const aggs: Compiled[] = [];
+    for (const s of specs) {
+      const filter = s.filter === null ? null : compiler.tryCompile(s.filter);
+      if (s.filter !== null && filter === null) return null;
+      const args: VecFn[] = [];
+      for (const a of s.args) {
+        const f = compiler.tryCompile(a);
+        if (f === null) return null;
+        args.push(f);
+      }
+      aggs.push({
+        strict: s.def.strict !== false, filter, args,
+        rowFilter: s.filter === null ? null : compileExpr(s.filter, env).fn,
+        rowArgs: s.args.map((a) => compileExpr(a, env).fn),
+      });
+    }
+    return new VectorAggregation(aggs, compiler);
+  }
+
+  /**
+   * steps, for every row i of the batch, the states of its group (`groupOf(i)`: one per aggregate) with the
+   * row's arguments; `rowStates` is scratch space the caller keeps between batches
+   */
+  accumulate(cols: Cols, n: number, rowStates: (readonly AggregateState[])[], groupOf: (row: number) => readonly AggregateState[]): void {
+    this.#compiler.reset();
+    const aggs = this.#aggs;
+    const sels: Sel[] = [];
+    const argVecs: Vec[][] = [];
+    try {
+      for (let i = 0; i < n; i++) rowStates[i] = groupOf(i);
+      for (const a of aggs) {
+        let sel: Sel = null;
+        if (a.filter !== null) {
+          const f = valuesOf(a.filter(cols, n, null), null, n);
+          const keep = new Int32Array(n);
+          let k = 0;
+          for (let i = 0; i < n; i++) if (f[i] === true) keep[k++] = i;
+          sel = keep.subarray(0, k);
+        }
+        sels.push(sel);
+        argVecs.push(a.args.map((fn) => fn(cols, n, sel)));
+      }
+    } catch (err) {
+      this.#rowByRow(cols, n, groupOf);
+      throw err;
+    }
+    for (let k = 0; k < aggs.length; k++) stepAll(k, aggs[k]!, sels[k]!, argVecs[k]!, n, rowStates);
+  }
+
+  /** the row closures over the batch (group keys first, as the row-at-a-time loop), to raise the first failing row's error */
+  #rowByRow(cols: Cols, n: number, groupOf: (row: number) => unknown): void {
+    for (let i = 0; i < n; i++) {
+      groupOf(i);
+      for (const a of this.#aggs) {
+        if (a.rowFilter !== null && a.rowFilter(cols, i) !== true) continue;
+        for (const f of a.rowArgs) f(cols, i);
+      }
+    }
+  }
+}
+
+function stepAll(k: number, a: Compiled, sel: Sel, vecs: readonly Vec[], n: number, rowStates: (readonly AggregateState[])[]): void {
+  const m = selCount(sel, n);
+  if (m === 0) return;
+  const first = rowStates[sel === null ? 0 : sel[0]!]![k]!;
+  if (vecs.length === 0) {
+    if (first instanceof CountState) {
+      for (let j = 0; j < m; j++) (rowStates[sel === null ? j : sel[j]!]![k] as CountState).n++;
+      return;
+    }
+    const none: unknown[] = [];
+    for (let j = 0; j < m; j++) rowStates[sel === null ? j : sel[j]!]![k]!.step(none);
+    return;
+  }
+  const v0 = vecs[0]!;
+  if (vecs.length === 1 && v0.tag === 'scaled' && scaledSumOf(first) !== null) {
+    const { f, scale, nul } = v0;
+    let prev: readonly AggregateState[] | null = null;
+    let sum: NumericSum | null = null;
+    for (let j = 0; j < m; j++) {
+      const i = sel === null ? j : sel[j]!;
+      if (nul !== null && nul[i] === 1) continue; // sum and avg are strict
+      const states = rowStates[i]!;
+      if (states !== prev) { prev = states; sum = scaledSumOf(states[k]!); }
+      sum!.addScaled(f[i]!, scale);
+    }
+    return;
+  }
+  const vals = vecs.map((v) => valuesOf(v, sel, n));
+  const scratch = new Array<unknown>(vals.length);
+  const strict = a.strict;
+  for (let j = 0; j < m; j++) {
+    const i = sel === null ? j : sel[j]!;
+    let skip = false;
+    for (let c = 0; c < vals.length; c++) {
+      const x = vals[c]![i] ?? null;
+      scratch[c] = x;
+      if (x === null) skip = true;
+    }
+    if (skip && strict) continue;
+    rowStates[i]![k]!.step(scratch);
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * The hash table of HashJoinExec over one materialized input: a chain per distinct key (`first` row, then
+ * `next[j]`), built backwards so candidates come in ascending row order.
+ *
+ * One integer key (int2/int4/int8/date — TPC-H's every join), or two small ones packed into one number, goes into an open-addressing table of
+ * typed arrays keyed by the number itself: no valueKey() call and no Map entry per row, which were most of a
+ * join's time in the profiles (Map.get with boxed keys). Integers beyond ±2^53 (int8 only), or any other key
+ * type, use a Map over valueKey()/tupleKey() as before (joinKeyReader).
+ */
+import { Oid } from '../common/pgtypes/oids.ts';
+import type { Batch } from '../common/batch.ts';
+import { joinKeyReader } from './batch-util.ts';
+import type { Cols, RowFn } from './expr/compile-expr.ts';
+
+const INT_KEYS = new Set<number>([Oid.int2, Oid.int4, Oid.int8, Oid.date]);
+/** two integer keys in [-2^25, 2^25) pack into one integer below 2^52, exact in a double (TPC-H's (partkey, suppkey)) */
+const PAIR_HALF = 2 ** 25;
+
+export interface JoinHashTable {
+  readonly rows: Batch;
+  /** next[j]: the following row with row j's key, or -1 */
+  readonly next: Int32Array;
+  /** distinct non-NULL keys */
+  readonly size: number;
+  /** the first row of every key */
+  heads(): Iterable<number>;
+  /** byte estimate of the index (for the memory budget) */
+  readonly bytes: number;
+  /** first(cols, i): the first built row whose key equals the probe row's key (`fns` over the probe batch), or -1 */
+  prober(fns: readonly RowFn[]): (cols: Cols, i: number) => number;
+}
+
+/** the key as a JS number when it is a safe integer, else undefined (NULL: null) */
+function intKey(v: unknown): number | null | undefined {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'number') return Number.isInteger(v) ? v : undefined;
+  if (typeof v === 'bigint') return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : undefined;
+  return undefined;
+}
+
+/** the number for a row's key: NULL → null, not representable → undefined (then nothing can be equal to it) */
+type IntKeyFn = (cols: Cols, i: number) => number | null | undefined;
+
+function intKeyFn(fns: readonly RowFn[]): IntKeyFn {
+  const f = fns[0]!;
+  if (fns.length === 1) return (cols, i) => intKey(f(cols, i));
+  const g = fns[1]!;
+  return (cols, i) => {
+    const a = intKey(f(cols, i));
+    if (a === null) return null;
+    const b = intKey(g(cols, i));
+    if (b === null) return null;
+    if (a === undefined || b === undefined || a < -PAIR_HALF || a >= PAIR_HALF || b < -PAIR_HALF || b >= PAIR_HALF) return undefined;
+    return (a + PAIR_HALF) * (2 * PAIR_HALF) + (b + PAIR_HALF);
+  };
+}
+
+function slotOf(k: number, mask: number): number {
+  const lo = k | 0;
+  const hi = (k / 4294967296) | 0;
+  // murmur3's fmix32: every key bit reaches the low bits the mask keeps (TPC-H order keys use 8 of every 32)
+  let h = lo ^ Math.imul(hi, 0x9e3779b1);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h & mask;
+}
+
+/** open addressing with linear probing; heads[slot] = -1 marks an empty slot */
+function buildIntTable(rows: Batch, fns: readonly RowFn[]): JoinHashTable | null {
+  const keyOf = intKeyFn(fns);
+  const n = rows.length;
+  let cap = 16;
+  while (cap < n * 2) cap *= 2;
+  const mask = cap - 1;
+  const keys = new Float64Array(cap);
+  const heads = new Int32Array(cap).fill(-1);
+  const next = new Int32Array(n).fill(-1);
+  let size = 0;
+  for (let j = n - 1; j >= 0; j--) {
+    const k = keyOf(rows.columns, j);
+    if (k === null) continue;
+    if (k === undefined) return null;
+    let s = slotOf(k, mask);
+    for (;;) {
+      const h = heads[s]!;
+      if (h === -1) { heads[s] = j; keys[s] = k; size++; break; }
+      if (keys[s] === k) { next[j] = h; heads[s] = j; break; }
+      s = (s + 1) & mask;
+    }
+  }
+  return {
+    rows, next, size, bytes: cap * 12 + n * 4,
+    *heads() { for (let s = 0; s < cap; s++) if (heads[s] !== -1) yield heads[s]!; },
+    prober(pfns) {
+      const probeKey = intKeyFn(pfns);
+      return (cols, i) => {
+        const k = probeKey(cols, i);
+        if (k === null || k === undefined) return -1;
+        let s = slotOf(k, mask);
+        for (;;) {
+          const h = heads[s]!;
+          if (h === -1) return -1;
+          if (keys[s] === k) return h;
+          s = (s + 1) & mask;
+        }
+      };
+    },
+  };
+}
+
+function buildMapTable(rows: Batch, fns: readonly RowFn[], oids: readonly number[], entryBytes: number): JoinHashTable {
+  const head = new Map<unknown, number>();
+  const next = new Int32Array(rows.length).fill(-1);
+  const keyOf = joinKeyReader(fns as RowFn[], oids);
+  for (let j = rows.length - 1; j >= 0; j--) {
+    const key = keyOf(rows.columns, j);
+    if (key === undefined) continue;
+    const h = head.get(key);
+    if (h !== undefined) next[j] = h;
+    head.set(key, j);
+  }
+  return {
+    rows, next, size: head.size,
+    // the chain array, and one Map entry per distinct key (keys of several columns are strings)
+    bytes: rows.length * 4 + head.size * (entryBytes + (oids.length > 1 ? 16 + 8 * oids.length : 0)),
+    heads: () => head.values(),
+    prober(pfns) {
+      const probeKey = joinKeyReader(pfns as RowFn[], oids);
+      return (cols, i) => {
+        const k = probeKey(cols, i);
+        return k === undefined ? -1 : head.get(k) ?? -1;
+      };
+    },
+  };
+}
+
+/**
+ * `fns` compute the build key over `rows`; `oids` are the key types (the probe side's are the same or, for
+ * integers, another integer type). `mapEntryBytes` is the memory budget's estimate of one Map entry.
+ */
+export function buildJoinHashTable(rows: Batch, fns: readonly RowFn[], oids: readonly number[], probeOids: readonly number[], mapEntryBytes: number): JoinHashTable {
+  const ints = (fns.length === 1 || fns.length === 2) && oids.every((o, k) => INT_KEYS.has(o) && INT_KEYS.has(probeOids[k]!) && (o === Oid.date) === (probeOids[k] === Oid.date));
+  if (ints) {
+    const t = buildIntTable(rows, fns);
+    if (t !== null) return t;
+  }
+  return buildMapTable(rows, fns, oids, mapEntryBytes);
+}

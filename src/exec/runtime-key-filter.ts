@@ -1,0 +1,116 @@
+/**
+ * Runtime key filter (semi-join reduction, DataFusion's dynamic filters, Spark's runtime filters): when a hash
+ * join builds on its left input and the right input aggregates by the join key — the shape decorrelation gives
+ * `l_quantity < (SELECT 0.2 * avg(l_quantity) FROM lineitem WHERE l_partkey = p_partkey)` (TPC-H Q17) — the
+ * right side need only aggregate the groups whose key the left side holds. Once the left side is built, its
+ * distinct key values become `key = v1 OR …` (or `key = ANY(array)`) under the right side's Aggregate, directly above what it
+ * reads (inside the scan workers' fragment when the aggregate runs there).
+ *
+ * Valid for joins that drop unmatched right rows (inner, left, semi, anti): a right row whose key is not on
+ * the left matches nothing, and an aggregate group is made only of rows with its key (one grouping set).
+ */
+import type { Batch } from '../common/batch.ts';
+import { arrayTypeOf } from '../common/pgtypes/registry.ts';
+import { pgArray } from '../common/pgtypes/values.ts';
+import type { ColumnRefExpr, Expr, LogicalPlan, OpExpr } from '../sql/index.ts';
+import type { Env } from './context.ts';
+import type { ExecOperator } from './operator.ts';
+import type { Instrumentation } from './instrumentation.ts';
+
+/** more keys than this: the filter would hardly filter, and the literal is shipped to every scan task */
+export const MAX_RUNTIME_FILTER_KEYS = 100_000;
+/** up to this many keys `k = v1 OR …`; more: `k = ANY(array)`, one hash-set probe per row (in-list-set.ts) */
+const MAX_OR_KEYS = 8;
+
+export interface KeyFiltered {
+  readonly plan: LogicalPlan;
+  /** rewritten node → the node it replaces (null: the inserted Filter), for EXPLAIN ANALYZE */
+  readonly originals: ReadonlyMap<LogicalPlan, LogicalPlan | null>;
+}
+
+/**
+ * `right` with `col = v OR …` pushed below its Aggregate(s) along output column `keyIndex` (and on into the
+ * join input the column comes from), or null when the column does not come from a group key through
+ * Projections/Filters (then filtering saves nothing).
+ * `eq` is the join's `=` over two operands of the key's type.
+ */
+export function withKeyFilter(right: LogicalPlan, keyIndex: number, eq: OpExpr, values: readonly unknown[]): KeyFiltered | null {
+  const originals = new Map<LogicalPlan, LogicalPlan | null>();
+  let throughAggregate = false;
+  const made = <P extends LogicalPlan>(p: P, orig: LogicalPlan): P => { originals.set(p, orig); return p; };
+  const push = (p: LogicalPlan, c: number): LogicalPlan | null => {
+    switch (p.kind) {
+      case 'Projection': {
+        const e = p.exprs[c];
+        if (e === undefined || e.kind !== 'ColumnRef' || e.levelsUp !== 0) return null;
+        const input = push(p.input, e.index);
+        return input && made({ ...p, input }, p);
+      }
+      case 'Filter': {
+        const input = push(p.input, c);
+        return input && made({ ...p, input }, p);
+      }
+      case 'Aggregate': {
+        const g = p.groupingSets === null ? p.groupKeys[c] : undefined;
+        if (g === undefined || g.kind !== 'ColumnRef' || g.levelsUp !== 0) return null;
+        throughAggregate = true;
+        const input = push(p.input, g.index);
+        return input && made({ ...p, input }, p);
+      }
+      case 'Join': {
+        // a filter on one input's column commutes with an inner join, and with the preserved side of a
+        // left / semi / anti join (TPC-H Q2: the aggregate's partsupp ⋈ supplier ⋈ … filters partsupp)
+        const lw = p.left.columns.length;
+        const intoLeft = c < lw;
+        if (throughAggregate && !p.lateral && (p.joinType === 'inner' || (intoLeft && (p.joinType === 'left' || p.joinType === 'semi' || p.joinType === 'anti')))) {
+          const input = push(intoLeft ? p.left : p.right, intoLeft ? c : c - lw);
+          return input && made(intoLeft ? { ...p, left: input } : { ...p, right: input }, p);
+        }
+        return filterAbove(p, c);
+      }
+      default: return filterAbove(p, c);
+    }
+  };
+  /** the key filter over output column c of p (only below an aggregate: elsewhere it would save nothing) */
+  const filterAbove = (p: LogicalPlan, c: number): LogicalPlan | null => {
+    if (!throughAggregate) return null;
+    const col = p.columns[c];
+    if (col === undefined || col.type.oid !== eq.rightType.oid) return null;
+    const ref: ColumnRefExpr = { kind: 'ColumnRef', index: c, levelsUp: 0, type: col.type, name: col.name };
+    const predicate = keyPredicate(ref, eq, values);
+    if (predicate === null) return null;
+    const filter: LogicalPlan = { kind: 'Filter', input: p, predicate, columns: p.columns };
+    originals.set(filter, null);
+    return filter;
+  };
+  if (values.length === 0 || values.length > MAX_RUNTIME_FILTER_KEYS) return null;
+  const plan = push(right, keyIndex);
+  return plan === null ? null : { plan, originals };
+}
+
+function keyPredicate(ref: ColumnRefExpr, eq: OpExpr, values: readonly unknown[]): Expr | null {
+  if (values.length > MAX_OR_KEYS) {
+    const arrayOid = arrayTypeOf(ref.type.oid);
+    if (arrayOid === 0) return null;
+    const list: Expr = { kind: 'Literal', value: pgArray(ref.type.oid, values), type: { oid: arrayOid, typmod: ref.type.typmod } };
+    return { kind: 'ScalarArrayOp', op: { ...eq, left: ref, right: list }, useOr: true, type: eq.type };
+  }
+  const eqs: Expr[] = values.map((v) => ({ ...eq, left: ref, right: { kind: 'Literal', value: v, type: ref.type } }));
+  return eqs.length === 1 ? eqs[0]! : { kind: 'BoolOp', op: 'or', args: eqs, type: eq.type };
+}
+
+/** an Instrumentation that counts rewritten nodes under the nodes they replace (the inserted Filter: not at all) */
+export function instrumentThrough(instrument: Instrumentation, originals: ReadonlyMap<LogicalPlan, LogicalPlan | null>): Instrumentation {
+  const proxy = Object.create(instrument) as Instrumentation;
+  proxy.wrap = (plan: LogicalPlan, op: ExecOperator): ExecOperator => {
+    const orig = originals.get(plan);
+    return orig === null ? op : instrument.wrap(orig ?? plan, op);
+  };
+  return proxy;
+}
+
+/** runs the rewritten right side with EXPLAIN ANALYZE counting it under the original plan's nodes */
+export function runKeyFiltered(k: KeyFiltered, env: Env): AsyncIterable<Batch> {
+  const renv: Env = env.instrument === undefined ? env : { ...env, instrument: instrumentThrough(env.instrument, k.originals) };
+  return renv.run(k.plan, renv);
+}

@@ -1,0 +1,176 @@
+/**
+ * PartitionedDataWriter with typed batches (COPY) against the same rows as JS values: for every partition
+ * transform over every typed column kind (and JS-values columns), the same partitions (tuples, directories),
+ * the same rows per partition in the same order, the same per-file metrics; many partitions under a small
+ * buffer budget roll into more files without losing or reordering rows; the fast grouping helpers equal
+ * the transforms they stand for.
+ */
+import { describe, expect, it } from 'vitest';
+import { PartitionedDataWriter, type PartitionedFileInfo } from './partitioned-data-writer.ts';
+import { readParquetColumns } from '../read/parquet-reader.ts';
+import { parseSchema } from '../spec/schema.ts';
+import { Numeric } from '../../common/pgtypes/numeric.ts';
+import { bindPartitionSpec } from '../transforms/partition-path.ts';
+import { partitionTransform } from '../transforms/partition-transform.ts';
+import { DecimalBuilder, Int32Builder, Int64Builder, Utf8Builder } from './typed-column-builders.ts';
+import { TypedBatch, materializeColumn, type TypedColumn } from './typed-columns.ts';
+import { monthOfDays, murmurLong, murmurRange, typedPartitionGroups } from './typed-partition-groups.ts';
+import { partitionKey } from '../transforms/partition-path.ts';
+import { murmur3x86_32 } from '../transforms/murmur3.ts';
+import { memoryWriteIO } from './testing/memory-write-io.ts';
+
+const schema = parseSchema({
+  type: 'struct', 'schema-id': 0, fields: [
+    { id: 1, name: 'i', required: true, type: 'int' },
+    { id: 2, name: 'l', required: false, type: 'long' },
+    { id: 3, name: 'n', required: false, type: 'decimal(15, 2)' },
+    { id: 4, name: 'd', required: false, type: 'date' },
+    { id: 5, name: 's', required: false, type: 'string' },
+    { id: 6, name: 'ts', required: false, type: 'timestamp' },
+  ],
+});
+const enc = new TextEncoder();
+
+/** rows k·n … k·n+n−1 as typed columns; every 11th row NULL where nullable; ts is a JS-values column */
+function typedBatch(k: number, n: number): TypedBatch {
+  const i = new Int32Builder(n, 'int');
+  const l = new Int64Builder(n);
+  const d = new DecimalBuilder(n, 15, 2);
+  const dt = new Int32Builder(n, 'date');
+  const s = new Utf8Builder(n);
+  const ts: unknown[] = [];
+  for (let r = k * n; r < k * n + n; r++) {
+    const x = (r * 7919) % 307;
+    i.append(x - 500);
+    if (r % 11 === 5) {
+      l.appendNull(); d.appendNull(); dt.appendNull(); s.appendNull(); ts.push(null);
+      continue;
+    }
+    if (r % 13 === 0) l.value(-(2n ** 62n) + BigInt(x)); else l.appendNumber(x * 1_000_003 - 400_000_000);
+    d.appendUnscaled(x * 37 - 20_000);
+    dt.append(8000 + ((x * 31) % 1500) - (r % 17 === 0 ? 12_000 : 0));
+    const str = x % 3 === 0 ? `é${x}ü` : `s${x % 41}`;
+    const b = enc.encode(str);
+    s.appendBytes(b, 0, b.length);
+    ts.push(BigInt(x - 300) * 3_600_000_000n + 1_234_567n);
+  }
+  const cols: TypedColumn[] = [i.finish(), l.finish(), d.finish(), dt.finish(), s.finish(), { kind: 'values', length: n, values: ts }];
+  return new TypedBatch(n, cols);
+}
+
+type Spec = ReadonlyArray<[string, string]>;
+
+async function write(spec: Spec, plain: boolean, options: { partitionBufferBytes?: number; batches?: number; rows?: number } = {}): Promise<Map<string, { files: PartitionedFileInfo[]; rows: unknown[][] }>> {
+  const fields = bindPartitionSpec({
+    specId: 0,
+    fields: spec.map(([col, transform], k) => ({ sourceId: schema.fields.find((f) => f.name === col)!.id, fieldId: 1000 + k, name: `${col}_${k}`, transform })),
+  }, schema);
+  const io = memoryWriteIO();
+  const w = new PartitionedDataWriter(io, 'memory://t/data', schema, fields, { relationName: 't', workerMinBytes: Infinity, ...options });
+  // fresh batches each time: the typed path recycles a batch's buffers once its rows are staged
+  for (let k = 0; k < (options.batches ?? 4); k++) {
+    const b = typedBatch(k, options.rows ?? 700);
+    await w.add(plain ? { length: b.length, columns: b.typed.map(materializeColumn) } : b);
+  }
+  const out = new Map<string, { files: PartitionedFileInfo[]; rows: unknown[][] }>();
+  for (const f of await w.close()) {
+    const dir = f.path.slice(0, f.path.lastIndexOf('/'));
+    let p = out.get(dir);
+    if (p === undefined) out.set(dir, (p = { files: [], rows: [] }));
+    p.files.push(f);
+    for await (const chunk of readParquetColumns(io.files.get(f.path)!, f.path, schema.fields.map((x) => ({ fieldId: x.id, type: x.type, missingValue: null })))) {
+      for (let r = 0; r < chunk.length; r++) p.rows.push(chunk.columns.map((c) => c[r]));
+    }
+  }
+  return out;
+}
+
+const metricsOf = (files: readonly PartitionedFileInfo[]): unknown => files.map((f) => ({
+  rows: f.recordCount,
+  partition: f.partition.map((v) => (Numeric.isNumeric(v) ? v.toString() : v)),
+  m: f.metrics.map((m) => [m.fieldId, m.valueCount, m.nullCount, m.lowerBound(), m.upperBound()]),
+}));
+
+const specs: ReadonlyArray<[string, Spec]> = [
+  ['month(date)', [['d', 'month']]],
+  ['year(date)', [['d', 'year']]],
+  ['day(date)', [['d', 'day']]],
+  ['identity(date)', [['d', 'identity']]],
+  ['bucket(date)', [['d', 'bucket[7]']]],
+  ['identity(int)', [['i', 'identity']]],
+  ['bucket(int)', [['i', 'bucket[5]']]],
+  ['truncate(int)', [['i', 'truncate[100]']]],
+  ['identity(long)', [['l', 'identity']]],
+  ['bucket(long)', [['l', 'bucket[3]']]],
+  ['truncate(long)', [['l', 'truncate[1000000000]']]],
+  ['identity(string)', [['s', 'identity']]],
+  ['bucket(string)', [['s', 'bucket[4]']]],
+  ['truncate(string)', [['s', 'truncate[1]']]],
+  ['identity(decimal)', [['n', 'identity']]],
+  ['truncate(decimal)', [['n', 'truncate[5000]']]],
+  ['bucket(decimal)', [['n', 'bucket[3]']]],
+  ['hour(timestamp)', [['ts', 'hour']]],
+  ['day(timestamp)', [['ts', 'day']]],
+  ['void', [['i', 'void']]],
+  ['month(date), bucket(string), truncate(int)', [['d', 'month'], ['s', 'bucket[2]'], ['i', 'truncate[500]']]],
+];
+
+describe('PartitionedDataWriter: typed batches = JS values', () => {
+  for (const [name, spec] of specs) {
+    it(name, async () => {
+      const plain = await write(spec, true);
+      const typed = await write(spec, false);
+      expect([...typed.keys()].sort()).toEqual([...plain.keys()].sort());
+      for (const [dir, p] of plain) {
+        const t = typed.get(dir)!;
+        expect([dir, metricsOf(t.files)]).toEqual([dir, metricsOf(p.files)]);
+        expect([dir, t.rows]).toEqual([dir, p.rows]);
+      }
+      const rows = [...typed.values()].reduce((s, p) => s + p.rows.length, 0);
+      expect(rows).toBe(2800);
+    }, 30_000);
+  }
+
+  it('many partitions under a small budget: more files, every row once, in order per partition', async () => {
+    const spec: Spec = [['d', 'day']];
+    const plain = await write(spec, true, { batches: 4, rows: 1500 });
+    const typed = await write(spec, false, { batches: 4, rows: 1500, partitionBufferBytes: 32 * 1024 });
+    expect(plain.size).toBeGreaterThan(250);
+    const files = (m: typeof plain): number => [...m.values()].reduce((s, p) => s + p.files.length, 0);
+    expect(files(typed)).toBeGreaterThan(files(plain));
+    expect([...typed.keys()].sort()).toEqual([...plain.keys()].sort());
+    for (const [dir, p] of plain) expect([dir, typed.get(dir)!.rows]).toEqual([dir, p.rows]);
+  }, 120_000);
+
+  it('groups JS-values columns as partitionKey does (-0 and 0 apart, NaNs together, NULL)', () => {
+    const dbl = parseSchema({ type: 'struct', 'schema-id': 0, fields: [{ id: 1, name: 'f', required: false, type: 'double' }] });
+    const fields = bindPartitionSpec({ specId: 0, fields: [{ sourceId: 1, fieldId: 1000, name: 'f', transform: 'identity' }] }, dbl);
+    const values = [0, -0, Number.NaN, 1.5, null, Number.NaN, -0, 0];
+    const g = typedPartitionGroups(fields, [{ kind: 'values', length: values.length, values }], values.length);
+    const keys = values.map((v) => partitionKey(fields, [v]));
+    expect(g.count).toBe(new Set(keys).size);
+    expect(g.count).toBe(5);
+    for (let i = 0; i < values.length; i++) for (let j = 0; j < values.length; j++) expect(g.groupOf[i] === g.groupOf[j]).toBe(keys[i] === keys[j]);
+  });
+
+  it('fast helpers equal the transforms and murmur3', () => {
+    const month = partitionTransform('month', { kind: 'primitive', name: 'date' });
+    const year = partitionTransform('year', { kind: 'primitive', name: 'date' });
+    for (let d = -800_000; d <= 3_000_000; d += 97) {
+      expect(monthOfDays(d)).toBe(month.apply(d));
+      expect(Math.floor(monthOfDays(d) / 12)).toBe(year.apply(d));
+    }
+    for (const v of [0, 1, -1, 34, 2 ** 31 - 1, -(2 ** 31), 123456789]) {
+      const b = new Uint8Array(8);
+      new DataView(b.buffer).setBigInt64(0, BigInt(v), true);
+      expect(murmurLong(v, v < 0 ? -1 : 0)).toBe(murmur3x86_32(b));
+    }
+    for (const s of ['', 'a', 'ab', 'abc', 'abcd', 'iceberg', 'é€😀']) {
+      const b = enc.encode(`xx${s}y`);
+      expect(murmurRange(b, 2, b.length - 1)).toBe(murmur3x86_32(enc.encode(s)));
+    }
+    // Iceberg spec Appendix B test vectors
+    expect(murmurLong(34, 0)).toBe(2017239379);
+    expect(murmur3x86_32(enc.encode('iceberg'))).toBe(1210000089);
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * The primary of `lakegate serve --processes N`: forks N server processes (node:cluster; they share the
+ * listening socket, connections are handed out round-robin), relays what must cross processes (CancelRequest
+ * and pg_cancel/terminate_backend by pid, pg_stat_activity gathers, server-wide max_connections), restarts a
+ * server process that dies, and on close() asks every one to shut down gracefully.
+ *
+ * Process 1 starts alone first (it writes the sample lakehouse when missing); the others start once it listens.
+ * The primary never opens the warehouse.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import type { SessionSummary } from '../../catalog/session-view.ts';
+import { PROCESS_INDEX_ENV, processIndexOfPid, type ToPrimary, type ToWorker } from './cluster-protocol.ts';
+
+export interface PrimaryOptions {
+  readonly processes: number;
+  /** max_connections, counted over all processes */
+  readonly maxConnections: number;
+  readonly log?: (line: string) => void;
+  /** how long a gather waits for slow processes (default 400 ms) */
+  readonly gatherTimeoutMs?: number;
+}
+
+export interface RunningPrimary {
+  readonly host: string;
+  readonly port: number;
+  readonly restPort?: number;
+  /** the live server processes' OS pids, by index (tests kill one to see it restarted) */
+  processPids(): Map<number, number>;
+  close(): Promise<void>;
+}
+
+type Listening = Extract<ToPrimary, { t: 'listening' }>;
+
+interface Slot {
+  worker: Worker;
+  connections: number;
+  startedAt: number;
+}
+
+interface Gather {
+  readonly requester: number;
+  readonly requestId: number;
+  readonly pending: Set<number>;
+  readonly sessions: SessionSummary[];
+  readonly timer: NodeJS.Timeout;
+}
+
+export async function startPrimary(options: PrimaryOptions): Promise<RunningPrimary> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`lakegate: ${line}\n`));
+  cluster.setupPrimary({ serialization: 'advanced' });
+  const slots = new Map<number, Slot>();
+  const gathers = new Map<number, Gather>();
+  let nextGather = 1;
+  let connections = 0;
+  let shuttingDown = false;
+
+  const send = (index: number, m: ToWorker): void => {
+    const slot = slots.get(index);
+    if (slot !== undefined && slot.worker.isConnected()) slot.worker.send(m);
+  };
+
+  const finishGather = (id: number): void => {
+    const g = gathers.get(id);
+    if (g === undefined) return;
+    gathers.delete(id);
+    clearTimeout(g.timer);
+    send(g.requester, { t: 'gathered', id: g.requestId, sessions: g.sessions });
+  };
+
+  const onMessage = (index: number, m: ToPrimary): void => {
+    switch (m.t) {
+      case 'cancel-request':
+        send(processIndexOfPid(m.pid), m);
+        return;
+      case 'signal-backend':
+        send(processIndexOfPid(m.pid), m);
+        return;
+      case 'gather': {
+        const others = [...slots.keys()].filter((i) => i !== index && slots.get(i)!.worker.isConnected());
+        const id = nextGather++;
+        const timer = setTimeout(() => finishGather(id), options.gatherTimeoutMs ?? 400);
+        gathers.set(id, { requester: index, requestId: m.id, pending: new Set(others), sessions: [], timer });
+        for (const i of others) send(i, { t: 'list-sessions', id });
+        if (others.length === 0) finishGather(id);
+        return;
+      }
+      case 'sessions': {
+        const g = gathers.get(m.id);
+        if (g === undefined || !g.pending.delete(index)) return;
+        g.sessions.push(...m.sessions);
+        if (g.pending.size === 0) finishGather(m.id);
+        return;
+      }
+      case 'admit': {
+        const ok = !shuttingDown && connections < options.maxConnections;
+        if (ok) {
+          connections++;
+          slots.get(index)!.connections++;
+        }
+        send(index, { t: 'admitted', id: m.id, ok });
+        return;
+      }
+      case 'release': {
+        const slot = slots.get(index);
+        if (slot !== undefined && slot.connections > 0) {
+          slot.connections--;
+          connections--;
+        }
+        return;
+      }
+      case 'listening':
+        return;
+    }
+  };
+
+  /** forks process `index`; resolves when it listens, rejects when it exits first */
+  const fork = (index: number): Promise<Listening> =>
+    new Promise((resolve, reject) => {
+      const worker = cluster.fork({ [PROCESS_INDEX_ENV]: String(index) });
+      const slot: Slot = { worker, connections: 0, startedAt: Date.now() };
+      slots.set(index, slot);
+      let listening = false;
+      worker.on('message', (m: ToPrimary) => {
+        if (m.t === 'listening' && !listening) {
+          listening = true;
+          resolve(m);
+        }
+        onMessage(index, m);
+      });
+      worker.on('exit', (code, signal) => {
+        if (slots.get(index) === slot) slots.delete(index);
+        connections -= slot.connections;
+        for (const [id, g] of gathers) if (g.pending.delete(index) && g.pending.size === 0) finishGather(id);
+        if (!listening) {
+          reject(new Error(`server process ${index} exited during startup (${signal ?? `code ${code}`})`));
+          return;
+        }
+        if (shuttingDown) return;
+        // a process that dies right after starting is restarted after a pause, not in a tight loop
+        const delay = Date.now() - slot.startedAt < 5000 ? 2000 : 200;
+        log(`server process ${index} (pid ${worker.process.pid}) exited (${signal ?? `code ${code}`}); restarting it`);
+        setTimeout(() => {
+          if (shuttingDown) return;
+          fork(index).then(
+            () => log(`server process ${index} restarted`),
+            (e: unknown) => log(`server process ${index} could not be restarted: ${e instanceof Error ? e.message : String(e)}`),
+          );
+        }, delay).unref();
+      });
+    });
+
+  const close = async (): Promise<void> => {
+    shuttingDown = true;
+    const exits = [...slots.values()].map(
+      ({ worker }) =>
+        new Promise<void>((resolve) => {
+          if (worker.isDead()) return resolve();
+          worker.once('exit', () => resolve());
+          // graceful first (sessions get 57P01), then the hard way
+          if (worker.isConnected()) worker.send({ t: 'shutdown' } satisfies ToWorker);
+          setTimeout(() => {
+            if (!worker.isDead()) worker.process.kill('SIGKILL');
+          }, 10_000).unref();
+        }),
+    );
+    await Promise.all(exits);
+  };
+
+  let first: Listening;
+  try {
+    first = await fork(1);
+    await Promise.all(Array.from({ length: options.processes - 1 }, (_, i) => fork(i + 2)));
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return {
+    host: first.host,
+    port: first.port,
+    ...(first.restPort === undefined ? {} : { restPort: first.restPort }),
+    processPids: () => new Map([...slots].map(([i, s]) => [i, s.worker.process.pid ?? 0])),
+    close,
+  };
+}
