@@ -15,15 +15,14 @@ import type { SubqueryRunner } from './subquery-runner.ts';
 interface Memo { cols: Cols | null; i: number; v: unknown }
 
 export class SharedSubexpressions {
-  readonly #ids = new Map<object, number>();
-  readonly #keys = new Map<Expr, string | null>();
+  readonly #keys = new StructuralKeys();
   readonly #counts = new Map<string, number>();
   readonly #fns = new Map<string, RowFn>();
   readonly #memos: Memo[] = [];
 
   /** counts the subexpressions of `e` (call for every expression before compiling any) */
   count(e: Expr): void {
-    const k = this.#key(e);
+    const k = this.#keys.of(e);
     if (k === null) return;
     const n = (this.#counts.get(k) ?? 0) + 1;
     this.#counts.set(k, n);
@@ -32,12 +31,12 @@ export class SharedSubexpressions {
   }
 
   get(e: Expr): RowFn | undefined {
-    const k = this.#key(e);
+    const k = this.#keys.of(e);
     return k === null ? undefined : this.#fns.get(k);
   }
 
   put(e: Expr, fn: RowFn): RowFn {
-    const k = this.#key(e);
+    const k = this.#keys.of(e);
     if (k === null || (this.#counts.get(k) ?? 0) < 2 || e.kind === 'ColumnRef' || e.kind === 'Literal') return fn;
     const memo: Memo = { cols: null, i: -1, v: null };
     this.#memos.push(memo);
@@ -57,17 +56,27 @@ export class SharedSubexpressions {
   reset(): void {
     for (const m of this.#memos) { m.cols = null; m.v = null; }
   }
+}
+
+/**
+ * Structural keys of pure subexpressions (ColumnRef of the current row, Literal, Op, Cast, non-volatile Call):
+ * equal keys mean the same computation on the same row; null for anything else. Shared by the row-path
+ * sharing above and the vector kernels' per-batch memo.
+ */
+export class StructuralKeys {
+  readonly #ids = new Map<object, number>();
+  readonly #keys = new Map<Expr, string | null>();
+
+  of(e: Expr): string | null {
+    let k = this.#keys.get(e);
+    if (k === undefined) { k = this.#compute(e); this.#keys.set(e, k); }
+    return k;
+  }
 
   #id(o: object): number {
     let id = this.#ids.get(o);
     if (id === undefined) { id = this.#ids.size + 1; this.#ids.set(o, id); }
     return id;
-  }
-
-  #key(e: Expr): string | null {
-    let k = this.#keys.get(e);
-    if (k === undefined) { k = this.#compute(e); this.#keys.set(e, k); }
-    return k;
   }
 
   /** a structural key: equal keys mean the same computation on the same row */
@@ -83,20 +92,20 @@ export class SharedSubexpressions {
         return typeof v === 'object' ? `L${t}:${this.#id(v)}` : null;
       }
       case 'Op': {
-        const l = e.left === null ? '' : this.#key(e.left);
-        const r = this.#key(e.right);
+        const l = e.left === null ? '' : this.of(e.left);
+        const r = this.of(e.right);
         if (l === null || r === null) return null;
         return `o${this.#id(e.def)}:${t}:${e.leftType?.oid}.${e.leftType?.typmod}:${e.rightType.oid}.${e.rightType.typmod}(${l},${r})`;
       }
       case 'Call': {
         const vol = e.def.volatility;
         if (vol !== 'i' && vol !== 's') return null;
-        const args = e.args.map((a) => this.#key(a));
+        const args = e.args.map((a) => this.of(a));
         if (args.some((a) => a === null)) return null;
         return `f${this.#id(e.def)}:${t}:${e.argTypes.map((a) => `${a.oid}.${a.typmod}`).join(',')}(${args.join(',')})`;
       }
       case 'Cast': {
-        const a = this.#key(e.arg);
+        const a = this.of(e.arg);
         if (a === null) return null;
         return `k${e.fn === null ? 0 : this.#id(e.fn)}:${t}(${a})`;
       }

@@ -20,6 +20,7 @@ import type { Expr } from '../../sql/index.ts';
 import type { Env } from '../context.ts';
 import { compileNode, type Cols, type RowFn } from './compile-expr.ts';
 import type { SubqueryRunner } from './subquery-runner.ts';
+import { StructuralKeys } from './compile-shared.ts';
 import { scaledArith, scaledCompare, scaledToValues, toScaled, type CmpOp } from './vector-numeric.ts';
 import { selCount, type Sel, type Vec } from './vector-types.ts';
 
@@ -89,6 +90,7 @@ export function compileVector(e: Expr, env: Env): VecFn | null {
 /** compiles several expressions; repeated pure subtrees compute once per batch (Q1's price × (1 − discount)) */
 export class VectorCompiler {
   readonly #memo = new Map<string, VecFn>();
+  readonly #keys = new StructuralKeys();
   readonly #resets: (() => void)[] = [];
   constructor(private readonly env: Env) {}
 
@@ -105,7 +107,7 @@ export class VectorCompiler {
   compile(e: Expr): VecFn {
     // no column of the row below it: its row closure once per batch (`date '1998-12-01' - interval '90 days'`)
     if (e.kind !== 'Literal' && e.kind !== 'Param' && isConstant(e)) return this.#constant(e);
-    const k = keyOf(e);
+    const k = this.#keys.of(e);
     if (k === null || (e.kind === 'ColumnRef' && e.type.oid !== Oid.numeric) || e.kind === 'Literal') return this.#body(e);
     let fn = this.#memo.get(k);
     if (fn === undefined) {
@@ -437,37 +439,4 @@ function pick(sel: Sel, n: number, keep: (i: number) => boolean): Int32Array {
 function copyRows(out: unknown[], v: readonly unknown[], sel: Sel): void {
   const m = selCount(sel, out.length);
   for (let j = 0; j < m; j++) { const i = sel === null ? j : sel[j]!; out[i] = v[i] ?? null; }
-}
-
-const ids = new WeakMap<object, number>();
-let nextId = 1;
-function idOf(o: object): number {
-  let id = ids.get(o);
-  if (id === undefined) { id = nextId++; ids.set(o, id); }
-  return id;
-}
-
-/** a structural key for memoizing pure subtrees (ColumnRef / Literal / Op / Cast / non-volatile Call), or null */
-function keyOf(e: Expr): string | null {
-  const t = `${e.type.oid}.${e.type.typmod}`;
-  switch (e.kind) {
-    case 'ColumnRef': return e.levelsUp === 0 ? `c${e.index}:${t}` : null;
-    case 'Literal': {
-      const v = e.value;
-      if (v === null) return `n${t}`;
-      if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' || typeof v === 'string') return `l${t}:${typeof v}:${JSON.stringify(String(v))}`;
-      if (typeof v === 'object' && v !== null && 'unscaled' in v && 'scale' in v) return `l${t}:N:${String(v)}`;
-      return null;
-    }
-    case 'Op': {
-      const l = e.left === null ? '' : keyOf(e.left);
-      const r = keyOf(e.right);
-      return l === null || r === null ? null : `o${idOf(e.def)}:${t}:${e.leftType?.oid}.${e.leftType?.typmod}:${e.rightType.oid}.${e.rightType.typmod}(${l},${r})`;
-    }
-    case 'Cast': {
-      const a = keyOf(e.arg);
-      return a === null || e.fn !== null ? null : a; // casts with a function: not memoized (no identity for fn)
-    }
-    default: return null;
-  }
 }

@@ -9,6 +9,8 @@
 import { pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { JsonbObject, JsonbValue } from '../../common/pgtypes/json-text.ts';
+// the spec orders keys by their UTF-8 bytes = code point order, which is Iceberg's string order
+import { compareStrings as compareUtf8 } from '../write/column-metrics.ts';
 
 const enc = new TextEncoder();
 
@@ -28,26 +30,6 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
   let at = 0;
   for (const p of parts) { out.set(p, at); at += p.length; }
   return out;
-}
-
-/**
- * unsigned byte order of the UTF-8 forms (the spec's key order) = code point order; UTF-16 code units give
- * the same order except that surrogates (code points ≥ U+10000) must rank above U+E000–U+FFFF
- */
-function compareUtf8(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (x >= 0xd800 && y >= 0xd800) {
-      const sx = x <= 0xdfff ? 1 : 0;
-      const sy = y <= 0xdfff ? 1 : 0;
-      if (sx !== sy) return sx - sy;
-    }
-    return x - y;
-  }
-  return a.length - b.length;
 }
 
 const isObject = (v: JsonbValue): v is JsonbObject => typeof v === 'object' && v !== null && !Array.isArray(v) && !('num' in v);
