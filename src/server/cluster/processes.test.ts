@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,13 +59,24 @@ async function waitActive(observer: pg.Client, pid: number): Promise<void> {
 
 const processOf = (pid: number): number => Math.floor(pid / PID_RANGE_SIZE);
 
-/** OS pids of the primary's children */
+/**
+ * OS pids of the primary's server processes. Only children running lakegate count: tsx's loader keeps an
+ * esbuild service child in the primary whenever it had to transform a file (a cold cache, as on a clean CI clone).
+ */
 function childPids(primary: number): number[] {
+  let pids: number[];
   try {
-    return execFileSync('pgrep', ['-P', String(primary)]).toString().trim().split('\n').filter(Boolean).map(Number);
+    pids = execFileSync('pgrep', ['-P', String(primary)]).toString().trim().split('\n').filter(Boolean).map(Number);
   } catch {
     return [];
   }
+  return pids.filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('lakegate.mjs');
+    } catch {
+      return false; // exited meanwhile
+    }
+  });
 }
 
 /** a raw CancelRequest on a new connection (it lands on either process) */
