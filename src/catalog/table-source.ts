@@ -57,6 +57,15 @@ export interface ScanMetrics {
   lateRowGroupsMatched?: number;
   lateRowsTotal?: number;
   lateRowsMaterialized?: number;
+  /**
+   * Caches of immutable Iceberg files (iceberg/read/file-cache.ts, iceberg/scan/manifest-cache.ts): column
+   * chunks (one column of one row group of a small file) looked up in the decoded-column cache and found
+   * there; manifests and manifest lists looked up and found parsed.
+   */
+  fileCacheLookups?: number;
+  fileCacheHits?: number;
+  manifestCacheLookups?: number;
+  manifestCacheHits?: number;
 }
 
 export function emptyScanMetrics(): ScanMetrics {
@@ -64,6 +73,7 @@ export function emptyScanMetrics(): ScanMetrics {
     manifestsTotal: 0, manifestsScanned: 0, filesTotal: 0, filesScanned: 0, filesPrunedByPartition: 0,
     filesPrunedByStats: 0, rowGroupsTotal: 0, rowGroupsScanned: 0, bytesRead: 0, rowsDecoded: 0,
     lateRowGroups: 0, lateRowGroupsMatched: 0, lateRowsTotal: 0, lateRowsMaterialized: 0,
+    fileCacheLookups: 0, fileCacheHits: 0, manifestCacheLookups: 0, manifestCacheHits: 0,
   };
 }
 
@@ -148,9 +158,19 @@ export interface RowDelta {
   scan(ctx: ScanContext): AsyncIterable<Batch>;
   /** marks one row (by the ids scan() gave it) deleted */
   delete(file: string, pos: bigint): void;
-  /** new rows (UPDATE's new versions), columns in `columns` order */
-  insert(batch: Batch): Promise<void>;
+  /**
+   * new rows (UPDATE's new versions), columns in `columns` order; with `systemColumns`, `previous` holds, per
+   * new row, its old version's systemColumns values as scan() gave them (the source decides what carries over)
+   */
+  insert(batch: Batch, previous?: Batch): Promise<void>;
   commit(): Promise<void>;
+  /**
+   * system columns scan() adds after the table's columns, before file and position (Iceberg v3 row lineage:
+   * `_row_id`, `_last_updated_sequence_number`), the same ones withSystemColumns offers. Added by the V3 work.
+   */
+  readonly systemColumns?: readonly ColumnDef[];
+  /** after commit(), for UPDATE … RETURNING: an updated row's systemColumns values, from its old version's */
+  updatedSystemValues?(previous: readonly unknown[]): readonly unknown[];
 }
 
 /** UPDATE / DELETE without rewriting the table (Iceberg merge-on-read), added by the DML work (issue #3) */

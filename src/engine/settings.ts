@@ -10,6 +10,7 @@ import { findTimeZone } from '../common/pgtypes/timezone.ts';
 import { normalizeDisabledRules } from '../exec/optimizer/rule-names.ts';
 import { parseMemoryKb } from '../exec/memory/memory-units.ts';
 import { DEFAULT_QUERY_MEMORY_KB, QUERY_MEMORY_LIMIT_SETTING, normalizeQueryMemoryLimit } from '../exec/memory/query-memory-limit.ts';
+import { FILE_CACHE_SIZE_SETTING, defaultFileCacheKb } from '../iceberg/read/file-cache-setting.ts';
 
 export type SettingType = 'bool' | 'integer' | 'real' | 'string' | 'enum';
 export type SettingContext = 'internal' | 'postmaster' | 'sighup' | 'backend' | 'superuser' | 'user';
@@ -183,6 +184,7 @@ export const SETTING_DEFS: readonly SettingDef[] = [
   { name: 'enable_seqscan', type: 'bool', defaultValue: 'on', context: 'user', category: 'Query Tuning / Planner Method Configuration', description: "Enables the planner's use of sequential-scan plans.", normalize: normalizeBool('enable_seqscan') },
   { name: 'max_parallel_workers_per_gather', type: 'integer', defaultValue: '2', context: 'user', category: 'Resource Usage / Asynchronous Behavior', description: 'Sets the maximum number of parallel processes per executor node.', normalize: normalizeInt('max_parallel_workers_per_gather', 0, 1024) },
   { name: QUERY_MEMORY_LIMIT_SETTING, type: 'integer', defaultValue: String(DEFAULT_QUERY_MEMORY_KB), unit: 'kB', context: 'user', category: 'lakegate', description: 'Sets the maximum memory one query may hold in sorts, hash tables and other operator state.', normalize: normalizeQueryMemoryLimit },
+  { name: FILE_CACHE_SIZE_SETTING, type: 'integer', defaultValue: String(defaultFileCacheKb()), unit: 'kB', context: 'superuser', category: 'lakegate', description: 'Sets the memory the server process may hold in decoded columns of small Iceberg data files (shared by all sessions; 0 = off).', normalize: (v) => String(parseMemoryKb(FILE_CACHE_SIZE_SETTING, v, 0)) },
   { name: 'lakegate.disabled_optimizer_rules', type: 'string', defaultValue: '', context: 'user', category: 'lakegate', description: 'Comma-separated names of optimizer rules to skip.', normalize: normalizeDisabledRules },
 ];
 

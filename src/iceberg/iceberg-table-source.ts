@@ -5,7 +5,9 @@
  * Parquet row-group statistics (scan/, read/row-group-stats.ts) — and streams their batches, reading only
  * the projected columns (the others are returned as NULL, as the ScanContext contract allows). With pushed
  * filters, rows are filtered inside the reader by late materialization (read/late-materialization.ts: filter
- * columns first), unless `SET lakegate.late_materialization = off`.
+ * columns first), unless `SET lakegate.late_materialization = off`. Immutable files are cached per process:
+ * parsed manifests (scan/manifest-cache.ts), Parquet footers (read/parquet-footer.ts) and the decoded columns
+ * of small data files (read/file-cache.ts, bounded by `lakegate.file_cache_size`).
  */
 import type { Batch } from '../common/batch.ts';
 import type { ColumnDef, MetadataAggregate, MetadataAggregateAnswer, MetadataAggregateContext, RowLevelWriter, ScanContext, ScanMetrics, ScanPredicate, TableSource } from '../catalog/table-source.ts';
@@ -32,6 +34,8 @@ import { readFileScanTask } from './read/file-scan-task-reader.ts';
 import { lateMaterializationOn } from './read/late-materialization.ts';
 import { cachedAggregateFromManifests } from './scan/metadata-aggregate.ts';
 import { planParallelScan, readTasksInParallel, widenBatch } from './parallel/parallel-scan.ts';
+import { sharedScanPool } from './parallel/scan-pool.ts';
+import { applyFileCacheSetting, threadShare } from './read/file-cache-setting.ts';
 
 export interface IcebergTableSourceOptions {
   /** read this snapshot instead of the current one (time travel) */
@@ -77,6 +81,8 @@ export class IcebergTableSource implements TableSource {
   private readonly plans = new Map<string, Promise<ScanPlan>>();
   /** footer bytes a plan fetched that no scan has reported yet (bytesRead of the first execution) */
   private readonly unreportedFooterBytes = new WeakMap<ScanPlan, number>();
+  /** plans whose manifest cache counters a scan has reported */
+  private readonly reportedPlans = new WeakSet<ScanPlan>();
   /** present only when constructed with a writer: then this is a WritableTableSource */
   readonly insert?: (batches: AsyncIterable<Batch>, ctx: ScanContext) => Promise<number>;
   /** UPDATE / DELETE (merge-on-read, commit/row-delta.ts); present with `insert` */
@@ -221,12 +227,20 @@ export class IcebergTableSource implements TableSource {
    * bytes and rows as they are read; `ctx.limit` stops reading once that many rows were produced.
    */
   async *scan(ctx: Pick<ScanContext, 'signal' | 'projection' | 'filters' | 'limit' | 'metrics'> & Partial<Pick<ScanContext, 'session'>>): AsyncIterable<Batch> {
+    const pool = sharedScanPool();
+    const cacheBudget = applyFileCacheSetting(ctx.session, pool === null || pool.closed ? 0 : pool.size);
     const plan = await this.planFiles(ctx.filters);
     const metrics = ctx.metrics;
     if (metrics) {
       addPlanCounters(metrics, plan.counters);
       metrics.bytesRead += this.unreportedFooterBytes.get(plan) ?? 0;
       this.unreportedFooterBytes.delete(plan);
+      // manifest cache lookups happen when a plan is made: reported by the first scan of that plan
+      if (!this.reportedPlans.has(plan)) {
+        this.reportedPlans.add(plan);
+        metrics.manifestCacheLookups = (metrics.manifestCacheLookups ?? 0) + plan.cache.manifestCacheLookups;
+        metrics.manifestCacheHits = (metrics.manifestCacheHits ?? 0) + plan.cache.manifestCacheHits;
+      }
     }
     // a limit counts rows the consumer keeps: only meaningful when no (inexact) filter is re-evaluated above
     const limit = ctx.filters === undefined || ctx.filters.length === 0 ? ctx.limit : undefined;
@@ -247,7 +261,7 @@ export class IcebergTableSource implements TableSource {
     const late = filter.kind !== 'true' && lateMaterializationOn(ctx.session);
     const lateHistory = { rowGroups: 0, matched: 0 };
     if (parallel !== null) {
-      const read = { signal: ctx.signal, filter, fieldById: (id: number) => byId.get(id), lateMaterialization: late, ...(metrics ? { metrics } : {}) };
+      const read = { signal: ctx.signal, filter, fieldById: (id: number) => byId.get(id), lateMaterialization: late, fileCacheBytes: threadShare(cacheBudget, parallel.pool.size, 'worker'), ...(metrics ? { metrics } : {}) };
       for await (const b of readTasksInParallel(parallel, parallel.tasks, fields, read)) yield ctx.projection === undefined ? b : widenBatch(b, wanted, width);
       return;
     }

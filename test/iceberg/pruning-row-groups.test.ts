@@ -19,11 +19,16 @@ describe('row-group pruning', () => {
   let wh: Warehouse;
   let table: TestTable;
   beforeAll(async () => {
+    // bytes read are what this measures: no decoded-column cache (src/iceberg/read/file-cache.ts)
+    process.env['LAKEGATE_FILE_CACHE_SIZE'] = '0';
     wh = await openWarehouse();
     table = await TestTable.create(wh, 'rg', COLUMNS);
     await table.insert(Array.from({ length: N }, (_v, i) => [BigInt(i), 19000 + Math.floor(i / 1000), i % 5 === 0 ? null : `n${i % 97}`]), 50_000);
   }, 60_000);
-  afterAll(async () => { await wh.close(); });
+  afterAll(async () => {
+    delete process.env['LAKEGATE_FILE_CACHE_SIZE'];
+    await wh.close();
+  });
 
   it('one file, three row groups; a selective predicate decodes one', async () => {
     const t = await table.source();

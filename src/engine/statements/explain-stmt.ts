@@ -49,7 +49,16 @@ function scannedText(m: ScanMetrics): string {
     + (m.fromMetadata === true ? ', answered from metadata' : '')
     + (m.lateRowGroups !== undefined && m.lateRowGroups > 0
       ? `, late materialization: row groups with matches ${m.lateRowGroupsMatched ?? 0} / ${m.lateRowGroups}, rows materialized ${m.lateRowsMaterialized ?? 0} / ${m.lateRowsTotal ?? 0}`
-      : '');
+      : '')
+    + cacheText(m);
+}
+
+/** `, cache hits: column chunks 9 / 9, manifests 2 / 2` (iceberg/read/file-cache.ts, scan/manifest-cache.ts) */
+function cacheText(m: ScanMetrics): string {
+  const parts: string[] = [];
+  if ((m.fileCacheLookups ?? 0) > 0) parts.push(`column chunks ${m.fileCacheHits ?? 0} / ${m.fileCacheLookups}`);
+  if ((m.manifestCacheLookups ?? 0) > 0) parts.push(`manifests ${m.manifestCacheHits ?? 0} / ${m.manifestCacheLookups}`);
+  return parts.length === 0 ? '' : `, cache hits: ${parts.join(', ')}`;
 }
 
 function scanJson(m: ScanMetrics): JsonObject {
@@ -62,6 +71,8 @@ function scanJson(m: ScanMetrics): JsonObject {
       'Late Row Groups': m.lateRowGroups, 'Late Row Groups Matched': m.lateRowGroupsMatched ?? 0,
       'Late Rows Total': m.lateRowsTotal ?? 0, 'Late Rows Materialized': m.lateRowsMaterialized ?? 0,
     } : {}),
+    ...((m.fileCacheLookups ?? 0) > 0 ? { 'Column Cache Lookups': m.fileCacheLookups ?? 0, 'Column Cache Hits': m.fileCacheHits ?? 0 } : {}),
+    ...((m.manifestCacheLookups ?? 0) > 0 ? { 'Manifest Cache Lookups': m.manifestCacheLookups ?? 0, 'Manifest Cache Hits': m.manifestCacheHits ?? 0 } : {}),
   };
 }
 

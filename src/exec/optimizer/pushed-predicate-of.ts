@@ -17,6 +17,9 @@ const COMPARE_OPS: ReadonlySet<string> = new Set(['=', '<>', '<', '<=', '>', '>=
 /** widening casts a source may look through */
 const WIDENING: ReadonlySet<string> = new Set([`${Oid.varchar}>${Oid.text}`, `${Oid.int2}>${Oid.int4}`, `${Oid.int2}>${Oid.int8}`, `${Oid.int4}>${Oid.int8}`, `${Oid.date}>${Oid.timestamp}`]);
 
+/** parameter types every value of which the column type holds exactly */
+const PARAM_WIDENING: ReadonlySet<string> = new Set([`${Oid.int2}>${Oid.int4}`, `${Oid.int2}>${Oid.int8}`, `${Oid.int4}>${Oid.int8}`]);
+
 interface ColumnSide { readonly column: number; readonly type: number; readonly typmod: number }
 
 function columnOf(e: Expr, width: number): ColumnSide | null {
@@ -32,8 +35,14 @@ function isConst(e: Expr): e is PushedValue {
 }
 
 function compareOf(op: CompareOp, col: ColumnSide, value: PushedValue, session?: SessionConversions): PushedPredicate | null {
-  // a parameter is taken as is (char(n) would need padding: not pushed)
-  if (value.kind === 'Param') return value.type.oid === col.type && col.type !== Oid.bpchar ? { kind: 'compare', op, column: col.column, value } : null;
+  // a parameter is taken as is (char(n) would need padding: not pushed); an int2/int4 one against a wider
+  // integer column (`int8col = $1` of a literal-normalised plan) holds only exact values: typed as the column
+  // so that resolve-pushed.ts converts it to the column's representation
+  if (value.kind === 'Param') {
+    if (col.type === Oid.bpchar) return null;
+    if (value.type.oid === col.type) return { kind: 'compare', op, column: col.column, value };
+    return PARAM_WIDENING.has(`${value.type.oid}>${col.type}`) ? { kind: 'compare', op, column: col.column, value: { ...value, type: { oid: col.type, typmod: -1 } } } : null;
+  }
   const exact = exactCompare(op, value.value, value.type.oid, col.type, col.typmod, session);
   if (exact === null) {
     // `=` with a value the column's type cannot hold exactly (int4 = 5000000000, char(3) = 'toolong'): no row matches

@@ -80,6 +80,8 @@ export interface ParallelReadContext {
   readonly metrics?: ScanMetrics;
   /** workers apply `filter` by late materialization (read/late-materialization.ts); default true */
   readonly lateMaterialization?: boolean;
+  /** each worker's decoded-column cache bound (read/file-cache-setting.ts threadShare); default: the worker's own */
+  readonly fileCacheBytes?: number;
 }
 
 function deleteFieldsOf(task: FileScanTask, fieldById: (id: number) => NestedField | undefined): NestedField[] {
@@ -134,6 +136,7 @@ export async function* runTasksInParallel(
     const req: ScanTaskRequest = {
       scanId, io, task, fields, deleteFields: deleteFieldsOf(task, ctx.fieldById), filter, cancel,
       lateMaterialization: ctx.lateMaterialization ?? true, ...(fragment === undefined ? {} : { fragment }),
+      ...(ctx.fileCacheBytes === undefined ? {} : { fileCacheBytes: ctx.fileCacheBytes }),
     };
     outstanding++;
     results[i] = pool.run(req, hardStop.signal).then(
@@ -187,6 +190,10 @@ export async function* runTasksInParallel(
 
 /** adds a task's late-materialization counters (present only when its reader filtered late) */
 export function addLateMetrics(to: ScanMetrics, from: ReadMetrics): void {
+  if (from.fileCacheLookups !== undefined) {
+    to.fileCacheLookups = (to.fileCacheLookups ?? 0) + from.fileCacheLookups;
+    to.fileCacheHits = (to.fileCacheHits ?? 0) + (from.fileCacheHits ?? 0);
+  }
   if (from.lateRowGroups === undefined) return;
   to.lateRowGroups = (to.lateRowGroups ?? 0) + from.lateRowGroups;
   to.lateRowGroupsMatched = (to.lateRowGroupsMatched ?? 0) + (from.lateRowGroupsMatched ?? 0);

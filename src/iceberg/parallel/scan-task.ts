@@ -30,11 +30,13 @@ export interface ScanTaskRequest {
    * task's rows: the result then carries its partial groups instead of batches
    */
   readonly fragment?: unknown;
+  /** the worker's decoded-column cache bound in bytes (read/file-cache.ts); absent: unchanged */
+  readonly fileCacheBytes?: number;
 }
 
 /** the read counters a worker fills in for its task (added to the scan's ScanMetrics on the main thread) */
 export type ReadMetrics = Pick<ScanMetrics, 'rowGroupsTotal' | 'rowGroupsScanned' | 'bytesRead' | 'rowsDecoded'
-  | 'lateRowGroups' | 'lateRowGroupsMatched' | 'lateRowsTotal' | 'lateRowsMaterialized'>;
+  | 'lateRowGroups' | 'lateRowGroupsMatched' | 'lateRowsTotal' | 'lateRowsMaterialized' | 'fileCacheLookups' | 'fileCacheHits'>;
 
 export type ScanTaskResult =
   | { readonly ok: true; readonly batches: readonly PackedBatch[]; readonly metrics: ReadMetrics; readonly partial?: unknown }

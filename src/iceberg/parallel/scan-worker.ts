@@ -9,6 +9,7 @@ import type { BoundPredicate } from '../scan/bound-predicate.ts';
 import type { NestedField } from '../spec/schema.ts';
 import type { IcebergIO } from '../io.ts';
 import { DeleteLoader } from '../read/delete-loader.ts';
+import { configureFileCache } from '../read/file-cache.ts';
 import { readFileScanTask } from '../read/file-scan-task-reader.ts';
 import type { LateHistory } from '../read/late-materialization.ts';
 import { fromCloneable } from './cloneable.ts';
@@ -63,6 +64,7 @@ export default async function runScanTask(req: ScanTaskRequest | null): Promise<
   const cancel = new Int32Array(req.cancel);
   if (isCanceled(cancel)) return CANCELED;
   try {
+    if (req.fileCacheBytes !== undefined) configureFileCache(req.fileCacheBytes);
     const io = ioFromDescription(req.io);
     const deletes = deleteLoaderFor(req.scanId, io, req.deleteFields);
     const bound = req.filter === null ? null : fromCloneable(req.filter) as BoundPredicate;

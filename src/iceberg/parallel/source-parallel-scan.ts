@@ -8,6 +8,7 @@ import type { IcebergTableSource } from '../iceberg-table-source.ts';
 import { addPlanCounters, type FileScanTask } from '../scan/table-scan.ts';
 import { indexById, type NestedField } from '../spec/schema.ts';
 import { lateMaterializationOn } from '../read/late-materialization.ts';
+import { applyFileCacheSetting, threadShare } from '../read/file-cache-setting.ts';
 import { planParallelScan, type ParallelReadContext, type ParallelScan } from './parallel-scan.ts';
 
 export interface SourceParallelScan {
@@ -38,6 +39,7 @@ export async function sourceParallelScan(
     filter: source.bindFilters(ctx.filters),
     fieldById: (id) => byId.get(id),
     lateMaterialization: lateMaterializationOn(ctx.session),
+    fileCacheBytes: threadShare(applyFileCacheSetting(ctx.session, parallel.pool.size), parallel.pool.size, 'worker'),
     ...(ctx.metrics ? { metrics: ctx.metrics } : {}),
   };
   return { scan: parallel, tasks: parallel.tasks, fields, read };

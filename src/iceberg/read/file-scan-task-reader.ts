@@ -14,6 +14,7 @@ import { tupleKey, type DeleteLoader } from './delete-loader.ts';
 import { rowLineageFiller } from '../lineage/row-lineage-columns.ts';
 import { referencedFieldIds, type BoundPredicate } from '../scan/bound-predicate.ts';
 import { compileRowTest } from '../parallel/row-filter.ts';
+import { compileArrowSelect } from './arrow-row-filter.ts';
 import type { ChunkFilter, LateHistory } from './late-materialization.ts';
 
 /** The value a field takes in a file that lacks it (§ Column Projection). */
@@ -81,9 +82,11 @@ export async function* readFileScanTask(
     const test = compileRowTest(options.filter, indexOfId);
     if (test !== null) {
       const columns = [...referencedFieldIds(options.filter)].flatMap((id) => indexOfId.get(id) ?? []);
+      const selectArrow = compileArrowSelect(options.filter, indexOfId);
       chunkFilter = {
         columns,
         ...(options.lateHistory === undefined ? {} : { history: options.lateHistory }),
+        ...(selectArrow === null ? {} : { selectArrow }),
         select: (cols, length) => {
           const keep: number[] = [];
           for (let r = 0; r < length; r++) if (test(cols as readonly (readonly unknown[])[], r)) keep.push(r);

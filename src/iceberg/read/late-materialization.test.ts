@@ -4,17 +4,18 @@
  * missing from the file filter as their constant, values of picked rows equal the whole-chunk conversion for
  * every type, and the setting's boolean spellings.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { ParquetDataWriter } from '../write/parquet-data-writer.ts';
 import { parseSchema, type PrimitiveType } from '../spec/schema.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import type { IcebergWriteIO } from '../write/write-io.ts';
-import { openParquet, readParquetColumns, type ColumnChunk, type ParquetColumnRequest } from './parquet-reader.ts';
+import { readParquetColumns, type ColumnChunk, type ParquetColumnRequest } from './parquet-reader.ts';
 import { emptyScanMetrics } from '../../catalog/table-source.ts';
 import { referencedFieldIds, type BoundPredicate } from '../scan/bound-predicate.ts';
 import { compileRowTest } from '../parallel/row-filter.ts';
 import { arrowDataToValues } from './arrow-values.ts';
-import { decodeRowGroup } from './row-group-decode.ts';
+import { openParquetSource } from './parquet-source.ts';
+import { configureFileCache, DEFAULT_FILE_CACHE_BYTES } from './file-cache.ts';
 import { lateMaterializationOn, valuesAtRows, type ChunkFilter } from './late-materialization.ts';
 
 function memoryIO(): IcebergWriteIO & { ranged: number } {
@@ -112,6 +113,9 @@ describe('late materialization', () => {
   });
 
   it('row groups without matches do not fetch the other columns', async () => {
+    // ranged reads of a big file: small files are read whole and cached (file-cache.ts)
+    configureFileCache(0);
+    onTestFinished(() => configureFileCache(DEFAULT_FILE_CACHE_BYTES));
     const N = 40_000;
     const { io, path, size } = await writeFile(N, 10_000);
     const reqs = requests([1, 2, 4, 5, 7, 9]);
@@ -148,22 +152,23 @@ describe('late materialization', () => {
   it('values of picked rows equal the whole-chunk conversion, for every type', async () => {
     const N = 3000;
     const { io, path, size } = await writeFile(N, N);
-    const { file, fields } = await openParquet({ io, size }, path);
+    const source = await openParquetSource({ io, size }, path);
     try {
-      const { table, colIndex } = await decodeRowGroup(file, 0, fields.map((f) => f.name), new Map(), path, null);
+      const idByName = new Map(source.fields.map((f) => [f.name, f.fieldId!] as const));
+      const { batches, colIndex } = await source.decode(0, source.fields.map((f) => f.name), idByName);
       const picks = [[], [0], [5, 6, 7, 100, 2999], Array.from({ length: 40 }, (_v, i) => i * 53 + 1), Array.from({ length: 1500 }, (_v, i) => i * 2)];
-      for (const batch of table.batches) {
+      for (const batch of batches) {
         for (const f of schema.fields) {
-          const d = batch.data.children[colIndex.get(f.id)!]!;
+          const d = batch.columns[colIndex.get(f.id)!]!;
           const whole = arrowDataToValues(d, f.type, path);
           for (const rows of picks) {
-            const inBatch = rows.filter((r) => r < batch.numRows);
-            expect(valuesAtRows(d, f.type, path, inBatch, batch.numRows)).toEqual(inBatch.map((r) => whole[r]));
+            const inBatch = rows.filter((r) => r < batch.length);
+            expect(valuesAtRows(d, f.type, path, inBatch, batch.length)).toEqual(inBatch.map((r) => whole[r]));
           }
         }
       }
     } finally {
-      file.free();
+      source.free();
     }
   });
 

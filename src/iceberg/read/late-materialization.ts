@@ -11,17 +11,17 @@
  * The chunks yielded hold only the rows that may match, with their file row positions (`positions`) for
  * position deletes. The filter is inexact (catalog/table-source.ts): the executor evaluates WHERE again.
  */
-import type { Data, Table } from 'apache-arrow';
-import type { ParquetFile } from 'parquet-wasm';
+import type { Data } from 'apache-arrow';
 import { pgError } from '../../common/errors.ts';
 import type { ScanMetrics } from '../../catalog/table-source.ts';
 import type { SessionView } from '../../catalog/session-view.ts';
 import type { IcebergType } from '../spec/schema.ts';
-import type { GuardedReads } from '../read-errors.ts';
 import { arrowDataToValues } from './arrow-values.ts';
 import { fastPrimitiveValues } from './arrow-fast-columns.ts';
-import { decodeRowGroup, ROWS_PER_BATCH } from './row-group-decode.ts';
+import { ROWS_PER_BATCH, type DecodedRowGroup } from './row-group-decode.ts';
 import type { ColumnChunk, ParquetColumnRequest } from './parquet-reader.ts';
+import type { ParquetSource } from './parquet-source.ts';
+import type { ArrowRowSelect } from './arrow-row-filter.ts';
 
 /** A filter over decoded chunks, for readParquetColumns' late materialization. */
 export interface ChunkFilter {
@@ -31,6 +31,11 @@ export interface ChunkFilter {
   select(cols: readonly (readonly unknown[] | undefined)[], length: number): number[];
   /** row groups this scan filtered so far and how many had matches (shared by the files of one scan) */
   readonly history?: LateHistory;
+  /**
+   * the same filter on the Arrow data of the filter columns (arrow-row-filter.ts; `data[c]` for c in
+   * `columns`), or null when it cannot judge them: then `select` runs on JS values
+   */
+  readonly selectArrow?: ArrowRowSelect;
 }
 
 export interface LateHistory {
@@ -50,7 +55,7 @@ function oneReadFor(h: LateHistory | undefined): boolean {
 export type LateMetrics = Pick<ScanMetrics, 'lateRowGroups' | 'lateRowGroupsMatched' | 'lateRowsTotal' | 'lateRowsMaterialized'>;
 
 export interface LateRowGroupRead {
-  readonly file: ParquetFile;
+  readonly source: ParquetSource;
   readonly rg: number;
   readonly rows: number;
   /** file row position of the row group's first row */
@@ -61,7 +66,6 @@ export interface LateRowGroupRead {
   readonly idByName: ReadonlyMap<string, number>;
   readonly filter: ChunkFilter;
   readonly uri: string;
-  readonly guard: GuardedReads | null;
   readonly metrics?: LateMetrics;
 }
 
@@ -81,17 +85,27 @@ const add = (m: LateMetrics | undefined, k: keyof LateMetrics, n: number): void 
 
 const mismatch = (uri: string, rg: number) => pgError('XX001', `could not read Parquet file "${uri}": row group ${rg} row count mismatch`);
 
-/** batches of a decoded table with their first row (or constant-only batches when nothing is decoded) */
-function batchesOf(table: Table | null, rows: number): { start: number; length: number; data: Data[] | null }[] {
-  const out: { start: number; length: number; data: Data[] | null }[] = [];
+/** batches of a decoded row group with their first row (or constant-only batches when nothing is decoded) */
+function batchesOf(decoded: DecodedRowGroup | null, rows: number): { start: number; length: number; data: readonly Data[] | null }[] {
+  const out: { start: number; length: number; data: readonly Data[] | null }[] = [];
   let start = 0;
-  if (table === null) {
+  if (decoded === null) {
     for (; start < rows; start += ROWS_PER_BATCH) out.push({ start, length: Math.min(ROWS_PER_BATCH, rows - start), data: null });
     return out;
   }
-  for (const b of table.batches) {
-    out.push({ start, length: b.numRows, data: b.data.children });
-    start += b.numRows;
+  for (const b of decoded.batches) {
+    out.push({ start, length: b.length, data: b.columns });
+    start += b.length;
+  }
+  return out;
+}
+
+/** the Arrow column of each filter-phase request (by request index; undefined for the others and missing ones) */
+function arrowColumns(columns: readonly ParquetColumnRequest[], first: readonly number[], p1: DecodedRowGroup, data: readonly Data[]): (Data | undefined)[] {
+  const out: (Data | undefined)[] = new Array(columns.length);
+  for (const c of first) {
+    const idx = p1.colIndex.get(columns[c]!.fieldId);
+    if (idx !== undefined) out[c] = data[idx];
   }
   return out;
 }
@@ -116,9 +130,35 @@ export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<Col
   const oneRead = oneReadFor(filter.history) && filterNames.size > 0 && otherNames.size > 0;
   const picked: number[] = [];
   const kept: unknown[][] = first.map(() => []);
-  const p1 = filterNames.size === 0 ? null : await decodeRowGroup(r.file, rg, [...filterNames, ...(oneRead ? otherNames : [])], idByName, uri, r.guard);
+  const p1 = filterNames.size === 0 ? null : await r.source.decode(rg, [...filterNames, ...(oneRead ? otherNames : [])], idByName);
   let seen = 0;
-  for (const b of batchesOf(p1?.table ?? null, rows)) {
+  for (const b of batchesOf(p1, rows)) {
+    // on the Arrow buffers when the filter can: only the rows that may match become JS values
+    const arrow = filter.selectArrow === undefined || b.data === null || p1 === null ? null : filter.selectArrow(arrowColumns(columns, first, p1, b.data), b.length);
+    if (arrow !== null) {
+      let rowsIn = arrow.rows;
+      const vals = first.map((c) => {
+        const req = columns[c]!;
+        const idx = p1!.colIndex.get(req.fieldId);
+        return idx === undefined || b.data === null ? new Array<unknown>(rowsIn.length).fill(req.missingValue) : valuesAtRows(b.data[idx]!, req.type, uri, rowsIn, b.length);
+      });
+      let at: number[] | null = null;
+      if (!arrow.complete && rowsIn.length > 0) {
+        // conjuncts the Arrow pass could not judge: the whole filter on the values of the rows it kept
+        const cols: (unknown[] | undefined)[] = new Array(columns.length);
+        first.forEach((c, k) => { cols[c] = vals[k]; });
+        at = filter.select(cols, rowsIn.length);
+        rowsIn = at.map((j) => arrow.rows[j]!);
+      }
+      for (const s of rowsIn) picked.push(b.start + s);
+      first.forEach((_c, k) => {
+        const src = vals[k]!, dst = kept[k]!;
+        if (at === null) for (const v of src) dst.push(v);
+        else for (const j of at) dst.push(src[j]);
+      });
+      seen += b.length;
+      continue;
+    }
     const cols: (unknown[] | undefined)[] = new Array(columns.length);
     for (const c of first) {
       const req = columns[c]!;
@@ -146,10 +186,10 @@ export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<Col
   add(metrics, 'lateRowsMaterialized', picked.length);
 
   // phase 2: the other columns, only the picked rows converted
-  const p2 = otherNames.size === 0 ? null : oneRead ? p1 : await decodeRowGroup(r.file, rg, [...otherNames], idByName, uri, r.guard);
+  const p2 = otherNames.size === 0 ? null : oneRead ? p1 : await r.source.decode(rg, [...otherNames], idByName);
   let k = 0;
   seen = 0;
-  for (const b of batchesOf(p2?.table ?? null, rows)) {
+  for (const b of batchesOf(p2, rows)) {
     seen += b.length;
     let j = k;
     while (j < picked.length && picked[j]! < b.start + b.length) j++;

@@ -31,12 +31,18 @@ export interface ParquetFooter {
   readonly leafByFieldId: ReadonlyMap<number, ParquetLeaf>;
   /** FileMetaData 7: column orders are present (min_value/max_value are then in the type's order) */
   readonly hasColumnOrders: boolean;
+  /**
+   * the root's children in order (Arrow's top-level fields, which parquet-wasm's `columns` option names):
+   * name and Parquet field_id, nested groups included
+   */
+  readonly topLevel: readonly { readonly name: string; readonly fieldId: number | null }[];
   /** the cached end of the file: offset and bytes */
   readonly tailOffset: number;
   readonly tail: Uint8Array;
 }
 
 const TAIL = 64 * 1024;
+const utf8 = new TextDecoder();
 const CACHE_BYTES = 64 * 1024 * 1024;
 const cache = new Map<string, ParquetFooter>();
 let cachedBytes = 0;
@@ -104,8 +110,11 @@ function parseFooter(md: ThriftStruct): Omit<ParquetFooter, 'tailOffset' | 'tail
     if (kids === undefined || kids === 0 && e.get(1) !== undefined) { leaf++; return; }
     for (let k = 0; k < kids; k++) skipSubtree();
   };
+  const topLevel: { name: string; fieldId: number | null }[] = [];
   for (let c = 0; c < rootChildren && i < schema.length; c++) {
     const e = schema[i]!;
+    const nameBytes = e.get(4);
+    topLevel.push({ name: nameBytes instanceof Uint8Array ? utf8.decode(nameBytes) : '', fieldId: asNumber(e.get(9)) ?? null });
     const kids = asNumber(e.get(5));
     if (kids === undefined || kids === 0 && e.get(1) !== undefined) {
       const id = asNumber(e.get(9));
@@ -121,7 +130,7 @@ function parseFooter(md: ThriftStruct): Omit<ParquetFooter, 'tailOffset' | 'tail
     numRows: asNumber(rg.get(3)) ?? 0,
     columns: ((rg.get(1) as ThriftStruct[] | undefined) ?? []).map((cc) => cc.get(3) as ThriftStruct | undefined),
   }));
-  return { rowGroups, leafByFieldId, hasColumnOrders: Array.isArray(md.get(7)) };
+  return { rowGroups, leafByFieldId, hasColumnOrders: Array.isArray(md.get(7)), topLevel };
 }
 
 /**

@@ -8,22 +8,20 @@
  * reads the footer and then only the projected column chunks of one row group through IcebergIO.readRange
  * (range-blob.ts). Decoded Arrow data lives in WASM memory for one row group and is freed (intoIPCStream
  * consumes it) before the next. Peak ≈ projected compressed chunks + one decoded row group (Arrow IPC copy
- * + its JS values). Bytes input (no size known) keeps the whole file in memory once.
+ * + its JS values). Bytes input (no size known) keeps the whole file in memory once. Small files go through
+ * the decoded-column cache instead (parquet-source.ts, file-cache.ts).
  */
-import { ParquetFile } from 'parquet-wasm';
-import { tableFromIPC, type Field } from 'apache-arrow';
-import { decodeRowGroup, ROWS_PER_BATCH } from './row-group-decode.ts';
+import { ROWS_PER_BATCH } from './row-group-decode.ts';
 import { readRowGroupLate, type ChunkFilter, type LateMetrics } from './late-materialization.ts';
-import type { IcebergIO } from '../io.ts';
-import { rangeBlob } from './range-blob.ts';
 import { pgError } from '../../common/errors.ts';
 import type { IcebergType } from '../spec/schema.ts';
-import { arrowDataToValues, fieldIdOf } from './arrow-values.ts';
-import { GuardedReads, fileReadError } from '../read-errors.ts';
-import { trapWasmPanics } from './wasm-panic-trap.ts';
+import { arrowDataToValues } from './arrow-values.ts';
 import { mapColumnsToIds, type NameMapping } from '../spec/name-mapping.ts';
 import { footerCachedIO } from './parquet-footer.ts';
+import { openParquetSource, type CacheMetrics, type ParquetInput } from './parquet-source.ts';
 import type { ScanMetrics } from '../../catalog/table-source.ts';
+
+export { openParquet, type ParquetInput } from './parquet-source.ts';
 
 export interface ParquetColumnRequest {
   readonly fieldId: number;
@@ -41,40 +39,11 @@ export interface ColumnChunk {
   readonly columns: unknown[][];
 }
 
-/** Top-level Parquet (Arrow) fields with their ids; a file without ids gets none (name mapping is not supported). */
-/** Whole-file bytes, or a ranged source read lazily (size = file_size_in_bytes from the manifest). */
-export type ParquetInput = Uint8Array | { readonly io: IcebergIO; readonly size: number };
-
-/** `guard`: ranged reads go through it (a failed read must not reject inside WASM); errors: XX001 or 58030 naming the file. */
-export async function openParquet(
-  input: ParquetInput,
-  uri: string,
-  guard = input instanceof Uint8Array ? null : new GuardedReads(input.io),
-): Promise<{ file: ParquetFile; fields: Field[]; rowGroupRows: number[] }> {
-  let file: ParquetFile;
-  try {
-    file = await trapWasmPanics(() => ParquetFile.fromFile(input instanceof Uint8Array || guard === null ? new Blob([input as Uint8Array]) : rangeBlob(guard.io, uri, input.size)));
-  } catch (e) {
-    throw guard ? guard.error('Parquet', uri, e) : fileReadError('Parquet', uri, e);
-  }
-  // metadata objects live in WASM memory: free them once the row counts are copied out
-  const md = file.metadata();
-  const rowGroupRows = md.rowGroups().map((rg) => {
-    const n = rg.numRows();
-    rg.free();
-    return n;
-  });
-  md.free();
-  const schemaIpc = file.schema().intoIPCStream();
-  const fields = tableFromIPC(schemaIpc).schema.fields;
-  return { file, fields, rowGroupRows };
-}
-
 export interface ParquetReadOptions {
   /** read only these row groups (row positions of the others are still counted, for position deletes) */
   readonly rowGroups?: readonly number[];
   /** row groups total/scanned, bytes read by range (footer tail cache hits excluded), rows decoded */
-  readonly metrics?: Pick<ScanMetrics, 'rowGroupsTotal' | 'rowGroupsScanned' | 'bytesRead' | 'rowsDecoded'> & LateMetrics;
+  readonly metrics?: Pick<ScanMetrics, 'rowGroupsTotal' | 'rowGroupsScanned' | 'bytesRead' | 'rowsDecoded'> & LateMetrics & CacheMetrics;
   /**
    * late materialization (late-materialization.ts): decode the filter's columns first and the others only
    * for row groups with rows that may match; chunks then hold only those rows (with `positions`)
@@ -94,14 +63,11 @@ export async function* readParquetColumns(
   const input: ParquetInput = rawInput instanceof Uint8Array ? rawInput
     : { io: footerCachedIO(rawInput.io, rawInput.size, metrics && ((n) => { metrics.bytesRead += n; })), size: rawInput.size };
   const selected = options.rowGroups === undefined ? null : new Set(options.rowGroups);
-  const guard = input instanceof Uint8Array ? null : new GuardedReads(input.io);
-  const { file, fields, rowGroupRows } = await openParquet(input, uri, guard);
+  const source = await openParquetSource(input, uri, metrics);
   try {
+    const { fields, rowGroupRows } = source;
     const nameById = new Map<number, string>();
-    for (const f of fields) {
-      const id = fieldIdOf(f);
-      if (id !== null) nameById.set(id, f.name);
-    }
+    for (const f of fields) if (f.fieldId !== null) nameById.set(f.fieldId, f.name);
     if (fields.length > 0 && nameById.size === 0) {
       // a file written without ids (imported): ids from the table's name mapping, else by position as Java does
       for (const [id, name] of mapColumnsToIds(options.nameMapping ?? null, fields.map((f) => f.name))) nameById.set(id, name);
@@ -122,7 +88,7 @@ export async function* readParquetColumns(
         metrics.rowsDecoded += rows;
       }
       if (options.filter !== undefined) {
-        const late = { file, rg, rows, position, columns, nameById, idByName, filter: options.filter, uri, guard };
+        const late = { source, rg, rows, position, columns, nameById, idByName, filter: options.filter, uri };
         yield* readRowGroupLate(metrics === undefined ? late : { ...late, metrics });
         position += rows;
         continue;
@@ -136,13 +102,13 @@ export async function* readParquetColumns(
         position += rows;
         continue;
       }
-      const { table, colIndex } = await decodeRowGroup(file, rg, names, idByName, uri, guard);
-      for (const batch of table.batches) {
-        const length = batch.numRows;
+      const { batches, colIndex } = await source.decode(rg, names, idByName);
+      for (const batch of batches) {
+        const length = batch.length;
         const out = columns.map((c) => {
           const idx = colIndex.get(c.fieldId);
           if (idx === undefined) return new Array<unknown>(length).fill(c.missingValue);
-          return arrowDataToValues(batch.data.children[idx]!, c.type, uri);
+          return arrowDataToValues(batch.columns[idx]!, c.type, uri);
         });
         yield { firstRowPosition: position, length, columns: out };
         position += length;
@@ -152,10 +118,6 @@ export async function* readParquetColumns(
       }
     }
   } finally {
-    try {
-      file.free();
-    } catch {
-      // still borrowed by a read whose decoder panicked (wasm-panic-trap.ts): leave it to the GC
-    }
+    source.free();
   }
 }

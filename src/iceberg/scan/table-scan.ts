@@ -19,8 +19,9 @@ import { pgError } from '../../common/errors.ts';
 import type { IcebergIO } from '../io.ts';
 import type { TableMetadata, Snapshot } from '../spec/table-metadata.ts';
 import { findSnapshot, specById } from '../spec/table-metadata.ts';
-import { readManifestList, type ManifestFile } from '../spec/manifest-list.ts';
-import { readManifest, DataFileContent, type DataFile } from '../spec/manifest.ts';
+import type { ManifestFile } from '../spec/manifest-list.ts';
+import { DataFileContent, type DataFile } from '../spec/manifest.ts';
+import { cachedManifest, cachedManifestList, type ManifestCacheCounters } from './manifest-cache.ts';
 import { isUnpartitioned, type PartitionSpec } from '../spec/partition-spec.ts';
 import type { IcebergType, PrimitiveType } from '../spec/schema.ts';
 import { indexById } from '../spec/schema.ts';
@@ -72,6 +73,8 @@ export interface ScanPlan {
   readonly manifestsRead: number;
   readonly deleteFilesSeen: number;
   readonly counters: PlanCounters;
+  /** manifest lists and manifests this planning looked up in the manifest cache (manifest-cache.ts) */
+  readonly cache: ManifestCacheCounters;
 }
 
 function emptyCounters(): PlanCounters {
@@ -94,8 +97,8 @@ function filterTypes(b: BoundPredicate, out = new Map<number, PrimitiveType>()):
   return out;
 }
 
-export async function manifestsOfSnapshot(io: IcebergIO, md: TableMetadata, snap: Snapshot): Promise<ManifestFile[]> {
-  if (snap.manifestList !== null) return readManifestList(io, snap.manifestList);
+export async function manifestsOfSnapshot(io: IcebergIO, md: TableMetadata, snap: Snapshot, cache?: ManifestCacheCounters): Promise<ManifestFile[]> {
+  if (snap.manifestList !== null) return cachedManifestList(io, snap.manifestList, cache);
   // v1 deprecated form: a list of manifest paths, no manifest list (content = data, seq = 0)
   return (snap.manifests ?? []).map((path) => ({
     manifestPath: path, manifestLength: 0n, partitionSpecId: md.defaultSpecId, content: 0,
@@ -121,9 +124,10 @@ export function partitionKey(file: DataFile): string {
 
 export async function planScan(io: IcebergIO, md: TableMetadata, snapshotId?: bigint | null, options: PlanOptions = {}): Promise<ScanPlan> {
   const counters = emptyCounters();
+  const cache: ManifestCacheCounters = { manifestCacheLookups: 0, manifestCacheHits: 0 };
   const snapshot = findSnapshot(md, snapshotId);
-  if (snapshot === null) return { snapshot, tasks: [], manifestsRead: 0, deleteFilesSeen: 0, counters };
-  const manifests = await manifestsOfSnapshot(io, md, snapshot);
+  if (snapshot === null) return { snapshot, tasks: [], manifestsRead: 0, deleteFilesSeen: 0, counters, cache };
+  const manifests = await manifestsOfSnapshot(io, md, snapshot, cache);
   counters.manifestsTotal = manifests.length;
   const filter = options.filter ?? TRUE;
   const pruning = filter.kind !== 'true';
@@ -161,7 +165,7 @@ export async function planScan(io: IcebergIO, md: TableMetadata, snapshotId?: bi
       }
     }
     counters.manifestsScanned++;
-    const parsed = await readManifest(io, mf);
+    const parsed = await cachedManifest(io, mf, cache);
     for (const e of parsed.entries) {
       const f = e.dataFile;
       if (f.content === DataFileContent.DATA) {
@@ -209,7 +213,7 @@ export async function planScan(io: IcebergIO, md: TableMetadata, snapshotId?: bi
     const equalityDeletes = [...(eqByPartition.get(key) ?? []), ...globalEq].filter((d) => seq < d.sequenceNumber);
     return { file, spec: specById(md, file.specId), dataSequenceNumber: seq, positionDeletes, equalityDeletes, ...(nameMapping === null ? {} : { nameMapping }) };
   });
-  return { snapshot, tasks, manifestsRead: manifests.length, deleteFilesSeen, counters };
+  return { snapshot, tasks, manifestsRead: manifests.length, deleteFilesSeen, counters, cache };
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {

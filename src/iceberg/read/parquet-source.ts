@@ -1,0 +1,180 @@
+/**
+ * ParquetSource: what readParquetColumns decodes row groups from — the file's top-level columns (name and
+ * Parquet field_id), its row group sizes, and decode(rg, names).
+ *
+ * - A small file (file-cache.ts isSmallFile: ≤ 1/16 of the thread's cache bound, 2–4 MiB by default) takes its layout from the cached footer parse
+ *   (no ParquetFile is opened when everything asked for is cached) and its decoded columns go to the
+ *   decoded-column cache, so a repeated read of the same columns costs neither I/O nor decoding. A tiny one
+ *   (≤ WHOLE_DECODE_BYTES; the footer cache already holds files up to 64 KiB) is decoded whole by the sync
+ *   reader in one call — parquet-wasm 0.8's readParquet ignores `columns`, so every column is decoded and
+ *   cached; a bigger small file fetches just the missing columns through the async ranged reader.
+ * - Other files (and bytes given whole) open a parquet-wasm ParquetFile over ranged reads (range-blob.ts) and
+ *   fetch only the projected column chunks, as before.
+ */
+import { ParquetFile } from 'parquet-wasm';
+import { tableFromIPC, type Field } from 'apache-arrow';
+import type { ScanMetrics } from '../../catalog/table-source.ts';
+import type { IcebergIO } from '../io.ts';
+import { GuardedReads, fileReadError } from '../read-errors.ts';
+import { fieldIdOf } from './arrow-values.ts';
+import { addToRowGroup, cachedRowGroup, fileCacheKey, isSmallFile } from './file-cache.ts';
+import { readParquetFooter } from './parquet-footer.ts';
+import { rangeBlob } from './range-blob.ts';
+import { trapWasmPanics } from './wasm-panic-trap.ts';
+import { assembleRowGroup, decodeRowGroupAsync, decodeRowGroupSync, type DecodedRowGroup, type DecodedTable } from './row-group-decode.ts';
+
+/** Whole-file bytes, or a ranged source read lazily (size = file_size_in_bytes from the manifest). */
+export type ParquetInput = Uint8Array | { readonly io: IcebergIO; readonly size: number };
+
+export type CacheMetrics = Pick<ScanMetrics, 'bytesRead' | 'fileCacheHits' | 'fileCacheLookups'>;
+
+export interface ParquetSource {
+  /** the root's children: Arrow's top-level fields */
+  readonly fields: readonly { readonly name: string; readonly fieldId: number | null }[];
+  readonly rowGroupRows: readonly number[];
+  /** the columns `names` of row group `rg`, resolved to field ids by `idByName` */
+  decode(rg: number, names: readonly string[], idByName: ReadonlyMap<string, number>): Promise<DecodedRowGroup>;
+  /** releases WASM memory held for the file */
+  free(): void;
+}
+
+/**
+ * Opens `uri` for reading. `io` (for ranged input) should already answer footer-tail ranges from the footer
+ * cache (parquet-footer.ts footerCachedIO); `metrics` gets bytes read by the small-file path and cache counters.
+ */
+export async function openParquetSource(input: ParquetInput, uri: string, metrics?: CacheMetrics): Promise<ParquetSource> {
+  if (!(input instanceof Uint8Array) && isSmallFile(input.size)) return SmallFileSource.open(input.io, uri, input.size, metrics);
+  return WasmFileSource.open(input, uri);
+}
+
+/**
+ * The async reader over `input` with its Arrow fields and row group sizes (tests inspect written files with
+ * it; scans go through openParquetSource). Errors: XX001 or 58030 naming the file.
+ */
+export async function openParquet(
+  input: ParquetInput,
+  uri: string,
+  guard = input instanceof Uint8Array ? null : new GuardedReads(input.io),
+): Promise<{ file: ParquetFile; fields: Field[]; rowGroupRows: number[] }> {
+  let file: ParquetFile;
+  try {
+    file = await trapWasmPanics(() => ParquetFile.fromFile(input instanceof Uint8Array || guard === null ? new Blob([input as Uint8Array]) : rangeBlob(guard.io, uri, input.size)));
+  } catch (e) {
+    throw guard ? guard.error('Parquet', uri, e) : fileReadError('Parquet', uri, e);
+  }
+  const md = file.metadata();
+  const rowGroupRows = md.rowGroups().map((rg) => {
+    const n = rg.numRows();
+    rg.free();
+    return n;
+  });
+  md.free();
+  return { file, fields: tableFromIPC(file.schema().intoIPCStream()).schema.fields, rowGroupRows };
+}
+
+class WasmFileSource implements ParquetSource {
+  private constructor(
+    private readonly file: ParquetFile,
+    readonly fields: readonly { name: string; fieldId: number | null }[],
+    readonly rowGroupRows: readonly number[],
+    private readonly uri: string,
+    private readonly guard: GuardedReads | null,
+  ) {}
+
+  static async open(input: ParquetInput, uri: string): Promise<WasmFileSource> {
+    // one guard for the open and every decode: it remembers a failed ranged read (read-errors.ts)
+    const guard = input instanceof Uint8Array ? null : new GuardedReads(input.io);
+    const { file, fields, rowGroupRows } = await openParquet(input, uri, guard);
+    return new WasmFileSource(file, fields.map((f) => ({ name: f.name, fieldId: fieldIdOf(f) })), rowGroupRows, uri, guard);
+  }
+
+  async decode(rg: number, names: readonly string[], idByName: ReadonlyMap<string, number>): Promise<DecodedRowGroup> {
+    const t = await this.decodeTable(rg, names);
+    return assembleRowGroup(t.batchLengths, names, (n) => t.byName.get(n) ?? [], idByName);
+  }
+
+  decodeTable(rg: number, names: readonly string[]): Promise<DecodedTable> {
+    return decodeRowGroupAsync(this.file, rg, names, this.uri, this.guard);
+  }
+
+  free(): void {
+    try {
+      this.file.free();
+    } catch {
+      // still borrowed by a read whose decoder panicked (wasm-panic-trap.ts): leave it to the GC
+    }
+  }
+}
+
+/** small files up to this size are read whole and decoded in one sync call (every column) */
+const WHOLE_DECODE_BYTES = 256 * 1024;
+
+class SmallFileSource implements ParquetSource {
+  private bytes: Uint8Array | null = null;
+  private readonly key: string;
+
+  private constructor(
+    private readonly io: IcebergIO,
+    private readonly uri: string,
+    private readonly size: number,
+    readonly fields: readonly { name: string; fieldId: number | null }[],
+    readonly rowGroupRows: readonly number[],
+    private readonly tail: { readonly offset: number; readonly bytes: Uint8Array },
+    private readonly metrics: CacheMetrics | undefined,
+  ) {
+    this.key = fileCacheKey(uri, size);
+  }
+
+  static async open(io: IcebergIO, uri: string, size: number, metrics: CacheMetrics | undefined): Promise<SmallFileSource> {
+    // `io` counts the tail read when the footer is not cached yet (footerCachedIO)
+    const footer = await readParquetFooter(io, uri, size);
+    return new SmallFileSource(io, uri, size, footer.topLevel, footer.rowGroups.map((r) => r.numRows), { offset: footer.tailOffset, bytes: footer.tail }, metrics);
+  }
+
+  private async fileBytes(): Promise<Uint8Array> {
+    if (this.bytes !== null) return this.bytes;
+    if (this.tail.offset === 0 && this.tail.bytes.byteLength === this.size) return (this.bytes = this.tail.bytes);
+    const bytes = await this.io.read(this.uri);
+    if (this.metrics) this.metrics.bytesRead += bytes.byteLength;
+    return (this.bytes = bytes);
+  }
+
+  async decode(rg: number, names: readonly string[], idByName: ReadonlyMap<string, number>): Promise<DecodedRowGroup> {
+    const hit = cachedRowGroup(this.key, rg);
+    const missing = hit === undefined ? names : names.filter((n) => !hit.columns.has(n));
+    if (this.metrics) {
+      this.metrics.fileCacheLookups = (this.metrics.fileCacheLookups ?? 0) + names.length;
+      this.metrics.fileCacheHits = (this.metrics.fileCacheHits ?? 0) + names.length - missing.length;
+    }
+    if (missing.length === 0) return assembleRowGroup(hit!.batchLengths, names, (n) => hit!.columns.get(n)!, idByName);
+    let fresh = await this.decodeFresh(rg, missing);
+    addToRowGroup(this.key, rg, fresh.batchLengths, fresh.byName, fresh.ipcBytes);
+    if (hit !== undefined && !sameLengths(hit.batchLengths, fresh.batchLengths)) {
+      // cannot happen with one batch size; decode everything together rather than mix misaligned batches
+      fresh = await this.decodeFresh(rg, names);
+    }
+    const from = fresh;
+    return assembleRowGroup(from.batchLengths, names, (n) => from.byName.get(n) ?? hit!.columns.get(n) ?? [], idByName);
+  }
+
+  /**
+   * parquet-wasm 0.8's sync reader decodes every column whatever `columns` says: used (and all its columns
+   * cached) for a tiny file or when every column is wanted; otherwise the async reader fetches only `names`.
+   */
+  private async decodeFresh(rg: number, names: readonly string[]): Promise<DecodedTable> {
+    if (this.size <= WHOLE_DECODE_BYTES || names.length >= this.fields.length) return decodeRowGroupSync(await this.fileBytes(), rg, names, this.uri);
+    this.ranged ??= WasmFileSource.open({ io: this.io, size: this.size }, this.uri);
+    return (await this.ranged).decodeTable(rg, names);
+  }
+
+  private ranged: Promise<WasmFileSource> | null = null;
+
+  free(): void {
+    this.bytes = null;
+    void this.ranged?.then((w) => w.free(), () => {});
+  }
+}
+
+function sameLengths(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((n, i) => n === b[i]);
+}
