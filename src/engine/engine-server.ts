@@ -22,6 +22,8 @@ import type { SessionSummary } from '../catalog/session-view.ts';
 export interface ClusterPeers {
   /** how many server processes share the warehouse (this one included) */
   readonly processes: number;
+  /** where this process's txid_current() values start: a range no other process (or earlier fork) uses */
+  readonly firstXid?: bigint;
   /** the other processes' sessions, as last gathered */
   sessions(): readonly SessionSummary[];
   /** re-gathers them (one round trip through the primary, bounded in time) */
@@ -57,6 +59,8 @@ export class EngineServer {
   readonly iceberg = new Map<string, IcebergTables>();
   private readonly oids = new OidAllocator();
   private version = 0;
+  /** txid_current(): one counter per process (per server in tests), ranges kept apart across processes */
+  private nextXid = 1000n;
   /** set when this process is one of several serving the warehouse */
   peers: ClusterPeers | null = null;
 
@@ -93,8 +97,14 @@ export class EngineServer {
   /** joins a multi-process server: peers' sessions become visible, memory relations are refused */
   attachPeers(peers: ClusterPeers): void {
     this.peers = peers;
+    if (peers.firstXid !== undefined) this.nextXid = peers.firstXid;
     peers.serve({ sessions: () => this.localSessions(), cancel: (pid) => this.cancelLocal(pid), terminate: (pid) => this.terminateLocal(pid) });
     if (peers.processes > 1) for (const db of this.catalogs.values()) db.localRelationsRefused = true;
+  }
+
+  /** a new transaction id (txid_current() of a transaction that has none yet) */
+  allocateXid(): bigint {
+    return this.nextXid++;
   }
 
   /** how many processes serve the warehouse: objects held in one process's memory are refused when > 1 */

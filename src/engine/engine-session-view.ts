@@ -71,7 +71,7 @@ export class EngineSessionView implements SessionView {
   }
 
   currentTransactionId(): bigint {
-    return this.session.tx.transactionId();
+    return this.session.tx.transactionId(() => this.session.server.allocateXid());
   }
 
   cursors(): readonly CursorSummary[] {

@@ -35,6 +35,7 @@ import { renderRegText } from './render-reg-text.ts';
 import { LruCache } from './lru-cache.ts';
 import { normaliseLiterals } from './literal-params.ts';
 import { textIn } from '../common/pgtypes/text-io.ts';
+import { isCatalogFree } from './catalog-free-plan.ts';
 import type { IcebergTables } from './iceberg-tables.ts';
 
 export interface EnginePrepared extends PreparedStatement {
@@ -59,6 +60,13 @@ export class EngineSession implements HandlerSession {
   readonly cursors = new Map<string, Cursor>();
   readonly sqlPrepared = new Map<string, SqlPrepared>();
   private readonly planCache = new LruCache<string, BoundQuery>(256);
+  /** what statements read from the settings, derived once per settings version (SessionSettings.version) */
+  private derived: { version: number; output: OutputSettings; searchPath: string; statementTimeout: number } | null = null;
+  /**
+   * set by a protocol-level Parse that brought the Iceberg mirror up to date; the Execute of the same pipeline
+   * (before Sync) then does not check again. Only Parse sets it: a SQL PREPARE is a statement of its own.
+   */
+  private mirrorFreshUntilSync = false;
   /** Iceberg writes of the open transaction block (staged until COMMIT), when the database has a warehouse */
   icebergTx: IcebergTransaction | null = null;
   /** the staged Iceberg pointers at each open savepoint (index = savepoint depth - 1) */
@@ -125,20 +133,36 @@ export class EngineSession implements HandlerSession {
   }
 
   outputSettings(): OutputSettings {
-    return {
+    return this.fromSettings().output;
+  }
+
+  /** the settings every statement reads, re-derived only after a setting changed */
+  private fromSettings(): { version: number; output: OutputSettings; searchPath: string; statementTimeout: number } {
+    const version = this.settings.version;
+    if (this.derived !== null && this.derived.version === version) return this.derived;
+    const output: OutputSettings = {
       dateStyle: this.settings.get('DateStyle') ?? 'ISO, MDY',
       intervalStyle: this.settings.get('IntervalStyle') ?? 'postgres',
       timeZone: this.settings.get('TimeZone') ?? 'UTC',
       extraFloatDigits: Number(this.settings.get('extra_float_digits') ?? '1'),
       byteaOutput: this.settings.get('bytea_output') === 'escape' ? 'escape' : 'hex',
     };
+    const searchPath = this.settings.get('search_path') ?? '';
+    const statementTimeout = Number(this.settings.get('statement_timeout') ?? '0');
+    return (this.derived = { version, output, searchPath, statementTimeout });
+  }
+
+  /** plan cache key of a statement text: valid for this catalog version and search_path */
+  private planKey(rest: string): string {
+    return `${this.planVersion}\u0000${this.fromSettings().searchPath}\u0000${rest}`;
   }
 
   async *simpleQuery(sql: string): AsyncIterable<StatementResult> {
+    this.mirrorFreshUntilSync = false;
+    this.tx.endImplicit();
     let statements: ParsedStatement[];
     try {
-      statements = this.server.parseCache.get(sql) ?? parseSql(sql);
-      this.server.parseCache.set(sql, statements);
+      statements = this.parsed(sql);
     } catch (e) {
       this.failTransaction();
       throw e;
@@ -152,18 +176,39 @@ export class EngineSession implements HandlerSession {
     }
   }
 
+  /** parse trees by text, shared by the server's sessions (LruCache.get already marks the use) */
+  private parsed(sql: string): ParsedStatement[] {
+    let statements = this.server.parseCache.get(sql);
+    if (statements === undefined) {
+      statements = parseSql(sql);
+      this.server.parseCache.set(sql, statements);
+    }
+    return statements;
+  }
+
   async prepare(sql: string, paramTypes: readonly number[]): Promise<EnginePrepared> {
-    const statements = this.server.parseCache.get(sql) ?? parseSql(sql);
-    this.server.parseCache.set(sql, statements);
+    const statements = this.parsed(sql);
     if (statements.length > 1) {
       throw pgError(SqlState.syntax_error, 'cannot insert multiple commands into a prepared statement');
     }
-    return this.prepareParsed(statements[0] ?? null, paramTypes);
+    const prepared = await this.prepareParsed(statements[0] ?? null, paramTypes);
+    this.mirrorFreshUntilSync = true;
+    return prepared;
   }
 
   async prepareParsed(parsed: ParsedStatement | null, paramTypes: readonly number[]): Promise<EnginePrepared> {
     if (parsed !== null) this.checkNotFailed(parsed.ast);
-    await this.iceberg?.refresh();
+    const query = parsed !== null && isQuery(parsed.ast);
+    let key = query ? this.planKey(`${paramTypes.join(',')}\u0000${parsed.text}`) : '';
+    let cached = query ? this.planCache.get(key) : undefined;
+    if (cached === undefined || !isCatalogFree(cached)) {
+      const version = this.planVersion;
+      await this.iceberg?.refresh();
+      if (this.planVersion !== version && query) {
+        key = this.planKey(`${paramTypes.join(',')}\u0000${parsed.text}`);
+        cached = this.planCache.get(key);
+      }
+    }
     const prepared: EnginePrepared = {
       parsed,
       bound: null,
@@ -173,11 +218,10 @@ export class EngineSession implements HandlerSession {
       columns: null,
     };
     if (parsed === null) return prepared;
-    if (isQuery(parsed.ast)) {
-      const key = `${this.planVersion}\u0000${this.settings.get('search_path')}\u0000${paramTypes.join(',')}\u0000${parsed.text}`;
-      const bound = this.planCache.get(key) ?? this.bind(parsed.ast, paramTypes);
-      this.planCache.set(key, bound);
-      return { ...prepared, bound, paramTypes: bound.paramTypes.map((t) => t.oid), columns: bound.columns.length === 0 && !returnsRows(parsed.ast) ? null : toResultColumns(bound.columns) };
+    if (query) {
+      const bound = cached ?? this.bind(parsed.ast, paramTypes);
+      if (cached === undefined) this.planCache.set(key, bound);
+      return { ...prepared, bound, paramTypes: bound.paramTypes.map((t) => t.oid), columns: bound.columns.length === 0 && !returnsRows(parsed.ast) ? null : resultColumnsOf(bound) };
     }
     return { ...prepared, columns: utilityColumns(parsed.ast, this.cursors) };
   }
@@ -189,6 +233,8 @@ export class EngineSession implements HandlerSession {
   }
 
   async sync(): Promise<void> {
+    this.mirrorFreshUntilSync = false;
+    this.tx.endImplicit();
     // an implicit transaction ends at Sync; lakegate commits each statement as it finishes
   }
 
@@ -211,12 +257,15 @@ export class EngineSession implements HandlerSession {
   async runParsed(stmt: ParsedStatement, params: readonly unknown[], prepared: EnginePrepared | null): Promise<StatementResult> {
     this.checkNotFailed(stmt.ast);
     this.beginStatement(stmt.text);
+    // the Parse of this pipeline refreshed the Iceberg mirror already: one check per client round trip
+    const fresh = this.mirrorFreshUntilSync && prepared !== null;
+    this.mirrorFreshUntilSync = false;
     try {
-      await this.iceberg?.refresh();
-      await this.server.beforeStatement(stmt.text);
+      if (this.server.peers !== null) await this.server.beforeStatement(stmt.text);
       if (isQuery(stmt.ast) && !hasInto(stmt.ast)) {
-        return this.runQuery(stmt, params, prepared);
+        return await this.runQuery(stmt, params, prepared, fresh);
       }
+      if (!fresh) await this.iceberg?.refresh();
       const result = await routeUtility(this, stmt, params);
       if (result.kind !== 'rows') this.endStatement();
       else return { ...result, batches: this.guard(result.batches) };
@@ -228,21 +277,31 @@ export class EngineSession implements HandlerSession {
     }
   }
 
-  private async runQuery(stmt: ParsedStatement, params: readonly unknown[], prepared: EnginePrepared | null): Promise<StatementResult> {
+  private async runQuery(stmt: ParsedStatement, params: readonly unknown[], prepared: EnginePrepared | null, fresh: boolean): Promise<StatementResult> {
+    // simple-protocol queries repeat verbatim (dashboards, pgbench): reuse the bound plan while the catalog
+    // and search_path are unchanged; bound plans are immutable, so sharing them is safe
+    const simple = prepared === null && params.length === 0;
+    let key = simple ? this.planKey(stmt.text) : '';
+    let cached = simple ? this.planCache.get(key) : prepared !== null && prepared.bound !== null && prepared.catalogVersion === this.planVersion ? prepared.bound : undefined;
+    // the Iceberg mirror is brought up to date unless the plan at hand reads nothing of the catalog (SELECT 1)
+    if (!fresh && (cached === undefined || !isCatalogFree(cached))) {
+      const version = this.planVersion;
+      await this.iceberg?.refresh();
+      if (this.planVersion !== version) {
+        key = simple ? this.planKey(stmt.text) : '';
+        cached = simple ? this.planCache.get(key) : undefined;
+      }
+    }
     let bound: BoundQuery;
-    if (prepared !== null && prepared.bound !== null && prepared.catalogVersion === this.planVersion) {
-      bound = prepared.bound;
-    } else if (prepared === null && params.length === 0) {
-      // simple-protocol queries repeat verbatim (dashboards, pgbench): reuse the bound plan while the catalog
-      // and search_path are unchanged; bound plans are immutable, so sharing them is safe
-      const key = `${this.planVersion}\u0000${this.settings.get('search_path')}\u0000${stmt.text}`;
-      const cached = this.planCache.get(key);
-      const lifted = cached === undefined ? this.literalPlan(stmt) : null;
+    if (cached !== undefined) {
+      bound = cached;
+    } else if (simple) {
+      const lifted = this.literalPlan(stmt);
       if (lifted !== null) {
         bound = lifted.bound;
         params = lifted.params;
       } else {
-        bound = cached ?? this.bind(stmt.ast, []);
+        bound = this.bind(stmt.ast, []);
         this.planCache.set(key, bound);
       }
     } else {
@@ -256,7 +315,7 @@ export class EngineSession implements HandlerSession {
     if (kind !== 'SelectStmt') this.noteDmlTarget(stmt.ast);
     const batches = this.guard(executePlan(bound.plan, this.execContext(params)));
     if (kind === 'SelectStmt') {
-      return { kind: 'rows', columns: toResultColumns(bound.columns), batches, tag: (n) => `SELECT ${n}` };
+      return { kind: 'rows', columns: resultColumnsOf(bound), batches, tag: selectTag };
     }
     // INSERT / UPDATE / DELETE: with RETURNING the rows stream out; else the plan yields the count
     const verb = kind === 'InsertStmt' ? 'INSERT 0' : kind === 'UpdateStmt' ? 'UPDATE' : kind === 'DeleteStmt' ? 'DELETE' : 'MERGE';
@@ -279,7 +338,7 @@ export class EngineSession implements HandlerSession {
       this.server.literalShapes.set(stmt.text, norm);
     }
     if (norm === null) return null;
-    const key = `${this.planVersion}\u0000${this.settings.get('search_path')}\u0000${norm.literals.map((l) => l.oid).join(',')}\u0000${norm.key}`;
+    const key = this.planKey(`${norm.literals.map((l) => l.oid).join(',')}\u0000${norm.key}`);
     let bound = this.planCache.get(key);
     if (bound === undefined) {
       try {
@@ -355,7 +414,7 @@ export class EngineSession implements HandlerSession {
     this.active = true;
     // one controller serves statement after statement until a cancel uses it up (creating one per statement costs)
     if (this.abort === null || this.abort.signal.aborted) this.abort = new AbortController();
-    const timeout = Number(this.settings.get('statement_timeout') ?? '0');
+    const timeout = this.fromSettings().statementTimeout;
     if (timeout > 0) {
       const controller = this.abort;
       this.timer = setTimeout(() => controller.abort(queryCanceled('canceling statement due to statement timeout')), timeout);
@@ -399,6 +458,19 @@ export class EngineSession implements HandlerSession {
   warning(message: string, code: string = SqlState.warning): void {
     this.onNotice?.(pgError(code, message, { severity: 'WARNING' }));
   }
+}
+
+/** a closure made per statement would cost an allocation (and tsx's keepNames a defineProperty) each time */
+function selectTag(n: number): string {
+  return `SELECT ${n}`;
+}
+
+/** RowDescription columns of a bound plan, computed once per plan (bound plans are immutable and cached) */
+const RESULT_COLUMNS = new WeakMap<BoundQuery, readonly ResultColumn[]>();
+function resultColumnsOf(bound: BoundQuery): readonly ResultColumn[] {
+  let columns = RESULT_COLUMNS.get(bound);
+  if (columns === undefined) RESULT_COLUMNS.set(bound, (columns = toResultColumns(bound.columns)));
+  return columns;
 }
 
 function abortReason(signal: AbortSignal): GatewayError {

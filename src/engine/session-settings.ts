@@ -21,6 +21,12 @@ export class SessionSettings {
   private readonly custom = new Map<string, string>();
   private readonly frames: Frame[] = [];
   private readonly changed = new Set<string>();
+  private changes = 0;
+
+  /** grows with every change of any value: per-statement readers cache what they derive from the settings by it */
+  get version(): number {
+    return this.changes;
+  }
 
   constructor(initial: Readonly<Record<string, string>> = {}) {
     for (const [name, value] of Object.entries(initial)) {
@@ -62,6 +68,7 @@ export class SessionSettings {
     const current = this.values.get(def.name) ?? def.defaultValue;
     const next = normalizeSettingValue(def, value, current);
     this.remember(def.name, this.values.get(def.name), isLocal);
+    this.changes++;
     this.values.set(def.name, next);
     this.sources.set(def.name, source);
     if (def.report === true && next !== current) this.changed.add(def.name);
@@ -74,12 +81,14 @@ export class SessionSettings {
       const key = name.toLowerCase();
       if (!key.includes('.')) throw pgError(SqlState.undefined_object, `unrecognized configuration parameter "${name}"`);
       this.remember(key, this.custom.get(key), false, true);
+      this.changes++;
       this.custom.set(key, '');
       return;
     }
     if (def.context === 'internal') throw pgError(SqlState.cant_change_runtime_param, `parameter "${def.name}" cannot be changed`);
     const before = this.get(def.name);
     this.remember(def.name, this.values.get(def.name), false);
+    this.changes++;
     const start = this.initial.get(def.name);
     if (start === undefined) {
       this.values.delete(def.name);
@@ -180,6 +189,7 @@ export class SessionSettings {
     const key = name.toLowerCase();
     if (!key.includes('.')) throw pgError(SqlState.undefined_object, `unrecognized configuration parameter "${name}"`);
     this.remember(key, this.custom.get(key), isLocal, true);
+    this.changes++;
     this.custom.set(key, value);
     return value;
   }
@@ -193,6 +203,7 @@ export class SessionSettings {
   }
 
   private restore(key: string, value: string | undefined): void {
+    this.changes++;
     if (key.startsWith('custom:')) {
       const name = key.slice('custom:'.length);
       if (value === undefined) this.custom.delete(name);

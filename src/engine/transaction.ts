@@ -24,7 +24,6 @@ export class TransactionState {
   startedAt: bigint = 0n;
   private frames: Frame[] = [];
   private xid: bigint | null = null;
-  private static nextXid = 1000n;
 
   /** number of open frames: 1 for the transaction plus one per savepoint */
   get depth(): number {
@@ -95,9 +94,18 @@ export class TransactionState {
     if (this.status === 'T') this.status = 'E';
   }
 
-  transactionId(): bigint {
-    this.xid ??= TransactionState.nextXid++;
+  /** the transaction's id, taken from `allocate` (the server's counter) the first time it is asked for */
+  transactionId(allocate: () => bigint): bigint {
+    this.xid ??= allocate();
     return this.xid;
+  }
+
+  /**
+   * End of an implicit transaction (a simple Query message, or the extended protocol's Sync) outside a block:
+   * the next statement gets a transaction id of its own, as in PostgreSQL.
+   */
+  endImplicit(): void {
+    if (this.status === 'I') this.xid = null;
   }
 
   private reset(): void {

@@ -142,7 +142,7 @@ export class PgConnection implements WireIO {
 
   async flush(): Promise<void> {
     if (this.w.length === 0 || this.closed) return;
-    if (!this.socket.write(this.w.take()) && !this.closed) {
+    if (!this.writeOut() && !this.closed) {
       await new Promise<void>((resolve) => {
         const wake = (): void => {
           this.socket.off('drain', wake);
@@ -154,6 +154,18 @@ export class PgConnection implements WireIO {
         this.socket.on('drain', wake);
       });
     }
+  }
+
+  /**
+   * One socket write of everything buffered. On a plain socket the bytes go out without a copy: a socket
+   * that passed them to the kernel at once (writableLength 0, the usual case) holds no reference, and the
+   * buffer is reused; one that queued them keeps the view and the writer moves to a fresh buffer. TLS copies.
+   */
+  private writeOut(): boolean {
+    if (this.ssl) return this.socket.write(this.w.take());
+    const ok = this.socket.write(this.w.peek());
+    this.w.release(this.socket.writableLength === 0);
+    return ok;
   }
 
   async flushIfFull(): Promise<void> {
@@ -303,7 +315,7 @@ export class PgConnection implements WireIO {
       try {
         switch (m.type) {
           case 'Query':
-            await extended.dropUnnamed();
+            if (extended.hasUnnamed) await extended.dropUnnamed();
             await this.simpleQuery(m.sql);
             await this.readyForQuery(extended);
             break;
@@ -392,7 +404,7 @@ export class PgConnection implements WireIO {
 
   private async readyForQuery(extended: ExtendedQuery): Promise<void> {
     const status = this.session.transactionStatus();
-    if (status === 'I') await extended.closeAllPortals();
+    if (status === 'I' && extended.portalCount > 0) await extended.closeAllPortals();
     this.settingsCache = null;
     for (const [k, v] of this.session.takeParameterChanges()) msg.ParameterStatus(this.w, k, v);
     msg.ReadyForQuery(this.w, status);

@@ -62,9 +62,8 @@ export class ExtendedQuery {
       throw new GatewayError(SqlState.protocol_violation, `bind message has ${pf.length} parameter formats but ${m.params.length} parameters`);
     }
     const rf = m.resultFormats;
-    for (const f of [...pf, ...rf]) {
-      if (f !== 0 && f !== 1) throw new GatewayError(SqlState.invalid_parameter_value, `unsupported format code: ${f}`);
-    }
+    checkFormats(pf);
+    checkFormats(rf);
     const ncols = stmt.columns?.length ?? 0;
     if (rf.length > 1 && rf.length !== ncols) {
       throw new GatewayError(SqlState.protocol_violation, `bind message has ${rf.length} result formats but query has ${ncols} columns`);
@@ -170,6 +169,15 @@ export class ExtendedQuery {
     return this.statements.delete(name);
   }
 
+  /** an unnamed statement or portal exists (dropUnnamed has work to do) */
+  get hasUnnamed(): boolean {
+    return this.statements.has('') || this.portals.has('');
+  }
+
+  get portalCount(): number {
+    return this.portals.size;
+  }
+
   /** A simple Query drops the unnamed statement and portal, as PostgreSQL does. */
   async dropUnnamed(): Promise<void> {
     this.statements.delete('');
@@ -198,5 +206,11 @@ export class ExtendedQuery {
     const p = this.portals.get(name);
     if (!p) throw new GatewayError(SqlState.invalid_cursor_name, `portal "${name}" does not exist`);
     return p;
+  }
+}
+
+function checkFormats(formats: readonly number[]): void {
+  for (const f of formats) {
+    if (f !== 0 && f !== 1) throw new GatewayError(SqlState.invalid_parameter_value, `unsupported format code: ${f}`);
   }
 }

@@ -19,6 +19,18 @@ export function processIndexOfPid(pid: number): number {
   return Math.floor(pid / PID_RANGE_SIZE);
 }
 
+/**
+ * txid_current() must never repeat across the processes (nor across a crashed process and its replacement):
+ * the primary numbers every process it forks (restarts included) and fork k hands out transaction ids from
+ * [k · 2³², (k + 1) · 2³²) — as PostgreSQL's epoch-extended ids look after k wraparounds.
+ */
+export const XID_BLOCK_ENV = 'LAKEGATE_XID_BLOCK';
+export const XID_BLOCK_SIZE = 2n ** 32n;
+
+export function firstXidOfBlock(block: number): bigint {
+  return BigInt(block) * XID_BLOCK_SIZE + 1000n;
+}
+
 /** the environment variable the primary sets on each server process: its index (1…N) */
 export const PROCESS_INDEX_ENV = 'LAKEGATE_PROCESS_INDEX';
 

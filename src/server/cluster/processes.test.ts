@@ -2,7 +2,8 @@
  * `lakegate serve --processes 2`, spawned as a real command and driven with the pg driver: sessions of both
  * processes in pg_stat_activity, CancelRequest and pg_cancel/terminate_backend across processes,
  * read-your-writes across connections, OIDs that agree, memory tables refused, server-wide
- * max_connections, a killed server process restarted, and SIGTERM stopping every process.
+ * max_connections, txid_current() unique across processes and restarts, a killed server process restarted,
+ * and SIGTERM stopping every process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -202,6 +203,32 @@ describe('lakegate serve --processes 2', () => {
     await endAll();
   }, 30_000);
 
+  /** txid_current() values seen so far, over both processes and the restart below */
+  const xids = new Set<string>();
+  const takeXids = async (c: pg.Client, n: number): Promise<void> => {
+    for (let i = 0; i < n; i++) {
+      // in a block: one id for the whole transaction; autocommit: a new one per statement
+      await c.query('begin');
+      const inBlock = (await c.query('select txid_current()::text as x')).rows[0].x as string;
+      expect((await c.query('select txid_current()::text as x')).rows[0].x).toBe(inBlock);
+      await c.query('commit');
+      const single = (await c.query('select txid_current()::text as x')).rows[0].x as string;
+      for (const x of [inBlock, single]) {
+        expect(xids.has(x), `txid ${x} repeated`).toBe(false);
+        xids.add(x);
+      }
+    }
+  };
+
+  it('never repeats txid_current() across processes', async () => {
+    const [a, b] = await onePerProcess();
+    await takeXids(a, 5);
+    await takeXids(b, 5);
+    await takeXids(a, 2);
+    expect(xids.size).toBe(24);
+    await endAll();
+  }, 30_000);
+
   it('restarts a server process that dies, and stops every process on SIGTERM', async () => {
     const primary = served.child.pid!;
     // a process replaced or shutting down after an earlier test can still be listed for a moment
@@ -216,7 +243,10 @@ describe('lakegate serve --processes 2', () => {
     for (let i = 0; i < 150 && after.length !== 2; i++) { await new Promise((r) => setTimeout(r, 100)); after = childPids(primary); }
     expect(after.length).toBe(2);
     expect(after).not.toContain(before[0]);
-    await onePerProcess();
+    // the replacement process takes its transaction ids from a new block: none of the dead one's comes back
+    const [a, b] = await onePerProcess();
+    await takeXids(a, 3);
+    await takeXids(b, 3);
     await endAll();
     const exited = new Promise<number | null>((resolve) => served.child.once('exit', (code) => resolve(code)));
     served.child.kill('SIGTERM');

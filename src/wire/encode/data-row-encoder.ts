@@ -18,7 +18,21 @@ export interface RowEncoding {
   readonly binary: Uint8Array;
 }
 
+/**
+ * Encodings for all-text / all-binary results, by columns array: the handler returns the same array for
+ * every execution of a cached plan, so the typed arrays are built once per plan, not per statement.
+ */
+const uniform = [new WeakMap<readonly ResultColumn[], RowEncoding>(), new WeakMap<readonly ResultColumn[], RowEncoding>()] as const;
+
 export function rowEncoding(columns: readonly ResultColumn[], formats: readonly number[]): RowEncoding {
+  const format = formats.length === 0 ? 0 : formats.length === 1 ? formats[0] : -1;
+  if (format !== 0 && format !== 1) return buildRowEncoding(columns, formats);
+  let enc = uniform[format].get(columns);
+  if (enc === undefined) uniform[format].set(columns, (enc = buildRowEncoding(columns, formats)));
+  return enc;
+}
+
+function buildRowEncoding(columns: readonly ResultColumn[], formats: readonly number[]): RowEncoding {
   const oids = new Int32Array(columns.length);
   const binary = new Uint8Array(columns.length);
   for (let i = 0; i < columns.length; i++) {

@@ -110,6 +110,25 @@ export class BufferWriter {
     return this;
   }
 
+  /**
+   * The written bytes without copying (a view of the backing buffer), for a socket write. Call release()
+   * right after: the view stays valid only until the next write into this writer.
+   */
+  peek(): Buffer {
+    return this.buf.subarray(0, this.pos);
+  }
+
+  /**
+   * Resets after peek(). `reusable`: the consumer is done with the view (the socket handed the bytes to the
+   * kernel at once); otherwise the view now belongs to the consumer and writing continues in a new buffer.
+   */
+  release(reusable: boolean): void {
+    this.pos = 0;
+    this.messageStart = -1;
+    if (!reusable) this.buf = Buffer.allocUnsafe(16 * 1024);
+    else if (this.buf.length > 4 * 1024 * 1024) this.buf = Buffer.allocUnsafe(64 * 1024); // give back big spikes
+  }
+
   /** Copies out the written bytes and resets; the backing buffer is reused. */
   take(): Buffer {
     const out = Buffer.allocUnsafe(this.pos);
