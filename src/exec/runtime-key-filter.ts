@@ -4,7 +4,9 @@
  * `l_quantity < (SELECT 0.2 * avg(l_quantity) FROM lineitem WHERE l_partkey = p_partkey)` (TPC-H Q17) — the
  * right side need only aggregate the groups whose key the left side holds. Once the left side is built, its
  * distinct key values become `key = v1 OR …` (or `key = ANY(array)`) under the right side's Aggregate, directly above what it
- * reads (inside the scan workers' fragment when the aggregate runs there).
+ * reads (inside the scan workers' fragment when the aggregate runs there). Without an aggregate, the keys go
+ * into the pushed filters of the scan the key column comes from (choose_build_side builds a small filtered
+ * input on the left for that: TPC-H Q17/Q19's lineitem scan then materializes only rows of the chosen parts).
  *
  * Valid for joins that drop unmatched right rows (inner, left, semi, anti): a right row whose key is not on
  * the left matches nothing, and an aggregate group is made only of rows with its key (one grouping set).
@@ -16,9 +18,16 @@ import type { ColumnRefExpr, Expr, LogicalPlan, OpExpr } from '../sql/index.ts';
 import type { Env } from './context.ts';
 import type { ExecOperator } from './operator.ts';
 import type { Instrumentation } from './instrumentation.ts';
+import { pushedPredicateOf } from './optimizer/pushed-predicate-of.ts';
 
 /** more keys than this: the filter would hardly filter, and the literal is shipped to every scan task */
 export const MAX_RUNTIME_FILTER_KEYS = 100_000;
+/**
+ * a scan filter without an aggregate above it saves only the conversion of rows without a wanted key, and its
+ * values travel with every scan task: more keys than this (TPC-H Q21's 70,000 orders of status 'F' at SF 0.1,
+ * half of all) cost more than they save
+ */
+export const MAX_SCAN_FILTER_KEYS = 5_000;
 /** up to this many keys `k = v1 OR …`; more: `k = ANY(array)`, one hash-set probe per row (in-list-set.ts) */
 const MAX_OR_KEYS = 8;
 
@@ -30,8 +39,8 @@ export interface KeyFiltered {
 
 /**
  * `right` with `col = v OR …` pushed below its Aggregate(s) along output column `keyIndex` (and on into the
- * join input the column comes from), or null when the column does not come from a group key through
- * Projections/Filters (then filtering saves nothing).
+ * join input the column comes from), or into the pushed filters of the scan the column comes from (through
+ * Projections, Filters and the inputs of joins a filter commutes with); null when neither applies.
  * `eq` is the join's `=` over two operands of the key's type.
  */
 export function withKeyFilter(right: LogicalPlan, keyIndex: number, eq: OpExpr, values: readonly unknown[]): KeyFiltered | null {
@@ -62,7 +71,7 @@ export function withKeyFilter(right: LogicalPlan, keyIndex: number, eq: OpExpr, 
         // left / semi / anti join (TPC-H Q2: the aggregate's partsupp ⋈ supplier ⋈ … filters partsupp)
         const lw = p.left.columns.length;
         const intoLeft = c < lw;
-        if (throughAggregate && !p.lateral && (p.joinType === 'inner' || (intoLeft && (p.joinType === 'left' || p.joinType === 'semi' || p.joinType === 'anti')))) {
+        if (!p.lateral && (p.joinType === 'inner' || (intoLeft && (p.joinType === 'left' || p.joinType === 'semi' || p.joinType === 'anti')))) {
           const input = push(intoLeft ? p.left : p.right, intoLeft ? c : c - lw);
           return input && made(intoLeft ? { ...p, left: input } : { ...p, right: input }, p);
         }
@@ -71,15 +80,23 @@ export function withKeyFilter(right: LogicalPlan, keyIndex: number, eq: OpExpr, 
       default: return filterAbove(p, c);
     }
   };
-  /** the key filter over output column c of p (only below an aggregate: elsewhere it would save nothing) */
+  /**
+   * the key filter over output column c of p: below an aggregate a Filter (plus the scan's pushed filter when p
+   * is a scan); elsewhere only a scan's pushed filter — late materialization then converts only the rows with
+   * a wanted key and skips row groups without one; the join itself drops the rest (a Filter would only
+   * repeat the hash probe)
+   */
   const filterAbove = (p: LogicalPlan, c: number): LogicalPlan | null => {
-    if (!throughAggregate) return null;
     const col = p.columns[c];
     if (col === undefined || col.type.oid !== eq.rightType.oid) return null;
+    if (!throughAggregate && values.length > MAX_SCAN_FILTER_KEYS) return null;
     const ref: ColumnRefExpr = { kind: 'ColumnRef', index: c, levelsUp: 0, type: col.type, name: col.name };
     const predicate = keyPredicate(ref, eq, values);
     if (predicate === null) return null;
-    const filter: LogicalPlan = { kind: 'Filter', input: p, predicate, columns: p.columns };
+    const pushed = p.kind === 'TableScan' && p.limit === undefined ? pushedPredicateOf(predicate, p.columns.length) : null;
+    const input: LogicalPlan = pushed === null || p.kind !== 'TableScan' ? p : made({ ...p, filters: [...(p.filters ?? []), pushed] }, p);
+    if (!throughAggregate) return input === p ? null : input;
+    const filter: LogicalPlan = { kind: 'Filter', input, predicate, columns: p.columns };
     originals.set(filter, null);
     return filter;
   };
@@ -106,6 +123,10 @@ export function instrumentThrough(instrument: Instrumentation, originals: Readon
     const orig = originals.get(plan);
     return orig === null ? op : instrument.wrap(orig ?? plan, op);
   };
+  proxy.addScanMetrics = (plan, metrics) => {
+    const orig = originals.get(plan);
+    instrument.addScanMetrics((orig ?? plan) as typeof plan, metrics);
+  };
   return proxy;
 }
 
@@ -113,4 +134,26 @@ export function instrumentThrough(instrument: Instrumentation, originals: Readon
 export function runKeyFiltered(k: KeyFiltered, env: Env): AsyncIterable<Batch> {
   const renv: Env = env.instrument === undefined ? env : { ...env, instrument: instrumentThrough(env.instrument, k.originals) };
   return renv.run(k.plan, renv);
+}
+
+/**
+ * true when a key filter on output column `c` of `p` would reach a scan's pushed filters without passing an
+ * aggregate (the paths withKeyFilter takes): choose_build_side swaps an inner join only for such a probe side
+ */
+export function keyReachesScan(p: LogicalPlan, c: number): boolean {
+  switch (p.kind) {
+    case 'TableScan': return p.limit === undefined && c < p.columns.length;
+    case 'Projection': {
+      const e = p.exprs[c];
+      return e !== undefined && e.kind === 'ColumnRef' && e.levelsUp === 0 && keyReachesScan(p.input, e.index);
+    }
+    case 'Filter': return keyReachesScan(p.input, c);
+    case 'Join': {
+      const lw = p.left.columns.length;
+      const intoLeft = c < lw;
+      if (p.lateral || !(p.joinType === 'inner' || (intoLeft && (p.joinType === 'left' || p.joinType === 'semi' || p.joinType === 'anti')))) return false;
+      return intoLeft ? keyReachesScan(p.left, c) : keyReachesScan(p.right, c - lw);
+    }
+    default: return false;
+  }
 }

@@ -11,7 +11,7 @@ import { allPlanNodes } from './plan-rewrite.ts';
 import { bindPlan, optimizedExplain, runWithRules, sortedRows } from '../testing/optimizer-fixture.ts';
 import { StrictTable } from '../testing/strict-table.ts';
 import { estimate, selectivity } from './row-estimate.ts';
-import { MAX_RUNTIME_FILTER_KEYS, withKeyFilter } from '../runtime-key-filter.ts';
+import { MAX_RUNTIME_FILTER_KEYS, MAX_SCAN_FILTER_KEYS, withKeyFilter } from '../runtime-key-filter.ts';
 
 beforeAll(async () => { await initParser(); });
 
@@ -135,9 +135,17 @@ describe('runtime key filter', () => {
     expect(gnodes[gnodes.findIndex((n) => n.kind === 'Filter') - 1]?.kind).toBe('Join');
   });
 
-  it('does nothing without an aggregate on the key, for an aggregate column, or for too many keys', () => {
+  it('without an aggregate, only adds the keys to the pushed filters of the scan the key comes from', () => {
     const plain = rightOf(`SELECT s.name FROM small s JOIN big b ON b.k = s.k`);
-    expect(withKeyFilter(plain.right, 0, eqOf(plain.eq), [1])).toBeNull();
+    const f = withKeyFilter(plain.right, 0, eqOf(plain.eq), [1, 2])?.plan;
+    expect(f?.kind).toBe('TableScan');
+    expect(f?.kind === 'TableScan' && f.filters?.at(-1)).toMatchObject({ kind: 'in', column: 0 });
+    expect(withKeyFilter(plain.right, 0, eqOf(plain.eq), Array.from({ length: MAX_SCAN_FILTER_KEYS + 1 }, (_, i) => i))).toBeNull();
+    const derived = rightOf(`SELECT s.name FROM small s JOIN (SELECT k + 1 AS k FROM big) b ON b.k = s.k`);
+    expect(withKeyFilter(derived.right, 0, eqOf(derived.eq), [1])).toBeNull();
+  });
+
+  it('does nothing for an aggregate column, without keys, or for too many keys', () => {
     const agg = rightOf(`SELECT s.name, t.n FROM small s JOIN (SELECT k, count(*) AS n FROM big GROUP BY k) t ON t.k = s.k`);
     expect(withKeyFilter(agg.right, 1, eqOf(agg.eq), [1])).toBeNull();
     expect(withKeyFilter(agg.right, 0, eqOf(agg.eq), [])).toBeNull();

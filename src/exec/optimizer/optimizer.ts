@@ -4,8 +4,9 @@
  * (executePlan), with that execution's context, so constant folding sees the statement's settings.
  *
  * Order matters: constants are folded first (so `date '1994-01-01' + interval '1 year'` is a Literal the
- * pushdown rules can use), WHERE moves below FROM-subquery projections and into per-leaf filters of inner
- * joins, then filters, limits and finally the needed columns are recorded on the scans.
+ * pushdown rules can use), WHERE moves below FROM-subquery projections, `x IN (SELECT …)` becomes a semi join
+ * on x's table, WHERE goes into per-leaf filters of inner joins, OR join conditions add per-input filters,
+ * then filters, limits and finally the needed columns are recorded on the scans.
  */
 import type { LogicalPlan } from '../../sql/index.ts';
 import type { ExecContext } from '../context.ts';
@@ -14,6 +15,8 @@ import { DISABLED_RULES_SETTING, parseDisabledRules, type OptimizerRuleName } fr
 import { simplifyExpressions } from './simplify-expressions.ts';
 import { pushFilterBelowProjectionRule } from './push-filter-below-projection.ts';
 import { reorderInnerJoinsRule } from './reorder-inner-joins.ts';
+import { subqueryToSemiJoin } from './subquery-to-semi-join.ts';
+import { deriveOrFilters } from './derive-or-filters.ts';
 import { pushDownFilter } from './push-down-filter.ts';
 import { pushDownLimit } from './push-down-limit.ts';
 import { pushDownProjection } from './push-down-projection.ts';
@@ -24,7 +27,9 @@ import { partialAggregateRule } from '../partial/partial-aggregate-rule.ts';
 export const OPTIMIZER_RULES: readonly OptimizerRule[] = [
   simplifyExpressions,
   pushFilterBelowProjectionRule,
+  subqueryToSemiJoin,
   reorderInnerJoinsRule,
+  deriveOrFilters,
   pushDownFilter,
   pushDownLimit,
   pushDownProjection,

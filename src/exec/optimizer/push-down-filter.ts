@@ -79,6 +79,11 @@ function through(hints: readonly Expr[], exprs: readonly Expr[]): Expr[] {
   return out;
 }
 
+/** identity of a pushed predicate (values are plain data: bigint, Numeric and dates print distinctly) */
+function keyOf(p: PushedPredicate): string {
+  return JSON.stringify(p, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+}
+
 function visitSubqueries(p: LogicalPlan): LogicalPlan {
   let has = false;
   mapNodeExprs(p, (e) => { if (someExpr(e, (x) => x.kind === 'Subquery')) has = true; return e; });
@@ -90,7 +95,15 @@ function visit(plan: LogicalPlan, hints: readonly Expr[]): LogicalPlan {
   const kids = (...h: (readonly Expr[])[]): LogicalPlan => withChildren(p, planChildren(p).map((c, i) => visit(c, h[i] ?? [])));
   switch (p.kind) {
     case 'TableScan': {
-      const pushed = hints.map((h) => pushedPredicateOf(h, p.columns.length, session)).filter((x): x is PushedPredicate => x !== null);
+      // the same conjunct may arrive twice (a derived filter and the join condition it came from)
+      const seen = new Set<string>((p.filters ?? []).map(keyOf));
+      const pushed = hints.map((h) => pushedPredicateOf(h, p.columns.length, session)).filter((x): x is PushedPredicate => {
+        if (x === null) return false;
+        const k = keyOf(x);
+        if (seen.has(k)) return false;
+        seen.add(k);
+        return true;
+      });
       return pushed.length === 0 ? p : { ...p, filters: [...(p.filters ?? []), ...pushed] };
     }
     case 'Filter': return kids([...hints, ...local(p.predicate)]);

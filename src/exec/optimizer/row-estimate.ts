@@ -65,7 +65,9 @@ function joinEstimate(p: Extract<LogicalPlan, { kind: 'Join' }>): RowEstimate | 
   const l = estimate(p.left);
   const r = estimate(p.right);
   if (l === undefined || r === undefined) return undefined;
-  if (p.joinType === 'semi' || p.joinType === 'anti') return l;
+  // a semi join keeps the left rows whose key survives the right side's filters (foreign-key style, as below)
+  if (p.joinType === 'semi') return { rows: l.rows * r.selectivity, selectivity: l.selectivity * r.selectivity };
+  if (p.joinType === 'anti') return l;
   if (p.condition === null) return { rows: l.rows * r.rows, selectivity: 1 };
   // the side with more rows before filtering is the "fact" side: it keeps its rows times the other's filters
   const lBase = l.rows / l.selectivity;

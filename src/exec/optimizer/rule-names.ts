@@ -9,7 +9,9 @@ import { SqlState } from '../../common/sqlstate.ts';
 export const OPTIMIZER_RULE_NAMES = [
   'simplify_expressions',
   'push_filter_below_projection',
+  'subquery_to_semi_join',
   'reorder_inner_joins',
+  'derive_or_filters',
   'push_down_filter',
   'push_down_limit',
   'push_down_projection',
