@@ -35,18 +35,40 @@ export function rowsOfBatch(batch: Batch): unknown[][] {
  * A column of `length` NULLs, shared: batches are immutable, so every scan that widens a projected batch to
  * the table's width (columns the query does not read stay NULL) can hand out the same array instead of
  * allocating and filling one per column per batch (garbage the size of the unread columns, per batch).
+ * Every array it returns is marked (isNullColumn), so operators that copy rows — gather, concatenation in
+ * joins, filters — pass such a column on as another shared null column instead of copying NULLs row by row.
+ * Lengths up to NULL_COLUMN_MAX_CACHED are kept (batch sizes repeat: a scan's batches are 8192 rows); longer
+ * ones (a join's whole build side) are allocated each time so the cache never pins big arrays.
  */
 export function nullColumn(length: number): readonly unknown[] {
   let col = nullColumns.get(length);
   if (col === undefined) {
+    if (length > NULL_COLUMN_MAX_CACHED) {
+      // one big one, held weakly: the columns of one build side share it, and the GC may take it after
+      const big = lastBig?.deref();
+      if (big !== undefined && big.length === length) return big;
+      col = new Array<unknown>(length).fill(null);
+      markedNull.add(col);
+      lastBig = new WeakRef(col);
+      return col;
+    }
+    col = new Array<unknown>(length).fill(null);
+    markedNull.add(col);
     if (nullColumns.size >= NULL_COLUMN_CACHE) nullColumns.delete(nullColumns.keys().next().value!);
-    col = Array.from({ length }, () => null);
     nullColumns.set(length, col);
   }
   return col;
 }
 const NULL_COLUMN_CACHE = 64;
+const NULL_COLUMN_MAX_CACHED = 65_536;
 const nullColumns = new Map<number, readonly unknown[]>();
+const markedNull = new WeakSet<readonly unknown[]>();
+let lastBig: WeakRef<readonly unknown[]> | undefined;
+
+/** true for an array made by nullColumn (all NULL, shared: never to be written) */
+export function isNullColumn(col: readonly unknown[] | undefined): boolean {
+  return col !== undefined && markedNull.has(col);
+}
 
 /** A batch of the projected columns `wanted` (in that order) spread to `width` columns, the others NULL. */
 export function widenBatch(b: Batch, wanted: readonly number[], width: number): Batch {

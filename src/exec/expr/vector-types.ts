@@ -7,6 +7,8 @@
  *            an unscaled value that is an exact integer in a double (|u| ≤ 2^53): numeric + − × and
  *            comparisons run on doubles, no bigint or Numeric object per row (vector-numeric.ts)
  */
+import type { Cols } from './compile-expr.ts';
+
 export interface ValuesVec { readonly tag: 'values'; readonly v: readonly unknown[] }
 export interface ConstVec { readonly tag: 'const'; readonly c: unknown }
 export interface ScaledVec {
@@ -35,3 +37,6 @@ export function selWhere(sel: Sel, n: number, keep: (row: number) => boolean): I
   else for (let j = 0; j < m; j++) { const i = sel[j]!; if (keep(i)) out[k++] = i; }
   return k === m && sel !== null ? sel : out.subarray(0, k);
 }
+
+/** a compiled vector expression: computes the node for the rows `sel` (null: all `n` rows) of the batch `cols` */
+export type VecFn = (cols: Cols, n: number, sel: Sel) => Vec;

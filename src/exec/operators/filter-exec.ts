@@ -2,7 +2,7 @@
  * FilterExec: keeps rows whose predicate is true. A vectorizable predicate (expr/vector-expr.ts) computes
  * the batch's rows at once; the others run their row closure per row (awaiting async functions).
  */
-import type { Batch } from '../../common/batch.ts';
+import { isNullColumn, nullColumn, type Batch } from '../../common/batch.ts';
 import { attachScaled, scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
 import type { Filter } from '../../sql/index.ts';
 import { checkAbort, type Env } from '../context.ts';
@@ -58,6 +58,8 @@ export function gatherColumns(columns: Cols, keep: readonly number[] | Int32Arra
   const done = new Map<readonly unknown[], unknown[]>();
   const n = keep.length;
   return columns.map((c) => {
+    // a shared all-NULL column (a column the scan did not read) stays one, uncopied
+    if (isNullColumn(c)) return nullColumn(n) as unknown[];
     let g = done.get(c);
     if (g === undefined) {
       g = new Array<unknown>(n);

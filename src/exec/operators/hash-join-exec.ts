@@ -14,7 +14,7 @@ import { someExpr, transformExpr, type Expr, type Join, type OpExpr } from '../.
 import { checkAbort, queryMemory, type Env } from '../context.ts';
 import { compileAll, compileExpr } from '../expr/compile-expr.ts';
 import { concatBatches, joinBlock, unmatchedRight } from '../join-core.ts';
-import { gather } from '../batch-util.ts';
+import { IndexBuffer, take } from '../join-gather.ts';
 import { buildJoinHashTable, type JoinHashTable } from '../join-hash-table.ts';
 import type { ExecOperator } from '../operator.ts';
 import { explainKb, noteMemoryDetail } from '../memory/memory-explain.ts';
@@ -125,9 +125,9 @@ export class HashJoinExec implements ExecOperator {
       return;
     }
     const want = jt === 'semi' ? 1 : 0;
-    const idx: number[] = [];
+    const idx = new IndexBuffer(1024);
     for (let i = 0; i < lb.length; i++) if (matched[i] === want) idx.push(i);
-    if (idx.length > 0) yield { columns: gather(lb, idx, lw), length: idx.length };
+    if (idx.length > 0) yield { columns: take(lb, idx.view(), idx.length, lw, false), length: idx.length };
   }
 
   /** the right input; filtered by the built keys when it aggregates by a join key (runtime-key-filter.ts) */

@@ -3,6 +3,7 @@
  * (expr/vector-expr.ts) compute a whole column at once; the others run their row closure per row.
  */
 import type { Batch } from '../../common/batch.ts';
+import { attachScaled } from '../../common/pgtypes/numeric-column.ts';
 import type { Projection } from '../../sql/index.ts';
 import { checkAbort, type Env } from '../context.ts';
 import { asyncResult, compileAll, settleAsync } from '../expr/compile-expr.ts';
@@ -31,7 +32,12 @@ export class ProjectionExec implements ExecOperator {
         const vec = vecs[k];
         if (vec) {
           try {
-            cols.push(valuesOf(vec(b.columns, b.length, null), null, b.length) as unknown[]);
+            const v = vec(b.columns, b.length, null);
+            const col = valuesOf(v, null, b.length) as unknown[];
+            // a numeric result computed on exact doubles keeps them (pgtypes/numeric-column.ts): the sums and
+            // joins above read the doubles instead of converting each new Numeric back
+            if (v.tag === 'scaled' && v.src === undefined) attachScaled(col, v.f, v.scale);
+            cols.push(col);
             continue;
           } catch (err) {
             // columns are computed one after the other: the row closure raises this column's first failing row's error

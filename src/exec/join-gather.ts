@@ -1,0 +1,122 @@
+/**
+ * Column-at-a-time assembly of join output and build sides: `take` picks rows of a batch by index into new
+ * columns, `concatColumns` glues the batches of a build side together. Both are where a join spends its
+ * copying, so they skip what needs no copy:
+ *  - a shared all-NULL column (common/batch.ts nullColumn: the columns a scan does not read, which stay in
+ *    the plan's layout) becomes another shared null column — never copied row by row;
+ *  - a numeric column's exact doubles (pgtypes/numeric-column.ts) follow the rows they belong to, so the
+ *    vector kernels above a join (revenue = price × (1 − discount), sums) keep their double-backed path
+ *    instead of converting every Numeric's bigint again.
+ */
+import { isNullColumn, nullColumn, type Batch } from '../common/batch.ts';
+import { attachScaled, scaledColumnOf } from '../common/pgtypes/numeric-column.ts';
+
+/** growable row-index list (the pairs a join forms): an Int32Array, doubled when full */
+export class IndexBuffer {
+  data: Int32Array;
+  length = 0;
+  constructor(capacity = 1024) { this.data = new Int32Array(capacity); }
+  push(i: number): void {
+    if (this.length === this.data.length) {
+      const d = new Int32Array(this.data.length * 2);
+      d.set(this.data);
+      this.data = d;
+    }
+    this.data[this.length++] = i;
+  }
+  clear(): void { this.length = 0; }
+  /** the indexes so far (a view: valid until the next push or clear) */
+  view(): Int32Array { return this.data.subarray(0, this.length); }
+}
+
+/** the rows `idx` (first `n`; -1 gives NULL) of one column */
+export function takeColumn(src: readonly unknown[] | undefined, idx: ArrayLike<number>, n: number, mayHaveMinusOne = true): readonly unknown[] {
+  if (src === undefined || isNullColumn(src)) return nullColumn(n);
+  const col = new Array<unknown>(n);
+  if (mayHaveMinusOne) {
+    for (let k = 0; k < n; k++) { const r = idx[k]!; col[k] = r < 0 ? null : src[r] ?? null; }
+  } else {
+    for (let k = 0; k < n; k++) col[k] = src[idx[k]!] ?? null;
+  }
+  const att = scaledColumnOf(src);
+  if (att !== undefined) {
+    const f = new Float64Array(n);
+    const af = att.f;
+    for (let k = 0; k < n; k++) { const r = idx[k]!; f[k] = r < 0 ? 0 : af[r]!; }
+    attachScaled(col, f, att.scale);
+  }
+  return col;
+}
+
+/**
+ * the first `width` columns of `batch` at rows `idx` (first `n` of them; -1 gives a row of NULLs); a column
+ * array shared by several columns is taken once
+ */
+export function take(batch: Batch, idx: ArrayLike<number>, n: number, width = batch.columns.length, mayHaveMinusOne = true): (readonly unknown[])[] {
+  const out = new Array<readonly unknown[]>(width);
+  let done: Map<readonly unknown[], readonly unknown[]> | null = null;
+  for (let c = 0; c < width; c++) {
+    const src = batch.columns[c];
+    if (src === undefined || isNullColumn(src)) { out[c] = nullColumn(n); continue; }
+    let col = done?.get(src);
+    if (col === undefined) {
+      col = takeColumn(src, idx, n, mayHaveMinusOne);
+      (done ??= new Map()).set(src, col);
+    }
+    out[c] = col;
+  }
+  return out;
+}
+
+/** `width` columns of `n` NULLs (the missing side of an outer join's unmatched rows) */
+export function nullColumns(width: number, n: number): (readonly unknown[])[] {
+  const col = nullColumn(n);
+  return new Array<readonly unknown[]>(width).fill(col);
+}
+
+/** one column of the batches, end to end (shared null columns stay one shared null column) */
+function concatColumn(batches: readonly Batch[], c: number, n: number): readonly unknown[] {
+  let allNull = true;
+  let scale = -2;
+  for (const b of batches) {
+    const src = b.columns[c];
+    if (src !== undefined && !isNullColumn(src)) allNull = false;
+    if (b.length === 0) continue;
+    const att = src === undefined ? undefined : scaledColumnOf(src);
+    if (att === undefined) scale = -1;
+    else if (scale === -2) scale = att.scale;
+    else if (scale !== att.scale) scale = -1;
+  }
+  if (allNull) return nullColumn(n);
+  const dst = new Array<unknown>(n);
+  let at = 0;
+  for (const b of batches) {
+    const src = b.columns[c];
+    const len = b.length;
+    if (src === undefined) { for (let i = 0; i < len; i++) dst[at + i] = null; }
+    else for (let i = 0; i < len; i++) dst[at + i] = src[i] ?? null;
+    at += len;
+  }
+  if (scale >= 0) {
+    const f = new Float64Array(n);
+    at = 0;
+    for (const b of batches) {
+      if (b.length === 0) continue;
+      const att = scaledColumnOf(b.columns[c]!)!;
+      f.set(att.f.length === b.length ? att.f : att.f.subarray(0, b.length), at);
+      at += b.length;
+    }
+    attachScaled(dst, f, scale);
+  }
+  return dst;
+}
+
+/** the batches as one batch of `width` columns */
+export function concatColumns(batches: readonly Batch[], width: number): Batch {
+  if (batches.length === 1 && batches[0]!.columns.length === width) return batches[0]!;
+  let n = 0;
+  for (const b of batches) n += b.length;
+  const cols = new Array<readonly unknown[]>(width);
+  for (let c = 0; c < width; c++) cols[c] = concatColumn(batches, c, n);
+  return { columns: cols, length: n };
+}
