@@ -2,7 +2,7 @@
  * COPY FROM STDIN throughput: TPC-H lineitem (deterministic, mulberry32) streamed as CSV into a throwaway
  * PostgreSQL and into lakegate (an Iceberg table) in one run.
  *
- *   npm run bench:copy -- [--sf 0.1] [--targets pg,lakegate] [--repeat 3] [--partitioned month|year|day] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
+ *   npm run bench:copy -- [--sf 0.1] [--targets pg,lakegate] [--repeat 3] [--partitioned month|year|day] [--pg-key on|off] [--format csv|text] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
  *
  * The CSV (bench/tpch's generator) is generated once into a temp file (progress on stderr), then each server gets the same bytes
  * through pg-copy-streams. lakegate runs as a child `node bin/lakegate.mjs serve` so its peak RSS is the
@@ -11,7 +11,8 @@
  * `--repeat N` loads each target N times, alternating targets (a shared machine's load hits both alike), and
  * reports the run with the median rows/s per target and the median of the per-round ratios. `--partitioned`
  * makes lakegate's table partitioned by `month(l_shipdate)` (as bench/tpch loads it; `year`/`day` also taken);
- * PostgreSQL's stays one heap table, as in the TPC-H bench.
+ * PostgreSQL's stays one heap table, as in the TPC-H bench. `--pg-key on` (the default; issue #3's yardstick) gives
+ * PostgreSQL's table its primary key (l_orderkey, l_linenumber), maintained during the COPY; `off` loads a bare heap.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -32,12 +33,20 @@ const { values: args } = parseArgs({
     'node-args': { type: 'string', default: '' },
     repeat: { type: 'string', default: '1' },
     partitioned: { type: 'string' },
+    'pg-key': { type: 'string', default: 'on' },
+    format: { type: 'string', default: 'csv' },
   },
 });
 const sf = Number(args.sf);
 const targets = args.targets.split(',').map((s) => s.trim());
 const partitioned = args.partitioned === undefined ? null : args.partitioned === '' || args.partitioned === 'true' ? 'month' : args.partitioned;
 if (partitioned !== null && !['month', 'year', 'day'].includes(partitioned)) throw new Error(`--partitioned ${partitioned}: month, year or day`);
+if (args['pg-key'] !== 'on' && args['pg-key'] !== 'off') throw new Error(`--pg-key ${args['pg-key']}: on or off`);
+const pgKey = args['pg-key'] === 'on';
+const format = args.format;
+if (format !== 'csv' && format !== 'text') throw new Error(`--format ${format}: csv or text`);
+/** text format: TPC-H values hold no tab, newline or backslash, so none needs escaping */
+const line = (row: readonly string[]): string => (format === 'csv' ? row.map(csvField).join(',') : row.join('\t'));
 
 const COLUMNS = TPCH_COLUMNS.lineitem;
 
@@ -51,7 +60,7 @@ interface Generated {
 
 /** TPC-H lineitem from bench/tpch's generator, written once to a temp CSV file (the sum is taken from the rows) */
 async function generate(dir: string): Promise<Generated> {
-  const file = join(dir, 'lineitem.csv');
+  const file = join(dir, `lineitem.${format}`);
   const out = createWriteStream(file);
   let rows = 0;
   let sum = 0n;
@@ -61,7 +70,7 @@ async function generate(dir: string): Promise<Generated> {
   for (const row of tpchRows('lineitem', sf)) {
     const [whole = '0', frac = '00'] = row[5]!.split('.');
     sum += BigInt(whole) * 100n + BigInt(frac);
-    chunk += `${row.map(csvField).join(',')}\n`;
+    chunk += `${line(row)}\n`;
     rows++;
     if (chunk.length > 1 << 20) {
       if (!out.write(chunk)) await once(out, 'drain');
@@ -84,19 +93,22 @@ interface Result {
   seconds?: number;
   rowsPerSec?: number;
   peakRssMb?: number;
-  /** the server's CPU time during the COPY (all its threads): comparable on a loaded machine where seconds are not */
+  /** the server's CPU time during the COPY (lakegate: all its threads; PostgreSQL: the backend process): comparable on a loaded machine where seconds are not */
   cpuSeconds?: number;
   countOk?: boolean;
   sumOk?: boolean;
   error?: string;
 }
 
-async function copyInto(url: string, table: string, gen: Generated, label: string): Promise<number> {
+/** `backend`: PostgreSQL, whose COPY runs in the connection's backend process: its CPU seconds go to `onCpu` */
+async function copyInto(url: string, table: string, gen: Generated, label: string, onCpu?: (seconds: number) => void): Promise<number> {
   const client = new pg.Client(url);
   await client.connect();
   try {
+    const pid = onCpu === undefined ? 0 : Number((await client.query('SELECT pg_backend_pid() AS p')).rows[0].p);
+    const cpu0 = pid === 0 ? 0 : cpuSeconds(pid);
     const t0 = process.hrtime.bigint();
-    const stream = client.query(copyFrom(`COPY ${table} FROM STDIN (FORMAT csv)`));
+    const stream = client.query(copyFrom(`COPY ${table} FROM STDIN (FORMAT ${format})`));
     const input = createReadStream(gen.file, { highWaterMark: 256 * 1024 });
     let sent = 0;
     const timer = setInterval(() => process.stderr.write(`\r${label}: ${(sent / 1e6).toFixed(0)} / ${(gen.bytes / 1e6).toFixed(0)} MB sent`), 1000);
@@ -107,7 +119,9 @@ async function copyInto(url: string, table: string, gen: Generated, label: strin
       clearInterval(timer);
       process.stderr.write('\n');
     }
-    return Number(process.hrtime.bigint() - t0) / 1e9;
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    if (pid !== 0) onCpu?.(cpuSeconds(pid) - cpu0);
+    return seconds;
   } finally {
     await client.end();
   }
@@ -134,9 +148,9 @@ async function runPg(gen: Generated): Promise<Result> {
   try {
     const c = new pg.Client(cluster.url);
     await c.connect();
-    await c.query(`DROP TABLE IF EXISTS lineitem; CREATE TABLE lineitem (${COLUMNS})`);
+    await c.query(`DROP TABLE IF EXISTS lineitem; CREATE TABLE lineitem (${COLUMNS}${pgKey ? ', PRIMARY KEY (l_orderkey, l_linenumber)' : ''})`);
     await c.end();
-    r.seconds = await copyInto(cluster.url, 'lineitem', gen, 'pg');
+    r.seconds = await copyInto(cluster.url, 'lineitem', gen, 'pg', (cpu) => { r.cpuSeconds = cpu; });
     await verify(cluster.url, 'lineitem', gen, r);
   } catch (e) {
     r.error = (e as Error).message;
@@ -241,17 +255,20 @@ try {
   const ratio = median(ratios);
   const date = new Date().toISOString();
   const cell = (r: Result | undefined, f: (r: Result) => string): string => (r === undefined ? '–' : r.error !== undefined ? 'n/a' : f(r));
-  console.log(`\nCOPY lineitem FROM STDIN (FORMAT csv), SF ${sf}${partitioned === null ? '' : `, lakegate partitioned by ${partitioned}(l_shipdate)`}: ${gen.rows} rows, ${(gen.bytes / 1e6).toFixed(0)} MB (${date})${rounds.length > 1 ? `, median of ${rounds.length} runs` : ''}\n`);
+  console.log(`\nCOPY lineitem FROM STDIN (FORMAT ${format}), SF ${sf}${pgKey ? ', pg with its primary key' : ', pg without keys'}${partitioned === null ? '' : `, lakegate partitioned by ${partitioned}(l_shipdate)`}: ${gen.rows} rows, ${(gen.bytes / 1e6).toFixed(0)} MB (${date})${rounds.length > 1 ? `, median of ${rounds.length} runs` : ''}\n`);
   console.log('| target | seconds | rows/s | server CPU s | peak RSS | count ok | sum ok |');
   console.log('|---|---:|---:|---:|---:|---|---|');
   for (const r of results) {
     console.log(`| ${r.target} | ${cell(r, (x) => x.seconds!.toFixed(2))} | ${cell(r, (x) => String(x.rowsPerSec))} | ${cell(r, (x) => (x.cpuSeconds === undefined ? '–' : x.cpuSeconds.toFixed(2)))} | ${cell(r, (x) => (x.peakRssMb === undefined ? '–' : `${x.peakRssMb.toFixed(0)} MB`))} | ${cell(r, (x) => String(x.countOk))} | ${cell(r, (x) => String(x.sumOk))} |`);
   }
   if (ratio !== null) console.log(`\nlakegate / pg: ${ratio.toFixed(2)}×${ratios.length > 1 ? ` (runs: ${ratios.map((x) => x.toFixed(2)).join(', ')})` : ''}`);
+  const pgCpu = results.find((r) => r.target === 'pg')?.cpuSeconds;
+  const lgCpu = results.find((r) => r.target === 'lakegate')?.cpuSeconds;
+  if (pgCpu !== undefined && lgCpu !== undefined) console.log(`server CPU seconds per row, pg / lakegate: ${(pgCpu / lgCpu).toFixed(2)}× (lakegate's work can spread over cores; PostgreSQL's COPY is one process)`);
   for (const r of results) if (r.error !== undefined) console.log(`${r.target}: ${r.error}`);
   mkdirSync('bench/results', { recursive: true });
   const out = join('bench/results', `copy-${date.replace(/[:.]/g, '-').slice(0, 19)}.json`);
-  writeFileSync(out, JSON.stringify({ date, sf, partitioned, rows: gen.rows, bytes: gen.bytes, ratio, ratios, results, rounds }, null, 2));
+  writeFileSync(out, JSON.stringify({ date, sf, format, partitioned, pgKey, rows: gen.rows, bytes: gen.bytes, ratio, ratios, results, rounds }, null, 2));
   console.log(`\nwrote ${out}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -35,7 +35,12 @@ export function dataLocation(md: TableMetadata): string {
 
 /** rolling data files for the table's default spec (one writer per partition when partitioned) */
 export interface OpenDataWriter {
-  readonly files: { add(b: Batch): Promise<void>; close(): Promise<(DataFileInfo & { readonly partition?: readonly unknown[] })[]> };
+  readonly files: {
+    add(b: Batch): Promise<void>;
+    close(): Promise<(DataFileInfo & { readonly partition?: readonly unknown[] })[]>;
+    /** a failed statement: removes the files written so far (none was committed) */
+    abort(): Promise<void>;
+  };
   readonly partitioning: ManifestPartitioning;
 }
 
@@ -58,11 +63,18 @@ export function openDataWriter(writer: IcebergTableWriter, md: TableMetadata, sc
 export async function insertIntoIcebergTable(writer: IcebergTableWriter, md: TableMetadata, schema: Schema, batches: AsyncIterable<Batch>): Promise<number> {
   const { files, partitioning } = openDataWriter(writer, md, schema);
   let count = 0;
-  for await (const b of batches) {
-    await files.add(b);
-    count += b.length;
+  let written;
+  try {
+    for await (const b of batches) {
+      await files.add(b);
+      count += b.length;
+    }
+    written = await files.close();
+  } catch (e) {
+    // nothing is committed before the catalog swap: the statement's own files are removed, not left as orphans
+    await files.abort();
+    throw e;
   }
-  const written = await files.close();
   const result = await appendDataFiles(writer.catalog, writer.io, writer.id, schema, written, {
     ...(writer.maxRetries === undefined ? {} : { maxRetries: writer.maxRetries }),
     partitioning,

@@ -156,6 +156,15 @@ export class PartitionedDataWriter {
     }
   }
 
+  /** a failed statement: every partition's writer removes what it wrote (ParquetDataWriter.abort) */
+  async abort(): Promise<void> {
+    for (const o of this.open.values()) {
+      if (o.stage !== null && o.stage.rows > 0) o.stage.finish();
+      o.stage = null;
+    }
+    await Promise.allSettled([...this.open.values()].map((o) => o.writer.abort()));
+  }
+
   /** flushes every partition and returns all files written, each with its partition tuple */
   async close(): Promise<PartitionedFileInfo[]> {
     const out: PartitionedFileInfo[] = [];

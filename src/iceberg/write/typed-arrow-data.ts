@@ -24,6 +24,30 @@ function matches(col: TypedColumn, t: PrimitiveType): boolean {
 
 const valid = (bitmap: Uint8Array | null, i: number): boolean => bitmap === null || (bitmap[i >> 3]! & (1 << (i & 7))) !== 0;
 
+/**
+ * min/max of the values held as `stride` 32-bit words each (lo, hi, then sign words for decimals) when every
+ * non-null one is a safe integer (hi within ±2^21, the words above it the sign): one loop without calls,
+ * the common case of a bulk load. null when some value is not (the caller then takes bounds64).
+ */
+function safeBounds(w: Int32Array, stride: number, length: number, bitmap: Uint8Array | null): [number, number] | null {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < length; i++) {
+    if (bitmap !== null && (bitmap[i >> 3]! & (1 << (i & 7))) === 0) continue;
+    const k = i * stride;
+    const hi = w[k + 1]!;
+    if (hi > 0x1fffff || hi < -0x200000) return null;
+    if (stride === 4) {
+      const sign = hi < 0 ? -1 : 0;
+      if (w[k + 2] !== sign || w[k + 3] !== sign) return null;
+    }
+    const v = hi * 2 ** 32 + (w[k]! >>> 0);
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return [min, max];
+}
+
 /** min/max over 64-bit words read as numbers where exact (`at` returns null beyond 2^53), else as bigints */
 function bounds64(length: number, bitmap: Uint8Array | null, at: (i: number) => number | null, big: (i: number) => bigint): [bigint, bigint] | null {
   let min = Infinity;
@@ -66,21 +90,36 @@ function utf8Bounds(col: Utf8Column): [string, string] | null {
   const { offsets, data, validity } = col;
   let min = -1;
   let max = -1;
+  // first bytes of the bounds so far (-1: empty string): a value whose first byte lies strictly between
+  // them is neither bound, the usual case for free text, and needs no full comparison
+  let minFirst = 256;
+  let maxFirst = -1;
   for (let i = 0; i < col.length; i++) {
     if (!valid(validity, i)) continue;
     const s = offsets[i]!;
     const e = offsets[i + 1]!;
     if (min < 0) {
       min = max = i;
+      minFirst = maxFirst = s < e ? data[s]! : -1;
       continue;
     }
-    if (compareUtf8(data, s, e, offsets[min]!, offsets[min + 1]!) < 0) min = i;
-    else if (compareUtf8(data, s, e, offsets[max]!, offsets[max + 1]!) > 0) max = i;
+    if (s < e) {
+      const f = data[s]!;
+      if (f > minFirst && f < maxFirst) continue;
+    }
+    if (compareUtf8(data, s, e, offsets[min]!, offsets[min + 1]!) < 0) {
+      min = i;
+      minFirst = s < e ? data[s]! : -1;
+    } else if (compareUtf8(data, s, e, offsets[max]!, offsets[max + 1]!) > 0) {
+      max = i;
+      maxFirst = s < e ? data[s]! : -1;
+    }
   }
   if (min < 0) return null;
   const str = (i: number): string => utf8.decode(data.subarray(offsets[i]!, offsets[i + 1]!));
   return [str(min), str(max)];
 }
+
 
 export function typedArrowData(col: TypedColumn, t: PrimitiveType, m: ColumnMetrics): Data | null {
   if (col.kind === 'values' || !matches(col, t)) return null;
@@ -104,7 +143,8 @@ export function typedArrowData(col: TypedColumn, t: PrimitiveType, m: ColumnMetr
     }
     case 'int64': {
       const words = new Int32Array(col.values.buffer, col.values.byteOffset, length * 2);
-      const b = bounds64(length, validity, (i) => int64Number(words, i), (i) => col.values[i]!);
+      const safe = safeBounds(words, 2, length, validity);
+      const b: [bigint, bigint] | null = safe !== null ? (safe[0] === Infinity ? null : [BigInt(safe[0]), BigInt(safe[1])]) : bounds64(length, validity, (i) => int64Number(words, i), (i) => col.values[i]!);
       if (b !== null) m.addRange(b[0], b[1]);
       return makeData({ ...base, data: col.values } as Parameters<typeof makeData>[0]);
     }
@@ -116,7 +156,8 @@ export function typedArrowData(col: TypedColumn, t: PrimitiveType, m: ColumnMetr
         if (w32[4 * i + 2] !== sign || w32[4 * i + 3] !== sign || hi > 0x1fffff || hi < -0x200000) return null;
         return hi * 2 ** 32 + (w32[4 * i]! >>> 0);
       };
-      const b = bounds64(length, validity, at, (i) => decimalUnscaledAt(col, i));
+      const safe = safeBounds(w32, 4, length, validity);
+      const b: [bigint, bigint] | null = safe !== null ? (safe[0] === Infinity ? null : [BigInt(safe[0]), BigInt(safe[1])]) : bounds64(length, validity, at, (i) => decimalUnscaledAt(col, i));
       if (b !== null) m.addRange(Numeric.of(b[0], col.scale), Numeric.of(b[1], col.scale));
       return makeData({ ...base, data: new Uint32Array(col.words.buffer, col.words.byteOffset, length * 4) } as Parameters<typeof makeData>[0]);
     }

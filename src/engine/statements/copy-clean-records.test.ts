@@ -1,0 +1,107 @@
+/**
+ * The clean-record path of the typed COPY decoder (csv records without quotes, text records without
+ * backslashes: split and converted in one walk) against the general readers, record by record: over seeded
+ * random inputs mixing clean and quoted/escaped records, NULLs, bad values, too few and too many fields,
+ * CRLF, a header and the end marker, both give the same rows, or the same first error (code, message,
+ * CONTEXT) — PostgreSQL's order: extra data before conversion errors, a missing column after the columns
+ * before it converted.
+ */
+import { describe, expect, it } from 'vitest';
+import { CopyTypedDecoder } from './copy-typed-decoder.ts';
+import type { CopyTarget } from './copy-in-decoder.ts';
+import type { CopyOptions } from './copy-options.ts';
+import { Oid, type SqlType } from '../../common/pgtypes/oids.ts';
+import { DEFAULT_OUTPUT_SETTINGS } from '../../common/pgtypes/output-settings.ts';
+import { toGatewayError } from '../../common/errors.ts';
+import { rowsOfBatch } from '../../common/batch.ts';
+
+const csv: CopyOptions = {
+  format: 'csv', header: false, delimiter: ',', nullString: '', quote: '"', escape: '"', forceQuote: [], forceNotNull: [], forceNull: [],
+};
+const text: CopyOptions = { ...csv, format: 'text', delimiter: '\t', nullString: '\\N' };
+const numeric = (p: number, s: number): SqlType => ({ oid: Oid.numeric, typmod: ((p << 16) | s) + 4 });
+const types: SqlType[] = [
+  { oid: Oid.int4, typmod: -1 }, { oid: Oid.int8, typmod: -1 }, numeric(15, 2), { oid: Oid.date, typmod: -1 },
+  { oid: Oid.text, typmod: -1 }, { oid: Oid.varchar, typmod: 9 }, { oid: Oid.bpchar, typmod: 7 },
+];
+const target: CopyTarget = { table: 't', columns: types.map((type, i) => ({ name: `c${i}`, type })) };
+
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const good: readonly (readonly string[])[] = [
+  ['0', '-12', '2147483647', '-2147483648', '77'],
+  ['1', '-9007199254740991', '123456789012345', '42'],
+  ['1.5', '-0.25', '12', '0.01', '9999999999999.99', '-3'],
+  ['2024-02-29', '1999-12-31', '0001-01-01', '2020-01-01'],
+  ['hello', 'é ü', 'x', 'a b c', 'ZZZ'],
+  ['short', 'éèêëé', '', 'ninechars'],
+  ['ab', 'abc', 'éé', ''],
+];
+const odd = [' 12', '+5', '1e3', '12.345', 'x', '2020-02-30', '99999999999', 'infinity', '1,5', '"q"', '"a,b"', '"a""b"', '\\N', 'a\\tb', '\\x41', '12345678901', 'toolongvalue!!'];
+
+function input(r: () => number, format: 'csv' | 'text', errors: boolean): string {
+  const d = format === 'csv' ? ',' : '\t';
+  const lines: string[] = [];
+  const n = 1 + Math.floor(r() * 60);
+  for (let i = 0; i < n; i++) {
+    const fields = types.map((_, c) => {
+      const x = r();
+      if (x < 0.08) return format === 'csv' ? '' : '\\N';
+      if (errors && x < 0.11) return odd[Math.floor(r() * odd.length)]!;
+      if (format === 'csv' && x < 0.16) return `"${good[c]![Math.floor(r() * good[c]!.length)]}"`;
+      if (format === 'text' && x < 0.14) return 'a\\\\b';
+      return good[c]![Math.floor(r() * good[c]!.length)]!;
+    });
+    if (errors && r() < 0.02) fields.pop();
+    if (errors && r() < 0.02) fields.push('7');
+    lines.push(fields.join(d) + (r() < 0.1 ? '\r' : ''));
+  }
+  if (r() < 0.2) lines.push('\\.', 'ignored');
+  return lines.join('\n') + '\n';
+}
+
+function run(options: CopyOptions, data: string, clean: boolean): unknown {
+  const dec = new CopyTypedDecoder(options, target, DEFAULT_OUTPUT_SETTINGS, 16, clean);
+  try {
+    const bytes = new TextEncoder().encode(data);
+    dec.decode(bytes, 0, true);
+    const rows = dec.take().flatMap((b) => rowsOfBatch(b));
+    const last = dec.finish();
+    if (last !== null) rows.push(...rowsOfBatch(last));
+    return { rows: rows.map((r) => r.map((v) => (typeof v === 'object' && v !== null ? String(v) : v))) };
+  } catch (e) {
+    const g = toGatewayError(e);
+    return { error: [g.code, g.message, g.where] };
+  }
+}
+
+describe('clean records = general readers', () => {
+  for (const format of ['csv', 'text'] as const) {
+    for (let seed = 1; seed <= 60; seed++) {
+      it(`${format} seed ${seed}`, () => {
+        const r = rng(seed * 31 + (format === 'csv' ? 0 : 7));
+        const options = format === 'csv' ? { ...csv, header: seed % 5 === 0 } : text;
+        const data = input(r, format, seed % 3 !== 0);
+        const expected = run(options, data, false);
+        expect(run(options, data, true)).toEqual(expected);
+      });
+    }
+  }
+
+  it('takes the clean path for clean records and the general one otherwise', () => {
+    // a clean record with too many fields and a bad value: extra data first (PostgreSQL's order)
+    expect(run(csv, '1,2,3,2020-01-01,a,b,c,extra\n', true)).toEqual({ error: ['22P04', 'extra data after last expected column', 'COPY t, line 1'] });
+    expect(run(csv, 'x,2,3,2020-01-01,a,b,c,extra\n', true)).toEqual({ error: ['22P04', 'extra data after last expected column', 'COPY t, line 1'] });
+    // a bad value before a missing column: the conversion error
+    expect(run(csv, 'x,2\n', true)).toEqual({ error: ['22P02', 'invalid input syntax for type integer: "x"', 'COPY t, line 1, column c0: "x"'] });
+    expect(run(csv, '1,2,3,2020-01-01\n', true)).toEqual({ error: ['22P04', 'missing data for column "c4"', 'COPY t, line 1'] });
+  });
+});
