@@ -2,57 +2,20 @@
  * v3 row lineage metadata columns over the wire: `_row_id` and `_last_updated_sequence_number` selectable by
  * name (qualified too, in WHERE / ORDER BY / aggregates), never in `*` nor in the catalog, computed by
  * inheritance (first_row_id + position, data sequence number) for lakegate's own appends, across DELETE
- * (positions keep their ids) and UPDATE (new versions get new ids, the commit's sequence number), with time
+ * (positions keep their ids) and UPDATE (new versions keep their ids, get the commit's sequence number), with time
  * travel, through the scan worker pool, and taken as stored when a file holds non-null values (a file
  * registered by hand, as another engine that copies row ids writes them). v2 tables have no such columns.
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Field, Int32, Int64, makeData, RecordBatch, Schema, Struct, Table, tableToIPC } from 'apache-arrow';
-import { Table as WasmTable, writeParquet } from 'parquet-wasm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
-import { openSqlCatalog } from '../../src/catalog/iceberg/index.ts';
-import { FileIO } from '../../src/storage/index.ts';
-import { appendDataFiles, icebergIOFromFileIO, loadTableMetadata, writableIcebergIO } from '../../src/iceberg/index.ts';
-import { currentSchema } from '../../src/iceberg/spec/table-metadata.ts';
-
-const passthrough = { getTypeParser: () => (v: string) => v };
-const ID = (n: number): Map<string, string> => new Map([['PARQUET:field_id', String(n)]]);
-
-/** id int (field 1) plus stored lineage columns (null where the array has null) */
-function lineageParquet(ids: number[], rowIds: (bigint | null)[], seqs: (bigint | null)[]): Uint8Array {
-  const n = ids.length;
-  const long = (xs: (bigint | null)[]): ReturnType<typeof makeData> => {
-    const nullBitmap = new Uint8Array((n + 7) >> 3);
-    xs.forEach((x, i) => { if (x !== null) nullBitmap[i >> 3]! |= 1 << (i & 7); });
-    const nulls = xs.filter((x) => x === null).length;
-    return makeData({ type: new Int64(), length: n, nullCount: nulls, nullBitmap, data: BigInt64Array.from(xs.map((x) => x ?? 0n)) });
-  };
-  const schema = new Schema([
-    new Field('id', new Int32(), true, ID(1)),
-    new Field('_row_id', new Int64(), true, ID(2147483540)),
-    new Field('_last_updated_sequence_number', new Int64(), true, ID(2147483539)),
-  ]);
-  const children = [makeData({ type: new Int32(), length: n, nullCount: 0, data: Int32Array.from(ids) }), long(rowIds), long(seqs)];
-  const batch = new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: n, nullCount: 0, children }));
-  return writeParquet(WasmTable.fromIPCStream(tableToIPC(new Table(schema, [batch]), 'stream')));
-}
+import { lineageParquet, registerFiles, V3Session } from './v3-helpers.ts';
 
 describe('Iceberg v3 row lineage columns', () => {
-  const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-lineage-'));
-  let server: LakegateServer;
-  let c: pg.Client;
+  const s = new V3Session('lineage');
+  const warehouse = s.warehouse;
+  let c = null as unknown as V3Session['c'];
   let firstSnapshot = '';
-  const rows = async (sql: string): Promise<string[][]> =>
-    ((await c.query({ text: sql, rowMode: 'array' })).rows as unknown[][]).map((r) => r.map((v) => (v === null ? 'NULL' : String(v))));
-  const connect = async (): Promise<void> => {
-    server = await startLakegate({ config: { warehouse } });
-    c = new pg.Client({ connectionString: server.url, types: passthrough as never });
-    await c.connect();
-  };
+  const rows = (sql: string): Promise<string[][]> => s.rows(sql);
+  const connect = async (): Promise<void> => { await s.start(); c = s.c; };
 
   beforeAll(async () => {
     await connect();
@@ -65,29 +28,12 @@ describe('Iceberg v3 row lineage columns', () => {
     await c.query('INSERT INTO lake.v2 VALUES (1)');
     await c.query('CREATE TABLE lake.stored (id int) WITH (format_version = 3)');
     await c.query('INSERT INTO lake.stored VALUES (1)');
-    await c.end();
-    await server.close();
+    await s.stop();
     // a file that stores row ids (as a compaction by another engine copies them), with some nulls
-    const catalog = await openSqlCatalog({ catalogName: 'lakegate', warehouse });
-    const fileIO = new FileIO({ pathMap: [] });
-    const io = writableIcebergIO(icebergIOFromFileIO(fileIO), fileIO);
-    try {
-      mkdirSync(join(warehouse, 'imported'), { recursive: true });
-      const path = join(warehouse, 'imported', 'stored.parquet');
-      writeFileSync(path, lineageParquet([10, 11, 12], [100n, null, 102n], [1n, null, null]));
-      const id = { namespace: ['lake'], name: 'stored' };
-      const md = await loadTableMetadata(io, (await catalog.loadTableLocation(id)).metadataLocation);
-      await appendDataFiles(catalog, io, id, currentSchema(md), [{ path, fileSizeInBytes: statSync(path).size, recordCount: 3, metrics: [] }]);
-    } finally {
-      await catalog.close();
-    }
+    await registerFiles(warehouse, 'stored', [{ bytes: lineageParquet([10, 11, 12], [100n, null, 102n], [1n, null, null]), rows: 3 }]);
     await connect();
   });
-  afterAll(async () => {
-    await c?.end();
-    await server?.close();
-    rmSync(warehouse, { recursive: true, force: true });
-  });
+  afterAll(() => s.dispose());
 
   it('inherits _row_id (first_row_id + position) and _last_updated_sequence_number (data sequence number)', async () => {
     expect(await rows('SELECT id, _row_id, _last_updated_sequence_number FROM lake.t ORDER BY id')).toEqual([
@@ -111,11 +57,11 @@ describe('Iceberg v3 row lineage columns', () => {
     expect(await rows('SELECT _last_updated_sequence_number, count(*) FROM lake.t GROUP BY 1 ORDER BY 1')).toEqual([['1', '3'], ['2', '2']]);
   });
 
-  it('follows DELETE (ids stay with their rows) and UPDATE (new versions: new id, new sequence number)', async () => {
+  it('follows DELETE (ids stay with their rows) and UPDATE (new versions keep their id, take the new sequence number)', async () => {
     await c.query('DELETE FROM lake.t WHERE id = 2');
     await c.query(`UPDATE lake.t SET name = 'C' WHERE id = 3`);
     expect(await rows('SELECT id, name, _row_id, _last_updated_sequence_number FROM lake.t ORDER BY id')).toEqual([
-      ['1', 'a', '0', '1'], ['3', 'C', '5', '4'], ['4', 'd', '3', '2'], ['5', 'e', '4', '2'],
+      ['1', 'a', '0', '1'], ['3', 'C', '2', '4'], ['4', 'd', '3', '2'], ['5', 'e', '4', '2'],
     ]);
   });
 
@@ -142,16 +88,14 @@ describe('Iceberg v3 row lineage columns', () => {
     ]);
   });
 
-  it('works in INSERT … SELECT and subqueries; not yet on the target of UPDATE / DELETE', async () => {
+  it('works in INSERT … SELECT, subqueries and on the target of UPDATE / DELETE', async () => {
     await c.query('CREATE TABLE lake.copy (id int, rid int8) WITH (format_version = 3)');
     await c.query('INSERT INTO lake.copy SELECT id, _row_id FROM lake.t WHERE _row_id < 4 ORDER BY id');
-    expect(await rows('SELECT id, rid, _row_id FROM lake.copy ORDER BY id')).toEqual([['1', '0', '0'], ['4', '3', '1']]);
-    // the target of UPDATE / DELETE does not offer them yet (its scan is the row-level writer's): 42703
-    await expect(c.query('UPDATE lake.copy SET rid = rid + 100 WHERE _row_id = 1')).rejects.toMatchObject({ code: '42703' });
-    await expect(c.query('DELETE FROM lake.copy WHERE _row_id = 0')).rejects.toMatchObject({ code: '42703' });
-    // …but a subquery over the table does
-    await c.query('DELETE FROM lake.copy WHERE id IN (SELECT id FROM lake.copy WHERE _row_id = 0)');
-    expect(await rows('SELECT id, rid, _row_id FROM lake.copy ORDER BY id')).toEqual([['4', '3', '1']]);
+    expect(await rows('SELECT id, rid, _row_id FROM lake.copy ORDER BY id')).toEqual([['1', '0', '0'], ['3', '2', '1'], ['4', '3', '2']]);
+    await c.query('UPDATE lake.copy SET rid = rid + 100 WHERE _row_id = 1');
+    await c.query('DELETE FROM lake.copy WHERE _row_id = 0');
+    await c.query('DELETE FROM lake.copy WHERE id IN (SELECT id FROM lake.copy WHERE _row_id = 2)');
+    expect(await rows('SELECT id, rid, _row_id FROM lake.copy ORDER BY id')).toEqual([['3', '102', '1']]);
   });
 
   it('does not exist on v2 tables, and a real column of that name wins', async () => {

@@ -4,6 +4,9 @@
  * position; affected rows are deleted by those ids and UPDATE's new rows inserted, then one commit. Other
  * writable sources (temp tables) are rewritten: read all of `input` (old row, affected flag, new row), check
  * NOT NULL on updated rows, truncate and insert the surviving rows. Yields `[[count]]` or the RETURNING rows.
+ * A row delta with system columns (Iceberg v3 row lineage) scans them after the table's columns: they are
+ * passed up beside the row ids, handed to insert() with UPDATE's new rows (which keep their `_row_id`) and
+ * given to RETURNING (the binder lets WHERE / SET / RETURNING name them).
  */
 import type { Batch } from '../../common/batch.ts';
 import type { ColumnDef, RowDelta, RowLevelWriter, TableSource, WritableTableSource } from '../../catalog/table-source.ts';
@@ -60,9 +63,14 @@ export class OverwriteExec implements ExecOperator {
     const cols = p.table.columns;
     const n = cols.length;
     const delta = rl.begin(p.op);
-    const plan = withRowIds(p.input, p.table, delta);
+    const sys = delta.systemColumns ?? [];
+    const k = sys.length;
+    const plan = withRowIds(p.input, p, delta);
+    const sysCol = plan.columns.length - 2 - k;
     const fileCol = plan.columns.length - 2;
     const affected: unknown[][] = [];
+    // UPDATE … RETURNING: the old versions' system values, completed once the commit is known
+    const previous: unknown[][] = [];
     let count = 0;
     for await (const b of this.env.run(plan, this.env)) {
       checkAbort(this.env);
@@ -70,40 +78,45 @@ export class OverwriteExec implements ExecOperator {
       const files = b.columns[fileCol]!;
       const positions = b.columns[fileCol + 1]!;
       const newRows: unknown[][] = [];
+      const oldSys: unknown[][] = [];
       for (let i = 0; i < b.length; i++) {
         if (flags[i] !== true) continue;
         count++;
         delta.delete(files[i] as string, positions[i] as bigint);
-        const old = p.op === 'delete' ? b.columns.slice(0, n).map((c) => c[i] ?? null) : null;
-        if (old !== null) {
-          if (p.returning !== null) affected.push(old);
+        const sysValues = b.columns.slice(sysCol, sysCol + k).map((c) => c[i] ?? null);
+        if (p.op === 'delete') {
+          if (p.returning !== null) affected.push([...b.columns.slice(0, n).map((c) => c[i] ?? null), ...sysValues]);
           continue;
         }
         const row = b.columns.slice(n + 1, 2 * n + 1).map((c) => c[i] ?? null);
         checkNotNull(cols, row, rel);
         newRows.push(row);
-        if (p.returning !== null) affected.push(row);
+        oldSys.push(sysValues);
+        if (p.returning !== null) { affected.push(row); previous.push(sysValues); }
       }
-      if (newRows.length > 0) await delta.insert(rowsToBatch(newRows, n));
+      if (newRows.length > 0) await delta.insert(rowsToBatch(newRows, n), k === 0 ? undefined : rowsToBatch(oldSys, k));
     }
     await delta.commit();
     if (p.returning === null) {
       yield { columns: [[BigInt(count)]], length: 1 };
       return;
     }
-    yield* this.result(affected);
+    if (p.op === 'update' && k > 0) {
+      affected.forEach((row, i) => row.push(...(delta.updatedSystemValues?.(previous[i]!) ?? previous[i]!)));
+    }
+    yield* this.result(affected, n + k);
   }
 
-  private async *result(affected: unknown[][]): AsyncIterable<Batch> {
+  /** `width`: the table's columns, then any system columns RETURNING may name */
+  private async *result(affected: unknown[][], width = this.plan.table.columns.length): AsyncIterable<Batch> {
     const p = this.plan;
-    const n = p.table.columns.length;
     if (p.returning === null) {
       yield { columns: [[BigInt(affected.length)]], length: 1 };
       return;
     }
     const { fns, prepare } = compileAll(p.returning, this.env);
     for (let s = 0; s < affected.length; s += BATCH_SIZE) {
-      const b = rowsToBatch(affected.slice(s, s + BATCH_SIZE), n);
+      const b = rowsToBatch(affected.slice(s, s + BATCH_SIZE), width);
       await prepare(b);
       yield { columns: fns.map((f) => Array.from({ length: b.length }, (_, i) => f(b.columns, i))), length: b.length };
     }
@@ -124,22 +137,30 @@ const ROW_ID_COLUMNS = [
 ] as const;
 
 /**
- * `input` (projections over the scan of `table`, as bind-modify builds it and the optimizer leaves it) with the
- * scan reading through the row delta and every projection passing the two row-id columns on at its end
+ * `input` (projections over the scan of the target, as bind-modify builds it and the optimizer leaves it) with
+ * the scan reading through the row delta — the table's columns, the delta's system columns, file, position;
+ * the binder's scan has the table's columns, or those and the same system columns when the statement names
+ * one — and every projection passing the system and row-id columns on at its end
  */
-function withRowIds(input: LogicalPlan, table: WritableTableSource, delta: RowDelta): LogicalPlan {
-  if (input.kind === 'TableScan' && input.source === table) {
+function withRowIds(input: LogicalPlan, target: Pick<Overwrite, 'table' | 'tableOid'>, delta: RowDelta): LogicalPlan {
+  const table: WritableTableSource = target.table;
+  const sys = delta.systemColumns ?? [];
+  const trailing = [...sys.map((c) => ({ name: c.name, type: c.type })), ...ROW_ID_COLUMNS];
+  // the target itself, or its system-columns variant (withSystemColumns) the binder scanned
+  if (input.kind === 'TableScan' && (input.source === table || input.tableOid === target.tableOid)) {
     const source: TableSource = {
-      columns: [...table.columns, ...ROW_ID_COLUMNS.map((c) => ({ ...c, nullable: false }))],
+      columns: [...table.columns, ...sys, ...ROW_ID_COLUMNS.map((c) => ({ ...c, nullable: false }))],
       scan: (ctx) => delta.scan(ctx),
     };
-    return { ...input, source, columns: [...input.columns, ...ROW_ID_COLUMNS] };
+    const own = input.columns.length - table.columns.length;
+    if (own !== 0 && own !== sys.length) throw notSupported('system columns the row-level writer does not read');
+    return { ...input, source, columns: [...input.columns.slice(0, table.columns.length), ...trailing] };
   }
   if (input.kind === 'Projection') {
-    const inner = withRowIds(input.input, table, delta);
+    const inner = withRowIds(input.input, target, delta);
     const w = inner.columns.length;
-    const refs: Expr[] = ROW_ID_COLUMNS.map((c, k) => ({ kind: 'ColumnRef', index: w - 2 + k, levelsUp: 0, type: c.type, name: c.name }));
-    return { ...input, input: inner, exprs: [...input.exprs, ...refs], columns: [...input.columns, ...ROW_ID_COLUMNS] };
+    const refs: Expr[] = trailing.map((c, k) => ({ kind: 'ColumnRef', index: w - trailing.length + k, levelsUp: 0, type: c.type, name: c.name }));
+    return { ...input, input: inner, exprs: [...input.exprs, ...refs], columns: [...input.columns, ...trailing] };
   }
   throw notSupported(`row-level UPDATE / DELETE over a ${input.kind} plan`);
 }

@@ -152,8 +152,9 @@ async function dropRemovedFiles(io: IcebergWriteIO, md: TableMetadata, manifests
   return out;
 }
 
-export async function commitRowDelta(catalog: IcebergCatalog, io: IcebergWriteIO, id: TableIdentifier, c: RowDeltaChanges): Promise<void> {
-  await withCommitRetries(async (attempt) => {
+/** returns the new snapshot's sequence number */
+export async function commitRowDelta(catalog: IcebergCatalog, io: IcebergWriteIO, id: TableIdentifier, c: RowDeltaChanges): Promise<bigint> {
+  return withCommitRetries(async (attempt) => {
     const base = await catalog.loadTableLocation(id);
     const md = await loadTableMetadata(io, base.metadataLocation);
     const parent = findSnapshot(md, null);
@@ -213,5 +214,6 @@ export async function commitRowDelta(catalog: IcebergCatalog, io: IcebergWriteIO
     await commitSnapshot(catalog, io, id, base.metadataLocation, md, {
       snapshotId: c.snapshotId, sequenceNumber, parent, manifests: [...added, ...kept], summary, schemaId: c.schema.schemaId,
     }, attempt);
+    return sequenceNumber;
   }, c.maxRetries);
 }

@@ -11,12 +11,15 @@
  * and everything is one snapshot (row-delta-commit.ts): operation `delete` for DELETE, `overwrite` for UPDATE.
  * Format v3 tables get deletion vectors instead of position delete files (row-delta-dvs.ts), replacing the
  * data file's previous DV in the same snapshot. v1 tables have no row-level deletes: 0A000.
+ * v3 row lineage (§ Row Lineage, lineage/updated-row-lineage.ts): scan() also reads `_row_id` and
+ * `_last_updated_sequence_number` (systemColumns); UPDATE's new versions are written with the old `_row_id`
+ * and a null `_last_updated_sequence_number`, so they keep their id and inherit the commit's sequence number.
  */
 import { randomUUID } from 'node:crypto';
 import type { Batch } from '../../common/batch.ts';
 import { pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
-import type { RowDelta, ScanContext } from '../../catalog/table-source.ts';
+import type { ColumnDef, RowDelta, ScanContext } from '../../catalog/table-source.ts';
 import type { IcebergIO } from '../io.ts';
 import { DeleteLoader } from '../read/delete-loader.ts';
 import { DELETE_FILE_PATH_ID, DELETE_POS_ID } from '../read/delete-loader.ts';
@@ -32,6 +35,7 @@ import { metadataDir, newSnapshotId } from './append-commit.ts';
 import { commitRowDelta, dvKey, type AddedManifest } from './row-delta-commit.ts';
 import { currentDv, writeDeletionVectors, type DeletedRows } from './row-delta-dvs.ts';
 import { readTaskWithRowIds } from './row-id-scan.ts';
+import { lineageColumnsOf, updatedLineage, updatedLineageValues } from '../lineage/updated-row-lineage.ts';
 import { dataLocation, openDataWriter, type IcebergTableWriter, type OpenDataWriter } from './table-writer.ts';
 
 /** the table a row delta reads: one pinned snapshot (IcebergTableSource satisfies it) */
@@ -79,11 +83,19 @@ export class IcebergRowDelta implements RowDelta {
   private readonly tasks = new Map<string, FileScanTask>();
   private newRows: OpenDataWriter | null = null;
   private deletes: DeleteLoader | null = null;
+  /** v3: the row lineage fields scan() reads after the table's (none when the table is v2) */
+  private readonly lineage: readonly NestedField[];
+  readonly systemColumns?: readonly ColumnDef[];
+  /** the committed snapshot's sequence number (after commit) */
+  private sequenceNumber: bigint | null = null;
 
   constructor(private readonly writer: IcebergTableWriter, private readonly table: RowDeltaTable, private readonly op: 'update' | 'delete') {
     // v1 has no delete files or sequence numbers
     const v = table.metadata.formatVersion;
     if (v !== 2 && v !== 3) throw pgError(SqlState.feature_not_supported, `${op.toUpperCase()} on Iceberg format version ${v} tables is not supported`, { detail: 'Row-level changes are written as position delete files (v2) or deletion vectors (v3).' });
+    const l = lineageColumnsOf(table.metadata, table.schema);
+    this.lineage = l.fields;
+    if (l.fields.length > 0) this.systemColumns = l.columns;
   }
 
   async *scan(ctx: Pick<ScanContext, 'signal'>): AsyncIterable<Batch> {
@@ -97,7 +109,7 @@ export class IcebergRowDelta implements RowDelta {
     for (const task of plan.tasks) {
       ctx.signal.throwIfAborted();
       this.tasks.set(task.file.filePath, task);
-      for await (const b of readTaskWithRowIds(t.io, task, t.schema.fields, deletes, ctx.signal)) {
+      for await (const b of readTaskWithRowIds(t.io, task, [...t.schema.fields, ...this.lineage], deletes, ctx.signal)) {
         this.live.set(task.file.filePath, (this.live.get(task.file.filePath) ?? 0) + b.length);
         yield b;
       }
@@ -110,9 +122,15 @@ export class IcebergRowDelta implements RowDelta {
     list.push(pos);
   }
 
-  async insert(batch: Batch): Promise<void> {
-    this.newRows ??= openDataWriter(this.writer, this.table.metadata, this.table.schema);
-    await this.newRows.files.add(batch);
+  async insert(batch: Batch, previous?: Batch): Promise<void> {
+    const schema = this.lineage.length === 0 ? this.table.schema : { ...this.table.schema, fields: [...this.table.schema.fields, ...this.lineage] };
+    this.newRows ??= openDataWriter(this.writer, this.table.metadata, schema);
+    await this.newRows.files.add(this.lineage.length === 0 ? batch : updatedLineage(batch, this.lineage, previous));
+  }
+
+  /** UPDATE … RETURNING `_row_id`, `_last_updated_sequence_number`: the old id, the commit's sequence number */
+  updatedSystemValues(previous: readonly unknown[]): readonly unknown[] {
+    return updatedLineageValues(this.lineage, previous, this.sequenceNumber);
   }
 
   async commit(): Promise<void> {
@@ -186,7 +204,7 @@ export class IcebergRowDelta implements RowDelta {
       bump('added-files-size', written.reduce((n, f) => n + BigInt(f.fileSizeInBytes), 0n));
       for (const f of written) changed.add(changedKey(dataPart, f.partition ?? []));
     }
-    await commitRowDelta(this.writer.catalog, this.writer.io, this.writer.id, {
+    this.sequenceNumber = await commitRowDelta(this.writer.catalog, this.writer.io, this.writer.id, {
       op: this.op, snapshotId: newSnapshotId(), baseSnapshotId: t.snapshot.snapshotId, schema: t.schema, touched, removed, removedDeletes, added,
       dataSpecId: written.length > 0 ? dataPart?.specId ?? null : null, addedSummary: summary, changedPartitions: changed,
       ...(this.writer.maxRetries === undefined ? {} : { maxRetries: this.writer.maxRetries }),

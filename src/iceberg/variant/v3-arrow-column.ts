@@ -11,6 +11,7 @@ import { pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { PrimitiveType } from '../spec/schema.ts';
 import { readJsonb } from '../write/jsonb-reader.ts';
+import { jsonbToText, type JsonbValue } from '../../common/pgtypes/json-text.ts';
 import { encodeVariant } from './variant-encode.ts';
 
 /** the type names this file writes */
@@ -74,4 +75,14 @@ export function v3ArrowColumn(values: readonly unknown[], length: number, t: Pri
   // the group's children are required: a null group still holds (empty) slots underneath
   const children = [binaryData(metas, length, null, 0), binaryData(vals, length, null, 0)];
   return makeData({ type: variantType(), length, nullCount, ...(bitmap === null ? {} : { nullBitmap: bitmap }), children });
+}
+
+/**
+ * Variant values inside a struct, list or map written from jsonb (write/nested-column.ts): the nested writer
+ * hands each leaf as a parsed JSON value; a variant leaf takes any JSON (object, array, scalar), so it goes
+ * back to jsonb text for v3ArrowColumn. A JSON null (or a slot under a null parent) is a null variant group:
+ * it reads back as null either way, and a required field's check sees it as NULL.
+ */
+export function variantLeafValues(values: readonly unknown[]): unknown[] {
+  return values.map((v) => (v === undefined || v === null ? null : jsonbToText(v as JsonbValue)));
 }

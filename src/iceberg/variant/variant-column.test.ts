@@ -47,9 +47,10 @@ describe('variant columns from Arrow', () => {
     expect(arrowDataToValues(variantGroup([null], ints), VARIANT)).toEqual(['-5']);
   });
 
-  it('refuses shredded arrays (0A000) and malformed groups (XX001 naming the file)', () => {
+  it('refuses shredded arrays of bare elements and malformed groups (XX001 naming the file)', () => {
+    // array elements must be groups of value / typed_value (VariantShredding.md), not bare ints
     const list = vectorFromArray([[1]], new List(new Field('element', new Int32(), true))).data[0]!;
-    expect(() => arrowDataToValues(variantGroup([null], list), VARIANT, 'file:///f.parquet')).toThrow(expect.objectContaining({ code: '0A000', message: expect.stringMatching(/shredded variant arrays are not supported in column|of file "file:\/\/\/f.parquet"/) }));
+    expect(() => arrowDataToValues(variantGroup([null], list), VARIANT, 'file:///f.parquet')).toThrow(expect.objectContaining({ code: 'XX001', message: expect.stringMatching(/^could not read Parquet file "file:\/\/\/f.parquet": malformed shredded variant .*not groups of value and typed_value/) }));
     const bad = makeData({ type: new Struct([new Field('metadata', new Binary(), false), new Field('value', new Binary(), false)]), length: 1, nullCount: 0, children: [bin([Uint8Array.of(1, 0, 0)]), bin([Uint8Array.of(0x02, 1)])] });
     expect(() => arrowDataToValues(bad, VARIANT, 'file:///f.parquet')).toThrow(expect.objectContaining({ code: 'XX001', message: expect.stringContaining('could not read Parquet file "file:///f.parquet": malformed variant value') }));
     expect(() => arrowDataToValues(bin([Uint8Array.of(0)]), VARIANT, 'file:///g.parquet')).toThrow(expect.objectContaining({ code: 'XX001', message: expect.stringContaining('"file:///g.parquet": variant column is Binary') }));

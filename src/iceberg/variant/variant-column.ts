@@ -5,17 +5,17 @@
  *
  * Shredding: a primitive `typed_value` (int, float, decimal, date, timestamp, string, binary, uuid…) is
  * used when non-null, else `value` is decoded; both null (invalid at the top level) reads as NULL.
- * Shredded objects and arrays (`typed_value` a group) are 0A000. Malformed variant bytes are XX001 naming
- * the file, the column and the row.
+ * Shredded objects and arrays (`typed_value` a group or a list) are read by variant-shredded.ts. Malformed
+ * variant bytes are XX001 naming the file, the column and the row.
  */
 import { makeVector, Type, type Data, type DataType, type Field } from 'apache-arrow';
 import { pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
-import { float4Out } from '../../common/pgtypes/float-text.ts';
 import { jsonbIn } from '../../common/pgtypes/json-text.ts';
-import { jsonLeaf, jsonText } from '../spec/json-values.ts';
 import type { PrimitiveType } from '../spec/schema.ts';
 import { DictionaryCache, VariantFormatError, variantValueToJson } from './variant-decode.ts';
+import { shreddedType, typedJson } from './variant-typed.ts';
+import { shreddedVariantValues } from './variant-shredded.ts';
 
 /** reads a primitive Arrow chunk as the JS values of an Iceberg primitive type (arrow-values.ts) */
 export type PrimitiveReader = (d: Data, t: PrimitiveType) => unknown[];
@@ -24,36 +24,6 @@ export type PrimitiveReader = (d: Data, t: PrimitiveType) => unknown[];
 export interface VariantSource {
   readonly uri?: string;
   readonly column?: string;
-}
-
-const p = (name: string, extra: Partial<PrimitiveType> = {}): PrimitiveType => ({ kind: 'primitive', name, ...extra });
-
-/** the Iceberg primitive a shredded `typed_value` Arrow type reads as (§ VariantShredding shredded types) */
-function shreddedType(t: DataType, where: string): PrimitiveType {
-  const x = t as DataType & { bitWidth?: number; precision?: number; scale?: number; unit?: number; timezone?: string | null; byteWidth?: number };
-  switch (t.typeId) {
-    case Type.Bool: return p('boolean');
-    case Type.Int: return (x.bitWidth ?? 32) <= 32 ? p('int') : p('long');
-    case Type.Float: return (x.precision ?? 2) === 1 ? p('float') : p('double'); // Precision.SINGLE = 1
-    case Type.Decimal: return p('decimal', { precision: x.precision ?? 38, scale: x.scale ?? 0 });
-    case Type.Date: return p('date');
-    case Type.Time: return p('time');
-    case Type.Timestamp: return p(x.timezone ? 'timestamptz' : 'timestamp');
-    case Type.Utf8: case Type.LargeUtf8: return p('string');
-    case Type.Binary: case Type.LargeBinary: return p('binary');
-    case Type.FixedSizeBinary: if (x.byteWidth === 16) return p('uuid'); break;
-    case Type.Struct: case Type.List: case Type.LargeList:
-      throw pgError(SqlState.feature_not_supported, `shredded variant ${t.typeId === Type.Struct ? 'objects' : 'arrays'} are not supported${where}`, {
-        hint: 'Only variants shredded as top-level primitives (typed_value of a primitive type) can be read.',
-      });
-  }
-  throw pgError(SqlState.feature_not_supported, `shredded variant typed_value of type ${String(t)} is not supported${where}`);
-}
-
-/** a shredded primitive's JS value → JSON text as the variant decoder prints the same primitive */
-function typedJson(t: PrimitiveType, v: unknown): string {
-  if (t.name === 'float') return Number.isFinite(v) ? float4Out(v as number) : `"${float4Out(v as number)}"`;
-  return jsonText(jsonLeaf(t, v));
 }
 
 export function variantColumnValues(d: Data, readPrimitive: PrimitiveReader, source: VariantSource = {}): unknown[] {
@@ -71,6 +41,9 @@ export function variantColumnValues(d: Data, readPrimitive: PrimitiveReader, sou
   const typedData = child('typed_value');
   if (metaData === undefined || (valueData === undefined && typedData === undefined)) {
     throw pgError(SqlState.data_corrupted, `could not read Parquet file${source.uri === undefined ? '' : ` "${source.uri}"`}: variant group${source.column === undefined ? '' : ` "${source.column}"`} lacks its metadata or value field`);
+  }
+  if (typedData !== undefined && (typedData.typeId === Type.Struct || typedData.typeId === Type.List || typedData.typeId === Type.LargeList)) {
+    return shreddedVariantValues(d, metaData, readPrimitive, source);
   }
   const typedType = typedData === undefined ? null : shreddedType(typedData.type, where);
   const typed = typedData === undefined || typedType === null ? null : readPrimitive(typedData, typedType);

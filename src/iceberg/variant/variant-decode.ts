@@ -193,3 +193,28 @@ export class DictionaryCache {
 export function variantValueToJson(value: Uint8Array, dict: readonly string[]): string {
   return valueText(value, 0, dict, 0);
 }
+
+/**
+ * The fields of a variant object as (key, JSON text) pairs, or null when the value is not an object (a
+ * partially shredded object's `value` holds the fields its `typed_value` does not)
+ */
+export function variantObjectEntries(value: Uint8Array, dict: readonly string[]): [string, string][] | null {
+  need(value, 0, 1);
+  if ((value[0]! & 3) !== 2) return null;
+  valueText(value, 0, dict, 0); // checks the whole object (bounds, dictionary ids) before it is split
+  const h = value[0]! >> 2;
+  const offSize = (h & 3) + 1;
+  const idSize = ((h >> 2) & 3) + 1;
+  const countSize = (h >> 4) & 1 ? 4 : 1;
+  const n = uintLE(value, 1, countSize);
+  const idsAt = 1 + countSize;
+  const offsAt = idsAt + n * idSize;
+  const dataAt = offsAt + (n + 1) * offSize;
+  const end = dataAt + uintLE(value, offsAt + n * offSize, offSize);
+  const out: [string, string][] = [];
+  for (let i = 0; i < n; i++) {
+    const key = dict[uintLE(value, idsAt + i * idSize, idSize)]!;
+    out.push([key, valueText(value.subarray(0, end), dataAt + uintLE(value, offsAt + i * offSize, offSize), dict, 1)]);
+  }
+  return out;
+}

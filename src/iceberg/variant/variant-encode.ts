@@ -128,8 +128,17 @@ function valueBytes(v: JsonbValue, ids: ReadonlyMap<string, number>, dictSize: n
 
 /** one jsonb value → its variant metadata and value */
 export function encodeVariant(v: JsonbValue): { metadata: Uint8Array; value: Uint8Array } {
+  const { metadata, values } = encodeVariants([v]);
+  return { metadata, value: values[0]! };
+}
+
+/**
+ * several jsonb values sharing one metadata dictionary (the pieces of one shredded variant: each `value`
+ * of a row is decoded with the row's top-level metadata)
+ */
+export function encodeVariants(vs: readonly JsonbValue[]): { metadata: Uint8Array; values: Uint8Array[] } {
   const keySet = new Set<string>();
-  collectKeys(v, keySet);
+  for (const v of vs) collectKeys(v, keySet);
   const keys = [...keySet].sort(compareUtf8);
   const ids = new Map(keys.map((k, i) => [k, i] as const));
   const strings = keys.map((k) => enc.encode(k));
@@ -147,5 +156,5 @@ export function encodeVariant(v: JsonbValue): { metadata: Uint8Array; value: Uin
     if (i < keys.length) off += strings[i]!.length;
   }
   for (const s of strings) { metadata.set(s, at); at += s.length; }
-  return { metadata, value: valueBytes(v, ids, keys.length) };
+  return { metadata, values: vs.map((v) => valueBytes(v, ids, keys.length)) };
 }

@@ -25,6 +25,7 @@ import type { IcebergType, NestedField, PrimitiveType } from '../spec/schema.ts'
 import { toSqlType } from '../spec/types.ts';
 import { FIELD_ID_KEY } from '../read/arrow-values.ts';
 import { arrowColumn, arrowTypeOf } from './arrow-column.ts';
+import { variantLeafValues } from '../variant/v3-arrow-column.ts';
 import { ColumnMetrics } from './column-metrics.ts';
 import { readJsonb } from './jsonb-reader.ts';
 
@@ -142,7 +143,7 @@ class Conversion {
     if (required) for (const v of values) if (v === null) throw this.notNull(path);
     if (t.kind === 'primitive') {
       const sql = toSqlType(t);
-      const js = json ? values.map((v) => (v === undefined ? null : this.leaf(v as JsonbValue, t, sql, path))) : values.map((v) => v ?? null);
+      const js = t.name === 'variant' && json ? variantLeafValues(values) : json ? values.map((v) => (v === undefined ? null : this.leaf(v as JsonbValue, t, sql, path))) : values.map((v) => v ?? null);
       return arrowColumn(js, length, t, this.metrics(id));
     }
     const type = arrowTypeOfIceberg(t);

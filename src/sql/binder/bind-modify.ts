@@ -34,9 +34,13 @@ export function bindModify(b: Binder, n: Node, op: 'update' | 'delete'): QueryRe
   const table = rel.source;
   if (!isWritable(table)) throw pgError(SqlState.wrong_object_type, `cannot ${op} relation "${rel.name}"`, pos(locOf(rv)));
   const tcols = table.columns;
+  // system columns (Iceberg v3 _row_id, …) after the table's own, when the statement names one: readable in
+  // WHERE, SET expressions and RETURNING, never in `*`, never assignable (the row-level writer's scan adds them)
+  const source = table.withSystemColumns?.((name) => b.mentions(name)) ?? table;
+  const scols = source.columns.length > tcols.length && source.columns.slice(tcols.length).every((c) => c.system) ? source.columns : tcols;
   const alias = ((rv.alias as Node | undefined)?.aliasname as string | undefined) ?? rel.name;
   const scope = new Scope(null);
-  const item = { alias, schema: rel.schema, columns: tcols.map((c, i) => ({ name: c.name, type: c.type, index: i, tableOid: rel.oid, attnum: i + 1 })) };
+  const item = { alias, schema: rel.schema, columns: scols.map((c, i) => ({ name: c.name, type: c.type, index: i, tableOid: rel.oid, attnum: c.system ? 0 : i + 1, ...(c.system ? { starHidden: true } : {}) })) };
   scope.add(item);
   const es = { scope, clause: 'WHERE', allowAgg: false, allowWindow: false, allowSrf: false };
   const refs: Expr[] = tcols.map((c, i) => ({ kind: 'ColumnRef', index: i, levelsUp: 0, type: c.type, name: `${alias}.${c.name}` }));
@@ -54,6 +58,7 @@ export function bindModify(b: Binder, n: Node, op: 'update' | 'delete'): QueryRe
       const name = String(rt.name);
       if (rt.indirection !== undefined) throw notSupported('UPDATE of subfields or array elements');
       const j = tcols.findIndex((c) => c.name === name);
+      if (j < 0 && scols.some((c) => c.system && c.name === name)) throw pgError(SqlState.feature_not_supported, `cannot assign to system column "${name}"`, pos(locOf(rt)));
       if (j < 0) throw pgError(SqlState.undefined_column, `column "${name}" of relation "${rel.name}" does not exist`, pos(locOf(rt)));
       if (assigned.has(j)) throw pgError(SqlState.duplicate_column, `multiple assignments to same column "${name}"`, pos(locOf(rt)));
       const [tag] = tagOf(rt.val);
@@ -77,7 +82,7 @@ export function bindModify(b: Binder, n: Node, op: 'update' | 'delete'): QueryRe
       exprs.push({ kind: 'Case', whens: [{ cond: flag, result: v }], elseExpr: { kind: 'Literal', value: null, type: tcols[j]!.type }, type: tcols[j]!.type });
     }
   }
-  const scan: LogicalPlan = { kind: 'TableScan', source: table, name: `${rel.schema}.${rel.name}`, tableOid: rel.oid, columns: tcols.map((c) => ({ name: c.name, type: c.type })) };
+  const scan: LogicalPlan = { kind: 'TableScan', source: scols === tcols ? table : source, name: `${rel.schema}.${rel.name}`, tableOid: rel.oid, columns: scols.map((c) => ({ name: c.name, type: c.type })) };
   const input: LogicalPlan = {
     kind: 'Projection', input: scan, exprs,
     columns: exprs.map((e, i) => ({ name: i < tcols.length ? tcols[i]!.name : i === tcols.length ? 'affected' : tcols[i - tcols.length - 1]!.name, type: e.type })),
@@ -97,7 +102,7 @@ export function bindModify(b: Binder, n: Node, op: 'update' | 'delete'): QueryRe
       }
       const e = resolveUnknownOutput(b, bindExpr(b, rt.val, { ...es, clause: 'RETURNING' }));
       returning.push(e);
-      const direct = e.kind === 'ColumnRef' && e.levelsUp === 0;
+      const direct = e.kind === 'ColumnRef' && e.levelsUp === 0 && e.index < tcols.length;
       columns.push({ name: (rt.name as string | undefined) ?? figureColname(rt.val), type: e.type, tableOid: direct ? rel.oid : 0, attnum: direct ? e.index + 1 : 0 });
     }
   }
