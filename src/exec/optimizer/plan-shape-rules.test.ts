@@ -7,33 +7,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Oid, sqlType } from '../../common/pgtypes/oids.ts';
 import { initParser } from '../../sql/index.ts';
-import { MemoryCatalog } from '../../sql/testing/memory-catalog.ts';
 import { optimizedExplain, runWithRules, sortedRows } from '../testing/optimizer-fixture.ts';
-import { StrictTable } from '../testing/strict-table.ts';
+import { sizedJoinCatalog } from '../testing/sized-join-catalog.ts';
 import { impliedFor } from './derive-or-filters.ts';
 
 beforeAll(async () => { await initParser(); });
 
-class SizedTable extends StrictTable {
-  get estimatedRows(): number { return this.rows.length; }
-}
-
-const col = (name: string, oid: number) => ({ name, type: sqlType(oid), nullable: true });
-
-function catalog(): MemoryCatalog {
-  const cat = new MemoryCatalog();
-  // big: 3 000 rows, k = g % 100, x = g % 7, plus NULL keys; small: duplicates, NULLs, a key big lacks
-  const big: unknown[][] = Array.from({ length: 3000 }, (_, i) => [(i + 1) % 100, (i + 1) % 7, i + 1]);
-  big.push([null, 1, -1], [null, 2, -2], [5, null, -3]);
-  cat.addRelation({ schema: 'public', name: 'big', source: new SizedTable([col('k', Oid.int4), col('x', Oid.int4), col('v', Oid.int4)], big) });
-  cat.addRelation({ schema: 'public', name: 'small', source: new SizedTable(
-    [col('k', Oid.int4), col('x', Oid.int4), col('v', Oid.int4), col('name', Oid.text)],
-    [[1, 1, 10, 'a'], [1, 2, 20, 'b'], [5, 0, 30, 'c'], [5, 0, 31, 'c2'], [null, 3, 40, 'n'], [200, 1, 50, 'miss'], [7, null, 60, 'nx'], [99, 1, 70, 'z']],
-  ) });
-  cat.addRelation({ schema: 'public', name: 'nulls', source: new SizedTable([col('k', Oid.int4)], [[1], [null], [99]]) });
-  cat.addRelation({ schema: 'public', name: 'nothing', source: new SizedTable([col('k', Oid.int4)], []) });
-  return cat;
-}
+const catalog = sizedJoinCatalog;
 
 async function sameRows(sql: string, rule: string): Promise<string[]> {
   const cat = catalog();

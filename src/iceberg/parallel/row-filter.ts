@@ -6,7 +6,7 @@
  * are never true), and anything this filter cannot judge (a field not decoded, a NaN) is kept.
  */
 import type { Batch } from '../../common/batch.ts';
-import { compareValues, type BoundPredicate, type CompareOp } from '../scan/bound-predicate.ts';
+import { compareOpTest, compareValues, type BoundPredicate, type CompareOp } from '../scan/bound-predicate.ts';
 import type { PrimitiveType } from '../spec/schema.ts';
 
 /** true = keep the row (it may match); only the columns of the predicate's fields are read */
@@ -14,17 +14,6 @@ export type RowTest = (columns: readonly (readonly unknown[])[], r: number) => b
 
 const KEEP: RowTest = () => true;
 const DROP: RowTest = () => false;
-
-function opTest(op: CompareOp): (c: number) => boolean {
-  switch (op) {
-    case '=': return (c) => c === 0;
-    case '<>': return (c) => c !== 0;
-    case '<': return (c) => c < 0;
-    case '<=': return (c) => c <= 0;
-    case '>': return (c) => c > 0;
-    case '>=': return (c) => c >= 0;
-  }
-}
 
 const isNaNValue = (v: unknown): boolean => typeof v === 'number' && Number.isNaN(v);
 
@@ -60,7 +49,7 @@ function compile(p: BoundPredicate, columnOfField: ReadonlyMap<number, number>):
       };
     }
     case 'compare': {
-      const test = opTest(p.op);
+      const test = compareOpTest(p.op);
       const { type, value } = p;
       return (cols, r) => {
         const v = cols[c]![r];

@@ -10,7 +10,7 @@
  * JS-value filter on the rows kept; when no conjunct is handled it runs that filter alone.
  */
 import { Type, type Data } from 'apache-arrow';
-import type { BoundPredicate, CompareOp } from '../scan/bound-predicate.ts';
+import { compareOpTest, type BoundPredicate, type CompareOp } from '../scan/bound-predicate.ts';
 
 /**
  * indexes (ascending) of the rows of `length` that may match, `complete` when every conjunct was judged (else
@@ -29,17 +29,6 @@ function validity(d: Data): Uint8Array | null {
 }
 
 const isNullAt = (bm: Uint8Array, pos: number): boolean => (bm[pos >> 3]! & (1 << (pos & 7))) === 0;
-
-function opTest(op: CompareOp): (c: number) => boolean {
-  switch (op) {
-    case '=': return (c) => c === 0;
-    case '<>': return (c) => c !== 0;
-    case '<': return (c) => c < 0;
-    case '<=': return (c) => c <= 0;
-    case '>': return (c) => c > 0;
-    case '>=': return (c) => c >= 0;
-  }
-}
 
 /** clears `keep` of null rows and of rows whose value fails `test(compare(row))` */
 function apply32(d: Data, length: number, keep: Uint8Array, value: number, test: (c: number) => boolean): void {
@@ -89,7 +78,7 @@ function leafOf(p: BoundPredicate, indexOfId: ReadonlyMap<number, number>): Leaf
   if (p.kind !== 'compare') return null;
   const c = indexOfId.get(p.fieldId);
   if (c === undefined) return null;
-  const test = opTest(p.op);
+  const test = compareOpTest(p.op);
   if (INT32_TYPES.has(p.type.name) && typeof p.value === 'number' && Number.isInteger(p.value)) {
     const value = p.value;
     return (data, length, keep) => {

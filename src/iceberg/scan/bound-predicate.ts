@@ -24,6 +24,18 @@ export type BoundPredicate =
   | { readonly kind: 'startsWith'; readonly fieldId: number; readonly type: PrimitiveType; readonly prefix: string }
   | { readonly kind: 'and' | 'or'; readonly args: readonly BoundPredicate[] };
 
+/** whether a comparison result (negative, zero, positive) satisfies `op` */
+export function compareOpTest(op: CompareOp): (c: number) => boolean {
+  switch (op) {
+    case '=': return (c) => c === 0;
+    case '<>': return (c) => c !== 0;
+    case '<': return (c) => c < 0;
+    case '<=': return (c) => c <= 0;
+    case '>': return (c) => c > 0;
+    case '>=': return (c) => c >= 0;
+  }
+}
+
 export const TRUE: BoundPredicate = { kind: 'true' };
 export const FALSE: BoundPredicate = { kind: 'false' };
 
