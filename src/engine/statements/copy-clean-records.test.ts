@@ -14,6 +14,7 @@ import { Oid, type SqlType } from '../../common/pgtypes/oids.ts';
 import { DEFAULT_OUTPUT_SETTINGS } from '../../common/pgtypes/output-settings.ts';
 import { toGatewayError } from '../../common/errors.ts';
 import { rowsOfBatch } from '../../common/batch.ts';
+import { mulberry32 } from '../../common/prng.ts';
 
 const csv: CopyOptions = {
   format: 'csv', header: false, delimiter: ',', nullString: '', quote: '"', escape: '"', forceQuote: [], forceNotNull: [], forceNull: [],
@@ -26,15 +27,7 @@ const types: SqlType[] = [
 ];
 const target: CopyTarget = { table: 't', columns: types.map((type, i) => ({ name: `c${i}`, type })) };
 
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 const good: readonly (readonly string[])[] = [
   ['0', '-12', '2147483647', '-2147483648', '77'],

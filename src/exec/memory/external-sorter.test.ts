@@ -9,11 +9,9 @@ import { MemoryPool } from './memory-pool.ts';
 import { ServerMemory } from './server-memory.ts';
 import { liveSpillDirectories } from './spill-directory.ts';
 import { estimateRowBytes } from './size-estimate.ts';
+import { mulberry32 } from '../../common/prng.ts';
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => { s = (s + 0x6d2b79f5) >>> 0; let t = s; t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
-}
+const rng = mulberry32;
 
 const SPECS: KeySpec[] = [
   { oid: Oid.int4, descending: false, nullsFirst: true },

@@ -12,16 +12,9 @@ import { DecimalBuilder, Int64Builder, Utf8Builder } from './typed-column-builde
 import { materializeColumn, type TypedColumn } from './typed-columns.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import type { PrimitiveType } from '../spec/schema.ts';
+import { mulberry32 } from '../../common/prng.ts';
 
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 const enc = new TextEncoder();
 
