@@ -91,15 +91,19 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   const server = await startServer(config);
   console.log(`lakegate listening on ${server.host}:${server.port}`);
   if (server.restPort !== undefined) console.log(`lakegate Iceberg REST catalog on http://${server.host}:${server.restPort}`);
-  await new Promise<void>((resolve) => {
+  return await closeOnSignal(server);
+}
+
+/** serves until SIGINT or SIGTERM, then closes (sessions end with 57P01) and exits 0 */
+function closeOnSignal(running: { close(): Promise<void> }): Promise<number> {
+  return new Promise<number>((resolve) => {
     const stop = (signal: string): void => {
       console.log(`lakegate: ${signal} received, shutting down`);
-      void server.close().then(resolve, resolve);
+      void running.close().then(() => resolve(0), () => resolve(0));
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
-  return 0;
 }
 
 /** `processes: N`: the primary forks and supervises; a forked server process runs runClusterWorker */
@@ -112,15 +116,7 @@ async function serveProcesses(config: Config): Promise<number> {
   const primary = await startPrimary({ processes: config.processes, maxConnections: config.max_connections });
   console.log(`lakegate listening on ${primary.host}:${primary.port} (${config.processes} processes)`);
   if (primary.restPort !== undefined) console.log(`lakegate Iceberg REST catalog on http://${primary.host}:${primary.restPort}`);
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string): void => {
-      console.log(`lakegate: ${signal} received, shutting down`);
-      void primary.close().then(resolve, resolve);
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-  });
-  return 0;
+  return await closeOnSignal(primary);
 }
 
 try {

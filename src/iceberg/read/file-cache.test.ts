@@ -13,18 +13,9 @@ import { readParquetColumns, type ParquetColumnRequest } from './parquet-reader.
 import { ByteLru } from './byte-lru.ts';
 import { clearFileCache, configureFileCache, DEFAULT_FILE_CACHE_BYTES, fileCacheStats, isSmallFile } from './file-cache.ts';
 import { threadShare } from './file-cache-setting.ts';
+import { memoryWriteIO } from '../write/testing/memory-write-io.ts';
 
-function countingIO(): IcebergWriteIO & { reads: number } {
-  const files = new Map<string, Uint8Array>();
-  const io = {
-    reads: 0,
-    read: async (u: string) => { io.reads++; return files.get(u)!; },
-    readRange: async (u: string, o: number, l: number) => { io.reads++; return files.get(u)!.subarray(o, o + l); },
-    write: async (u: string, d: Uint8Array) => { files.set(u, d); },
-    writeIfAbsent: async (u: string, d: Uint8Array) => { if (files.has(u)) return false; files.set(u, d); return true; },
-  };
-  return io;
-}
+const countingIO = memoryWriteIO;
 
 const schema = parseSchema({
   type: 'struct', 'schema-id': 0, fields: [

@@ -8,7 +8,6 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { ParquetDataWriter } from '../write/parquet-data-writer.ts';
 import { parseSchema, type PrimitiveType } from '../spec/schema.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
-import type { IcebergWriteIO } from '../write/write-io.ts';
 import { readParquetColumns, type ColumnChunk, type ParquetColumnRequest } from './parquet-reader.ts';
 import { emptyScanMetrics } from '../../catalog/table-source.ts';
 import { referencedFieldIds, type BoundPredicate } from '../scan/bound-predicate.ts';
@@ -17,18 +16,9 @@ import { arrowDataToValues } from './arrow-values.ts';
 import { openParquetSource } from './parquet-source.ts';
 import { configureFileCache, DEFAULT_FILE_CACHE_BYTES } from './file-cache.ts';
 import { lateMaterializationOn, valuesAtRows, type ChunkFilter } from './late-materialization.ts';
+import { memoryWriteIO } from '../write/testing/memory-write-io.ts';
 
-function memoryIO(): IcebergWriteIO & { ranged: number } {
-  const files = new Map<string, Uint8Array>();
-  const io = {
-    ranged: 0,
-    read: async (u: string) => files.get(u)!,
-    readRange: async (u: string, o: number, l: number) => { io.ranged += l; return files.get(u)!.subarray(o, o + l); },
-    write: async (u: string, d: Uint8Array) => { files.set(u, d); },
-    writeIfAbsent: async (u: string, d: Uint8Array) => { if (files.has(u)) return false; files.set(u, d); return true; },
-  };
-  return io;
-}
+const memoryIO = memoryWriteIO;
 
 const schema = parseSchema({
   type: 'struct', 'schema-id': 0, fields: [

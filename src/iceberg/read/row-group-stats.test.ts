@@ -7,25 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { ParquetDataWriter } from '../write/parquet-data-writer.ts';
 import { parseSchema, type PrimitiveType } from '../spec/schema.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
-import type { IcebergWriteIO } from '../write/write-io.ts';
 import { readParquetFooter } from './parquet-footer.ts';
 import { rowGroupFieldStats, selectRowGroups } from './row-group-stats.ts';
 import { readParquetColumns } from './parquet-reader.ts';
 import { emptyScanMetrics } from '../../catalog/table-source.ts';
 import type { BoundPredicate } from '../scan/bound-predicate.ts';
+import { memoryWriteIO } from '../write/testing/memory-write-io.ts';
 
-function memoryIO(): IcebergWriteIO & { files: Map<string, Uint8Array>; ranged: number } {
-  const files = new Map<string, Uint8Array>();
-  const io = {
-    files,
-    ranged: 0,
-    read: async (u: string) => files.get(u)!,
-    readRange: async (u: string, o: number, l: number) => { io.ranged += l; return files.get(u)!.subarray(o, o + l); },
-    write: async (u: string, d: Uint8Array) => { files.set(u, d); },
-    writeIfAbsent: async (u: string, d: Uint8Array) => { if (files.has(u)) return false; files.set(u, d); return true; },
-  };
-  return io;
-}
+const memoryIO = memoryWriteIO;
 
 const schema = parseSchema({
   type: 'struct', 'schema-id': 0, fields: [
