@@ -9,6 +9,7 @@
  * plan and expression kinds not listed here, stable or volatile functions, unknown shapes all answer false.
  * The answer is memoized per plan object (bound plans are immutable).
  */
+import { Oid } from '../common/pgtypes/oids.ts';
 import type { BoundQuery } from '../sql/index.ts';
 
 const PLAN_KINDS: ReadonlySet<string> = new Set(['Values', 'Projection', 'Filter', 'Limit', 'Sort', 'Distinct']);
@@ -17,7 +18,7 @@ const EXPR_KINDS: ReadonlySet<string> = new Set([
   'BooleanTest', 'DistinctFrom', 'ScalarArrayOp', 'Array', 'Subscript', 'Row', 'FieldSelect',
 ]);
 /** the reg* types and their arrays: their values are catalog names (text I/O reads the catalog) */
-const REG_TYPES: ReadonlySet<number> = new Set([24, 2202, 2203, 2204, 2205, 2206, 3734, 3769, 4089, 4096, 4191, 1008, 2207, 2208, 2209, 2210, 2211, 3735, 3770, 4090, 4097, 4192]);
+const REG_TYPES: ReadonlySet<number> = new Set(Object.entries(Oid).filter(([name]) => /^_?reg/.test(name)).map(([, oid]) => oid));
 /** properties holding implementations (functions, registry entries), not plan structure */
 const SKIPPED: ReadonlySet<string> = new Set(['def', 'fn', 'source']);
 
