@@ -10,7 +10,7 @@
  * half of it and each worker a share of the other half when a pool runs). Memory is counted as the bytes of
  * the Arrow IPC buffers the cached columns live in (a buffer decoded for several columns counts once, in its
  * row group's entry). Only files up to SMALL_FILE_SHARE of the bound are cached (the files read whole by
- * small-file-source.ts); the row groups of bigger files are read as before and never enter the cache.
+ * parquet-source.ts); the row groups of bigger files are read as before and never enter the cache.
  */
 import type { Data } from 'apache-arrow';
 import { ByteLru } from './byte-lru.ts';

@@ -3,7 +3,7 @@
  * IPC stream, which frees the WASM table), with each column's index by Iceberg field id — from the name the
  * reader resolved (Parquet `field_id`, name mapping or position) in `idByName`. Two decoders: the async
  * ranged reader of a ParquetFile (big files: only the projected column chunks are fetched) and the sync
- * reader over a whole file in memory (small files, small-file-source.ts: no promise per range, no footer
+ * reader over a whole file in memory (small files, parquet-source.ts: no promise per range, no footer
  * parse through the async reader's futures).
  */
 import { readParquet, type ParquetFile, type Table as WasmTable } from 'parquet-wasm';
