@@ -1,22 +1,7 @@
-/** Small helpers over columnar batches shared by operators: gather, row keys, builders. */
+/** Small helpers over columnar batches shared by operators: row keys, builders (gathering rows: join-gather.ts). */
 import type { Batch } from '../common/batch.ts';
 import { valueKey } from '../functions/index.ts';
 import type { Cols, RowFn } from './expr/compile-expr.ts';
-
-/** rows of `batch` at `idx`, in that order; -1 gives a row of NULLs */
-export function gather(batch: Batch, idx: readonly number[], width = batch.columns.length): unknown[][] {
-  const out: unknown[][] = [];
-  for (let c = 0; c < width; c++) {
-    const src = batch.columns[c];
-    const col = new Array<unknown>(idx.length);
-    for (let k = 0; k < idx.length; k++) {
-      const r = idx[k]!;
-      col[k] = r < 0 || src === undefined ? null : src[r] ?? null;
-    }
-    out.push(col);
-  }
-  return out;
-}
 
 /** A hash key equal for rows whose values are equal under compareValues (NULLs equal each other). */
 export function rowKey(values: readonly unknown[], oids: readonly number[]): string {

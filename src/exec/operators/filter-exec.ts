@@ -2,13 +2,13 @@
  * FilterExec: keeps rows whose predicate is true. A vectorizable predicate (expr/vector-expr.ts) computes
  * the batch's rows at once; the others run their row closure per row (awaiting async functions).
  */
-import { isNullColumn, nullColumn, type Batch } from '../../common/batch.ts';
-import { attachScaled, scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
+import type { Batch } from '../../common/batch.ts';
 import type { Filter } from '../../sql/index.ts';
 import { checkAbort, type Env } from '../context.ts';
 import { asyncResult, compileExpr, settleAsync, type Cols, type RowFn } from '../expr/compile-expr.ts';
 import { compileVector, valuesOf, type VecFn } from '../expr/vector-expr.ts';
 import type { ExecOperator } from '../operator.ts';
+import { take } from '../join-gather.ts';
 
 export class FilterExec implements ExecOperator {
   readonly name = 'FilterExec';
@@ -53,26 +53,7 @@ function selectRows(vec: VecFn, row: RowFn, b: Batch): Int32Array {
   return keep.subarray(0, k);
 }
 
-/** the rows `keep` of every column; a column array shared by several columns (unread NULLs) is gathered once */
-export function gatherColumns(columns: Cols, keep: readonly number[] | Int32Array): unknown[][] {
-  const done = new Map<readonly unknown[], unknown[]>();
-  const n = keep.length;
-  return columns.map((c) => {
-    // a shared all-NULL column (a column the scan did not read) stays one, uncopied
-    if (isNullColumn(c)) return nullColumn(n) as unknown[];
-    let g = done.get(c);
-    if (g === undefined) {
-      g = new Array<unknown>(n);
-      for (let j = 0; j < n; j++) g[j] = c[keep[j]!] ?? null;
-      done.set(c, g);
-      // a numeric column's exact doubles (pgtypes/numeric-column.ts) follow the rows they belong to
-      const att = scaledColumnOf(c);
-      if (att !== undefined) {
-        const f = new Float64Array(n);
-        for (let j = 0; j < n; j++) f[j] = att.f[keep[j]!]!;
-        attachScaled(g, f, att.scale);
-      }
-    }
-    return g;
-  });
+/** the rows `keep` of every column (join-gather.ts's take: shared NULL columns and numeric doubles kept) */
+export function gatherColumns(columns: Cols, keep: readonly number[] | Int32Array): Cols {
+  return take({ columns, length: 0 }, keep, keep.length, columns.length, false);
 }
