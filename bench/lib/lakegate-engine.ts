@@ -1,7 +1,8 @@
 /**
  * lakegate as a child `node bin/lakegate.mjs serve` on a temp warehouse, loaded through COPY FROM STDIN into
  * Iceberg tables (lineitem and orders partitioned by month). A child so that its peak RSS is the kernel's VmHWM;
- * reset per query through /proc/<pid>/clear_refs ("5" resets the high-water mark, Linux ≥ 4.0).
+ * reset per query through /proc/<pid>/clear_refs ("5" resets the high-water mark, Linux ≥ 4.0). The server is
+ * restarted between the load and the queries, so a query's peak is its own and not the load's residue.
  *
  * Timeouts: statement_timeout first; if the server does not answer within a grace period after that (a
  * query that never yields to the event loop), the child is killed and restarted on the same warehouse, so the
@@ -67,7 +68,11 @@ export class LakegateEngine implements Engine {
     for (const ddl of tpchCreateDdl({ target: 'lakegate', schema: SCHEMA, partitioned: true })) await c.query(ddl);
     for (const f of data.tables.values()) await copyCsv(c, `${SCHEMA}.${f.table}`, f.file, data.delimiter, 'lakegate');
     const seconds = (performance.now() - t0) / 1000;
-    await c.query(`SET search_path TO ${SCHEMA}`);
+    // Queries run on a restarted server: a load's heap and WASM memory never shrink, so without the restart every
+    // query's peak RSS would be the load's residue, not what the query needs. The load's own peak is carried.
+    this.carriedPeakMb = Math.max(this.carriedPeakMb, this.currentHwmMb() ?? 0);
+    await this.stopChild();
+    this.client = null;
     return seconds;
   }
 
