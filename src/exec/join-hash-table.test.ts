@@ -2,6 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { Oid } from '../common/pgtypes/oids.ts';
 import type { Batch } from '../common/batch.ts';
+import { Numeric } from '../common/pgtypes/numeric.ts';
+import { compareValues } from '../functions/index.ts';
+import { rowKey } from './batch-util.ts';
 import { buildJoinHashTable, type JoinHashTable } from './join-hash-table.ts';
 import type { Cols } from './expr/compile-expr.ts';
 
@@ -18,7 +21,7 @@ function matches(t: JoinHashTable, probe: unknown): number[] {
 
 describe('buildJoinHashTable', () => {
   it('chains duplicate integer keys in row order and never matches NULL', () => {
-    const t = buildJoinHashTable(batch([5, null, 7, 5, -3, 0, 5]), [col0], [Oid.int4], [Oid.int4], 64);
+    const t = buildJoinHashTable(batch([5, null, 7, 5, -3, 0, 5]), [col0], [Oid.int4], [Oid.int4]);
     expect(t.size).toBe(4);
     expect(matches(t, 5)).toEqual([0, 3, 6]);
     expect(matches(t, -3)).toEqual([4]);
@@ -30,7 +33,7 @@ describe('buildJoinHashTable', () => {
 
   it('meets int8 probes with int4 keys, and many colliding-looking keys stay apart', () => {
     const keys = Array.from({ length: 5000 }, (_, i) => i * 4096 - 1_000_000);
-    const t = buildJoinHashTable(batch(keys), [col0], [Oid.int4], [Oid.int8], 64);
+    const t = buildJoinHashTable(batch(keys), [col0], [Oid.int4], [Oid.int8]);
     expect(t.size).toBe(5000);
     for (const i of [0, 1, 2499, 4999]) expect(matches(t, BigInt(keys[i]!))).toEqual([i]);
     expect(matches(t, 2n ** 60n)).toEqual([]);
@@ -39,13 +42,13 @@ describe('buildJoinHashTable', () => {
 
   it('falls back to valueKey for int8 beyond 2^53 and for other types', () => {
     const big = 2n ** 60n;
-    const t = buildJoinHashTable(batch([1n, big, big + 1n, 1n]), [col0], [Oid.int8], [Oid.int8], 64);
+    const t = buildJoinHashTable(batch([1n, big, big + 1n, 1n]), [col0], [Oid.int8], [Oid.int8]);
     expect(matches(t, big)).toEqual([1]);
     expect(matches(t, big + 1n)).toEqual([2]);
     expect(matches(t, 1n)).toEqual([0, 3]);
-    const s = buildJoinHashTable(batch(['a ', 'b', null, 'a']), [col0], [Oid.bpchar], [Oid.bpchar], 64);
+    const s = buildJoinHashTable(batch(['a ', 'b', null, 'a']), [col0], [Oid.bpchar], [Oid.bpchar]);
     expect(matches(s, 'a')).toEqual([0, 3]);
-    const d = buildJoinHashTable(batch([19000, Infinity, 19000]), [col0], [Oid.date], [Oid.date], 64);
+    const d = buildJoinHashTable(batch([19000, Infinity, 19000]), [col0], [Oid.date], [Oid.date]);
     expect(matches(d, Infinity)).toEqual([1]);
     expect(matches(d, 19000)).toEqual([0, 2]);
   });
@@ -61,7 +64,7 @@ describe('two integer keys', () => {
   };
   it('pack into one number, NULL in either never matches', () => {
     const b: Batch = { columns: [[1, 1, 2, null, -5, 1], [2, 3, 1, 1, 7, 2]], length: 6 };
-    const t = buildJoinHashTable(b, cols01, [Oid.int4, Oid.int4], [Oid.int4, Oid.int8], 64);
+    const t = buildJoinHashTable(b, cols01, [Oid.int4, Oid.int4], [Oid.int4, Oid.int8]);
     expect(t.size).toBe(4);
     expect(pairs(t, 1, 2n)).toEqual([0, 5]);
     expect(pairs(t, 2, 1n)).toEqual([2]);
@@ -73,14 +76,62 @@ describe('two integer keys', () => {
     const h = 2 ** 25;
     const vals: [number, number][] = [[1, 1], [1, 2], [2, 1], [h - 1, h - 1], [h - 1, h - 2], [-h, -h], [-h, -h + 1], [0, 0]];
     const b: Batch = { columns: [vals.map((v) => v[0]), vals.map((v) => v[1])], length: vals.length };
-    const t = buildJoinHashTable(b, cols01, [Oid.int4, Oid.int4], [Oid.int4, Oid.int4], 64);
+    const t = buildJoinHashTable(b, cols01, [Oid.int4, Oid.int4], [Oid.int4, Oid.int4]);
     expect(t.size).toBe(vals.length);
     vals.forEach(([a, c], i) => expect(pairs(t, a, c)).toEqual([i]));
   });
   it('fall back to tuple keys past 2^25', () => {
     const b: Batch = { columns: [[1, 2 ** 25], [2, 5]], length: 2 };
-    const t = buildJoinHashTable(b, cols01, [Oid.int4, Oid.int4], [Oid.int4, Oid.int4], 64);
+    const t = buildJoinHashTable(b, cols01, [Oid.int4, Oid.int4], [Oid.int4, Oid.int4]);
     expect(pairs(t, 2 ** 25, 5)).toEqual([1]);
     expect(pairs(t, 1, 2)).toEqual([0]);
+  });
+});
+
+describe('keys of other types or more columns', () => {
+  const cols3 = [0, 1, 2].map((c) => (cols: Cols, i: number): unknown => cols[c]![i]);
+  const OIDS = [Oid.int8, Oid.text, Oid.numeric];
+  /** the built rows equal to probe row i by compareValues, NULL matching nothing: the brute-force answer */
+  const brute = (build: unknown[][], row: unknown[]): number[] =>
+    build.flatMap((r, j) => (r.every((v, c) => v !== null && row[c] !== null && compareValues(OIDS[c]!, v, row[c]) === 0) ? [j] : []));
+  const rowsOf = (n: number, seed: number): unknown[][] => {
+    let s = seed;
+    const rnd = (m: number): number => { s = (Math.imul(s, 1103515245) + 12345) >>> 0; return (s >>> 8) % m; };
+    return Array.from({ length: n }, () => [
+      rnd(9) === 0 ? null : BigInt(rnd(4)) * (2n ** 60n) + BigInt(rnd(3)),
+      rnd(9) === 0 ? null : ['a', 'b', 'ab', ''][rnd(4)]!,
+      rnd(9) === 0 ? null : Numeric.parse(['1', '1.0', '2.50', '2.5', '-0'][rnd(5)]!),
+    ]);
+  };
+  const asBatch = (rows: unknown[][]): Batch => ({ columns: [0, 1, 2].map((c) => rows.map((r) => r[c])), length: rows.length });
+
+  it('chain every equal built row in row order and never match NULL, probed a batch at a time', () => {
+    const build = rowsOf(400, 3);
+    const probe = rowsOf(300, 11);
+    const t = buildJoinHashTable(asBatch(build), cols3, OIDS, OIDS);
+    const firsts = t.batchProber(cols3)(asBatch(probe).columns, probe.length);
+    probe.forEach((row, i) => {
+      const got: number[] = [];
+      for (let j = firsts[i]!; j >= 0; j = t.next[j]!) got.push(j);
+      expect(got).toEqual(brute(build, row));
+    });
+    const distinct = new Set(build.filter((r) => r.every((v) => v !== null)).map((r) => rowKey(r, OIDS)));
+    expect(t.size).toBe(distinct.size);
+    expect([...t.heads()].length).toBe(distinct.size);
+    // the row prober agrees
+    const first = t.prober(cols3);
+    probe.slice(0, 20).forEach((row, i) => expect(first(asBatch(probe).columns, i)).toBe(firsts[i]));
+  });
+});
+
+describe('batch probing of integer keys', () => {
+  it('gives every probe row the same first row as the row prober', () => {
+    const build: Batch = { columns: [[3, 1, null, 3, 2 ** 40, -7, 1]], length: 7 };
+    const t = buildJoinHashTable(build, [col0], [Oid.int8], [Oid.int8]);
+    const probe = [1n, 3n, null, 2n ** 40n, -7n, 2n ** 60n, 4n, 1n];
+    const firsts = t.batchProber([col0])([probe], probe.length);
+    expect([...firsts.subarray(0, probe.length)]).toEqual([1, 0, -1, 4, 5, -1, -1, 1]);
+    const first = t.prober([col0]);
+    probe.forEach((_, i) => expect(first([probe], i)).toBe(firsts[i]));
   });
 });

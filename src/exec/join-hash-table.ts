@@ -5,11 +5,12 @@
  * One integer key (int2/int4/int8/date — TPC-H's every join), or two small ones packed into one number, goes into an open-addressing table of
  * typed arrays keyed by the number itself: no valueKey() call and no Map entry per row, which were most of a
  * join's time in the profiles (Map.get with boxed keys). Integers beyond ±2^53 (int8 only), or any other key
- * type, use a Map over valueKey()/tupleKey() as before (joinKeyReader).
+ * (text, numeric, a date with another key, three or more columns) number their distinct keys in a GroupTable —
+ * typed hashing of the valueKey-normalized columns, no key string per row — probed a batch at a time.
  */
 import { Oid } from '../common/pgtypes/oids.ts';
 import type { Batch } from '../common/batch.ts';
-import { joinKeyReader } from './batch-util.ts';
+import { GroupTable } from './group-table.ts';
 import type { Cols, RowFn } from './expr/compile-expr.ts';
 
 const INT_KEYS = new Set<number>([Oid.int2, Oid.int4, Oid.int8, Oid.date]);
@@ -28,7 +29,12 @@ export interface JoinHashTable {
   readonly bytes: number;
   /** first(cols, i): the first built row whose key equals the probe row's key (`fns` over the probe batch), or -1 */
   prober(fns: readonly RowFn[]): (cols: Cols, i: number) => number;
+  /** the same for rows 0 … n-1 of a probe batch at once (the returned array is reused by the next call) */
+  batchProber(fns: readonly RowFn[]): BatchProber;
 }
+
+/** first[i] for every row of a probe batch */
+export type BatchProber = (cols: Cols, n: number) => Int32Array;
 
 /** the key as a JS number when it is a safe integer, else undefined (NULL: null) */
 function intKey(v: unknown): number | null | undefined {
@@ -94,6 +100,26 @@ function buildIntTable(rows: Batch, fns: readonly RowFn[]): JoinHashTable | null
   return {
     rows, next, size, bytes: cap * 12 + n * 4,
     *heads() { for (let s = 0; s < cap; s++) if (heads[s] !== -1) yield heads[s]!; },
+    batchProber(pfns) {
+      const probeKey = intKeyFn(pfns);
+      let found = new Int32Array(0);
+      return (cols, n) => {
+        if (found.length < n) found = new Int32Array(Math.max(n, 1024));
+        for (let i = 0; i < n; i++) {
+          const k = probeKey(cols, i);
+          let h = -1;
+          if (k !== null && k !== undefined) {
+            for (let s = slotOf(k, mask); ; s = (s + 1) & mask) {
+              const x = heads[s]!;
+              if (x === -1) break;
+              if (keys[s] === k) { h = x; break; }
+            }
+          }
+          found[i] = h;
+        }
+        return found;
+      };
+    },
     prober(pfns) {
       const probeKey = intKeyFn(pfns);
       return (cols, i) => {
@@ -111,41 +137,76 @@ function buildIntTable(rows: Batch, fns: readonly RowFn[]): JoinHashTable | null
   };
 }
 
-function buildMapTable(rows: Batch, fns: readonly RowFn[], oids: readonly number[], entryBytes: number): JoinHashTable {
-  const head = new Map<unknown, number>();
-  const next = new Int32Array(rows.length).fill(-1);
-  const keyOf = joinKeyReader(fns as RowFn[], oids);
-  for (let j = rows.length - 1; j >= 0; j--) {
-    const key = keyOf(rows.columns, j);
-    if (key === undefined) continue;
-    const h = head.get(key);
-    if (h !== undefined) next[j] = h;
-    head.set(key, j);
+/**
+ * any other key (text, numeric, dates with other columns, more than two columns, int8 beyond 2^53): distinct
+ * keys numbered by a GroupTable (typed hashing of valueKey-normalized columns, group-table.ts), a chain head per
+ * key id; rows with a NULL in the key are not entered (NULL never equals anything)
+ */
+function buildKeyTable(rows: Batch, fns: readonly RowFn[], oids: readonly number[]): JoinHashTable {
+  const n = rows.length;
+  const keyCols = fns.map((f) => {
+    const a = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) a[i] = f(rows.columns, i);
+    return a;
+  });
+  // the rows whose key has no NULL (all of them, usually: then no copy)
+  let keep: Int32Array | null = null;
+  let m = n;
+  if (keyCols.some((c) => c.some((v) => v === null || v === undefined))) {
+    keep = new Int32Array(n);
+    m = 0;
+    for (let i = 0; i < n; i++) if (keyCols.every((c) => c[i] !== null && c[i] !== undefined)) keep[m++] = i;
   }
+  const kept = keep === null ? keyCols : keyCols.map((c) => Array.from(keep!.subarray(0, m), (i) => c[i]));
+  const table = new GroupTable(oids, { capacity: Math.max(16, m * 2) });
+  const ids = new Int32Array(m);
+  table.assign(kept, m, ids);
+  const head = new Int32Array(table.size).fill(-1);
+  const next = new Int32Array(n).fill(-1);
+  // backwards, so chains list rows in ascending order
+  for (let q = m - 1; q >= 0; q--) {
+    const j = keep === null ? q : keep[q]!;
+    const g = ids[q]!;
+    next[j] = head[g]!;
+    head[g] = j;
+  }
+  const probeBatch = (pfns: readonly RowFn[]): BatchProber => {
+    const cols: unknown[][] = pfns.map(() => []);
+    let found = new Int32Array(0);
+    return (pcols, pn) => {
+      if (found.length < pn) found = new Int32Array(Math.max(pn, 1024));
+      for (let c = 0; c < pfns.length; c++) {
+        const f = pfns[c]!;
+        const a = cols[c]!;
+        for (let i = 0; i < pn; i++) a[i] = f(pcols, i);
+      }
+      table.lookup(cols, pn, found);
+      for (let i = 0; i < pn; i++) { const g = found[i]!; found[i] = g < 0 ? -1 : head[g]!; }
+      return found;
+    };
+  };
   return {
-    rows, next, size: head.size,
-    // the chain array, and one Map entry per distinct key (keys of several columns are strings)
-    bytes: rows.length * 4 + head.size * (entryBytes + (oids.length > 1 ? 16 + 8 * oids.length : 0)),
-    heads: () => head.values(),
+    rows, next, size: table.size,
+    // the index, the chain array, and per distinct key its normalized and first values per column
+    bytes: table.indexBytes + head.length * 4 + n * 4 + table.size * 16 * oids.length,
+    heads: () => head,
     prober(pfns) {
-      const probeKey = joinKeyReader(pfns as RowFn[], oids);
-      return (cols, i) => {
-        const k = probeKey(cols, i);
-        return k === undefined ? -1 : head.get(k) ?? -1;
-      };
+      const batchOf = probeBatch(pfns);
+      return (cols, i) => batchOf(cols.map((c) => [c[i]]), 1)[0]!;
     },
+    batchProber: probeBatch,
   };
 }
 
 /**
  * `fns` compute the build key over `rows`; `oids` are the key types (the probe side's are the same or, for
- * integers, another integer type). `mapEntryBytes` is the memory budget's estimate of one Map entry.
+ * integers, another integer type).
  */
-export function buildJoinHashTable(rows: Batch, fns: readonly RowFn[], oids: readonly number[], probeOids: readonly number[], mapEntryBytes: number): JoinHashTable {
+export function buildJoinHashTable(rows: Batch, fns: readonly RowFn[], oids: readonly number[], probeOids: readonly number[]): JoinHashTable {
   const ints = (fns.length === 1 || fns.length === 2) && oids.every((o, k) => INT_KEYS.has(o) && INT_KEYS.has(probeOids[k]!) && (o === Oid.date) === (probeOids[k] === Oid.date));
   if (ints) {
     const t = buildIntTable(rows, fns);
     if (t !== null) return t;
   }
-  return buildMapTable(rows, fns, oids, mapEntryBytes);
+  return buildKeyTable(rows, fns, oids);
 }

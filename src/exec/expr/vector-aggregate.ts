@@ -3,7 +3,8 @@
  * aggregates' FILTERs and arguments are computed as vectors (vector-expr.ts), then each aggregate walks the
  * batch once, stepping the state of each row's group: count(*) adds to its counter, sum/avg over numeric
  * take a scaled numeric column straight into their NumericSum (no Numeric or bigint per row), the others
- * step with the row's argument values as before.
+ * step with the row's argument values as before. `accumulateGroups` does the same by group id into GroupStates
+ * (group-states.ts: count and numeric sum / avg in typed arrays per group) for HashAggregateExec.
  *
  * Errors: when computing the filters and arguments of a batch raises, the batch's expressions are evaluated
  * again row by row (nothing is stepped) so the error is the one of the first failing row, as PostgreSQL's
@@ -15,6 +16,7 @@ import type { AggregateDef, AggregateState } from '../../functions/registry-type
 import type { Expr } from '../../sql/index.ts';
 import type { Env } from '../context.ts';
 import { compileExpr, type Cols, type RowFn } from './compile-expr.ts';
+import { scaledSumOf, type GroupStates } from './group-states.ts';
 import { valuesOf, VectorCompiler, type VecFn } from './vector-expr.ts';
 import { selCount, type Sel, type Vec } from './vector-types.ts';
 
@@ -23,11 +25,6 @@ export interface VectorAggregateSpec {
   readonly args: readonly Expr[];
   readonly filter: Expr | null;
 }
-
-/** sum / avg over numeric: states whose running NumericSum takes scaled numerics (aggregates.ts, aggregates-stats.ts) */
-interface ScaledSumOwner { scaledSum(): NumericSum | null }
-const scaledSumOf = (s: AggregateState): NumericSum | null =>
-  typeof (s as Partial<ScaledSumOwner>).scaledSum === 'function' ? (s as unknown as ScaledSumOwner).scaledSum() : null;
 
 interface Compiled {
   readonly strict: boolean;
@@ -98,6 +95,44 @@ export class VectorAggregation {
     for (let k = 0; k < aggs.length; k++) stepAll(k, aggs[k]!, sels[k]!, argVecs[k]!, n, rowStates);
   }
 
+  /** steps, for every row i of the batch, the aggregates of group gids[i] (group-states.ts: typed counts and sums) */
+  accumulateGroups(cols: Cols, n: number, gids: Int32Array, states: GroupStates): void {
+    const vecs = this.#vectors(cols, n);
+    for (let k = 0; k < this.#aggs.length; k++) stepGroups(k, this.#aggs[k]!, vecs.sels[k]!, vecs.args[k]!, n, gids, states);
+  }
+
+  /**
+   * evaluates the FILTERs and arguments of rows 0 … upTo-1 row by row: the caller's key of row `upTo` failed, and
+   * PostgreSQL, evaluating row after row, would have raised an earlier row's argument error first
+   */
+  raiseEarlierRowError(cols: Cols, upTo: number): void {
+    this.#rowByRow(cols, upTo, () => undefined);
+  }
+
+  #vectors(cols: Cols, n: number): { sels: Sel[]; args: Vec[][] } {
+    this.#compiler.reset();
+    const sels: Sel[] = [];
+    const args: Vec[][] = [];
+    try {
+      for (const a of this.#aggs) {
+        let sel: Sel = null;
+        if (a.filter !== null) {
+          const f = valuesOf(a.filter(cols, n, null), null, n);
+          const keep = new Int32Array(n);
+          let k = 0;
+          for (let i = 0; i < n; i++) if (f[i] === true) keep[k++] = i;
+          sel = keep.subarray(0, k);
+        }
+        sels.push(sel);
+        args.push(a.args.map((fn) => fn(cols, n, sel)));
+      }
+    } catch (err) {
+      this.#rowByRow(cols, n, () => undefined);
+      throw err;
+    }
+    return { sels, args };
+  }
+
   /** the row closures over the batch (group keys first, as the row-at-a-time loop), to raise the first failing row's error */
   #rowByRow(cols: Cols, n: number, groupOf: (row: number) => unknown): void {
     for (let i = 0; i < n; i++) {
@@ -150,5 +185,51 @@ function stepAll(k: number, a: Compiled, sel: Sel, vecs: readonly Vec[], n: numb
     }
     if (skip && strict) continue;
     rowStates[i]![k]!.step(scratch);
+  }
+}
+
+function stepGroups(k: number, a: Compiled, sel: Sel, vecs: readonly Vec[], n: number, gids: Int32Array, gs: GroupStates): void {
+  const m = selCount(sel, n);
+  if (m === 0) return;
+  const kind = gs.kinds[k];
+  if (kind === 'count' && (vecs.length === 0 || (vecs.length === 1 && a.strict))) {
+    const cnt = gs.counts[k]!;
+    if (vecs.length === 0) {
+      for (let j = 0; j < m; j++) { const g = gids[sel === null ? j : sel[j]!]!; cnt[g] = cnt[g]! + 1; }
+      return;
+    }
+    // count(x): the rows where x is not NULL
+    const v = vecs[0]!;
+    if (v.tag === 'scaled') {
+      for (let j = 0; j < m; j++) { const i = sel === null ? j : sel[j]!; if (v.nul === null || v.nul[i] === 0) { const g = gids[i]!; cnt[g] = cnt[g]! + 1; } }
+      return;
+    }
+    const vals = valuesOf(v, sel, n);
+    for (let j = 0; j < m; j++) { const i = sel === null ? j : sel[j]!; const x = vals[i]; if (x !== null && x !== undefined) { const g = gids[i]!; cnt[g] = cnt[g]! + 1; } }
+    return;
+  }
+  const v0 = vecs[0];
+  if (kind === 'sum' && vecs.length === 1 && v0!.tag === 'scaled') {
+    const { f, scale, nul } = v0!;
+    for (let j = 0; j < m; j++) {
+      const i = sel === null ? j : sel[j]!;
+      if (nul !== null && nul[i] === 1) continue; // sum and avg are strict
+      gs.addScaled(k, gids[i]!, f[i]!, scale);
+    }
+    return;
+  }
+  const vals = vecs.map((v) => valuesOf(v, sel, n));
+  const scratch = new Array<unknown>(vals.length);
+  const strict = a.strict;
+  for (let j = 0; j < m; j++) {
+    const i = sel === null ? j : sel[j]!;
+    let skip = false;
+    for (let c = 0; c < vals.length; c++) {
+      const x = vals[c]![i] ?? null;
+      scratch[c] = x;
+      if (x === null) skip = true;
+    }
+    if (skip && strict) continue;
+    gs.state(k, gids[i]!).step(scratch);
   }
 }

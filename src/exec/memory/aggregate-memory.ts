@@ -34,18 +34,23 @@ export class AggregateMemory {
 
   /** after a batch of `rows` input rows: charges the groups created since the last call (`groups` lists all) */
   afterBatch(rows: number, groups: readonly { readonly keys: readonly unknown[] }[]): void {
+    this.afterGroups(rows, groups.length, (g) => groups[g]!.keys);
+  }
+
+  /** afterBatch for groups numbered 0 … groupCount-1 whose key values `keysOf(g)` gives (group-table.ts) */
+  afterGroups(rows: number, groupCount: number, keysOf: (g: number) => readonly unknown[]): void {
     let bytes = this.#collecting * rows * COLLECTED_ROW_BYTES;
     const from = this.#groupsSeen;
-    const fresh = groups.length - from;
+    const fresh = groupCount - from;
     if (fresh > 0) {
       // key sizes from up to 8 of the new groups, not one estimate per group
       const samples = Math.min(SAMPLES, fresh);
       const step = fresh / samples;
       let keys = 0;
-      for (let k = 0; k < samples; k++) keys += estimateRowBytes(groups[from + Math.floor(k * step)]!.keys);
+      for (let k = 0; k < samples; k++) keys += estimateRowBytes(keysOf(from + Math.floor(k * step)));
       bytes += fresh * (this.#groupBytes + keys / samples);
     }
-    this.#groupsSeen = groups.length;
+    this.#groupsSeen = groupCount;
     this.reservation.grow(bytes);
   }
 

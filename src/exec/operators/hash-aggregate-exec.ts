@@ -4,7 +4,9 @@
  * inside an aggregate buffers its rows and sorts them before stepping. DISTINCT without ORDER BY is sorted
  * by its arguments (ascending, NULLs last) because PostgreSQL sorts to deduplicate (nodeAgg), so
  * string_agg(DISTINCT x, ',') and array_agg(DISTINCT x) come out in x's order. With no GROUP BY, an empty input
- * still yields one row (count = 0), as in PostgreSQL.
+ * still yields one row (count = 0), as in PostgreSQL. The common case (one grouping set, vectorizable aggregates
+ * without DISTINCT / ORDER BY) numbers groups with a typed hash table (group-table.ts) and keeps count and numeric
+ * sum / avg in typed arrays per group (expr/group-states.ts): no objects per group while rows stream in (TPC-H Q18).
  */
 import type { Batch } from '../../common/batch.ts';
 import type { AggregateState } from '../../functions/registry-types.ts';
@@ -15,6 +17,8 @@ import { compileShared } from '../expr/compile-shared.ts';
 import { compareKeys, type KeySpec } from '../expr/sort-compare.ts';
 import { BatchBuilder, rowKey } from '../batch-util.ts';
 import { GroupLookup } from '../group-lookup.ts';
+import { GroupTable } from '../group-table.ts';
+import { GroupStates } from '../expr/group-states.ts';
 import { VectorAggregation } from '../expr/vector-aggregate.ts';
 import type { Cols, RowFn } from '../expr/compile-expr.ts';
 import type { ExecOperator } from '../operator.ts';
@@ -84,19 +88,14 @@ export class HashAggregateExec implements ExecOperator {
     const lookup = single ? new GroupLookup<Group>(keys.fns, keyOids, (kv) => { const g = newGroup(kv, gids[0]!); order.push(g); return g; }) : null;
     // argument rows of aggregates that neither buffer nor dedupe are evaluated into one reused array each
     const scratch = args.map((a) => new Array<unknown>(a.fns.length));
-    // one grouping set, no DISTINCT / ORDER BY inside, vectorizable arguments: a batch at a time (expr/vector-aggregate.ts)
+    // one grouping set, no DISTINCT / ORDER BY inside, vectorizable arguments: a batch at a time (expr/vector-aggregate.ts),
+    // groups numbered by a GroupTable and their states kept by id (#runGrouped); the others below, a row at a time
     const vector = lookup !== null && aggregates.every((a) => !a.distinct && a.orderBy.length === 0)
       ? VectorAggregation.tryCreate(aggregates, this.env) : null;
-    const rowStates: AggregateState[][] = [];
+    if (vector !== null) return yield* this.#runGrouped(mem, keys, keyOids, vector, gids[0]!);
     for await (const b of this.input.execute()) {
       checkAbort(this.env);
       await keys.prepare(b);
-      if (vector !== null) {
-        const n = b.length;
-        vector.accumulate(b.columns, n, rowStates, (i) => lookup!.find(b.columns, i).states);
-        mem.afterBatch(b.length, order);
-        continue;
-      }
       for (const a of args) await a.prepare(b);
       for (const f of filters) if (f?.prepare) await f.prepare(b);
       for (const o of orders) if (o) await o.prepare(b);
@@ -151,6 +150,55 @@ export class HashAggregateExec implements ExecOperator {
       if (out.full()) yield out.take();
     }
     if (out.length > 0) yield out.take();
+  }
+
+  /**
+   * one grouping set, every aggregate vectorizable: the rows' group ids from a GroupTable (typed hashing of the
+   * key columns, group-table.ts), the aggregates stepped by id into GroupStates (typed counts and numeric sums)
+   */
+  async *#runGrouped(mem: AggregateMemory, keys: ReturnType<typeof compileAll>, keyOids: readonly number[], vector: VectorAggregation, gid: number): AsyncIterable<Batch> {
+    const { groupKeys, aggregates } = this.plan;
+    const table = new GroupTable(keyOids);
+    const states = new GroupStates(aggregates, this.env.ctx);
+    // a key that is a column of the input is read in place; others are computed into a reused array
+    const direct = groupKeys.map((e) => (e.kind === 'ColumnRef' && e.levelsUp === 0 ? e.index : -1));
+    const computed: unknown[][] = groupKeys.map(() => []);
+    const keyCols: (readonly unknown[])[] = groupKeys.map(() => []);
+    const keysOf = (g: number): unknown[] => table.values.map((c) => c[g]);
+    let gids = new Int32Array(0);
+    for await (const b of this.input.execute()) {
+      checkAbort(this.env);
+      await keys.prepare(b);
+      const n = b.length;
+      if (gids.length < n) gids = new Int32Array(Math.max(n, 1024));
+      let i = 0;
+      try {
+        for (; i < n; i++) for (let c = 0; c < direct.length; c++) if (direct[c] === -1) computed[c]![i] = keys.fns[c]!(b.columns, i);
+      } catch (err) {
+        vector.raiseEarlierRowError(b.columns, i);
+        throw err;
+      }
+      for (let c = 0; c < direct.length; c++) keyCols[c] = direct[c] === -1 ? computed[c]! : b.columns[direct[c]!]!;
+      table.assign(keyCols, n, gids);
+      states.ensure(table.size);
+      vector.accumulateGroups(b.columns, n, gids, states);
+      mem.afterGroups(n, table.size, keysOf);
+    }
+    // no GROUP BY: an empty input still yields one row (count = 0)
+    const count = groupKeys.length === 0 ? Math.max(1, table.size) : table.size;
+    states.ensure(count);
+    const withGid = this.plan.groupingSets !== null;
+    for (let from = 0; from < count; from += BATCH_SIZE) {
+      const to = Math.min(count, from + BATCH_SIZE);
+      const cols: unknown[][] = table.values.map((v) => v.slice(from, to));
+      for (let k = 0; k < aggregates.length; k++) {
+        const col = new Array<unknown>(to - from);
+        for (let g = from; g < to; g++) col[g - from] = states.final(k, g);
+        cols.push(col);
+      }
+      if (withGid) cols.push(new Array<unknown>(to - from).fill(gid));
+      yield { columns: cols, length: to - from };
+    }
   }
 }
 

@@ -19,7 +19,7 @@ import { buildJoinHashTable, type JoinHashTable } from '../join-hash-table.ts';
 import type { ExecOperator } from '../operator.ts';
 import { explainKb, noteMemoryDetail } from '../memory/memory-explain.ts';
 import type { MemoryReservation } from '../memory/memory-reservation.ts';
-import { estimateBatchBytes, MAP_ENTRY_BYTES } from '../memory/size-estimate.ts';
+import { estimateBatchBytes } from '../memory/size-estimate.ts';
 import { MAX_RUNTIME_FILTER_KEYS, runKeyFiltered, withKeyFilter } from '../runtime-key-filter.ts';
 
 export interface EquiKeys {
@@ -73,7 +73,7 @@ export class HashJoinExec implements ExecOperator {
     const k = compileAll(keys, this.env);
     await k.prepare(rows);
     // the key types of the left side, as joinKeyReader always took them (int4 = int8 keys meet as numbers)
-    const table = buildJoinHashTable(rows, k.fns, this.keys.left.map((e) => e.type.oid), probeKeys.map((e) => e.type.oid), MAP_ENTRY_BYTES);
+    const table = buildJoinHashTable(rows, k.fns, this.keys.left.map((e) => e.type.oid), probeKeys.map((e) => e.type.oid));
     mem.grow(table.bytes);
     return table;
   }
@@ -85,13 +85,14 @@ export class HashJoinExec implements ExecOperator {
     const table = await this.#build(this.right.execute(), rw, this.keys.right, this.keys.left, mem);
     const { rows: rb, next } = table;
     const lk = compileAll(this.keys.left, this.env);
-    const first = table.prober(lk.fns);
+    const probe = table.batchProber(lk.fns);
     const cond = this.keys.residual === null ? null : compileExpr(this.keys.residual, this.env);
     const matched = jt === 'right' || jt === 'full' ? new Uint8Array(rb.length) : null;
     for await (const lb of this.left.execute()) {
       checkAbort(this.env);
       await lk.prepare(lb);
-      const cands = { first: (i: number): number => first(lb.columns, i), next };
+      const firsts = probe(lb.columns, lb.length);
+      const cands = { first: (i: number): number => firsts[i]!, next };
       for (const b of await joinBlock(jt, lb, rb, lw, rw, cands, cond, matched)) yield b;
     }
     if (matched) { const u = unmatchedRight(rb, matched, lw, rw); if (u) yield u; }
@@ -111,11 +112,12 @@ export class HashJoinExec implements ExecOperator {
     const probeType = jt === 'semi' || jt === 'anti' ? 'mark' : jt === 'right' || jt === 'full' ? 'left' : 'inner';
     const matched = jt === 'inner' || jt === 'right' ? null : new Uint8Array(lb.length);
     const rk = compileAll(this.keys.right, this.env);
-    const first = table.prober(rk.fns);
+    const probe = table.batchProber(rk.fns);
     for await (const rb of await this.#probeInput(table)) {
       checkAbort(this.env);
       await rk.prepare(rb);
-      const cands = { first: (i: number): number => first(rb.columns, i), next };
+      const firsts = probe(rb.columns, rb.length);
+      const cands = { first: (i: number): number => firsts[i]!, next };
       for (const b of await joinBlock(probeType, rb, lb, rw, lw, cands, cond, matched)) yield back(b);
     }
     if (matched === null) return;

@@ -1,0 +1,122 @@
+/** GroupTable: group ids with the equality of compareValues (valueKey), checked against a Map of rowKey strings. */
+import { describe, expect, it } from 'vitest';
+import { Numeric } from '../common/pgtypes/numeric.ts';
+import { Oid } from '../common/pgtypes/oids.ts';
+import { rowKey } from './batch-util.ts';
+import { GroupTable, type GroupTableOptions } from './group-table.ts';
+
+/** the ids of every row of `rows` (row-major), fed in batches of `batch` */
+function assignAll(oids: number[], rows: unknown[][], batch = 7, options?: GroupTableOptions): { ids: number[]; t: GroupTable } {
+  const t = new GroupTable(oids, options);
+  const ids: number[] = [];
+  const out = new Int32Array(batch);
+  for (let from = 0; from < rows.length; from += batch) {
+    const part = rows.slice(from, from + batch);
+    t.assign(oids.map((_, c) => part.map((r) => r[c])), part.length, out);
+    ids.push(...out.subarray(0, part.length));
+  }
+  return { ids, t };
+}
+
+/** the reference: ids in first-seen order of rowKey (the key the string-keyed paths use) */
+function reference(oids: number[], rows: unknown[][]): number[] {
+  const seen = new Map<string, number>();
+  return rows.map((r) => {
+    const k = rowKey(r, oids);
+    let g = seen.get(k);
+    if (g === undefined) { g = seen.size; seen.set(k, g); }
+    return g;
+  });
+}
+
+/** a deterministic mix of ints, bigints, text, numerics and NULLs over few distinct values */
+function mixedRows(n: number, seed = 1): unknown[][] {
+  let s = seed;
+  const rnd = (m: number): number => { s = (Math.imul(s, 1103515245) + 12345) >>> 0; return (s >>> 8) % m; };
+  const rows: unknown[][] = [];
+  for (let i = 0; i < n; i++) {
+    const a = rnd(10) === 0 ? null : rnd(50) - 25;
+    const b = rnd(10) === 0 ? null : BigInt(rnd(40)) * 1000000007n;
+    const c = rnd(10) === 0 ? null : ['x', 'y', 'xy', '', 'Ω', 'x '][rnd(6)]!;
+    const d = rnd(10) === 0 ? null : Numeric.parse(['1', '1.0', '1.00', '2.5', '2.50', '-0.0', '0', '1e20'][rnd(8)]!);
+    rows.push([a, b, c, d]);
+  }
+  return rows;
+}
+
+describe('GroupTable', () => {
+  const OIDS4 = [Oid.int4, Oid.int8, Oid.text, Oid.numeric];
+
+  it('gives the same groups as rowKey over mixed types with NULLs, across batches and table growth', () => {
+    const rows = mixedRows(5000);
+    const { ids, t } = assignAll(OIDS4, rows, 333, { capacity: 16 });
+    expect(ids).toEqual(reference(OIDS4, rows));
+    expect(t.size).toBe(new Set(ids).size);
+  });
+
+  it('stays exact when every hash collides (one probe chain through a tiny table)', () => {
+    const rows = mixedRows(1500, 7);
+    const { ids } = assignAll(OIDS4, rows, 64, { capacity: 16, hashKey: () => 0 });
+    expect(ids).toEqual(reference(OIDS4, rows));
+  });
+
+  it('groups NULLs together, int4 with int8 values, -0 with +0, every NaN together, and keeps the first value', () => {
+    const { ids, t } = assignAll([Oid.float8], [[-0], [0], [NaN], [null], [0 / 0], [null], [1.5], [-0]]);
+    expect(ids).toEqual([0, 0, 1, 2, 1, 2, 3, 0]);
+    expect(Object.is(t.values[0]![0], -0)).toBe(true);
+    const ints = assignAll([Oid.int8], [[5n], [5], [2n ** 60n], [2n ** 60n], [2n ** 60n + 1n], [-(2n ** 53n) + 1n], [-(2 ** 53) + 1]]);
+    expect(ints.ids).toEqual([0, 0, 1, 1, 2, 3, 3]);
+  });
+
+  it('puts numeric 1.0 and 1.00 in one group shown as the first seen, bpchar ignoring trailing blanks, text by code units', () => {
+    const nums = assignAll([Oid.numeric], ['1.0', '1.00', '1', '1.5', '1.50', '-0.00', '0'].map((x) => [Numeric.parse(x)]));
+    expect(nums.ids).toEqual([0, 0, 0, 1, 1, 2, 2]);
+    expect(nums.t.values[0]!.map(String)).toEqual(['1.0', '1.5', '0.00']);
+    expect(assignAll([Oid.bpchar], [['ab'], ['ab  '], ['ab'], ['a b']]).ids).toEqual([0, 0, 0, 1]);
+    expect(assignAll([Oid.text], [['ab'], ['ab  '], ['AB'], ['ab'], ['é'], ['e\u0301']]).ids).toEqual([0, 1, 2, 0, 3, 4]);
+  });
+
+  it('one key column (its own loop) agrees with rowKey, with lookup, and under forced collisions', () => {
+    for (const [c, oid] of [[0, Oid.int4], [1, Oid.int8], [2, Oid.text], [3, Oid.numeric]] as const) {
+      const rows = mixedRows(2000, 5 + c).map((r) => [r[c]]);
+      for (const options of [{ capacity: 16 }, { capacity: 16, hashKey: () => 3 }]) {
+        const { ids, t } = assignAll([oid], rows, 97, options);
+        expect(ids).toEqual(reference([oid], rows));
+        const out = new Int32Array(rows.length);
+        t.lookup([rows.map((r) => r[0])], rows.length, out);
+        expect([...out]).toEqual(rows.map((r, i) => (r[0] === null ? -1 : ids[i])));
+      }
+    }
+  });
+
+  it('keeps working after a batch too big to keep its scratch arrays', () => {
+    const n = 70_000;
+    const a = Array.from({ length: n }, (_, i) => i % 1000);
+    const b = Array.from({ length: n }, (_, i) => String(i % 7));
+    const t = new GroupTable([Oid.int4, Oid.text]);
+    const out = new Int32Array(n);
+    t.assign([a, b], n, out);
+    expect(t.size).toBe(7000);
+    expect(out[7001]).toBe(out[1]);
+    const probe = new Int32Array(3);
+    t.lookup([[1, 1000, 1], ['1', '1', '7']], 3, probe);
+    expect([...probe]).toEqual([out[1], -1, -1]);
+  });
+
+  it('puts every row in group 0 without key columns', () => {
+    const { ids, t } = assignAll([], [[], [], []]);
+    expect(ids).toEqual([0, 0, 0]);
+    expect(t.size).toBe(1);
+    expect(new GroupTable([]).size).toBe(0);
+  });
+
+  it('lookup finds existing groups only and never a key with a NULL', () => {
+    const oids = [Oid.int4, Oid.text];
+    const { t } = assignAll(oids, [[1, 'a'], [2, 'b'], [null, 'c'], [3, null]], 7, { capacity: 16, hashKey: (k) => (k === null ? 0 : 1) });
+    const probe = [[2, 'b'], [1, 'a'], [null, 'c'], [3, null], [1, 'b'], [4, 'a']];
+    const out = new Int32Array(probe.length);
+    t.lookup(oids.map((_, c) => probe.map((r) => r[c])), probe.length, out);
+    expect([...out]).toEqual([1, 0, -1, -1, -1, -1]);
+    expect(t.size).toBe(4);
+  });
+});

@@ -1,0 +1,234 @@
+/**
+ * GroupTable: dense ids for the distinct key tuples of rows, a batch at a time (hash aggregate groups, join
+ * build keys). Each key column is normalized to a primitive with valueKey — the equality of compareValues:
+ * int4 2 and int8 2 meet, -0 = +0, every NaN is one key, numeric 1.0 = 1.00, bpchar ignores trailing blanks —
+ * and hashed column at a time into one 32-bit hash per row; the rows then probe an open-addressing table of
+ * typed arrays (slot → group id) and compare the normalized keys only on a full-hash match. No key string,
+ * array or Map entry per row or per group (the nested Maps of group-lookup.ts were most of TPC-H Q18's time).
+ *
+ * Group ids are given in first-seen order; `values[c][g]` is the first value seen of group g's column c
+ * (what GROUP BY outputs: numeric 1.0 and 1.00 are one group shown as the first of them, as PostgreSQL's
+ * hash aggregate keeps its first tuple). For GROUP BY, NULL is one key; `lookup` (joins) never matches a
+ * row with a NULL key.
+ */
+import { valueKey } from '../functions/index.ts';
+
+export interface GroupTableOptions {
+  /** initial slot count (a power of two); tests use tiny tables to force growth and probing */
+  readonly capacity?: number;
+  /** the hash of one normalized key; tests force collisions with a constant */
+  readonly hashKey?: (key: unknown) => number;
+}
+
+const f64 = new Float64Array(1);
+const u32 = new Uint32Array(f64.buffer);
+const NULL_HASH = 0x7a3b9c1d;
+/** batches above this many rows do not keep their scratch arrays */
+const BIG_BATCH = 65536;
+
+/** murmur3's fmix32: spreads every bit into the low bits the slot mask keeps (TPC-H keys use few of them) */
+function fmix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+/** FNV-1a over the UTF-16 code units */
+function hashString(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h;
+}
+
+/** the hash of a valueKey result (or null for NULL) */
+export function hashKey(k: unknown): number {
+  if (typeof k === 'number') {
+    if ((k | 0) === k) return k;
+    f64[0] = k;
+    return u32[0]! ^ Math.imul(u32[1]!, 0x9e3779b1);
+  }
+  if (typeof k === 'string') return hashString(k);
+  if (k === null) return NULL_HASH;
+  if (typeof k === 'boolean') return k ? 0x51ed27 : 0x2f9b3c;
+  return hashString(String(k)); // bigint beyond 2^53
+}
+
+export class GroupTable {
+  readonly #oids: readonly number[];
+  readonly #hashKey: (key: unknown) => number;
+  /** per key column: the normalized key of each group (null: NULL) */
+  readonly #norm: unknown[][];
+  /** per key column: the first value seen of each group */
+  readonly values: unknown[][];
+  /** the full hash of each group */
+  #hashes = new Int32Array(64);
+  /** slot → group id, -1 when empty; linear probing */
+  #slots: Int32Array;
+  #mask: number;
+  #size = 0;
+  /** per-batch scratch: row hashes and normalized keys per column */
+  #h = new Int32Array(0);
+  readonly #nk: unknown[][];
+
+  constructor(oids: readonly number[], options: GroupTableOptions = {}) {
+    this.#oids = oids;
+    this.#hashKey = options.hashKey ?? hashKey;
+    this.#norm = oids.map(() => []);
+    this.values = oids.map(() => []);
+    this.#nk = oids.map(() => []);
+    let cap = 16;
+    while (cap < (options.capacity ?? 1024)) cap *= 2;
+    this.#slots = new Int32Array(cap).fill(-1);
+    this.#mask = cap - 1;
+  }
+
+  /** distinct key tuples so far */
+  get size(): number { return this.#size; }
+
+  /** bytes of the typed index (the key values are the caller's to estimate) */
+  get indexBytes(): number { return this.#slots.length * 4 + this.#hashes.length * 4; }
+
+  /** out[i] = the group of row i (`keyCols[c][i]`, i < n), new groups added in row order */
+  assign(keyCols: readonly (readonly unknown[])[], n: number, out: Int32Array): void {
+    if (this.#oids.length === 0) {
+      if (n > 0 && this.#size === 0) this.#size = 1;
+      out.fill(0, 0, n);
+      return;
+    }
+    if (this.#oids.length === 1) return this.#assignOne(keyCols[0]!, n, out);
+    const h = this.#hashRows(keyCols, n);
+    for (let i = 0; i < n; i++) {
+      const hh = fmix(h[i]!);
+      let s = hh & this.#mask;
+      for (;;) {
+        const g = this.#slots[s]!;
+        if (g === -1) { out[i] = this.#add(s, hh, keyCols, i); break; }
+        if (this.#hashes[g] === hh && this.#equal(g, i)) { out[i] = g; break; }
+        s = (s + 1) & this.#mask;
+      }
+    }
+    this.#releaseScratch(n);
+  }
+
+  /** out[i] = the group whose key equals row i's, or -1 (none, or a NULL in the key: joins never match NULL) */
+  lookup(keyCols: readonly (readonly unknown[])[], n: number, out: Int32Array): void {
+    const h = this.#hashRows(keyCols, n);
+    const w = this.#oids.length;
+    rows: for (let i = 0; i < n; i++) {
+      for (let c = 0; c < w; c++) if (this.#nk[c]![i] === null) { out[i] = -1; continue rows; }
+      const hh = fmix(h[i]!);
+      let s = hh & this.#mask;
+      for (;;) {
+        const g = this.#slots[s]!;
+        if (g === -1) { out[i] = -1; break; }
+        if (this.#hashes[g] === hh && this.#equal(g, i)) { out[i] = g; break; }
+        s = (s + 1) & this.#mask;
+      }
+    }
+    this.#releaseScratch(n);
+  }
+
+  /** assign for one key column (the common GROUP BY): one pass, no scratch arrays; the same hashes as #hashRows */
+  #assignOne(col: readonly unknown[], n: number, out: Int32Array): void {
+    const norm = this.#norm[0]!;
+    const oid = this.#oids[0]!;
+    const hashOf = this.#hashKey;
+    for (let i = 0; i < n; i++) {
+      const v = col[i];
+      let k: unknown;
+      if (typeof v === 'number') k = v !== v ? 'NaN' : v === 0 ? 0 : v;
+      else if (typeof v === 'bigint') { const x = Number(v); k = Number.isSafeInteger(x) ? x : v; }
+      else k = v === null || v === undefined ? null : valueKey(oid, v);
+      const hh = fmix(hashOf(k) | 0);
+      let s = hh & this.#mask;
+      for (;;) {
+        const g = this.#slots[s]!;
+        if (g === -1) { out[i] = this.#addOne(s, hh, k, v); break; }
+        if (this.#hashes[g] === hh && norm[g] === k) { out[i] = g; break; }
+        s = (s + 1) & this.#mask;
+      }
+    }
+  }
+
+  #addOne(slot: number, hh: number, k: unknown, v: unknown): number {
+    const g = this.#newGroup(slot, hh);
+    this.#norm[0]!.push(k);
+    this.values[0]!.push(v ?? null);
+    if (this.#size * 2 > this.#slots.length) this.#grow();
+    return g;
+  }
+
+  /** the hash of each row, the normalized keys left in #nk */
+  #hashRows(keyCols: readonly (readonly unknown[])[], n: number): Int32Array {
+    if (this.#h.length < n) this.#h = new Int32Array(Math.max(n, 1024));
+    const h = this.#h;
+    h.fill(0, 0, n);
+    const hashOf = this.#hashKey;
+    for (let c = 0; c < this.#oids.length; c++) {
+      const col = keyCols[c]!;
+      const nk = this.#nk[c]!;
+      const oid = this.#oids[c]!;
+      for (let i = 0; i < n; i++) {
+        const v = col[i];
+        // valueKey, inlined for numbers and bigints (most keys): safe integers meet as numbers
+        let k: unknown;
+        if (typeof v === 'number') k = v !== v ? 'NaN' : v === 0 ? 0 : v;
+        else if (typeof v === 'bigint') { const x = Number(v); k = Number.isSafeInteger(x) ? x : v; }
+        else k = v === null || v === undefined ? null : valueKey(oid, v);
+        nk[i] = k;
+        h[i] = Math.imul(h[i]!, 0x01000193) ^ hashOf(k);
+      }
+    }
+    return h;
+  }
+
+  /** after a big batch (a join's whole build side), the scratch is dropped rather than kept holding its values */
+  #releaseScratch(n: number): void {
+    if (n <= BIG_BATCH) return;
+    for (let c = 0; c < this.#nk.length; c++) this.#nk[c] = [];
+    this.#h = new Int32Array(0);
+  }
+
+  #equal(g: number, i: number): boolean {
+    for (let c = 0; c < this.#oids.length; c++) if (this.#norm[c]![g] !== this.#nk[c]![i]) return false;
+    return true;
+  }
+
+  #add(slot: number, hh: number, keyCols: readonly (readonly unknown[])[], i: number): number {
+    const g = this.#newGroup(slot, hh);
+    for (let c = 0; c < this.#oids.length; c++) {
+      this.#norm[c]!.push(this.#nk[c]![i]);
+      this.values[c]!.push(keyCols[c]![i] ?? null);
+    }
+    // at most half full: probes stay short
+    if (this.#size * 2 > this.#slots.length) this.#grow();
+    return g;
+  }
+
+  #newGroup(slot: number, hh: number): number {
+    const g = this.#size++;
+    if (g === this.#hashes.length) {
+      const grown = new Int32Array(g * 2);
+      grown.set(this.#hashes);
+      this.#hashes = grown;
+    }
+    this.#hashes[g] = hh;
+    this.#slots[slot] = g;
+    return g;
+  }
+
+  #grow(): void {
+    const cap = this.#slots.length * 2;
+    const slots = new Int32Array(cap).fill(-1);
+    const mask = cap - 1;
+    for (let g = 0; g < this.#size; g++) {
+      let s = this.#hashes[g]! & mask;
+      while (slots[s] !== -1) s = (s + 1) & mask;
+      slots[s] = g;
+    }
+    this.#slots = slots;
+    this.#mask = mask;
+  }
+}
