@@ -6,7 +6,9 @@
  * Order matters: constants are folded first (so `date '1994-01-01' + interval '1 year'` is a Literal the
  * pushdown rules can use), WHERE moves below FROM-subquery projections, `x IN (SELECT …)` becomes a semi join
  * on x's table, WHERE goes into per-leaf filters of inner joins, OR join conditions add per-input filters,
- * then filters, limits and finally the needed columns are recorded on the scans.
+ * dimensions are joined into bushy branches before the fact table (join_dimension_branches), semi joins with few
+ * keys become inner joins over the distinct keys (semi_join_to_distinct_inner, so choose_build_side can hand
+ * them to the big scan), then filters, limits and finally the needed columns are recorded on the scans.
  */
 import type { LogicalPlan } from '../../sql/index.ts';
 import type { ExecContext } from '../context.ts';
@@ -17,6 +19,8 @@ import { pushFilterBelowProjectionRule } from './push-filter-below-projection.ts
 import { reorderInnerJoinsRule } from './reorder-inner-joins.ts';
 import { subqueryToSemiJoin } from './subquery-to-semi-join.ts';
 import { deriveOrFilters } from './derive-or-filters.ts';
+import { joinDimensionBranches } from './join-dimension-branches.ts';
+import { semiJoinToDistinctInner } from './semi-join-to-distinct-inner.ts';
 import { pushDownFilter } from './push-down-filter.ts';
 import { pushDownLimit } from './push-down-limit.ts';
 import { pushDownProjection } from './push-down-projection.ts';
@@ -30,6 +34,8 @@ export const OPTIMIZER_RULES: readonly OptimizerRule[] = [
   subqueryToSemiJoin,
   reorderInnerJoinsRule,
   deriveOrFilters,
+  joinDimensionBranches,
+  semiJoinToDistinctInner,
   pushDownFilter,
   pushDownLimit,
   pushDownProjection,

@@ -12,6 +12,8 @@ export const OPTIMIZER_RULE_NAMES = [
   'subquery_to_semi_join',
   'reorder_inner_joins',
   'derive_or_filters',
+  'join_dimension_branches',
+  'semi_join_to_distinct_inner',
   'push_down_filter',
   'push_down_limit',
   'push_down_projection',
