@@ -6,7 +6,7 @@
  * are never true), and anything this filter cannot judge (a field not decoded, a NaN) is kept.
  */
 import type { Batch } from '../../common/batch.ts';
-import { compareOpTest, compareValues, type BoundPredicate, type CompareOp } from '../scan/bound-predicate.ts';
+import { compareOpTest, compareValues, trimBlanks, type BoundPredicate, type CompareOp } from '../scan/bound-predicate.ts';
 import type { PrimitiveType } from '../spec/schema.ts';
 
 /** true = keep the row (it may match); only the columns of the predicate's fields are read */
@@ -38,6 +38,7 @@ function compile(p: BoundPredicate, columnOfField: ReadonlyMap<number, number>):
   }
   const c = columnOfField.get(p.fieldId);
   if (c === undefined) return KEEP;
+  if ('padded' in p && p.padded === true) return paddedTest(p, c);
   switch (p.kind) {
     case 'isNull': return (cols, r) => cols[c]![r] === null;
     case 'isNotNull': return (cols, r) => cols[c]![r] !== null;
@@ -73,6 +74,35 @@ function compile(p: BoundPredicate, columnOfField: ReadonlyMap<number, number>):
         if (isNaNValue(v)) return true;
         return values.some((x) => compareValues(type as PrimitiveType, v, x) === 0);
       };
+    }
+  }
+}
+
+/** a char(n) conjunct: the stored string without its trailing blanks against the bound constants */
+function paddedTest(p: Extract<BoundPredicate, { padded?: true }>, c: number): RowTest {
+  const trimmed = (cols: readonly (readonly unknown[])[], r: number): string | null => {
+    const v = cols[c]![r];
+    return typeof v === 'string' ? trimBlanks(v) : null;
+  };
+  switch (p.kind) {
+    case 'compare': {
+      const { value } = p;
+      const eq = p.op === '=';
+      return (cols, r) => {
+        const v = trimmed(cols, r);
+        return v !== null && (v === value) === eq;
+      };
+    }
+    case 'in': {
+      const set = new Set<unknown>(p.values);
+      return (cols, r) => {
+        const v = trimmed(cols, r);
+        return v !== null && set.has(v);
+      };
+    }
+    case 'startsWith': {
+      const { prefix } = p;
+      return (cols, r) => trimmed(cols, r)?.startsWith(prefix) === true;
     }
   }
 }

@@ -59,6 +59,12 @@ function concat(batches: readonly Batch[]): Batch {
 
 const CANCELED: ScanTaskResult = { ok: false, canceled: true, error: null };
 
+/**
+ * the partial-aggregate runner, imported on the first fragment task: kept, because every dynamic import()
+ * goes through the module loader's resolve hooks again (tsx: a round trip to its hooks thread per task)
+ */
+let fragmentModule: Promise<typeof import('../../exec/partial/run-fragment.ts')> | undefined;
+
 export default async function runScanTask(req: ScanTaskRequest | null): Promise<unknown> {
   if (req === null) return null; // warm-up ping (ScanPool.warm)
   const cancel = new Int32Array(req.cancel);
@@ -75,7 +81,7 @@ export default async function runScanTask(req: ScanTaskRequest | null): Promise<
     const readOptions = late ? { metrics, filter: bound, lateHistory: lateHistoryFor(req.scanId) } : { metrics };
     if (req.fragment !== undefined) {
       // scan → filter → project → partial aggregate (exec/partial/): the groups go back, not the rows
-      const { runFragment } = await import('../../exec/partial/run-fragment.ts');
+      const { runFragment } = await (fragmentModule ??= import('../../exec/partial/run-fragment.ts'));
       const rows = async function* (): AsyncGenerator<Batch> {
         for await (const b of readFileScanTask(io, req.task, req.fields, deletes, readOptions)) {
           if (isCanceled(cancel)) return;

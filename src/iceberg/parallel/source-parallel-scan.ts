@@ -36,7 +36,7 @@ export async function sourceParallelScan(
   for (const [id, f] of indexById(source.schema)) byId.set(id, f);
   const read: ParallelReadContext = {
     signal: ctx.signal,
-    filter: source.bindFilters(ctx.filters),
+    filter: source.bindFilters(ctx.filters, { rows: true }),
     fieldById: (id) => byId.get(id),
     lateMaterialization: lateMaterializationOn(ctx.session),
     fileCacheBytes: threadShare(applyFileCacheSetting(ctx.session, parallel.pool.size), parallel.pool.size, 'worker'),

@@ -55,9 +55,9 @@ describe('compileArrowSelect', () => {
   });
 
   it('narrows by the conjuncts it judges and says when others remain', () => {
-    const long = columns[0]!.type;
     const handled: BoundPredicate = { kind: 'compare', op: '>', fieldId: 2, type: columns[1]!.type, value: 0 };
-    const other: BoundPredicate = { kind: 'in', fieldId: 1, type: long, values: [big(3), big(4)] };
+    // decimal IN is not judged on Arrow data
+    const other: BoundPredicate = { kind: 'in', fieldId: 1, type: { kind: 'primitive', name: 'decimal', precision: 20, scale: 0 }, values: [] };
     const p: BoundPredicate = { kind: 'and', args: [handled, other] };
     const got = compileArrowSelect(p, ids)!(columns.map((x) => x.data), N)!;
     expect(got.complete).toBe(false);
@@ -66,5 +66,38 @@ describe('compileArrowSelect', () => {
     // nothing judged: null (the caller filters on values)
     expect(compileArrowSelect(other, ids)).toBeNull();
     expect(compileArrowSelect(handled, ids)!([], N)).toBeNull();
+  });
+
+  it('IN on every integer type: hits, misses, values beyond the 32-bit and 53-bit ranges', () => {
+    for (const [i, c] of columns.entries()) {
+      const nonNull = values[i]!.filter((v) => v !== null);
+      const isLong = c.type.name === 'long' || c.type.name.startsWith('timestamp');
+      const extra = isLong ? [2n ** 60n, -(2n ** 55n), 2n ** 31n, 0n] : [123_456, -5000, 0];
+      for (const list of [[nonNull[3]], [nonNull[3], nonNull[99], nonNull[250]], [...nonNull.slice(0, 40), ...extra], extra]) {
+        const p: BoundPredicate = { kind: 'in', fieldId: i + 1, type: c.type, values: list };
+        expect(compileArrowSelect(p, ids)!(columns.map((x) => x.data), N), `${c.type.name} IN ${list.length}`).toEqual({ rows: expected(p), complete: true });
+      }
+    }
+  });
+
+  it('AND / OR trees: exact when every leaf is judged, a superset otherwise', () => {
+    const [long, int, date] = [columns[0]!.type, columns[1]!.type, columns[2]!.type];
+    const v = values[0]!.filter((x) => x !== null);
+    const arms: BoundPredicate[] = [
+      { kind: 'and', args: [{ kind: 'compare', op: '>=', fieldId: 2, type: int, value: -100 }, { kind: 'compare', op: '<=', fieldId: 2, type: int, value: 100 }] },
+      { kind: 'in', fieldId: 1, type: long, values: [v[5], v[6], v[7]] },
+      { kind: 'and', args: [{ kind: 'isNull', fieldId: 3, type: date }, { kind: 'compare', op: '<>', fieldId: 2, type: int, value: 7 }] },
+    ];
+    const or: BoundPredicate = { kind: 'or', args: arms };
+    const tree: BoundPredicate = { kind: 'and', args: [or, { kind: 'compare', op: '<', fieldId: 2, type: int, value: 900 }] };
+    for (const p of [or, tree]) expect(compileArrowSelect(p, ids)!(columns.map((x) => x.data), N)).toEqual({ rows: expected(p), complete: true });
+    // an arm on a double (not judged here): the OR cannot narrow, the other conjunct still does
+    const dbl: BoundPredicate = { kind: 'compare', op: '>', fieldId: 9, type: { kind: 'primitive', name: 'double' }, value: 1 };
+    expect(compileArrowSelect({ kind: 'or', args: [...arms, dbl] }, new Map([...ids, [9, 0]]))).toBeNull();
+    const mixed: BoundPredicate = { kind: 'and', args: [{ kind: 'or', args: [arms[0]!, { kind: 'and', args: [arms[1]!, dbl] }] }, arms[2]!] };
+    const got = compileArrowSelect(mixed, new Map([...ids, [9, 0]]))!(columns.map((x) => x.data), N)!;
+    expect(got.complete).toBe(false);
+    const loose: BoundPredicate = { kind: 'and', args: [{ kind: 'or', args: [arms[0]!, arms[1]!] }, arms[2]!] };
+    expect(got.rows).toEqual(expected(loose));
   });
 });

@@ -4,13 +4,19 @@
  * columns. A point lookup `WHERE o_orderkey = k` over 1.5M rows used to turn every int8 into a BigInt and
  * call a comparison closure per row; here it is one loop over the Int32 halves of the int64 buffer.
  *
- * Handled conjuncts: `col op constant` on int / date (32-bit) and long / timestamp[µs] (64-bit, or 32-bit
- * data of a promoted int column), IS [NOT] NULL. Conjuncts not handled here (OR, IN, strings, decimals,
- * floats — NaN rules) keep every row and the result says it is not `complete`: the caller then runs the
- * JS-value filter on the rows kept; when no conjunct is handled it runs that filter alone.
+ * Handled: `col op constant` and `col IN (…)` on int / date (32-bit) and long / timestamp[µs] (64-bit, or
+ * 32-bit data of a promoted int column), IS [NOT] NULL, strings and char(n) (arrow-string-filter.ts: =, <>,
+ * IN, LIKE prefix), decimal128 compares (arrow-decimal-filter.ts), and AND / OR of those. Conjuncts not
+ * handled (floats — NaN rules —, decimal IN, string order) keep every row and the result says it is not
+ * `complete`: the caller then runs the JS-value filter on the rows kept; when nothing is handled it runs
+ * that filter alone. Conjuncts run cheapest and most selective first (integer IN / = — a join's runtime key
+ * filter —, then other integer tests, decimals, strings), each visiting only the rows the earlier ones kept.
  */
 import { Type, type Data } from 'apache-arrow';
-import { compareOpTest, type BoundPredicate, type CompareOp } from '../scan/bound-predicate.ts';
+import { compareOpTest, type BoundPredicate } from '../scan/bound-predicate.ts';
+import { EXACT, NOTHING, SOME, isNullAt, validity, type ArrowNode, type Judged } from './arrow-leaf.ts';
+import { stringLeaf } from './arrow-string-filter.ts';
+import { decimalLeaf } from './arrow-decimal-filter.ts';
 
 /**
  * indexes (ascending) of the rows of `length` that may match, `complete` when every conjunct was judged (else
@@ -18,17 +24,10 @@ import { compareOpTest, type BoundPredicate, type CompareOp } from '../scan/boun
  */
 export type ArrowRowSelect = (data: readonly (Data | undefined)[], length: number) => { readonly rows: number[]; readonly complete: boolean } | null;
 
-/** ANDs a conjunct into `keep` (1 = may match); false when it cannot judge this data (then it keeps all) */
-type Leaf = (data: readonly (Data | undefined)[], length: number, keep: Uint8Array) => boolean;
-
 const INT32_TYPES = new Set(['int', 'date']);
 const INT64_TYPES = new Set(['long', 'timestamp', 'timestamptz']);
-
-function validity(d: Data): Uint8Array | null {
-  return d.nullable && d.nullCount > 0 ? (d.nullBitmap as Uint8Array) : null;
-}
-
-const isNullAt = (bm: Uint8Array, pos: number): boolean => (bm[pos >> 3]! & (1 << (pos & 7))) === 0;
+const TWO32 = 4294967296;
+const HI53 = 0x200000;
 
 /** clears `keep` of null rows and of rows whose value fails `test(compare(row))` */
 function apply32(d: Data, length: number, keep: Uint8Array, value: number, test: (c: number) => boolean): void {
@@ -62,64 +61,176 @@ function apply64(d: Data, length: number, keep: Uint8Array, value: bigint, test:
   }
 }
 
-function leafOf(p: BoundPredicate, indexOfId: ReadonlyMap<number, number>): Leaf | null {
-  if (p.kind === 'isNull' || p.kind === 'isNotNull') {
-    const c = indexOfId.get(p.fieldId);
-    if (c === undefined) return null;
-    const wantNull = p.kind === 'isNull';
-    return (data, length, keep) => {
-      const d = data[c];
-      if (d === undefined) return false;
-      const bm = validity(d), off = d.offset;
-      for (let i = 0; i < length; i++) if ((bm !== null && isNullAt(bm, off + i)) !== wantNull) keep[i] = 0;
-      return true;
-    };
+/** `col IN (…)` over 32-bit data: one Set probe per kept row */
+function applyIn32(d: Data, length: number, keep: Uint8Array, set: ReadonlySet<number>): void {
+  const vals = d.values as Int32Array;
+  const bm = validity(d), off = d.offset;
+  for (let i = 0; i < length; i++) {
+    if (keep[i] === 0) continue;
+    if ((bm !== null && isNullAt(bm, off + i)) || !set.has(vals[i]!)) keep[i] = 0;
   }
-  if (p.kind !== 'compare') return null;
-  const c = indexOfId.get(p.fieldId);
-  if (c === undefined) return null;
-  const test = compareOpTest(p.op);
-  if (INT32_TYPES.has(p.type.name) && typeof p.value === 'number' && Number.isInteger(p.value)) {
-    const value = p.value;
-    return (data, length, keep) => {
-      const d = data[c];
-      if (d === undefined || !(d.values instanceof Int32Array) || (d.typeId !== Type.Int && d.typeId !== Type.Date)) return false;
-      apply32(d, length, keep, value, test);
-      return true;
-    };
+}
+
+/** `col IN (…)` over 64-bit data: values within ±2^53 as doubles from their two words, the rest as bigints */
+function applyIn64(d: Data, length: number, keep: Uint8Array, small: ReadonlySet<number>, big: ReadonlySet<bigint>): void {
+  const vals = d.values as BigInt64Array;
+  const words = new Int32Array(vals.buffer, vals.byteOffset, vals.length * 2);
+  const lows = new Uint32Array(vals.buffer, vals.byteOffset, vals.length * 2);
+  const bm = validity(d), off = d.offset;
+  for (let i = 0; i < length; i++) {
+    if (keep[i] === 0) continue;
+    if (bm !== null && isNullAt(bm, off + i)) { keep[i] = 0; continue; }
+    const hi = words[2 * i + 1]!;
+    const hit = hi >= -HI53 && hi < HI53 ? small.has(hi * TWO32 + lows[2 * i]!) : big.size > 0 && big.has(vals[i]!);
+    if (!hit) keep[i] = 0;
   }
-  if (INT64_TYPES.has(p.type.name) && typeof p.value === 'bigint') {
-    const value = p.value;
-    const small = value >= -(2n ** 31n) && value < 2n ** 31n;
-    return (data, length, keep) => {
-      const d = data[c];
-      if (d === undefined) return false;
-      if (d.values instanceof BigInt64Array && (d.typeId === Type.Int || d.typeId === Type.Timestamp)) apply64(d, length, keep, value, test);
-      else if (d.values instanceof Int32Array && d.typeId === Type.Int && p.type.name === 'long') {
+}
+
+/** 32-bit integers, or date32 (days; a date64 chunk also has 32-bit words, in pairs) */
+const is32 = (d: Data): boolean => d.values instanceof Int32Array
+  && (d.typeId === Type.Int || (d.typeId === Type.Date && (d.type as { unit?: number }).unit === 0));
+/** 64-bit integers, or timestamps in µs (the unit the JS values have: arrow-fast-columns.ts) */
+const is64 = (d: Data): boolean => d.values instanceof BigInt64Array
+  && (d.typeId === Type.Int || (d.typeId === Type.Timestamp && (d.type as { unit?: number }).unit === 2));
+/** 32-bit data of an int column promoted to long */
+const isPromoted = (d: Data, p: { type: { name: string } }): boolean => d.values instanceof Int32Array && d.typeId === Type.Int && p.type.name === 'long';
+
+function integerLeaf(p: BoundPredicate, c: number): ArrowNode | null {
+  if (p.kind === 'compare') {
+    const test = compareOpTest(p.op);
+    if (INT32_TYPES.has(p.type.name) && typeof p.value === 'number' && Number.isInteger(p.value)) {
+      const value = p.value;
+      return (data, length, keep) => {
+        const d = data[c];
+        if (d === undefined || !is32(d)) return NOTHING;
+        apply32(d, length, keep, value, test);
+        return EXACT;
+      };
+    }
+    if (INT64_TYPES.has(p.type.name) && typeof p.value === 'bigint') {
+      const value = p.value;
+      const small = value >= -(2n ** 31n) && value < 2n ** 31n;
+      return (data, length, keep) => {
+        const d = data[c];
+        if (d === undefined) return NOTHING;
+        if (is64(d)) apply64(d, length, keep, value, test);
         // an int column promoted to long: its 32-bit values against a constant beyond int range
-        if (small) apply32(d, length, keep, Number(value), test);
-        else apply32(d, length, keep, value < 0n ? -(2 ** 31) - 1 : 2 ** 31, test);
-      } else return false;
-      return true;
+        else if (isPromoted(d, p)) apply32(d, length, keep, small ? Number(value) : value < 0n ? -(2 ** 31) - 1 : 2 ** 31, test);
+        else return NOTHING;
+        return EXACT;
+      };
+    }
+    return null;
+  }
+  if (p.kind !== 'in') return null;
+  if (INT32_TYPES.has(p.type.name) && p.values.every((v) => typeof v === 'number' && Number.isInteger(v))) {
+    const set = new Set(p.values as readonly number[]);
+    return (data, length, keep) => {
+      const d = data[c];
+      if (d === undefined || !is32(d)) return NOTHING;
+      applyIn32(d, length, keep, set);
+      return EXACT;
+    };
+  }
+  if (INT64_TYPES.has(p.type.name) && p.values.every((v) => typeof v === 'bigint')) {
+    const values = p.values as readonly bigint[];
+    const limit = BigInt(HI53) * BigInt(TWO32);
+    const small = new Set(values.filter((v) => v >= -limit && v < limit).map(Number));
+    const big = new Set(values.filter((v) => v < -limit || v >= limit));
+    return (data, length, keep) => {
+      const d = data[c];
+      if (d === undefined) return NOTHING;
+      if (is64(d)) applyIn64(d, length, keep, small, big);
+      else if (isPromoted(d, p)) applyIn32(d, length, keep, small); // values beyond int range never match
+      else return NOTHING;
+      return EXACT;
     };
   }
   return null;
 }
 
+function nullLeaf(wantNull: boolean, c: number): ArrowNode {
+  return (data, length, keep) => {
+    const d = data[c];
+    if (d === undefined) return NOTHING;
+    const bm = validity(d), off = d.offset;
+    for (let i = 0; i < length; i++) if ((bm !== null && isNullAt(bm, off + i)) !== wantNull) keep[i] = 0;
+    return EXACT;
+  };
+}
+
+/** a node with its run order among conjuncts (lower first) and whether every part of it compiled */
+interface Compiled { readonly node: ArrowNode; readonly rank: number; readonly whole: boolean }
+
+function compile(p: BoundPredicate, indexOfId: ReadonlyMap<number, number>): Compiled | null {
+  if (p.kind === 'and') return andNode(p.args.map((a) => compile(a, indexOfId)));
+  if (p.kind === 'or') return orNode(p.args.map((a) => compile(a, indexOfId)));
+  if (!('fieldId' in p)) return null; // true / false
+  const c = indexOfId.get(p.fieldId);
+  if (c === undefined) return null;
+  if (p.kind === 'isNull' || p.kind === 'isNotNull') return { node: nullLeaf(p.kind === 'isNull', c), rank: 1, whole: true };
+  const int = integerLeaf(p, c);
+  if (int !== null) return { node: int, rank: p.kind === 'in' || (p.kind === 'compare' && p.op === '=') ? 0 : 1, whole: true };
+  const dec = decimalLeaf(p, c);
+  if (dec !== null) return { node: dec, rank: 2, whole: true };
+  const str = stringLeaf(p, c);
+  return str === null ? null : { node: str, rank: 3, whole: true };
+}
+
+function andNode(parts: readonly (Compiled | null)[]): Compiled | null {
+  const nodes = parts.filter((x): x is Compiled => x !== null).sort((a, b) => a.rank - b.rank);
+  if (nodes.length === 0) return null;
+  const whole = nodes.length === parts.length && nodes.every((n) => n.whole);
+  return {
+    rank: nodes[0]!.rank,
+    whole,
+    node: (data, length, keep) => {
+      let exact = 0, none = 0;
+      for (const n of nodes) {
+        const j = n.node(data, length, keep);
+        if (j === EXACT) exact++;
+        else if (j === NOTHING) none++;
+      }
+      return none === nodes.length ? NOTHING : whole && exact === nodes.length ? EXACT : SOME;
+    },
+  };
+}
+
+/** every arm must be judged (an arm that keeps all rows makes the OR keep all); arms see only kept rows */
+function orNode(parts: readonly (Compiled | null)[]): Compiled | null {
+  if (parts.length === 0 || parts.some((x) => x === null)) return null;
+  const arms = parts as readonly Compiled[];
+  const whole = arms.every((a) => a.whole);
+  return {
+    rank: 4,
+    whole,
+    node: (data, length, keep) => {
+      const any = new Uint8Array(length);
+      const arm = new Uint8Array(length);
+      let exact = true;
+      for (const a of arms) {
+        arm.set(keep);
+        const j: Judged = a.node(data, length, arm);
+        if (j === NOTHING) return NOTHING;
+        if (j !== EXACT) exact = false;
+        for (let i = 0; i < length; i++) any[i] = any[i]! | arm[i]!;
+      }
+      keep.set(any);
+      return exact && whole ? EXACT : SOME;
+    },
+  };
+}
+
 /** The Arrow-level select of `p` (columns by field id → index in the data array), or null when no conjunct is handled. */
 export function compileArrowSelect(p: BoundPredicate, indexOfId: ReadonlyMap<number, number>): ArrowRowSelect | null {
-  const conjuncts = p.kind === 'and' ? p.args : [p];
-  const all = conjuncts.map((q) => leafOf(q, indexOfId));
-  const leaves = all.filter((l): l is Leaf => l !== null);
-  if (leaves.length === 0) return null;
-  const allHandled = leaves.length === all.length;
+  const top = compile(p, indexOfId);
+  if (top === null) return null;
   return (data, length) => {
     const keep = new Uint8Array(length).fill(1);
-    let judged = 0;
-    for (const leaf of leaves) if (leaf(data, length, keep)) judged++;
-    if (judged === 0) return null;
+    const j = top.node(data, length, keep);
+    if (j === NOTHING) return null;
     const rows: number[] = [];
     for (let i = 0; i < length; i++) if (keep[i] === 1) rows.push(i);
-    return { rows, complete: allHandled && judged === leaves.length };
+    return { rows, complete: j === EXACT && top.whole };
   };
 }

@@ -15,7 +15,7 @@ import { compileRowTest } from '../parallel/row-filter.ts';
 import { arrowDataToValues } from './arrow-values.ts';
 import { openParquetSource } from './parquet-source.ts';
 import { configureFileCache, DEFAULT_FILE_CACHE_BYTES } from './file-cache.ts';
-import { lateMaterializationOn, valuesAtRows, type ChunkFilter } from './late-materialization.ts';
+import { lateMaterializationOn, recut, valuesAtRows, type ChunkFilter, type Selected } from './late-materialization.ts';
 import { memoryWriteIO } from '../write/testing/memory-write-io.ts';
 
 const memoryIO = memoryWriteIO;
@@ -160,6 +160,22 @@ describe('late materialization', () => {
     } finally {
       source.free();
     }
+  });
+
+  it('re-cuts phase 1 selections along other batch boundaries (rows and values stay paired)', () => {
+    // rows 0..24 in batches of 10, 10, 5; selected: 1, 9 | 10, 15, 19 | 24
+    const sel: Selected[] = [
+      { start: 0, length: 10, rows: [1, 9], vals: [['a1', 'a9'], [1, 9]] },
+      { start: 10, length: 10, rows: [0, 5, 9], vals: [['a10', 'a15', 'a19'], [10, 15, 19]] },
+      { start: 20, length: 5, rows: [4], vals: [['a24'], [24]] },
+    ];
+    const got = recut(sel, [{ start: 0, length: 8 }, { start: 8, length: 8 }, { start: 16, length: 8 }, { start: 24, length: 1 }], 2);
+    expect(got.map((x) => [x.start, x.length, x.rows, x.vals])).toEqual([
+      [0, 8, [1], [['a1'], [1]]],
+      [8, 8, [1, 2, 7], [['a9', 'a10', 'a15'], [9, 10, 15]]],
+      [16, 8, [3], [['a19'], [19]]],
+      [24, 1, [0], [['a24'], [24]]],
+    ]);
   });
 
   it('is switched off by the setting, with PostgreSQL boolean spellings', () => {

@@ -110,6 +110,38 @@ function arrowColumns(columns: readonly ParquetColumnRequest[], first: readonly 
   return out;
 }
 
+/** phase 1's answer for one batch: the rows (batch-local, ascending) that may match and their filter-column values */
+export interface Selected {
+  readonly start: number;
+  readonly length: number;
+  readonly rows: readonly number[];
+  /** values of the phase-1 columns (`first` order) at `rows` (fresh arrays: they become the chunk's columns) */
+  readonly vals: readonly unknown[][];
+}
+
+/** the selections of `sel` re-cut along another batching (phase 2's decode came in other batch sizes) */
+export function recut(sel: readonly Selected[], batches: readonly { start: number; length: number }[], width: number): Selected[] {
+  const out: Selected[] = [];
+  let s = 0, at = 0;
+  for (const b of batches) {
+    const rows: number[] = [];
+    const vals: unknown[][] = Array.from({ length: width }, () => []);
+    const end = b.start + b.length;
+    while (s < sel.length) {
+      const x = sel[s]!;
+      for (; at < x.rows.length && x.start + x.rows[at]! < end; at++) {
+        rows.push(x.start + x.rows[at]! - b.start);
+        for (let k = 0; k < width; k++) vals[k]!.push(x.vals[k]![at]);
+      }
+      if (at < x.rows.length) break;
+      s++;
+      at = 0;
+    }
+    out.push({ start: b.start, length: b.length, rows, vals });
+  }
+  return out;
+}
+
 export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<ColumnChunk> {
   const { columns, filter, nameById, idByName, uri, rg, rows, metrics } = r;
   const nameOf = (c: number): string | undefined => nameById.get(columns[c]!.fieldId);
@@ -128,85 +160,83 @@ export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<Col
   });
   // most row groups had matches: every column in one read, only the conversion to JS values is late
   const oneRead = oneReadFor(filter.history) && filterNames.size > 0 && otherNames.size > 0;
-  const picked: number[] = [];
-  const kept: unknown[][] = first.map(() => []);
+  const selected: Selected[] = [];
+  let picked = 0;
   const p1 = filterNames.size === 0 ? null : await r.source.decode(rg, [...filterNames, ...(oneRead ? otherNames : [])], idByName);
   let seen = 0;
   for (const b of batchesOf(p1, rows)) {
+    seen += b.length;
     // on the Arrow buffers when the filter can: only the rows that may match become JS values
     const arrow = filter.selectArrow === undefined || b.data === null || p1 === null ? null : filter.selectArrow(arrowColumns(columns, first, p1, b.data), b.length);
+    let sel: readonly number[];
+    let vals: unknown[][];
     if (arrow !== null) {
-      let rowsIn = arrow.rows;
-      const vals = first.map((c) => {
+      sel = arrow.rows;
+      vals = first.map((c) => {
         const req = columns[c]!;
         const idx = p1!.colIndex.get(req.fieldId);
-        return idx === undefined || b.data === null ? new Array<unknown>(rowsIn.length).fill(req.missingValue) : valuesAtRows(b.data[idx]!, req.type, uri, rowsIn, b.length);
+        return idx === undefined || b.data === null ? new Array<unknown>(sel.length).fill(req.missingValue) : valuesAtRows(b.data[idx]!, req.type, uri, sel, b.length);
       });
-      let at: number[] | null = null;
-      if (!arrow.complete && rowsIn.length > 0) {
+      if (!arrow.complete && sel.length > 0) {
         // conjuncts the Arrow pass could not judge: the whole filter on the values of the rows it kept
-        const cols: (unknown[] | undefined)[] = new Array(columns.length);
+        const cols: (readonly unknown[] | undefined)[] = new Array(columns.length);
         first.forEach((c, k) => { cols[c] = vals[k]; });
-        at = filter.select(cols, rowsIn.length);
-        rowsIn = at.map((j) => arrow.rows[j]!);
+        const at = filter.select(cols, sel.length);
+        if (at.length < sel.length) {
+          const from = sel;
+          sel = at.map((j) => from[j]!);
+          vals = vals.map((v) => at.map((j) => v[j]));
+        }
       }
-      for (const s of rowsIn) picked.push(b.start + s);
-      first.forEach((_c, k) => {
-        const src = vals[k]!, dst = kept[k]!;
-        if (at === null) for (const v of src) dst.push(v);
-        else for (const j of at) dst.push(src[j]);
+    } else {
+      const cols: (unknown[] | undefined)[] = new Array(columns.length);
+      for (const c of first) {
+        const req = columns[c]!;
+        const idx = p1?.colIndex.get(req.fieldId);
+        cols[c] = idx === undefined || b.data === null ? new Array<unknown>(b.length).fill(req.missingValue) : arrowDataToValues(b.data[idx]!, req.type, uri);
+      }
+      sel = filter.select(cols, b.length);
+      vals = first.map((c) => {
+        const col = cols[c]!;
+        return sel.length === b.length ? col : sel.map((s) => col[s]);
       });
-      seen += b.length;
-      continue;
     }
-    const cols: (unknown[] | undefined)[] = new Array(columns.length);
-    for (const c of first) {
-      const req = columns[c]!;
-      const idx = p1?.colIndex.get(req.fieldId);
-      cols[c] = idx === undefined || b.data === null ? new Array<unknown>(b.length).fill(req.missingValue) : arrowDataToValues(b.data[idx]!, req.type, uri);
-    }
-    const sel = filter.select(cols, b.length);
-    for (const s of sel) picked.push(b.start + s);
-    first.forEach((c, k) => {
-      const col = cols[c]!, dst = kept[k]!;
-      if (sel.length === b.length) for (const v of col) dst.push(v);
-      else for (const s of sel) dst.push(col[s]);
-    });
-    seen += b.length;
+    if (sel.length > 0) selected.push({ start: b.start, length: b.length, rows: sel, vals });
+    picked += sel.length;
   }
   if (seen !== rows) throw mismatch(uri, rg);
   add(metrics, 'lateRowGroups', 1);
   add(metrics, 'lateRowsTotal', rows);
   if (filter.history) {
     filter.history.rowGroups++;
-    if (picked.length > 0) filter.history.matched++;
+    if (picked > 0) filter.history.matched++;
   }
-  if (picked.length === 0) return;
+  if (picked === 0) return;
   add(metrics, 'lateRowGroupsMatched', 1);
-  add(metrics, 'lateRowsMaterialized', picked.length);
+  add(metrics, 'lateRowsMaterialized', picked);
 
   // phase 2: the other columns, only the picked rows converted
   const p2 = otherNames.size === 0 ? null : oneRead ? p1 : await r.source.decode(rg, [...otherNames], idByName);
-  let k = 0;
-  seen = 0;
-  for (const b of batchesOf(p2, rows)) {
-    seen += b.length;
-    let j = k;
-    while (j < picked.length && picked[j]! < b.start + b.length) j++;
-    if (j === k) continue;
-    const local = picked.slice(k, j).map((p) => p - b.start);
+  const batches = batchesOf(p2, rows);
+  if (batches.reduce((n, b) => n + b.length, 0) !== rows) throw mismatch(uri, rg);
+  // both phases decode batches of ROWS_PER_BATCH from the row group's start: re-cut only if they differ
+  const byStart = new Map(selected.map((x) => [x.start, x]));
+  const aligned = selected.every((x) => batches.some((b) => b.start === x.start && b.length === x.length));
+  const parts = aligned ? batches.map((b) => byStart.get(b.start)) : recut(selected, batches, first.length);
+  for (const [i, b] of batches.entries()) {
+    const x = parts[i];
+    if (x === undefined || x.rows.length === 0) continue;
+    const local = x.rows, n = local.length;
     const out = columns.map((req, c) => {
       const at = firstAt.get(c);
-      if (at !== undefined) return kept[at]!.slice(k, j);
+      if (at !== undefined) return x.vals[at]!;
       const idx = p2?.colIndex.get(req.fieldId);
-      if (idx === undefined || b.data === null) return new Array<unknown>(j - k).fill(req.missingValue);
+      if (idx === undefined || b.data === null) return new Array<unknown>(n).fill(req.missingValue);
       return valuesAtRows(b.data[idx]!, req.type, uri, local, b.length);
     });
     const base = r.position + b.start;
-    yield { firstRowPosition: base, length: j - k, columns: out, ...(j - k === b.length ? {} : { positions: local.map((l) => base + l) }) };
-    k = j;
+    yield { firstRowPosition: base, length: n, columns: out, ...(n === b.length ? {} : { positions: local.map((l) => base + l) }) };
   }
-  if (seen !== rows) throw mismatch(uri, rg);
 }
 
 /**

@@ -16,12 +16,17 @@ import { compareBytes } from '../write/single-value-bytes.ts';
 
 export type CompareOp = '=' | '<>' | '<' | '<=' | '>' | '>=';
 
+/**
+ * `padded` (char(n) columns, bound only for row filters: bindPredicates' `rows` option): trailing blanks are
+ * insignificant, as in PostgreSQL's bpchar comparison — the constants come without them and a stored value
+ * is compared without its own (lakegate stores the padding, other writers may not). Pruning never sees these.
+ */
 export type BoundPredicate =
   | { readonly kind: 'true' | 'false' }
-  | { readonly kind: 'compare'; readonly op: CompareOp; readonly fieldId: number; readonly type: PrimitiveType; readonly value: unknown }
-  | { readonly kind: 'in'; readonly fieldId: number; readonly type: PrimitiveType; readonly values: readonly unknown[] }
+  | { readonly kind: 'compare'; readonly op: CompareOp; readonly fieldId: number; readonly type: PrimitiveType; readonly value: unknown; readonly padded?: true }
+  | { readonly kind: 'in'; readonly fieldId: number; readonly type: PrimitiveType; readonly values: readonly unknown[]; readonly padded?: true }
   | { readonly kind: 'isNull' | 'isNotNull'; readonly fieldId: number; readonly type: PrimitiveType }
-  | { readonly kind: 'startsWith'; readonly fieldId: number; readonly type: PrimitiveType; readonly prefix: string }
+  | { readonly kind: 'startsWith'; readonly fieldId: number; readonly type: PrimitiveType; readonly prefix: string; readonly padded?: true }
   | { readonly kind: 'and' | 'or'; readonly args: readonly BoundPredicate[] };
 
 /** whether a comparison result (negative, zero, positive) satisfies `op` */
@@ -98,24 +103,62 @@ export interface BindColumn {
   readonly field: NestedField;
   /** false when the column's SQL comparison differs from the stored value's (bpchar, json, jsonb) */
   readonly comparable: boolean;
+  /** char(n) stored as a string: equality ignores trailing blanks (bound only with the `rows` option) */
+  readonly padded?: boolean;
+}
+
+export interface BindOptions {
+  /**
+   * for row filters (late materialization, worker filters), not pruning: char(n) `=`, `<>`, IN and LIKE
+   * prefixes bind as `padded` predicates (statistics of padded strings cannot prune them)
+   */
+  readonly rows?: boolean;
 }
 
 /** Binds a conjunction of ScanPredicates over `columns` (by index). */
-export function bindPredicates(filters: readonly ScanPredicate[] | undefined, columns: readonly BindColumn[]): BoundPredicate {
+export function bindPredicates(filters: readonly ScanPredicate[] | undefined, columns: readonly BindColumn[], options: BindOptions = {}): BoundPredicate {
   if (filters === undefined || filters.length === 0) return TRUE;
-  return and(filters.map((f) => bindOne(f, columns)));
+  return and(filters.map((f) => bindOne(f, columns, options.rows === true)));
 }
 
 type LeafPredicate = Exclude<ScanPredicate, { readonly kind: 'and' | 'or' }>;
 
-function bindOne(q: ScanPredicate, columns: readonly BindColumn[]): BoundPredicate {
-  if (q.kind === 'and' || q.kind === 'or') return (q.kind === 'and' ? and : or)(q.args.map((a) => bindOne(a, columns)));
+/** PostgreSQL's bpchar comparison ignores trailing blanks (spaces only) */
+export const trimBlanks = (s: string): string => s.replace(/ +$/, '');
+
+/** a char(n) conjunct for row filters: its constants without trailing blanks; TRUE when not one handled */
+function bindPadded(p: LeafPredicate, fieldId: number, type: PrimitiveType): BoundPredicate {
+  switch (p.kind) {
+    case 'compare':
+      if (p.value === null || p.value === undefined) return FALSE;
+      return (p.op === '=' || p.op === '<>') && typeof p.value === 'string' ? { kind: 'compare', op: p.op, fieldId, type, value: trimBlanks(p.value), padded: true } : TRUE;
+    case 'in': {
+      const values: string[] = [];
+      for (const v of p.values) {
+        if (v === null || v === undefined) continue;
+        if (typeof v !== 'string') return TRUE;
+        values.push(trimBlanks(v));
+      }
+      return values.length === 0 ? FALSE : { kind: 'in', fieldId, type, values, padded: true };
+    }
+    case 'startsWith': {
+      // the prefix's own trailing blanks may be the padding of a shorter stored value: a looser prefix
+      const prefix = trimBlanks(p.prefix);
+      return prefix === '' ? TRUE : { kind: 'startsWith', fieldId, type, prefix, padded: true };
+    }
+    default: return TRUE;
+  }
+}
+
+function bindOne(q: ScanPredicate, columns: readonly BindColumn[], rows: boolean): BoundPredicate {
+  if (q.kind === 'and' || q.kind === 'or') return (q.kind === 'and' ? and : or)(q.args.map((a) => bindOne(a, columns, rows)));
   const p = q as LeafPredicate;
   const col = columns[p.column];
   if (col === undefined || col.field.type.kind !== 'primitive') return TRUE;
   const type = col.field.type;
   const fieldId = col.field.id;
   if (p.kind === 'isNull' || p.kind === 'isNotNull') return { kind: p.kind, fieldId, type };
+  if (rows && col.padded === true && type.name === 'string') return bindPadded(p, fieldId, type);
   if (!col.comparable || !ORDERED.has(type.name)) return TRUE;
   switch (p.kind) {
     case 'compare': {

@@ -1,0 +1,72 @@
+/**
+ * decimal128 compares judged on Arrow words (arrow-decimal-filter.ts through compileArrowSelect) against the
+ * JS-value row test on the Numerics arrow-values.ts makes: every op, constants of a smaller, equal and larger
+ * scale than the column's (between two representable values, or on one), negative values, NULLs, values
+ * beyond 2^53 and beyond 64 bits; a chunk of another scale is left to the JS test.
+ */
+import { describe, expect, it } from 'vitest';
+import { Decimal, makeData, type Data } from 'apache-arrow';
+import { Numeric } from '../../common/pgtypes/numeric.ts';
+import type { BoundPredicate, CompareOp } from '../scan/bound-predicate.ts';
+import type { PrimitiveType } from '../spec/schema.ts';
+import { compileRowTest } from '../parallel/row-filter.ts';
+import { compileArrowSelect } from './arrow-row-filter.ts';
+import { arrowDataToValues } from './arrow-values.ts';
+
+const SCALE = 2;
+const TYPE: PrimitiveType = { kind: 'primitive', name: 'decimal', precision: 38, scale: SCALE };
+
+function decimalData(unscaled: readonly (bigint | null)[], scale = SCALE): Data {
+  const words = new Uint32Array(unscaled.length * 4);
+  const valid = new Uint8Array(Math.ceil(unscaled.length / 8));
+  unscaled.forEach((u, i) => {
+    if (u === null) return;
+    valid[i >> 3]! |= 1 << (i & 7);
+    let x = BigInt.asUintN(128, u);
+    for (let w = 0; w < 4; w++) { words[i * 4 + w] = Number(x & 0xffffffffn); x >>= 32n; }
+  });
+  return makeData({ type: new Decimal(scale, 38, 128), length: unscaled.length, nullCount: unscaled.filter((u) => u === null).length, nullBitmap: valid, data: words });
+}
+
+const N = 300;
+const unscaled = Array.from({ length: N }, (_v, k): bigint | null => {
+  if (k % 19 === 0) return null;
+  if (k % 23 === 0) return (k % 2 === 0 ? 1n : -1n) * (2n ** 53n + BigInt(k));
+  if (k % 29 === 0) return (k % 2 === 0 ? 1n : -1n) * (2n ** 70n + BigInt(k));
+  return BigInt(((k * 7919) % 4001) - 2000);
+});
+const data = decimalData(unscaled);
+const values = arrowDataToValues(data, TYPE, 'test');
+const OPS: CompareOp[] = ['=', '<>', '<', '<=', '>', '>='];
+
+function expected(p: BoundPredicate): number[] {
+  const test = compileRowTest(p, new Map([[1, 0]]))!;
+  return Array.from({ length: N }, (_v, r) => r).filter((r) => test([values], r));
+}
+
+describe('decimal compares on Arrow words', () => {
+  it('select the rows the Numeric comparison keeps', () => {
+    const consts = [
+      Numeric.parse('0'), Numeric.parse('-0.5'), Numeric.parse('5'), Numeric.parse('5.00'), Numeric.parse('0.05'), Numeric.parse('0.055'),
+      Numeric.parse('-0.055'), Numeric.parse('-19.999'), Numeric.parse('11.2'), Numeric.parse('1000000'), Numeric.parse('-1000000.001'),
+      Numeric.of(2n ** 53n + 46n, 2), Numeric.of(-(2n ** 70n) - 29n, 2), Numeric.of(2n ** 70n, 3), values.find((v) => v !== null) as Numeric,
+    ];
+    let checked = 0;
+    for (const value of consts) {
+      for (const op of OPS) {
+        const p: BoundPredicate = { kind: 'compare', op, fieldId: 1, type: TYPE, value };
+        expect(compileArrowSelect(p, new Map([[1, 0]]))!([data], N), `${op} ${value.toString()}`).toEqual({ rows: expected(p), complete: true });
+        checked++;
+      }
+    }
+    expect(checked).toBe(90);
+  });
+
+  it('leaves another scale, NaN and infinities to the JS test', () => {
+    const p: BoundPredicate = { kind: 'compare', op: '<', fieldId: 1, type: TYPE, value: Numeric.parse('1') };
+    expect(compileArrowSelect(p, new Map([[1, 0]]))!([decimalData([1n, 2n], 3)], 2)).toBeNull();
+    for (const value of [Numeric.NaN, Numeric.POSITIVE_INFINITY]) {
+      expect(compileArrowSelect({ kind: 'compare', op: '<', fieldId: 1, type: TYPE, value }, new Map([[1, 0]]))).toBeNull();
+    }
+  });
+});
