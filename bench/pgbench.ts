@@ -5,7 +5,7 @@
  *                            [--schema public]
  *
  * Targets: `pg`; `lakegate` (in this process); `lakegate-pN` (`lakegate serve --processes N` as a command,
- * on a port of 56400–56499). With more than one process the lookup table must be an Iceberg table: pass
+ * on a free port the server picks: `--port 0`, the port read from its "listening on" line). With more than one process the lookup table must be an Iceberg table: pass
  * `--schema bench` (created on every target; a plain schema on PostgreSQL, an Iceberg namespace on lakegate).
  *
  * Cases (custom scripts, -n so pgbench does not vacuum its own tables):
@@ -116,22 +116,24 @@ const scripts = Object.fromEntries(Object.entries(CASES).map(([name, text]) => {
 })) as Record<CaseName, string>;
 
 /** `lakegate serve --processes N` as its own command (the way it is deployed), trust auth, a temp warehouse */
-async function spawnLakegate(processes: number, port: number): Promise<{ url: string; close(): Promise<void> }> {
+async function spawnLakegate(processes: number): Promise<{ url: string; close(): Promise<void> }> {
   const warehouse = mkdtempSync(join(tmpdir(), 'lg-pgbench-wh-'));
   const bin = new URL('../bin/lakegate.mjs', import.meta.url).pathname;
-  const child = spawn(process.execPath, [bin, 'serve', '--processes', String(processes), '--port', String(port), '--warehouse', warehouse, '--no-sample'], {
+  const child = spawn(process.execPath, [bin, 'serve', '--processes', String(processes), '--port', '0', '--warehouse', warehouse, '--no-sample'], {
     env: { ...process.env, LAKEGATE_AUTH: 'trust' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  await new Promise<void>((resolve, reject) => {
+  // a fixed port clashes with other servers on the machine: port 0, and the port the server reports
+  const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`lakegate did not start in 60 s: ${out}`)), 60_000);
     child.stdout.on('data', () => {
-      if (/listening on/.test(out)) {
+      const listening = /listening on \S*:(\d+)/.exec(out);
+      if (listening !== null) {
         clearTimeout(timer);
-        resolve();
+        resolve(Number(listening[1]));
       }
     });
     child.once('exit', (code) => reject(new Error(`lakegate exited with ${code}: ${out}`)));
@@ -159,7 +161,7 @@ try {
         servers.push({ close: () => c.stop() });
         url = c.url;
       } else if (processes !== null) {
-        const lg = await spawnLakegate(Number(processes[1]), 56450 + servers.length);
+        const lg = await spawnLakegate(Number(processes[1]));
         servers.push(lg);
         url = lg.url;
       } else {

@@ -37,6 +37,7 @@ import { normaliseLiterals } from './literal-params.ts';
 import { textIn } from '../common/pgtypes/text-io.ts';
 import { isCatalogFree } from './catalog-free-plan.ts';
 import type { IcebergTables } from './iceberg-tables.ts';
+import { ReusablePlan } from './reusable-plan.ts';
 
 export interface EnginePrepared extends PreparedStatement {
   readonly parsed: ParsedStatement | null;
@@ -60,6 +61,8 @@ export class EngineSession implements HandlerSession {
   readonly cursors = new Map<string, Cursor>();
   readonly sqlPrepared = new Map<string, SqlPrepared>();
   private readonly planCache = new LruCache<string, BoundQuery>(256);
+  /** operator trees of this session's SELECT plans, by bound plan and settings version (reusable-plan.ts) */
+  private readonly reusablePlans = new WeakMap<BoundQuery, { readonly settingsVersion: number; readonly plan: ReusablePlan | null }>();
   /** what statements read from the settings, derived once per settings version (SessionSettings.version) */
   private derived: { version: number; output: OutputSettings; searchPath: string; statementTimeout: number } | null = null;
   /**
@@ -238,6 +241,11 @@ export class EngineSession implements HandlerSession {
     // an implicit transaction ends at Sync; lakegate commits each statement as it finishes
   }
 
+  /** a message sent after the client saw the Parse's answer: it checks the catalog itself (wire/handler.ts) */
+  pipelineEnded(): void {
+    this.mirrorFreshUntilSync = false;
+  }
+
   cancel(): void {
     // a CancelRequest that arrives between statements is ignored, as in PostgreSQL
     if (this.active) this.abort?.abort(queryCanceled());
@@ -313,7 +321,8 @@ export class EngineSession implements HandlerSession {
     }
     const kind = nodeKind(stmt.ast);
     if (kind !== 'SelectStmt') this.noteDmlTarget(stmt.ast);
-    const batches = this.guard(executePlan(bound.plan, this.execContext(params)));
+    const ctx = this.execContext(params);
+    const batches = this.guard((kind === 'SelectStmt' ? this.reusableRun(bound, ctx) : null) ?? executePlan(bound.plan, ctx));
     if (kind === 'SelectStmt') {
       return { kind: 'rows', columns: resultColumnsOf(bound), batches, tag: selectTag };
     }
@@ -355,6 +364,20 @@ export class EngineSession implements HandlerSession {
     } catch {
       return null;
     }
+  }
+
+  /**
+   * A SELECT's operator tree kept per bound plan and run again (reusable-plan.ts): expressions compiled once
+   * per session and plan. Null when the plan does not qualify or its tree is still running (an open portal).
+   */
+  private reusableRun(bound: BoundQuery, ctx: ExecContext): AsyncIterable<Batch> | null {
+    const version = this.settings.version;
+    let kept = this.reusablePlans.get(bound);
+    if (kept === undefined || kept.settingsVersion !== version) {
+      kept = { settingsVersion: version, plan: ReusablePlan.build(bound.plan, ctx, version) };
+      this.reusablePlans.set(bound, kept);
+    }
+    return kept.plan?.run(ctx) ?? null;
   }
 
   /** remembers the target table's contents so that ROLLBACK can undo the write */

@@ -26,7 +26,8 @@ import { indexById, type IcebergType, type NestedField, type Schema } from './sp
 import { toSqlType } from './spec/types.ts';
 import { isRowLineageField, ROW_LINEAGE_NAMES, rowLineageSchema } from './lineage/row-lineage-columns.ts';
 import { addPlanCounters, planScan, type FileScanTask, type ScanPlan } from './scan/table-scan.ts';
-import { bindPredicates, predicateKey, type BoundPredicate } from './scan/bound-predicate.ts';
+import { bindPredicates, predicateKey, type BindOptions, type BoundPredicate } from './scan/bound-predicate.ts';
+import { PrunablePlan } from './scan/prunable-plan.ts';
 import { readParquetFooter } from './read/parquet-footer.ts';
 import { selectRowGroups } from './read/row-group-stats.ts';
 import { DeleteLoader } from './read/delete-loader.ts';
@@ -136,14 +137,17 @@ export class IcebergTableSource implements TableSource {
     return new IcebergTableSource(this.io, this.metadata, { asOfTimestampMs: micros / 1000n, useSnapshotSchema: true });
   }
 
-  /** pushed predicates bound to this source's schema fields (types whose SQL order is not the stored one are left out) */
-  bindFilters(filters?: readonly ScanPredicate[]): BoundPredicate {
+  /**
+   * pushed predicates bound to this source's schema fields (types whose SQL order is not the stored one are left
+   * out); `rows`: for filtering rows rather than pruning, char(n) equalities too (bound-predicate.ts `padded`)
+   */
+  bindFilters(filters?: readonly ScanPredicate[], options: BindOptions = {}): BoundPredicate {
     return bindPredicates(filters, this.schema.fields.map((field, i) => {
       const oid = this.columns[i]!.type.oid;
       // row lineage values are mostly inherited, not stored: their statistics cannot prune (always true)
       if (isRowLineageField(field)) return { field: { ...field, type: { kind: 'struct', fields: [] } }, comparable: false };
-      return { field, comparable: oid !== Oid.bpchar && oid !== Oid.json && oid !== Oid.jsonb };
-    }));
+      return { field, comparable: oid !== Oid.bpchar && oid !== Oid.json && oid !== Oid.jsonb, padded: oid === Oid.bpchar };
+    }), options);
   }
 
   /** v3 tables: this snapshot with the row lineage system columns, when the statement names one (TableSource.withSystemColumns) */
@@ -163,6 +167,30 @@ export class IcebergTableSource implements TableSource {
    */
   planFiles(filters?: readonly ScanPredicate[]): Promise<ScanPlan> {
     const filter = this.bindFilters(filters);
+    // a small snapshot is pruned in memory per filter (scan/prunable-plan.ts), not planned per filter value
+    if (filter.kind !== 'true') return this.prunablePlan(filter);
+    return this.cachedPlan(filter);
+  }
+
+  private prunable: Promise<PrunablePlan | null> | undefined;
+
+  private async prunablePlan(filter: BoundPredicate): Promise<ScanPlan> {
+    this.prunable ??= PrunablePlan.build(this.io, this.metadata, this.snapshot?.snapshotId ?? null, (id) => {
+      const f = this.schema.fields.find((x) => x.id === id);
+      return f?.type.kind === 'primitive' ? f.type : undefined;
+    }).catch(() => {
+      // an unreadable file fails the per-filter planning below with its own error; the next scan tries again
+      this.prunable = undefined;
+      return null;
+    });
+    const prunable = await this.prunable;
+    if (prunable === null) return this.cachedPlan(filter);
+    const { plan, footerBytes } = prunable.plan(filter);
+    if (footerBytes > 0) this.unreportedFooterBytes.set(plan, footerBytes);
+    return plan;
+  }
+
+  private cachedPlan(filter: BoundPredicate): Promise<ScanPlan> {
     const key = predicateKey(filter);
     let plan = this.plans.get(key);
     if (plan === undefined) {
@@ -196,6 +224,19 @@ export class IcebergTableSource implements TableSource {
     const pruned = { ...plan, tasks: kept, counters };
     this.unreportedFooterBytes.set(pruned, footerBytes);
     return pruned;
+  }
+
+  private byId?: ReadonlyMap<number, NestedField>;
+
+  /** fields of every schema version by id, this source's schema winning (made once: schemas do not change) */
+  private fieldsById(): ReadonlyMap<number, NestedField> {
+    if (this.byId === undefined) {
+      const byId = new Map<number, NestedField>();
+      for (const s of this.metadata.schemas) for (const [id, f] of indexById(s)) byId.set(id, f);
+      for (const [id, f] of indexById(this.schema)) byId.set(id, f);
+      this.byId = byId;
+    }
+    return this.byId;
   }
 
   /** COUNT / MIN / MAX of this snapshot from its manifests when exact, else null (scan/metadata-aggregate.ts) */
@@ -248,15 +289,13 @@ export class IcebergTableSource implements TableSource {
     const wanted = ctx.projection ?? this.schema.fields.map((_f, i) => i);
     const fields: NestedField[] = wanted.map((i) => this.schema.fields[i]!);
     // equality-delete ids may name fields of any schema version
-    const byId = new Map<number, NestedField>();
-    for (const s of this.metadata.schemas) for (const [id, f] of indexById(s)) byId.set(id, f);
-    for (const [id, f] of indexById(this.schema)) byId.set(id, f);
+    const byId = this.fieldsById();
     const deletes = new DeleteLoader(this.io, (id) => byId.get(id));
     const width = this.schema.fields.length;
     // several files (and no LIMIT): decode on the scan worker pool, filters applied there (parallel/)
     // (few big files are split by row groups so that every thread gets work)
     const parallel = await planParallelScan(this.io, plan.tasks, limit === undefined ? {} : { limit });
-    const filter = this.bindFilters(ctx.filters);
+    const filter = this.bindFilters(ctx.filters, { rows: true });
     // late materialization: the pushed filters' columns are decoded first, the rest only for rows that may match
     const late = filter.kind !== 'true' && lateMaterializationOn(ctx.session);
     const lateHistory = { rowGroups: 0, matched: 0 };

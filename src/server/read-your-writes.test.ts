@@ -7,6 +7,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { startLakegate, type LakegateServer } from '../../test/helpers/lakegate-server.ts';
+import { RawClient } from '../../test/wire/raw-client.ts';
+import { fe } from '../wire/testing/test-buffers.ts';
+
+/** the int4 text of the first column of the first DataRow among `msgs` */
+function firstInt(msgs: readonly { type: string; body: Buffer }[]): number {
+  const row = msgs.find((m) => m.type === 'D');
+  if (row === undefined) throw new Error(`no DataRow in ${msgs.map((m) => m.type).join('')}`);
+  const len = row.body.readInt32BE(2);
+  return Number(row.body.subarray(6, 6 + len).toString('utf8'));
+}
 
 describe('read-your-writes across servers sharing a warehouse', () => {
   let a: LakegateServer;
@@ -50,6 +60,31 @@ describe('read-your-writes across servers sharing a warehouse', () => {
     expect((await ca.query(`select count(*)::int as n from pg_namespace where nspname = 'rw_gone'`)).rows).toEqual([{ n: 0 }]);
     await ca.query('create schema rw_gone');
   }, 60_000);
+
+  it('an Execute sent after a Parse was answered (Flush, no Sync) re-checks the catalog', async () => {
+    await ca.query('create table rw.p (id int)');
+    await ca.query('insert into rw.p values (1)');
+    const raw = await RawClient.ready(a.port, { user: 'postgres' });
+    try {
+      // pipelined with its Parse, an Execute shares the Parse's catalog check
+      raw.send(fe.parse('s1', 'select count(*)::int from rw.p'), fe.bind('', 's1'), fe.execute(''), fe.sync());
+      expect(firstInt(await raw.until('Z'))).toBe(1);
+      // Parse + Flush, the answer read, a commit elsewhere, then Bind/Execute: the commit must be seen
+      raw.send(fe.parse('s2', 'select count(*)::int from rw.p'), fe.flush());
+      await raw.until('1');
+      await cb.query('insert into rw.p values (2)');
+      raw.send(fe.bind('', 's2'), fe.execute(''), fe.sync());
+      expect(firstInt(await raw.until('Z'))).toBe(2);
+      // the same for a Bind sent first and an Execute sent after a commit
+      raw.send(fe.parse('s3', 'select count(*)::int from rw.p'), fe.bind('', 's3'), fe.flush());
+      await raw.until('2');
+      await cb.query('insert into rw.p values (3)');
+      raw.send(fe.execute(''), fe.sync());
+      expect(firstInt(await raw.until('Z'))).toBe(3);
+    } finally {
+      raw.end();
+    }
+  }, 30_000);
 
   it('sees ALTER TABLE from the other server (new column) at the next statement', async () => {
     await ca.query('create table rw.u (id int)');

@@ -308,9 +308,15 @@ export class PgConnection implements WireIO {
     const extended = new ExtendedQuery(this);
     if (this.sessionRef !== null) this.sessionRef.onDeallocate = (name) => extended.deallocate(name);
     let skipToSync = false;
+    // messages received when the last Parse began: one received later may follow a commit the client saw since
+    let parseMark = -1;
     for (;;) {
       const m = await this.nextWithIdleTimeout();
       if (m === null || this.closed) return;
+      if (parseMark >= 0 && this.queue.pulled > parseMark) {
+        parseMark = -1;
+        this.sessionRef?.pipelineEnded?.();
+      }
       if (skipToSync && m.type !== 'Sync' && m.type !== 'Terminate') continue;
       try {
         switch (m.type) {
@@ -320,6 +326,7 @@ export class PgConnection implements WireIO {
             await this.readyForQuery(extended);
             break;
           case 'Parse':
+            parseMark = this.queue.received;
             await extended.parse(m);
             break;
           case 'Bind':

@@ -100,6 +100,12 @@ export interface HandlerSession {
   execute(prepared: PreparedStatement, params: readonly unknown[]): Promise<StatementResult>;
   /** Sync in the extended protocol: ends the implicit transaction if any. */
   sync(): Promise<void>;
+  /**
+   * wire/ calls this before a message that reached the server after the last Parse began (the client waited
+   * for an answer in between, e.g. Parse + Flush): what the Parse checked for the messages pipelined with it
+   * (the engine's catalog freshness) does not hold for this one.
+   */
+  pipelineEnded?(): void;
 
   /** CancelRequest for this backend: aborts the running statement with 57014. */
   cancel(): void;

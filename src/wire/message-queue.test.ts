@@ -20,4 +20,21 @@ describe('MessageQueue', () => {
     expect(await pending).toBeNull();
     expect(await q.next()).toBeNull();
   });
+
+  it('counts messages received and handed out (the arrival order the connection compares with a Parse)', async () => {
+    const q = new MessageQueue(() => {}, () => {});
+    q.push({ type: 'Sync' });
+    q.push({ type: 'Flush' });
+    expect([q.received, q.pulled]).toEqual([2, 0]);
+    await q.next();
+    expect([q.received, q.pulled]).toEqual([2, 1]);
+    await q.next();
+    const waiting = q.next();
+    q.push({ type: 'Sync' });
+    await waiting;
+    expect([q.received, q.pulled]).toEqual([3, 3]);
+    q.end();
+    q.push({ type: 'Sync' });
+    expect(q.received).toBe(3);
+  });
 });

@@ -14,6 +14,10 @@ export class MessageQueue {
   private waiter: ((m: FrontendMessage | null) => void) | null = null;
   private ended = false;
   private paused = false;
+  /** messages pushed so far, over the connection's life */
+  received = 0;
+  /** messages handed out by next() so far: the one just returned was the `pulled`-th received */
+  pulled = 0;
 
   constructor(
     private readonly pause: () => void,
@@ -22,9 +26,11 @@ export class MessageQueue {
 
   push(msg: FrontendMessage): void {
     if (this.ended) return;
+    this.received++;
     if (this.waiter) {
       const w = this.waiter;
       this.waiter = null;
+      this.pulled++;
       w(msg);
       return;
     }
@@ -39,6 +45,7 @@ export class MessageQueue {
   next(): Promise<FrontendMessage | null> {
     if (this.head < this.items.length) {
       const m = this.items[this.head++]!;
+      this.pulled++;
       if (this.head === this.items.length) {
         this.items = [];
         this.head = 0;

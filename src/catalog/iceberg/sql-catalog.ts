@@ -251,7 +251,7 @@ export class SqlCatalog implements IcebergCatalog {
   }
 
   /** see IcebergCatalog.changeToken: the database's own change counter, where the dialect has one */
-  changeToken(): number | undefined {
+  changeToken(): number | string | undefined {
     return this.dialect.changeToken?.();
   }
 

@@ -28,11 +28,12 @@ export interface SqlDialect extends SqlExecutor {
   /** The database refused the transaction and nothing was written, so a retry is safe (PG 40001/40P01, SQLITE_BUSY). */
   isRetryableConflict(error: unknown): boolean;
   /**
-   * A number that moves whenever another connection (another lakegate process) committed to the database —
-   * SQLite's `PRAGMA data_version` — synchronous and cheap enough to ask before every statement. Absent where
-   * there is no such thing (PostgreSQL: readers fall back to polling).
+   * A value that moves whenever another connection (another lakegate process) committed to the database —
+   * SQLite's WAL-index header or `PRAGMA data_version` — synchronous and cheap enough to ask before every
+   * statement (it may move for other reasons too). Absent where there is no such thing (PostgreSQL: readers
+   * fall back to polling).
    */
-  changeToken?(): number;
+  changeToken?(): number | string;
   close(): Promise<void>;
 }
 

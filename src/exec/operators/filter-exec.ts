@@ -15,9 +15,15 @@ export class FilterExec implements ExecOperator {
   constructor(private readonly plan: Filter, private readonly input: ExecOperator, private readonly env: Env) {}
   get children(): readonly ExecOperator[] { return [this.input]; }
 
+  /** compiled on the first execution and kept: a reused operator tree (engine/reusable-plan.ts) runs again */
+  private compiled?: { pred: ReturnType<typeof compileExpr>; vec: VecFn | null };
+
   async *execute(): AsyncIterable<Batch> {
-    const pred = compileExpr(this.plan.predicate, this.env);
-    const vec = pred.prepare === null ? compileVector(this.plan.predicate, this.env) : null;
+    if (this.compiled === undefined) {
+      const pred = compileExpr(this.plan.predicate, this.env);
+      this.compiled = { pred, vec: pred.prepare === null ? compileVector(this.plan.predicate, this.env) : null };
+    }
+    const { pred, vec } = this.compiled;
     for await (const b of this.input.execute()) {
       checkAbort(this.env);
       let keep: number[] | Int32Array;

@@ -15,11 +15,19 @@ export class ProjectionExec implements ExecOperator {
   constructor(private readonly plan: Projection, private readonly input: ExecOperator, private readonly env: Env) {}
   get children(): readonly ExecOperator[] { return [this.input]; }
 
-  async *execute(): AsyncIterable<Batch> {
+  /** compiled on the first execution and kept: a reused operator tree (engine/reusable-plan.ts) runs again */
+  private compiled?: { fns: ReturnType<typeof compileAll>['fns']; prepare: ReturnType<typeof compileAll>['prepare']; direct: number[]; vc: VectorCompiler; vecs: (VecFn | null)[] };
+
+  private compile(): NonNullable<ProjectionExec['compiled']> {
     const { fns, prepare } = compileAll(this.plan.exprs, this.env);
     const direct = this.plan.exprs.map((e) => (e.kind === 'ColumnRef' && e.levelsUp === 0 ? e.index : -1));
     const vc = new VectorCompiler(this.env);
     const vecs: (VecFn | null)[] = this.plan.exprs.map((e, k) => (direct[k]! >= 0 ? null : vc.tryCompile(e)));
+    return { fns, prepare, direct, vc, vecs };
+  }
+
+  async *execute(): AsyncIterable<Batch> {
+    const { fns, prepare, direct, vc, vecs } = (this.compiled ??= this.compile());
     for await (const b of this.input.execute()) {
       checkAbort(this.env);
       await prepare(b);
