@@ -2,7 +2,7 @@
  * COPY FROM STDIN throughput: TPC-H lineitem (deterministic, mulberry32) streamed as CSV into a throwaway
  * PostgreSQL and into lakegate (an Iceberg table) in one run.
  *
- *   npm run bench:copy -- [--sf 0.1] [--targets pg,lakegate] [--repeat 3] [--partitioned month|year|day] [--pg-key on|off] [--format csv|text] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
+ *   npm run bench:copy -- [--sf 0.1] [--targets pg,lakegate] [--repeat 3] [--partitioned month|year|day] [--pg-key on|off] [--format csv|text] [--threads] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
  *
  * The CSV (bench/tpch's generator) is generated once into a temp file (progress on stderr), then each server gets the same bytes
  * through pg-copy-streams. lakegate runs as a child `node bin/lakegate.mjs serve` so its peak RSS is the
@@ -11,11 +11,13 @@
  * `--repeat N` loads each target N times, alternating targets (a shared machine's load hits both alike), and
  * reports the run with the median rows/s per target and the median of the per-round ratios. `--partitioned`
  * makes lakegate's table partitioned by `month(l_shipdate)` (as bench/tpch loads it; `year`/`day` also taken);
- * PostgreSQL's stays one heap table, as in the TPC-H bench. `--pg-key on` (the default; issue #3's yardstick) gives
+ * PostgreSQL's stays one heap table, as in the TPC-H bench. lakegate's main thread (the one decoding COPY input)
+ * gets its own CPU column: on 2 cores it and the encoding threads each have to stay under half of PostgreSQL's time;
+ * `--threads` prints every lakegate thread's CPU seconds during the COPY on stderr. `--pg-key on` (the default; issue #3's yardstick) gives
  * PostgreSQL's table its primary key (l_orderkey, l_linenumber), maintained during the COPY; `off` loads a bare heap.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +37,7 @@ const { values: args } = parseArgs({
     partitioned: { type: 'string' },
     'pg-key': { type: 'string', default: 'on' },
     format: { type: 'string', default: 'csv' },
+    threads: { type: 'boolean', default: false },
   },
 });
 const sf = Number(args.sf);
@@ -95,6 +98,8 @@ interface Result {
   peakRssMb?: number;
   /** the server's CPU time during the COPY (lakegate: all its threads; PostgreSQL: the backend process): comparable on a loaded machine where seconds are not */
   cpuSeconds?: number;
+  /** lakegate: the CPU seconds of its main thread (decoding COPY input) during the COPY; the rest is other threads (encoding, GC) */
+  mainCpuSeconds?: number;
   countOk?: boolean;
   sumOk?: boolean;
   error?: string;
@@ -181,6 +186,23 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** user + system CPU seconds of a process's main thread so far (/proc/<pid>/task/<pid>/stat) */
+function mainThreadCpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds of every thread of a process so far, by thread id (with its name) */
+function threadCpu(pid: number): Map<string, { comm: string; cpu: number }> {
+  const m = new Map<string, { comm: string; cpu: number }>();
+  for (const t of readdirSync(`/proc/${pid}/task`)) {
+    const st = readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
+    const f = st.replace(/^.*\) /, '').split(' ');
+    m.set(t, { comm: /\((.*)\)/.exec(st)![1]!, cpu: (Number(f[11]) + Number(f[12])) / 100 });
+  }
+  return m;
+}
+
 function vmHwmMb(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
@@ -205,8 +227,18 @@ async function runLakegate(gen: Generated): Promise<Result> {
     await c.query(`CREATE TABLE tpch.lineitem (${COLUMNS})${withClause}`);
     await c.end();
     const cpu0 = cpuSeconds(child.pid!);
+    const main0 = mainThreadCpuSeconds(child.pid!);
+    const threads0 = threadCpu(child.pid!);
     r.seconds = await copyInto(url, 'tpch.lineitem', gen, 'lakegate');
     r.cpuSeconds = cpuSeconds(child.pid!) - cpu0;
+    r.mainCpuSeconds = mainThreadCpuSeconds(child.pid!) - main0;
+    if (args.threads === true) {
+      // every thread's CPU seconds during the COPY (tid = pid: the main thread; the encode worker is one of the others)
+      for (const [t, c] of threadCpu(child.pid!)) {
+        const d = c.cpu - (threads0.get(t)?.cpu ?? 0);
+        if (d > 0.02) process.stderr.write(`lakegate thread ${t}${t === String(child.pid) ? ' (main)' : ''} ${c.comm}: ${d.toFixed(2)} CPU s\n`);
+      }
+    }
     r.peakRssMb = vmHwmMb(child.pid!);
     await verify(url, 'tpch.lineitem', gen, r);
   } catch (e) {
@@ -256,10 +288,10 @@ try {
   const date = new Date().toISOString();
   const cell = (r: Result | undefined, f: (r: Result) => string): string => (r === undefined ? '–' : r.error !== undefined ? 'n/a' : f(r));
   console.log(`\nCOPY lineitem FROM STDIN (FORMAT ${format}), SF ${sf}${pgKey ? ', pg with its primary key' : ', pg without keys'}${partitioned === null ? '' : `, lakegate partitioned by ${partitioned}(l_shipdate)`}: ${gen.rows} rows, ${(gen.bytes / 1e6).toFixed(0)} MB (${date})${rounds.length > 1 ? `, median of ${rounds.length} runs` : ''}\n`);
-  console.log('| target | seconds | rows/s | server CPU s | peak RSS | count ok | sum ok |');
-  console.log('|---|---:|---:|---:|---:|---|---|');
+  console.log('| target | seconds | rows/s | server CPU s | main thread CPU s | peak RSS | count ok | sum ok |');
+  console.log('|---|---:|---:|---:|---:|---:|---|---|');
   for (const r of results) {
-    console.log(`| ${r.target} | ${cell(r, (x) => x.seconds!.toFixed(2))} | ${cell(r, (x) => String(x.rowsPerSec))} | ${cell(r, (x) => (x.cpuSeconds === undefined ? '–' : x.cpuSeconds.toFixed(2)))} | ${cell(r, (x) => (x.peakRssMb === undefined ? '–' : `${x.peakRssMb.toFixed(0)} MB`))} | ${cell(r, (x) => String(x.countOk))} | ${cell(r, (x) => String(x.sumOk))} |`);
+    console.log(`| ${r.target} | ${cell(r, (x) => x.seconds!.toFixed(2))} | ${cell(r, (x) => String(x.rowsPerSec))} | ${cell(r, (x) => (x.cpuSeconds === undefined ? '–' : x.cpuSeconds.toFixed(2)))} | ${cell(r, (x) => (x.mainCpuSeconds === undefined ? '–' : x.mainCpuSeconds.toFixed(2)))} | ${cell(r, (x) => (x.peakRssMb === undefined ? '–' : `${x.peakRssMb.toFixed(0)} MB`))} | ${cell(r, (x) => String(x.countOk))} | ${cell(r, (x) => String(x.sumOk))} |`);
   }
   if (ratio !== null) console.log(`\nlakegate / pg: ${ratio.toFixed(2)}×${ratios.length > 1 ? ` (runs: ${ratios.map((x) => x.toFixed(2)).join(', ')})` : ''}`);
   const pgCpu = results.find((r) => r.target === 'pg')?.cpuSeconds;

@@ -253,6 +253,25 @@ export class CopyTypedDecoder {
         i++;
         continue;
       }
+      if (i === fs) {
+        // the usual quoted field, "…" with no quote, escape or newline inside and a delimiter or the newline
+        // after it: its bytes stay where they are (no copy into the scratch buffer)
+        let k = i + 1;
+        while (k < len) {
+          const b = buf[k]!;
+          if (b === quote || b === escape || b === 10) break;
+          k++;
+        }
+        if (k + 1 < len && buf[k] === quote) {
+          const after = buf[k + 1]!;
+          if (after === delimiter || after === 10) {
+            f.push(i + 1, k, QUOTED);
+            if (after === 10) return k + 1;
+            i = k + 2;
+            continue;
+          }
+        }
+      }
       // quoted: the field's bytes are gathered in the scratch buffer (doubled quotes and escapes undone)
       const ss = f.scratchPos;
       for (let k = fs; k < i; k++) f.scratchByte(buf[k]!);
@@ -265,8 +284,10 @@ export class CopyTypedDecoder {
         if (inQuote) {
           if (c === escape || c === quote) {
             if (i + 1 >= len) return -1;
-            if (buf[i + 1] === quote && (c === escape || escape === quote)) {
-              f.scratchByte(quote);
+            // PostgreSQL: inside quotes the escape takes the next byte when it is the quote or the escape itself
+            const next = buf[i + 1]!;
+            if (c === escape && (next === quote || next === escape)) {
+              f.scratchByte(next);
               i += 2;
               continue;
             }

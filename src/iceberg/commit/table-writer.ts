@@ -50,6 +50,7 @@ export function openDataWriter(writer: IcebergTableWriter, md: TableMetadata, sc
   const fileOptions = {
     relationName: writer.id.name,
     ...(targetFileSizeBytes === undefined ? {} : { targetFileSizeBytes }),
+    ...(md.properties['write.parquet.compression-codec'] === undefined ? {} : { compressionCodec: md.properties['write.parquet.compression-codec'] }),
   };
   // a partitioned default spec: one rolling file per partition tuple under data/<partition path>/
   const spec = specById(md, md.defaultSpecId);

@@ -16,7 +16,7 @@ export type MetadataDoc = Record<string, unknown>;
 
 export const DEFAULT_TABLE_PROPERTIES: Readonly<Record<string, string>> = {
   'write.format.default': 'parquet',
-  'write.parquet.compression-codec': 'zstd',
+  'write.parquet.compression-codec': 'snappy',
 };
 
 /** table property holding a column's PostgreSQL DEFAULT expression (Iceberg v2 has no write-default) */

@@ -133,3 +133,33 @@ describe('ParquetDataWriter', () => {
     expect(truncateStringUpper('a'.repeat(17))).toBe('a'.repeat(15) + 'b');
   });
 });
+
+describe('ParquetDataWriter compression codec', () => {
+  /** ZSTD frames start with the magic 28 B5 2F FD (RFC 8878 § 3.1.1) */
+  const hasZstdFrame = (b: Uint8Array): boolean => {
+    for (let i = 0; i + 3 < b.length; i++) if (b[i] === 0x28 && b[i + 1] === 0xb5 && b[i + 2] === 0x2f && b[i + 3] === 0xfd) return true;
+    return false;
+  };
+  const text = Array.from({ length: 2000 }, (_, i) => `row ${i} ${'abcdefgh'.repeat(i % 7)}`);
+  const s = parseSchema({ type: 'struct', 'schema-id': 0, fields: [{ id: 1, name: 's', required: false, type: 'string' }] });
+
+  async function written(codec?: string): Promise<Uint8Array> {
+    const io = memoryWriteIO();
+    const w = new ParquetDataWriter(io, 'memory://t/data', s, codec === undefined ? {} : { compressionCodec: codec });
+    await w.add({ length: text.length, columns: [text] });
+    const [file] = await w.close();
+    const bytes = io.files.get(file!.path)!;
+    const back: unknown[] = [];
+    for await (const c of readParquetColumns(bytes, file!.path, [{ fieldId: 1, type: { kind: 'primitive', name: 'string' }, missingValue: null }])) back.push(...c.columns[0]!);
+    expect(back).toEqual(text);
+    return bytes;
+  }
+
+  it('is snappy by default and the table property write.parquet.compression-codec otherwise', async () => {
+    expect(hasZstdFrame(await written())).toBe(false);
+    expect(hasZstdFrame(await written('zstd'))).toBe(true);
+    expect(hasZstdFrame(await written('ZSTD'))).toBe(true);
+    expect(hasZstdFrame(await written('uncompressed'))).toBe(false);
+    expect((await written('uncompressed')).byteLength).toBeGreaterThan((await written()).byteLength);
+  });
+});

@@ -1,12 +1,15 @@
 /**
- * ParquetDataWriter: lakegate Batches → Parquet data files (ZSTD) with Iceberg field ids, rolled at a
+ * ParquetDataWriter: lakegate Batches → Parquet data files (Snappy unless the table names another codec) with Iceberg field ids, rolled at a
  * target size, each described as a DataFileInfo (path, size, record count, per-field metrics) for the
  * manifest. Field ids go into Arrow field metadata `PARQUET:field_id`, which arrow-rs (parquet-wasm)
  * writes as the Parquet schema `field_id`. Required fields are written non-nullable; a NULL in one is
  * 23502 before any file is written for that batch. The size check uses the Arrow buffers (uncompressed),
- * so files come out smaller than the target once compressed. A TypedBatch (COPY's typed buffers,
- * typed-columns.ts) is wrapped as Arrow without converting values; big files are encoded in a worker thread
- * (parquet-encode-pool.ts) while the next one fills.
+ * so files come out smaller than the target once compressed. A file made only of TypedBatches whose
+ * buffers fit their fields (COPY, typed-columns.ts) is never turned into Arrow here: the buffers are moved to
+ * an encode worker, which builds Arrow, the bounds and the IPC stream and encodes (typed-file-ipc.mjs), and
+ * moves them back for reuse; this thread only waits for a free encode slot. Other files are built as Arrow
+ * here (typed columns wrapped without converting) and big ones encoded in a worker (parquet-encode-pool.ts)
+ * while the next one fills.
  */
 import { randomUUID } from 'node:crypto';
 import { Field, RecordBatch, Schema as ArrowSchema, Struct, Table, makeData, tableToIPC, type Data } from 'apache-arrow';
@@ -20,14 +23,15 @@ import type { ColumnMetrics } from './column-metrics.ts';
 import { arrowTypeOfIceberg, columnMetricsOf, nestedArrowColumn } from './nested-column.ts';
 import { onlyNulls, storedInDataFiles } from '../variant/v3-type-rules.ts';
 import type { IcebergWriteIO } from './write-io.ts';
-import { encodeParquetIpc, type ParquetEncodeOptions } from './parquet-encode.mjs';
-import { ENCODE_THREADS, encodeInWorker, warmEncodePool } from './parquet-encode-pool.ts';
-import { mostlyDistinct, typedArrowData } from './typed-arrow-data.ts';
+import { encodeParquetIpc, encodeTypedFile, type ParquetEncodeOptions, type TypedFileResult } from './parquet-encode.mjs';
+import { ENCODE_THREADS, encodeInWorker, encodeSlot, encodeTypedInWorker, releaseEncodeSlot, tryEncodeSlot, warmEncodePool } from './parquet-encode-pool.ts';
+import { addTypedBounds, mostlyDistinct, typedArrowData, typedMatches, type BufferColumn } from './typed-arrow-data.ts';
 import { isTypedBatch, materializeColumn, typedBuffers, typedNullCount, type TypedBatch, type TypedColumn } from './typed-columns.ts';
+import type { TypedFileBatch } from './typed-file-ipc.mjs';
 import { giveBuffers } from './typed-buffer-pool.ts';
 
 /**
- * 48 MiB of Arrow buffers per file (≈ 12–18 MB of ZSTD Parquet): a file is encoded in one piece, so the
+ * 48 MiB of Arrow buffers per file (≈ 12–18 MB of ZSTD Parquet, ≈ 35 % more with Snappy): a file is encoded in one piece, so the
  * buffers, their IPC copy and parquet-wasm's memory all scale with it, once per thread encoding (COPY of TPC-H
  * lineitem SF1 peaked at 1.17 GB RSS with 128 MiB in one thread, and at 1.09 GB with 64 MiB once the main
  * thread and a worker encode side by side)
@@ -53,6 +57,8 @@ export interface ParquetDataWriterOptions {
   readonly targetFileSizeBytes?: number;
   /** at most this many rows per Parquet row group (DEFAULT_ROW_GROUP_ROWS) */
   readonly rowGroupRows?: number;
+  /** the table's `write.parquet.compression-codec` (parquet-encode.mjs; default snappy) */
+  readonly compressionCodec?: string;
   /** table name for error messages (23502) */
   readonly relationName?: string;
   /**
@@ -84,8 +90,17 @@ export const QUEUED_FILES = 1;
 /** files written but not yet collected into `files` (their encoding may be done): bounds what is kept alive */
 export const MAX_UNCOLLECTED = ENCODE_THREADS + QUEUED_FILES + 2;
 
-/** files being encoded in worker threads now, by all writers (a partitioned write has one writer per partition) */
-let encoding = 0;
+/** files in the encode threads' hands at once (running or queued there), by all writers */
+const ENCODE_SLOTS = ENCODE_THREADS + QUEUED_FILES;
+
+/** bytes of a buffer column's values (what its Arrow Data will hold) */
+function bufferBytes(c: BufferColumn): number {
+  switch (c.kind) {
+    case 'int32': case 'int64': return c.values.byteLength;
+    case 'decimal': return c.words.byteLength;
+    case 'utf8': return c.offsets.byteLength + c.data.byteLength;
+  }
+}
 
 export class ParquetDataWriter {
   readonly files: DataFileInfo[] = [];
@@ -106,6 +121,15 @@ export class ParquetDataWriter {
   private pendingTyped: TypedBatch[] = [];
   /** columns of the current file written without dictionary (mostlyDistinct on its first typed batch) */
   private noDictionary: string[] = [];
+  /**
+   * the current file is made of typed buffers only (`pendingTyped`, no Arrow built here): its Arrow, bounds, IPC
+   * and Parquet are made by an encode worker (typed-file-ipc.mjs). False: Arrow batches in `pending`.
+   */
+  private pendingBuffers = false;
+  /** every field is a primitive stored in data files: a typed batch can make a buffers-only file */
+  private readonly buffersPossible: boolean;
+  /** the Arrow schema as an IPC stream without batches (what an encode worker rebuilds it from) */
+  private schemaIpc: Uint8Array | null = null;
 
   constructor(
     private readonly io: IcebergWriteIO,
@@ -117,6 +141,13 @@ export class ParquetDataWriter {
     this.arrowSchema = new ArrowSchema(this.fields.filter(storedInDataFiles).map((f) => new Field(f.name, arrowTypeOfIceberg(f.type), !f.required, new Map([[FIELD_ID_KEY, String(f.id)]]))));
     this.pendingMetrics = this.newMetrics();
     this.target = options.targetFileSizeBytes ?? DEFAULT_TARGET_FILE_SIZE;
+    this.buffersPossible = this.fields.every((f) => f.type.kind === 'primitive' && storedInDataFiles(f));
+  }
+
+  /** every column of `typed` is a buffer the field's Parquet column takes as it is */
+  private allBuffers(typed: readonly TypedColumn[] | null): typed is readonly BufferColumn[] {
+    return this.buffersPossible && typed !== null && typed.length === this.fields.length
+      && this.fields.every((f, c) => f.type.kind === 'primitive' && typedMatches(typed[c]!, f.type));
   }
 
   private newMetrics(): ColumnMetrics[] {
@@ -128,7 +159,27 @@ export class ParquetDataWriter {
     if (batch.length === 0) return;
     const typed = isTypedBatch(batch) ? batch.typed : null;
     this.checkRequired(batch, typed);
-    if (this.pendingRows === 0) this.noDictionary = this.chooseNoDictionary(typed, batch.length);
+    const buffers = this.allBuffers(typed);
+    // a file is all buffers or all Arrow: a batch of the other kind (a date column that met infinity) starts a new one
+    if (this.pendingRows > 0 && buffers !== this.pendingBuffers) await this.flush();
+    if (this.pendingRows === 0) {
+      this.noDictionary = this.chooseNoDictionary(typed, batch.length);
+      this.pendingBuffers = buffers;
+    }
+    if (buffers) {
+      // counts here; bounds come back with the file's encoding
+      typed.forEach((col, c) => {
+        const m = this.pendingMetrics[c]!;
+        m.valueCount += col.length;
+        m.nullCount += col.nullCount;
+        this.pendingBytes += bufferBytes(col);
+      });
+      this.pendingTyped.push(batch as TypedBatch);
+      this.pendingRows += batch.length;
+      this.warm();
+      if (this.pendingBytes >= this.target) await this.flush();
+      return;
+    }
     const children: Data[] = this.fields.map((f, c) => {
       if (!storedInDataFiles(f)) return onlyNulls(f, typed?.[c] !== undefined ? materializeColumn(typed[c]) : batch.columns[c], batch.length, this.options.relationName); // v3 unknown: never stored
       // typed buffers (COPY) are wrapped as they are; other columns are converted from JS values
@@ -147,12 +198,15 @@ export class ParquetDataWriter {
     if (isTypedBatch(batch)) this.pendingTyped.push(batch);
     this.pendingBytes += children.reduce((s, d) => s + dataBytes(d), 0);
     this.pendingRows += batch.length;
-    if (!this.warmed && this.pendingBytes >= this.workerMinBytes()) {
-      // a big write: start the encode threads while this file fills
-      this.warmed = true;
-      warmEncodePool();
-    }
+    this.warm();
     if (this.pendingBytes >= this.target) await this.flush();
+  }
+
+  /** a big write: start the encode threads while this file fills */
+  private warm(): void {
+    if (this.warmed || this.pendingBytes < this.workerMinBytes()) return;
+    this.warmed = true;
+    warmEncodePool();
   }
 
   private chooseNoDictionary(typed: readonly TypedColumn[] | null, rows: number): string[] {
@@ -195,26 +249,21 @@ export class ParquetDataWriter {
    */
   async flush(): Promise<void> {
     if (this.pendingRows === 0) return;
+    if (this.pendingBuffers) return this.flushBuffers();
     const ipc = tableToIPC(new Table(this.arrowSchema, this.pending), 'stream');
     for (const b of this.pendingTyped) giveBuffers(typedBuffers(b.typed));
-    this.pendingTyped = [];
-    const path = `${this.dataLocation}/${randomUUID()}-${String(this.inflight.length).padStart(5, '0')}.parquet`;
-    this.started.push(path);
+    const path = this.startFile();
     const recordCount = this.pendingRows;
     const metrics = this.pendingMetrics;
-    this.pending = [];
-    this.pendingMetrics = this.newMetrics();
-    this.pendingBytes = 0;
-    this.pendingRows = 0;
-    const options: ParquetEncodeOptions = { rowGroupRows: this.options.rowGroupRows ?? DEFAULT_ROW_GROUP_ROWS, noDictionary: this.noDictionary };
-    const inWorker = ipc.byteLength >= this.workerMinBytes() && encoding < ENCODE_THREADS + QUEUED_FILES;
-    if (inWorker) encoding++;
+    this.resetPending();
+    const options = this.encodeOptions();
+    const inWorker = ipc.byteLength >= this.workerMinBytes() && tryEncodeSlot(ENCODE_SLOTS);
     const done = (async (): Promise<DataFileInfo> => {
       let bytes: Uint8Array;
       try {
         bytes = inWorker ? await encodeInWorker(ipc, options) : encodeParquetIpc(ipc, options);
       } finally {
-        if (inWorker) encoding--;
+        if (inWorker) releaseEncodeSlot();
       }
       await this.io.write(path, bytes);
       return { path, fileSizeInBytes: bytes.byteLength, recordCount, metrics };
@@ -223,6 +272,66 @@ export class ParquetDataWriter {
     done.catch(() => undefined);
     this.inflight.push(done);
     await this.collect(MAX_UNCOLLECTED);
+  }
+
+  /**
+   * writes the buffered typed batches as one Parquet file: an encode worker gets their buffers (moved, not
+   * copied) and makes Arrow, bounds, IPC and Parquet; this thread only waits for a free slot (at most
+   * ENCODE_THREADS + QUEUED_FILES files at a time), so a fast input is held back instead of piling up.
+   * Small files (below workerMinBytes) are encoded in-thread, without a hand-off.
+   */
+  private async flushBuffers(): Promise<void> {
+    const inWorker = this.pendingBytes >= this.workerMinBytes();
+    const batches: TypedFileBatch[] = this.pendingTyped.map((b) => ({ length: b.length, columns: b.typed as readonly BufferColumn[] }));
+    // what addTypedBounds needs once the buffers are gone: each column's decimal scale (null: not a decimal)
+    const scales = batches.map((b) => b.columns.map((c) => (c.kind === 'decimal' ? c.scale : null)));
+    const path = this.startFile();
+    const recordCount = this.pendingRows;
+    const metrics = this.pendingMetrics;
+    this.resetPending();
+    this.schemaIpc ??= tableToIPC(new Table(this.arrowSchema, []), 'stream');
+    const task = { schema: this.schemaIpc, batches, options: this.encodeOptions() };
+    if (inWorker) await encodeSlot(ENCODE_SLOTS);
+    const done = (async (): Promise<DataFileInfo> => {
+      let result: TypedFileResult;
+      if (inWorker) {
+        try {
+          const r = await encodeTypedInWorker(task);
+          giveBuffers(r.buffers);
+          result = r;
+        } finally {
+          releaseEncodeSlot();
+        }
+      } else {
+        result = encodeTypedFile(task);
+        for (const b of batches) giveBuffers(typedBuffers(b.columns));
+      }
+      result.bounds.forEach((perBatch, k) => perBatch.forEach((bounds, c) => addTypedBounds(metrics[c]!, scales[k]?.[c] ?? null, bounds)));
+      await this.io.write(path, result.bytes);
+      return { path, fileSizeInBytes: result.bytes.byteLength, recordCount, metrics };
+    })();
+    done.catch(() => undefined);
+    this.inflight.push(done);
+    await this.collect(MAX_UNCOLLECTED);
+  }
+
+  private startFile(): string {
+    const path = `${this.dataLocation}/${randomUUID()}-${String(this.inflight.length).padStart(5, '0')}.parquet`;
+    this.started.push(path);
+    return path;
+  }
+
+  private resetPending(): void {
+    this.pending = [];
+    this.pendingTyped = [];
+    this.pendingMetrics = this.newMetrics();
+    this.pendingBytes = 0;
+    this.pendingRows = 0;
+  }
+
+  private encodeOptions(): ParquetEncodeOptions {
+    const codec = this.options.compressionCodec;
+    return { rowGroupRows: this.options.rowGroupRows ?? DEFAULT_ROW_GROUP_ROWS, noDictionary: this.noDictionary, ...(codec === undefined ? {} : { compressionCodec: codec }) };
   }
 
   /** waits for the oldest files until at most `pending` are still in flight */

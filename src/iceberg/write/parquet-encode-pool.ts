@@ -6,7 +6,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import type { ParquetEncodeOptions } from './parquet-encode.mjs';
+import type { ParquetEncodeOptions, TypedFileResult, TypedFileTask } from './parquet-encode.mjs';
+import { typedFileBuffers } from './typed-file-ipc.mjs';
 
 const WORKER_FILE = new URL('./parquet-encode.mjs', import.meta.url).href;
 const IDLE_MS = 30_000;
@@ -33,4 +34,36 @@ export function warmEncodePool(): void {
 export async function encodeInWorker(ipc: Uint8Array, options: ParquetEncodeOptions): Promise<Uint8Array> {
   const transferList = ipc.byteOffset === 0 && ipc.byteLength === ipc.buffer.byteLength ? [ipc.buffer as ArrayBuffer] : [];
   return await encodePool().run({ ipc, options }, { transferList }) as Uint8Array;
+}
+
+/**
+ * encodes a file of typed buffers in a worker (Arrow, bounds, IPC and Parquet all there). The buffers are
+ * moved to it (the task's views are detached here afterwards) and come back in `buffers` for reuse.
+ */
+export async function encodeTypedInWorker(task: TypedFileTask): Promise<TypedFileResult & { readonly buffers: readonly ArrayBuffer[] }> {
+  const transferList = typedFileBuffers(task.batches);
+  return await encodePool().run(task, { name: 'encodeTypedTask', transferList }) as TypedFileResult & { buffers: ArrayBuffer[] };
+}
+
+/** files handed to the encode threads and not finished (a partitioned write has one writer per partition) */
+let encoding = 0;
+/** writers waiting for a slot (typed files are never encoded on the writer's thread) */
+const slotWaiters: (() => void)[] = [];
+
+/** takes a slot when fewer than `limit` files are being encoded; false (nothing taken) otherwise */
+export function tryEncodeSlot(limit: number): boolean {
+  if (encoding >= limit) return false;
+  encoding++;
+  return true;
+}
+
+/** waits until fewer than `limit` files are being encoded, then takes a slot: a fast input is held back here */
+export async function encodeSlot(limit: number): Promise<void> {
+  while (encoding >= limit) await new Promise<void>((resolve) => slotWaiters.push(resolve));
+  encoding++;
+}
+
+export function releaseEncodeSlot(): void {
+  encoding--;
+  slotWaiters.shift()?.();
 }

@@ -2,7 +2,7 @@
  * A typed column (typed-columns.ts) → Arrow Data for its Iceberg field without converting values: the
  * buffers are wrapped as they are (int → Int32, date → DateDay, long → Int64, decimal(p,s) → Decimal128,
  * string → Utf8), and ColumnMetrics get the same counts and bounds arrowColumn would have given them,
- * computed over the buffers (bounds as numbers, bigints only for values beyond 2^53). Returns null when
+ * computed over the buffers (typed-bounds.mjs, shared with the encode worker). Returns null when
  * the column's buffer does not match the field's type; the caller then converts JS values (arrowColumn).
  */
 import { makeData, type Data } from 'apache-arrow';
@@ -10,7 +10,8 @@ import { Numeric } from '../../common/pgtypes/numeric.ts';
 import type { PrimitiveType } from '../spec/schema.ts';
 import { arrowTypeOf } from './arrow-column.ts';
 import type { ColumnMetrics } from './column-metrics.ts';
-import { decimalUnscaledAt, int64Number, type TypedColumn, type Utf8Column } from './typed-columns.ts';
+import type { TypedColumn } from './typed-columns.ts';
+import { typedBounds } from './typed-bounds.mjs';
 
 function matches(col: TypedColumn, t: PrimitiveType): boolean {
   switch (col.kind) {
@@ -24,149 +25,42 @@ function matches(col: TypedColumn, t: PrimitiveType): boolean {
 
 const valid = (bitmap: Uint8Array | null, i: number): boolean => bitmap === null || (bitmap[i >> 3]! & (1 << (i & 7))) !== 0;
 
+/** whether typedArrowData takes the column as it is for a field of type `t` */
+export function typedMatches(col: TypedColumn, t: PrimitiveType): col is BufferColumn {
+  return col.kind !== 'values' && matches(col, t);
+}
+
+/** a column with buffers (not JS values) */
+export type BufferColumn = Exclude<TypedColumn, { kind: 'values' }>;
+
 /**
- * min/max of the values held as `stride` 32-bit words each (lo, hi, then sign words for decimals) when every
- * non-null one is a safe integer (hi within ±2^21, the words above it the sign): one loop without calls,
- * the common case of a bulk load. null when some value is not (the caller then takes bounds64).
+ * bounds from typedBounds (typed-bounds.mjs) into metrics; `decimalScale`: a decimal column's scale (its
+ * unscaled bounds become Numerics), null for the other kinds
  */
-function safeBounds(w: Int32Array, stride: number, length: number, bitmap: Uint8Array | null): [number, number] | null {
-  let min = Infinity;
-  let max = -Infinity;
-  for (let i = 0; i < length; i++) {
-    if (bitmap !== null && (bitmap[i >> 3]! & (1 << (i & 7))) === 0) continue;
-    const k = i * stride;
-    const hi = w[k + 1]!;
-    if (hi > 0x1fffff || hi < -0x200000) return null;
-    if (stride === 4) {
-      const sign = hi < 0 ? -1 : 0;
-      if (w[k + 2] !== sign || w[k + 3] !== sign) return null;
-    }
-    const v = hi * 2 ** 32 + (w[k]! >>> 0);
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
-  return [min, max];
+export function addTypedBounds(m: ColumnMetrics, decimalScale: number | null, b: ReturnType<typeof typedBounds>): void {
+  if (b === null) return;
+  if (decimalScale !== null) m.addRange(Numeric.of(b[0] as bigint, decimalScale), Numeric.of(b[1] as bigint, decimalScale));
+  else m.addRange(b[0], b[1]);
 }
 
-/** min/max over 64-bit words read as numbers where exact (`at` returns null beyond 2^53), else as bigints */
-function bounds64(length: number, bitmap: Uint8Array | null, at: (i: number) => number | null, big: (i: number) => bigint): [bigint, bigint] | null {
-  let min = Infinity;
-  let max = -Infinity;
-  let bmin: bigint | null = null;
-  let bmax: bigint | null = null;
-  for (let i = 0; i < length; i++) {
-    if (!valid(bitmap, i)) continue;
-    const v = at(i);
-    if (v !== null) {
-      if (v < min) min = v;
-      if (v > max) max = v;
-      continue;
-    }
-    const b = big(i);
-    if (bmin === null || b < bmin) bmin = b;
-    if (bmax === null || b > bmax) bmax = b;
-  }
-  let lo = min === Infinity ? bmin : BigInt(min);
-  let hi = max === -Infinity ? bmax : BigInt(max);
-  if (lo === null || hi === null) return null;
-  if (bmin !== null && bmin < lo) lo = bmin;
-  if (bmax !== null && bmax > hi) hi = bmax;
-  return [lo, hi];
-}
-
-/** byte order of UTF-8 = code point order, Iceberg's string order */
-function compareUtf8(data: Uint8Array, a0: number, a1: number, b0: number, b1: number): number {
-  const n = Math.min(a1 - a0, b1 - b0);
-  for (let k = 0; k < n; k++) {
-    const d = data[a0 + k]! - data[b0 + k]!;
-    if (d !== 0) return d;
-  }
-  return (a1 - a0) - (b1 - b0);
-}
-
-const utf8 = new TextDecoder();
-
-function utf8Bounds(col: Utf8Column): [string, string] | null {
-  const { offsets, data, validity } = col;
-  let min = -1;
-  let max = -1;
-  // first bytes of the bounds so far (-1: empty string): a value whose first byte lies strictly between
-  // them is neither bound, the usual case for free text, and needs no full comparison
-  let minFirst = 256;
-  let maxFirst = -1;
-  for (let i = 0; i < col.length; i++) {
-    if (!valid(validity, i)) continue;
-    const s = offsets[i]!;
-    const e = offsets[i + 1]!;
-    if (min < 0) {
-      min = max = i;
-      minFirst = maxFirst = s < e ? data[s]! : -1;
-      continue;
-    }
-    if (s < e) {
-      const f = data[s]!;
-      if (f > minFirst && f < maxFirst) continue;
-    }
-    if (compareUtf8(data, s, e, offsets[min]!, offsets[min + 1]!) < 0) {
-      min = i;
-      minFirst = s < e ? data[s]! : -1;
-    } else if (compareUtf8(data, s, e, offsets[max]!, offsets[max + 1]!) > 0) {
-      max = i;
-      maxFirst = s < e ? data[s]! : -1;
-    }
-  }
-  if (min < 0) return null;
-  const str = (i: number): string => utf8.decode(data.subarray(offsets[i]!, offsets[i + 1]!));
-  return [str(min), str(max)];
-}
-
-
-export function typedArrowData(col: TypedColumn, t: PrimitiveType, m: ColumnMetrics): Data | null {
-  if (col.kind === 'values' || !matches(col, t)) return null;
+/** the Arrow Data of a matching column: its buffers wrapped as they are */
+export function typedData(col: BufferColumn, t: PrimitiveType): Data {
   const { length, nullCount, validity } = col;
-  m.valueCount += length;
-  m.nullCount += nullCount;
   const base = { type: arrowTypeOf(t), length, nullCount, ...(validity === null ? {} : { nullBitmap: validity }) };
   switch (col.kind) {
-    case 'int32': {
-      const v = col.values;
-      let min = Infinity;
-      let max = -Infinity;
-      for (let i = 0; i < length; i++) {
-        if (validity !== null && !valid(validity, i)) continue;
-        const x = v[i]!;
-        if (x < min) min = x;
-        if (x > max) max = x;
-      }
-      if (min !== Infinity) m.addRange(min, max);
-      return makeData({ ...base, data: v } as Parameters<typeof makeData>[0]);
-    }
-    case 'int64': {
-      const words = new Int32Array(col.values.buffer, col.values.byteOffset, length * 2);
-      const safe = safeBounds(words, 2, length, validity);
-      const b: [bigint, bigint] | null = safe !== null ? (safe[0] === Infinity ? null : [BigInt(safe[0]), BigInt(safe[1])]) : bounds64(length, validity, (i) => int64Number(words, i), (i) => col.values[i]!);
-      if (b !== null) m.addRange(b[0], b[1]);
-      return makeData({ ...base, data: col.values } as Parameters<typeof makeData>[0]);
-    }
-    case 'decimal': {
-      const w32 = new Int32Array(col.words.buffer, col.words.byteOffset, length * 4);
-      const at = (i: number): number | null => {
-        const hi = w32[4 * i + 1]!;
-        const sign = hi < 0 ? -1 : 0;
-        if (w32[4 * i + 2] !== sign || w32[4 * i + 3] !== sign || hi > 0x1fffff || hi < -0x200000) return null;
-        return hi * 2 ** 32 + (w32[4 * i]! >>> 0);
-      };
-      const safe = safeBounds(w32, 4, length, validity);
-      const b: [bigint, bigint] | null = safe !== null ? (safe[0] === Infinity ? null : [BigInt(safe[0]), BigInt(safe[1])]) : bounds64(length, validity, at, (i) => decimalUnscaledAt(col, i));
-      if (b !== null) m.addRange(Numeric.of(b[0], col.scale), Numeric.of(b[1], col.scale));
-      return makeData({ ...base, data: new Uint32Array(col.words.buffer, col.words.byteOffset, length * 4) } as Parameters<typeof makeData>[0]);
-    }
-    case 'utf8': {
-      const b = utf8Bounds(col);
-      if (b !== null) m.addRange(b[0], b[1]);
-      return makeData({ ...base, valueOffsets: col.offsets, data: col.data } as Parameters<typeof makeData>[0]);
-    }
+    case 'int32': return makeData({ ...base, data: col.values } as Parameters<typeof makeData>[0]);
+    case 'int64': return makeData({ ...base, data: col.values } as Parameters<typeof makeData>[0]);
+    case 'decimal': return makeData({ ...base, data: new Uint32Array(col.words.buffer, col.words.byteOffset, length * 4) } as Parameters<typeof makeData>[0]);
+    case 'utf8': return makeData({ ...base, valueOffsets: col.offsets, data: col.data } as Parameters<typeof makeData>[0]);
   }
+}
+
+export function typedArrowData(col: TypedColumn, t: PrimitiveType, m: ColumnMetrics): Data | null {
+  if (!typedMatches(col, t)) return null;
+  m.valueCount += col.length;
+  m.nullCount += col.nullCount;
+  addTypedBounds(m, col.kind === 'decimal' ? col.scale : null, typedBounds(col));
+  return typedData(col, t);
 }
 
 /**
