@@ -74,6 +74,11 @@ export class IcebergTables {
     return this.write !== undefined;
   }
 
+  /** the write capability (CALL system.rewrite_data_files), undefined when tables are read-only */
+  get writeOptions(): IcebergWriteOptions | undefined {
+    return this.write;
+  }
+
   /** CREATE TABLE in an Iceberg namespace: first metadata file + catalog pointer, then the mirror shows it */
   async createTable(schema: string, name: string, columns: readonly ColumnDef[], primaryKey: readonly number[] = [], foreignKeys: readonly StoredForeignKey[] = [], partitioning: readonly string[] = [], formatVersion?: 1 | 2 | 3, properties: Readonly<Record<string, string>> = {}): Promise<void> {
     if (this.write === undefined) throw new Error('Iceberg tables are read-only in this server');

@@ -8,10 +8,13 @@
  * and Spark's snapshot procedures (iceberg/metadata-tables/set-current-snapshot.ts):
  *   rollback_to_snapshot(schema_name, table_name, snapshot_id)   the snapshot must be an ancestor of the current one
  *   set_current_snapshot(schema_name, table_name, snapshot_id)   any snapshot of the table
+ * and Iceberg's compaction (iceberg/maintenance/rewrite-data-files.ts):
+ *   rewrite_data_files(table [, target_file_size_bytes, min_input_files])   table => 'schema.table'
  */
 import { notSupported, pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import { findLatestMetadataFile, loadTableMetadata, setCurrentSnapshot } from '../../iceberg/index.ts';
+import { rewriteDataFiles } from '../../iceberg/maintenance/rewrite-data-files.ts';
 import type { UtilityHandler } from './route-utility.ts';
 import type { EngineSession } from '../engine-session.ts';
 import { constText, nodeBody, nodeKind, stringList } from '../ast.ts';
@@ -66,9 +69,53 @@ const PROCEDURES: Readonly<Record<string, Procedure>> = {
       if (!(await iceberg.dropTable(schema, name, purge))) throw pgError(SqlState.undefined_table, `relation "${schema}.${name}" does not exist`);
     },
   },
+  rewrite_data_files: {
+    params: ['table', 'target_file_size_bytes', 'min_input_files'],
+    required: ['table'],
+    async run(_session, iceberg, args) {
+      const write = iceberg.writeOptions;
+      if (write === undefined) throw notSupported('rewrite_data_files on read-only Iceberg tables');
+      const [schema, name, ...rest] = splitTableName(args.get('table')!);
+      if (schema === undefined || name === undefined || rest.length > 0) {
+        throw pgError(SqlState.invalid_parameter_value, `rewrite_data_files: table must be 'schema.table', not "${args.get('table')!}"`);
+      }
+      const id = { namespace: [schema], name };
+      if (!(await iceberg.catalog.tableExists(id))) throw pgError(SqlState.undefined_table, `relation "${schema}.${name}" does not exist`);
+      const target = positiveInt(args, 'target_file_size_bytes') ?? write.targetFileSizeBytes;
+      const minInputFiles = positiveInt(args, 'min_input_files');
+      await rewriteDataFiles({
+        catalog: iceberg.catalog, io: write.io, id,
+        ...(target === undefined ? {} : { targetFileSizeBytes: target }),
+        ...(minInputFiles === undefined ? {} : { minInputFiles }),
+      });
+    },
+  },
   rollback_to_snapshot: snapshotProcedure(true),
   set_current_snapshot: snapshotProcedure(false),
 };
+
+/** `schema.table`, `"Mixed Case".t`: dot-separated, double quotes keep dots and case */
+function splitTableName(text: string): string[] {
+  const out: string[] = [];
+  const re = /\s*(?:"((?:[^"]|"")*)"|([^."\s]+))\s*(\.|$)/y;
+  let at = 0;
+  while (at < text.length) {
+    re.lastIndex = at;
+    const m = re.exec(text);
+    if (m === null) return [];
+    out.push(m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!.toLowerCase());
+    at = re.lastIndex;
+    if (m[3] === '') break;
+  }
+  return out;
+}
+
+function positiveInt(args: Args, key: string): number | undefined {
+  const v = args.get(key);
+  if (v === undefined || v === null) return undefined;
+  if (!/^\s*\d+\s*$/.test(v) || Number(v) <= 0) throw pgError(SqlState.invalid_parameter_value, `${key} must be a positive integer, not "${v}"`);
+  return Number(v);
+}
 
 function snapshotProcedure(requireAncestor: boolean): Procedure {
   return {

@@ -2,8 +2,9 @@
  * PartitionedDataWriter with typed batches (COPY) against the same rows as JS values: for every partition
  * transform over every typed column kind (and JS-values columns), the same partitions (tuples, directories),
  * the same rows per partition in the same order, the same per-file metrics; many partitions under a small
- * buffer budget roll into more files without losing or reordering rows; the fast grouping helpers equal
- * the transforms they stand for.
+ * buffer budget still write one file per partition (several row groups, metrics merged over them) without
+ * losing or reordering rows, and roll at the target size; the fast grouping helpers equal the transforms
+ * they stand for.
  */
 import { describe, expect, it } from 'vitest';
 import { PartitionedDataWriter, type PartitionedFileInfo } from './partitioned-data-writer.ts';
@@ -18,6 +19,8 @@ import { monthOfDays, murmurLong, murmurRange, typedPartitionGroups } from './ty
 import { partitionKey } from '../transforms/partition-path.ts';
 import { murmur3x86_32 } from '../transforms/murmur3.ts';
 import { memoryWriteIO } from './testing/memory-write-io.ts';
+import { parquetFooterOf } from './parquet-splice.ts';
+import { listField } from './thrift-compact-tree.ts';
 
 const schema = parseSchema({
   type: 'struct', 'schema-id': 0, fields: [
@@ -60,7 +63,14 @@ function typedBatch(k: number, n: number): TypedBatch {
 
 type Spec = ReadonlyArray<[string, string]>;
 
-async function write(spec: Spec, plain: boolean, options: { partitionBufferBytes?: number; batches?: number; rows?: number } = {}): Promise<Map<string, { files: PartitionedFileInfo[]; rows: unknown[][] }>> {
+interface Written {
+  readonly files: PartitionedFileInfo[];
+  readonly rows: unknown[][];
+  /** row groups of each file */
+  readonly rowGroups: number[];
+}
+
+async function write(spec: Spec, plain: boolean, options: { partitionBufferBytes?: number; targetFileSizeBytes?: number; batches?: number; rows?: number } = {}): Promise<Map<string, Written>> {
   const fields = bindPartitionSpec({
     specId: 0,
     fields: spec.map(([col, transform], k) => ({ sourceId: schema.fields.find((f) => f.name === col)!.id, fieldId: 1000 + k, name: `${col}_${k}`, transform })),
@@ -72,13 +82,16 @@ async function write(spec: Spec, plain: boolean, options: { partitionBufferBytes
     const b = typedBatch(k, options.rows ?? 700);
     await w.add(plain ? { length: b.length, columns: b.typed.map(materializeColumn) } : b);
   }
-  const out = new Map<string, { files: PartitionedFileInfo[]; rows: unknown[][] }>();
+  const out = new Map<string, Written>();
   for (const f of await w.close()) {
     const dir = f.path.slice(0, f.path.lastIndexOf('/'));
     let p = out.get(dir);
-    if (p === undefined) out.set(dir, (p = { files: [], rows: [] }));
+    if (p === undefined) out.set(dir, (p = { files: [], rows: [], rowGroups: [] }));
     p.files.push(f);
-    for await (const chunk of readParquetColumns(io.files.get(f.path)!, f.path, schema.fields.map((x) => ({ fieldId: x.id, type: x.type, missingValue: null })))) {
+    const bytes = io.files.get(f.path)!;
+    expect(f.fileSizeInBytes).toBe(bytes.byteLength);
+    p.rowGroups.push(listField(parquetFooterOf(bytes).meta, 4).length);
+    for await (const chunk of readParquetColumns(bytes, f.path, schema.fields.map((x) => ({ fieldId: x.id, type: x.type, missingValue: null })))) {
       for (let r = 0; r < chunk.length; r++) p.rows.push(chunk.columns.map((c) => c[r]));
     }
   }
@@ -131,16 +144,38 @@ describe('PartitionedDataWriter: typed batches = JS values', () => {
     }, 30_000);
   }
 
-  it('many partitions under a small budget: more files, every row once, in order per partition', async () => {
-    const spec: Spec = [['d', 'day']];
-    const plain = await write(spec, true, { batches: 4, rows: 1500 });
-    const typed = await write(spec, false, { batches: 4, rows: 1500, partitionBufferBytes: 32 * 1024 });
-    expect(plain.size).toBeGreaterThan(250);
-    const files = (m: typeof plain): number => [...m.values()].reduce((s, p) => s + p.files.length, 0);
-    expect(files(typed)).toBeGreaterThan(files(plain));
+  it('many partitions under a small budget: one file per partition of several row groups, every row once, in order, same metrics', async () => {
+    const spec: Spec = [['d', 'month']];
+    const plain = await write(spec, true, { batches: 6, rows: 1500 });
+    const typed = await write(spec, false, { batches: 6, rows: 1500, partitionBufferBytes: 32 * 1024 });
+    expect(plain.size).toBeGreaterThan(40);
     expect([...typed.keys()].sort()).toEqual([...plain.keys()].sort());
-    for (const [dir, p] of plain) expect([dir, typed.get(dir)!.rows]).toEqual([dir, p.rows]);
+    for (const [dir, p] of plain) {
+      const t = typed.get(dir)!;
+      expect([dir, t.files.length, p.files.length]).toEqual([dir, 1, 1]);
+      expect([dir, t.rows]).toEqual([dir, p.rows]);
+      // metrics merged over the row groups = metrics of the rows written in one piece
+      expect([dir, metricsOf(t.files)]).toEqual([dir, metricsOf(p.files)]);
+    }
+    const groups = [...typed.values()].flatMap((p) => p.rowGroups);
+    // the budget flushed partitions many times: their rows became row groups of the same file
+    expect(groups.filter((g) => g > 1).length).toBeGreaterThan(plain.size / 2);
+    expect(Math.max(...[...plain.values()].flatMap((p) => p.rowGroups))).toBe(1);
   }, 120_000);
+
+  it('a partition rolls to a new file at the target size, not before', async () => {
+    const spec: Spec = [['i', 'bucket[2]']];
+    const typed = await write(spec, false, { batches: 8, rows: 2000, partitionBufferBytes: 24 * 1024, targetFileSizeBytes: 64 * 1024 });
+    const rows = [...typed.values()].reduce((s, p) => s + p.rows.length, 0);
+    expect(rows).toBe(16_000);
+    for (const p of typed.values()) {
+      // ≈ 8000 rows × ≈ 37 Arrow bytes per partition: several files, each of several row groups
+      expect(p.files.length).toBeGreaterThan(2);
+      expect(p.files.length).toBeLessThan(10);
+      expect(Math.max(...p.rowGroups)).toBeGreaterThan(1);
+      expect(p.files.reduce((s, f) => s + f.recordCount, 0)).toBe(p.rows.length);
+    }
+  }, 60_000);
 
   it('groups JS-values columns as partitionKey does (-0 and 0 apart, NaNs together, NULL)', () => {
     const dbl = parseSchema({ type: 'struct', 'schema-id': 0, fields: [{ id: 1, name: 'f', required: false, type: 'double' }] });

@@ -1,6 +1,6 @@
 /**
  * PartitionedDataWriter: splits each batch by partition tuple (the table's default spec applied to every
- * row) and keeps one rolling ParquetDataWriter per partition under `<data>/<partition path>/`
+ * row) and keeps one StreamingDataWriter per partition under `<data>/<partition path>/`
  * (`ts_day=2024-01-02/id_bucket=3`), as Iceberg Java's fanout writer does. Each file it returns carries its
  * partition tuple (values in the JS representation of the fields' result types) for the manifest.
  *
@@ -8,12 +8,15 @@
  * (typed-partition-groups.ts) and gathered into a per-partition TypedStage (typed-stage.ts), which feeds
  * that partition's writer in batches of STAGE_ROWS. Memory is bounded whatever the number of partitions:
  * when the rows held by all partitions (staged + buffered in writers) pass `partitionBufferBytes`, the
- * largest partitions are written out as files until half of it is left.
+ * largest partitions' rows are written out as row groups of their partition's open file until half of it is
+ * left. A partition's file is closed only at the target size or at the end of the statement, so a statement
+ * writes one file per partition up to the target size (not one per flush).
  */
 import type { Batch } from '../../common/batch.ts';
 import type { Schema } from '../spec/schema.ts';
 import { partitionKey, partitionPath, type BoundPartitionField } from '../transforms/partition-path.ts';
-import { ParquetDataWriter, type DataFileInfo, type ParquetDataWriterOptions } from './parquet-data-writer.ts';
+import type { DataFileInfo, ParquetDataWriterOptions } from './parquet-data-writer.ts';
+import { StreamingDataWriter, type StreamingDataWriterOptions } from './streaming-data-writer.ts';
 import type { IcebergWriteIO } from './write-io.ts';
 import { isTypedBatch, typedBuffers, type TypedBatch } from './typed-columns.ts';
 import { giveBuffers } from './typed-buffer-pool.ts';
@@ -25,33 +28,39 @@ export interface PartitionedFileInfo extends DataFileInfo {
   readonly partition: readonly unknown[];
 }
 
-export interface PartitionedDataWriterOptions extends ParquetDataWriterOptions {
-  /** bytes of rows held by all open partitions before the largest are flushed (DEFAULT_PARTITION_BUFFER_BYTES) */
+export interface PartitionedDataWriterOptions extends StreamingDataWriterOptions {
+  /** bytes of rows held by all open partitions before the largest are flushed (partitionWriteDefaults.bufferBytes) */
   readonly partitionBufferBytes?: number;
 }
 
 /**
- * 256 MiB of Arrow-sized rows across partitions: TPC-H lineitem by month (≈ 80 partitions) then writes files
- * of ≈ 2–3 MiB … the target size instead of holding all of SF 1 (≈ 900 MiB) until the end
+ * 256 MiB of Arrow-sized rows across partitions: TPC-H lineitem by month (≈ 80 partitions) then writes row
+ * groups of ≈ 2–3 MiB … the target size instead of holding all of SF 1 (≈ 900 MiB) until the end
  */
 export const DEFAULT_PARTITION_BUFFER_BYTES = 256 * 1024 * 1024;
+
+/**
+ * the budget of writers constructed without `partitionBufferBytes` (the server's): tests over the wire lower it
+ * to see partitions flushed many times within a small statement
+ */
+export const partitionWriteDefaults = { bufferBytes: DEFAULT_PARTITION_BUFFER_BYTES };
 
 /** rows gathered per partition before they go to its writer as one batch */
 export const STAGE_ROWS = 16 * 1024;
 
-/** a partition's file is small (buffer / partitions): worth a worker thread from 1 MiB on */
+/** a partition's row group is small (buffer / partitions): worth a worker thread from 1 MiB on */
 const PARTITION_WORKER_MIN_BYTES = 1024 * 1024;
 
 interface Open {
   readonly tuple: readonly unknown[];
-  readonly writer: ParquetDataWriter;
+  readonly writer: StreamingDataWriter;
   stage: TypedStage | null;
 }
 
 export class PartitionedDataWriter {
   private readonly open = new Map<string, Open>();
   private readonly budget: number;
-  private readonly fileOptions: ParquetDataWriterOptions;
+  private readonly fileOptions: StreamingDataWriterOptions;
 
   constructor(
     private readonly io: IcebergWriteIO,
@@ -61,7 +70,7 @@ export class PartitionedDataWriter {
     options: PartitionedDataWriterOptions = {},
   ) {
     const { partitionBufferBytes, ...fileOptions } = options;
-    this.budget = partitionBufferBytes ?? DEFAULT_PARTITION_BUFFER_BYTES;
+    this.budget = partitionBufferBytes ?? partitionWriteDefaults.bufferBytes;
     this.fileOptions = { workerMinBytes: PARTITION_WORKER_MIN_BYTES, dictionaryChoice: {}, ...fileOptions };
   }
 
@@ -76,7 +85,7 @@ export class PartitionedDataWriter {
     let o = this.open.get(key);
     if (o === undefined) {
       const dir = `${this.dataLocation}/${partitionPath(this.fields, tuple)}`;
-      o = { tuple, writer: new ParquetDataWriter(this.io, dir, this.schema, this.fileOptions), stage: null };
+      o = { tuple, writer: new StreamingDataWriter(this.io, dir, this.schema, this.fileOptions), stage: null };
       this.open.set(key, o);
     }
     return o;
@@ -142,7 +151,7 @@ export class PartitionedDataWriter {
     return o.writer.bufferedBytes + (o.stage?.bytes ?? 0);
   }
 
-  /** over budget: the largest partitions become files until half the budget is held */
+  /** over budget: the largest partitions' rows become row groups until half the budget is held */
   private async bound(): Promise<void> {
     const held = [...this.open.values()].map((o) => ({ o, bytes: this.heldBytes(o) }));
     let total = held.reduce((s, h) => s + h.bytes, 0);
@@ -151,7 +160,7 @@ export class PartitionedDataWriter {
     for (const h of held) {
       if (total <= this.budget / 2) break;
       await this.drain(h.o);
-      await h.o.writer.flush();
+      await h.o.writer.flushRowGroup();
       total -= h.bytes;
     }
   }
@@ -168,10 +177,10 @@ export class PartitionedDataWriter {
   /** flushes every partition and returns all files written, each with its partition tuple */
   async close(): Promise<PartitionedFileInfo[]> {
     const out: PartitionedFileInfo[] = [];
-    // every partition's last file is started first, so they are encoded side by side (workers + this thread)
+    // every partition's last rows are started first, so they are encoded side by side (workers + this thread)
     for (const o of this.open.values()) {
       await this.drain(o);
-      await o.writer.flush();
+      await o.writer.flushRowGroup();
     }
     for (const o of this.open.values()) {
       for (const f of await o.writer.close()) out.push({ ...f, partition: o.tuple });

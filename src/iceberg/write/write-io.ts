@@ -12,10 +12,16 @@ export interface IcebergWriteIO extends IcebergIO {
   writeIfAbsent(uri: string, data: Uint8Array): Promise<boolean>;
   /** removes a file (DROP TABLE … purge); absent where the store cannot delete */
   delete?(uri: string): Promise<void>;
+  /**
+   * writes a file whose bytes are still being produced (a streaming Parquet file, byte-channel.ts); readers never
+   * see it partial, and a body that throws leaves no file. Absent: writers buffer the file and use `write`.
+   */
+  writeStream?(uri: string, body: AsyncIterable<Uint8Array>): Promise<void>;
 }
 
 export interface FileIOWritable {
-  write(uri: string, data: Uint8Array): Promise<void>;
+  /** storage/'s FileIO takes a Uint8Array or an AsyncIterable of chunks (ObjectStore PutBody) */
+  write(uri: string, data: Uint8Array | AsyncIterable<Uint8Array>): Promise<void>;
   writeIfAbsent(uri: string, data: Uint8Array): Promise<boolean>;
   delete?(uri: string): Promise<void>;
 }
@@ -27,6 +33,7 @@ export function writableIcebergIO(io: IcebergIO, fileIO: FileIOWritable): Iceber
     readRange: (uri, offset, length) => io.readRange(uri, offset, length),
     ...(io.list === undefined ? {} : { list: io.list.bind(io) }),
     write: (uri, data) => fileIO.write(uri, data),
+    writeStream: (uri, body) => fileIO.write(uri, body),
     writeIfAbsent: (uri, data) => fileIO.writeIfAbsent(uri, data),
     ...(fileIO.delete === undefined ? {} : { delete: fileIO.delete.bind(fileIO) }),
   };

@@ -1,0 +1,196 @@
+/**
+ * StreamingDataWriter: the data files of one partition of a partitioned write, each a multi-row-group Parquet file
+ * written front to back while the statement runs. The partition's buffered rows can be flushed at any time
+ * (`flushRowGroup`, when the partitioned writer's memory budget is tight) and become row groups of the file being
+ * written instead of a file of their own; a new file starts only when this one reaches the target size. So a
+ * partitioned COPY writes one file per partition per statement up to the target size, whatever the budget.
+ *
+ * Encoding is ParquetDataWriter's (Arrow build, metrics, worker-thread encoding, all owned by COPY): one inner
+ * writer per file, whose "files" are pieces handed to ParquetSplice through an IcebergWriteIO that appends them
+ * to the file instead of storing them. The file streams to the store (IcebergWriteIO.writeStream) as pieces come;
+ * without it the file's bytes are kept and written when it is done.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Batch } from '../../common/batch.ts';
+import type { Schema } from '../spec/schema.ts';
+import { ByteChannel } from './byte-channel.ts';
+import type { ColumnMetrics } from './column-metrics.ts';
+import { DEFAULT_TARGET_FILE_SIZE, ParquetDataWriter, type DataFileInfo, type ParquetDataWriterOptions } from './parquet-data-writer.ts';
+import { ParquetSplice } from './parquet-splice.ts';
+import type { IcebergWriteIO } from './write-io.ts';
+
+/**
+ * bytes of a file waiting for (or being written to) the store before the piece's writer waits: per open file, and a
+ * partitioned write has one per partition (84 for lineitem by month), so what a slow disk makes them hold adds up
+ */
+const STREAM_HIGH_WATER = 256 * 1024;
+
+/** `targetCountsFileBytes`: rows are flushed as a row group at this many Arrow bytes, so the file's size is known as it grows */
+export const FILE_BYTES_ROW_GROUP = 16 * 1024 * 1024;
+
+export interface StreamingDataWriterOptions extends ParquetDataWriterOptions {
+  /**
+   * the target size counts Parquet bytes written (Iceberg's meaning of write.target-file-size-bytes; compaction)
+   * instead of the Arrow bytes of the rows (ParquetDataWriter's, so that regular writes roll alike partitioned or
+   * not). Pieces still being encoded are not counted yet: a file can pass the target by what is in flight.
+   */
+  readonly targetCountsFileBytes?: boolean;
+}
+
+interface OpenFile {
+  readonly path: string;
+  readonly inner: ParquetDataWriter;
+  readonly splice: ParquetSplice;
+  /** Arrow bytes of the rows already flushed into the file (the target size is counted in Arrow bytes, as ParquetDataWriter does) */
+  flushedBytes: number;
+  readonly channel: ByteChannel | null;
+  /** the store's write of the streamed body; null when buffered */
+  readonly stored: Promise<void> | null;
+  /** the file's bytes when the store cannot stream */
+  readonly chunks: Uint8Array[];
+}
+
+/** metrics of a file = metrics of its pieces merged (counts added, bounds widened) */
+function mergedMetrics(pieces: readonly DataFileInfo[]): readonly ColumnMetrics[] {
+  const [first, ...rest] = pieces;
+  if (first === undefined) return [];
+  for (const p of rest) p.metrics.forEach((m, i) => first.metrics[i]?.merge(m));
+  return first.metrics;
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((s, c) => s + c.byteLength, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+export class StreamingDataWriter {
+  readonly files: DataFileInfo[] = [];
+  private cur: OpenFile | null = null;
+  private readonly target: number;
+  private readonly countFileBytes: boolean;
+  private readonly fileOptions: ParquetDataWriterOptions;
+  /** every file started (done or not): what abort() removes */
+  private readonly started: string[] = [];
+
+  constructor(
+    private readonly io: IcebergWriteIO,
+    private readonly dataLocation: string,
+    private readonly schema: Schema,
+    options: StreamingDataWriterOptions = {},
+  ) {
+    const { targetCountsFileBytes, ...fileOptions } = options;
+    this.fileOptions = fileOptions;
+    this.countFileBytes = targetCountsFileBytes === true;
+    this.target = options.targetFileSizeBytes ?? DEFAULT_TARGET_FILE_SIZE;
+  }
+
+  /** Arrow bytes of rows buffered and not yet flushed */
+  get bufferedBytes(): number {
+    return this.cur?.inner.bufferedBytes ?? 0;
+  }
+
+  async add(batch: Batch): Promise<void> {
+    if (batch.length === 0) return;
+    const f = (this.cur ??= this.openFile());
+    await f.inner.add(batch);
+    if (this.countFileBytes) {
+      if (f.inner.bufferedBytes >= FILE_BYTES_ROW_GROUP) await this.flushRowGroup();
+      if (f.splice.bytesWritten >= this.target) await this.finishFile();
+    } else if (f.flushedBytes + f.inner.bufferedBytes >= this.target) {
+      await this.finishFile();
+    }
+  }
+
+  /** the buffered rows become row groups of the current file (encoded in the background) */
+  async flushRowGroup(): Promise<void> {
+    const f = this.cur;
+    if (f === null || f.inner.bufferedBytes === 0) return;
+    f.flushedBytes += f.inner.bufferedBytes;
+    await f.inner.flush();
+  }
+
+  /** flushes and returns every file written */
+  async close(): Promise<DataFileInfo[]> {
+    await this.finishFile();
+    return this.files;
+  }
+
+  /** a failed statement: drops buffered rows, stops the open file's upload and removes every file written */
+  async abort(): Promise<void> {
+    const f = this.cur;
+    this.cur = null;
+    if (f !== null) await this.drop(f, new Error('write aborted'));
+    const del = this.io.delete?.bind(this.io);
+    if (del === undefined) return;
+    await Promise.allSettled(this.started.splice(0).map((p) => del(p)));
+  }
+
+  private openFile(): OpenFile {
+    const path = `${this.dataLocation}/${randomUUID()}-${String(this.started.length).padStart(5, '0')}.parquet`;
+    this.started.push(path);
+    const writeStream = this.io.writeStream?.bind(this.io);
+    const channel = writeStream === undefined ? null : new ByteChannel(STREAM_HIGH_WATER);
+    const chunks: Uint8Array[] = [];
+    let stored: Promise<void> | null = null;
+    if (channel !== null && writeStream !== undefined) {
+      stored = writeStream(path, channel).catch((e: unknown) => {
+        // the store gave up: pushes waiting for it fail instead of hanging
+        channel.fail(e);
+        throw e;
+      });
+      stored.catch(() => undefined);
+    }
+    const splice = new ParquetSplice(async (chunk) => {
+      if (channel !== null) await channel.push(chunk);
+      else chunks.push(chunk);
+    });
+    // the inner writer's files are pieces of this one: appended, never stored or removed on their own
+    const pieces: IcebergWriteIO = {
+      read: (uri) => this.io.read(uri),
+      readRange: (uri, offset, length) => this.io.readRange(uri, offset, length),
+      writeIfAbsent: (uri, data) => this.io.writeIfAbsent(uri, data),
+      write: (_uri, data) => splice.append(data),
+      delete: async () => undefined,
+    };
+    const inner = new ParquetDataWriter(pieces, this.dataLocation, this.schema, { ...this.fileOptions, targetFileSizeBytes: Number.MAX_SAFE_INTEGER });
+    return { path, inner, splice, flushedBytes: 0, channel, stored, chunks };
+  }
+
+  /** the current file: its last rows flushed, its pieces appended, footer written and stored */
+  private async finishFile(): Promise<void> {
+    const f = this.cur;
+    if (f === null) return;
+    this.cur = null;
+    try {
+      const pieces = await f.inner.close();
+      if (pieces.length === 0) {
+        await this.drop(f, new Error('empty file'));
+        return;
+      }
+      const size = await f.splice.finish();
+      if (f.channel !== null) {
+        f.channel.end();
+        await f.stored;
+      } else {
+        await this.io.write(f.path, concat(f.chunks));
+      }
+      const recordCount = pieces.reduce((s, p) => s + p.recordCount, 0);
+      this.files.push({ path: f.path, fileSizeInBytes: size, recordCount, metrics: mergedMetrics(pieces) });
+    } catch (e) {
+      await this.drop(f, e);
+      throw e;
+    }
+  }
+
+  /** stops a file that will not be finished: its upload ends with `why`, so the store keeps nothing */
+  private async drop(f: OpenFile, why: unknown): Promise<void> {
+    await f.inner.abort();
+    f.channel?.fail(why);
+    await f.stored?.catch(() => undefined);
+  }
+}
