@@ -172,6 +172,11 @@ function stepAll(k: number, a: Compiled, sel: Sel, vecs: readonly Vec[], n: numb
     }
     return;
   }
+  stepEachRow(a, sel, vecs, n, m, (i) => rowStates[i]![k]!);
+}
+
+/** the general path: each selected row's argument values stepped into the state `stateOf` gives for that row */
+function stepEachRow(a: Compiled, sel: Sel, vecs: readonly Vec[], n: number, m: number, stateOf: (row: number) => { step(args: unknown[]): void }): void {
   const vals = vecs.map((v) => valuesOf(v, sel, n));
   const scratch = new Array<unknown>(vals.length);
   const strict = a.strict;
@@ -184,7 +189,7 @@ function stepAll(k: number, a: Compiled, sel: Sel, vecs: readonly Vec[], n: numb
       if (x === null) skip = true;
     }
     if (skip && strict) continue;
-    rowStates[i]![k]!.step(scratch);
+    stateOf(i).step(scratch);
   }
 }
 
@@ -218,18 +223,5 @@ function stepGroups(k: number, a: Compiled, sel: Sel, vecs: readonly Vec[], n: n
     }
     return;
   }
-  const vals = vecs.map((v) => valuesOf(v, sel, n));
-  const scratch = new Array<unknown>(vals.length);
-  const strict = a.strict;
-  for (let j = 0; j < m; j++) {
-    const i = sel === null ? j : sel[j]!;
-    let skip = false;
-    for (let c = 0; c < vals.length; c++) {
-      const x = vals[c]![i] ?? null;
-      scratch[c] = x;
-      if (x === null) skip = true;
-    }
-    if (skip && strict) continue;
-    gs.state(k, gids[i]!).step(scratch);
-  }
+  stepEachRow(a, sel, vecs, n, m, (i) => gs.state(k, gids[i]!));
 }

@@ -8,16 +8,17 @@ export type ThriftStruct = Map<number, ThriftValue>;
 
 const T = { TRUE: 1, FALSE: 2, BYTE: 3, I16: 4, I32: 5, I64: 6, DOUBLE: 7, BINARY: 8, LIST: 9, SET: 10, MAP: 11, STRUCT: 12 } as const;
 
-export class ThriftCompactReader {
+/** the Compact Protocol's byte-level reads (varints, zigzag), shared by this reader and write/thrift-compact-tree.ts */
+export class CompactInput {
   pos = 0;
-  constructor(private readonly b: Uint8Array) {}
+  constructor(protected readonly b: Uint8Array) {}
 
-  private byte(): number {
+  protected byte(): number {
     if (this.pos >= this.b.length) throw new Error('Thrift: unexpected end of input');
     return this.b[this.pos++]!;
   }
 
-  private varint(): bigint {
+  protected varint(): bigint {
     let shift = 0n;
     let out = 0n;
     for (;;) {
@@ -29,7 +30,7 @@ export class ThriftCompactReader {
     }
   }
 
-  private varint32(): number {
+  protected varint32(): number {
     let shift = 0;
     let out = 0;
     for (;;) {
@@ -41,16 +42,29 @@ export class ThriftCompactReader {
     }
   }
 
-  private zigzag32(): number {
+  protected zigzag32(): number {
     const n = this.varint32();
     return (n >>> 1) ^ -(n & 1);
   }
 
-  private zigzag64(): bigint {
+  /** an i64's zigzag varint: summed as a number while exact (offsets, sizes, counts), BigInt only past 2^49 */
+  protected zigzag64(): bigint {
+    let out = 0;
+    let mul = 1;
+    const start = this.pos;
+    for (let i = 0; i < 7; i++) {
+      const x = this.byte();
+      out += (x & 0x7f) * mul;
+      if ((x & 0x80) === 0) return BigInt(out % 2 === 0 ? out / 2 : -(out + 1) / 2);
+      mul *= 128;
+    }
+    this.pos = start;
     const n = this.varint();
     return (n >> 1n) ^ -(n & 1n);
   }
+}
 
+export class ThriftCompactReader extends CompactInput {
   private value(type: number): ThriftValue {
     switch (type) {
       case T.TRUE: return true;

@@ -6,6 +6,8 @@
  * @see https://github.com/apache/thrift/blob/master/doc/specs/thrift-compact-protocol.md
  */
 
+import { CompactInput } from '../read/thrift-compact.ts';
+
 /** compact protocol type ids (BOOL_TRUE doubles as the BOOL type of a list or map element) */
 export const TType = { BOOL_TRUE: 1, BOOL_FALSE: 2, BYTE: 3, I16: 4, I32: 5, I64: 6, DOUBLE: 7, BINARY: 8, LIST: 9, SET: 10, MAP: 11, STRUCT: 12 } as const;
 
@@ -22,60 +24,7 @@ export type TNode =
 /** fields by id (encoded in ascending id order) */
 export type TStruct = Map<number, TNode>;
 
-class Reader {
-  pos = 0;
-  constructor(private readonly b: Uint8Array) {}
-
-  byte(): number {
-    if (this.pos >= this.b.length) throw new Error('Thrift: unexpected end of input');
-    return this.b[this.pos++]!;
-  }
-
-  /** an i64's zigzag varint: numbers while they are exact (offsets, sizes, counts), BigInt only past 2^49 */
-  zigzag64(): bigint {
-    let out = 0;
-    let mul = 1;
-    const start = this.pos;
-    for (let i = 0; i < 7; i++) {
-      const x = this.byte();
-      out += (x & 0x7f) * mul;
-      if ((x & 0x80) === 0) return BigInt(out % 2 === 0 ? out / 2 : -(out + 1) / 2);
-      mul *= 128;
-    }
-    this.pos = start;
-    const n = this.varint();
-    return (n >> 1n) ^ -(n & 1n);
-  }
-
-  varint(): bigint {
-    let shift = 0n;
-    let out = 0n;
-    for (;;) {
-      const x = this.byte();
-      out |= BigInt(x & 0x7f) << shift;
-      if ((x & 0x80) === 0) return out;
-      shift += 7n;
-      if (shift > 70n) throw new Error('Thrift: varint too long');
-    }
-  }
-
-  varint32(): number {
-    let shift = 0;
-    let out = 0;
-    for (;;) {
-      const x = this.byte();
-      out |= (x & 0x7f) << shift;
-      if ((x & 0x80) === 0) return out >>> 0;
-      shift += 7;
-      if (shift > 35) throw new Error('Thrift: varint too long');
-    }
-  }
-
-  zigzag32(): number {
-    const n = this.varint32();
-    return (n >>> 1) ^ -(n & 1);
-  }
-
+class Reader extends CompactInput {
   value(t: number): TNode {
     switch (t) {
       case TType.BOOL_TRUE: case TType.BOOL_FALSE:
