@@ -23,7 +23,8 @@ export interface Compiled {
   readonly prepare: ((batch: Batch) => Promise<void>) | null;
 }
 
-export interface Slot { value: unknown }
+/** the current element (`= ANY(array)`) or subquery row of a test: `value` is its first column, `row` all of them */
+export interface Slot { value: unknown; row?: readonly unknown[] }
 
 /**
  * Functions may return a Promise (pg_sleep). Closures stay synchronous: such a Call returns the thenable and
@@ -86,7 +87,7 @@ function compileNodeBody(e: Expr, env: Env, runners: SubqueryRunner[], slot: Slo
     case 'ColumnRef': {
       const idx = e.index;
       if (e.levelsUp === 0) return (cols, i) => cols[idx]![i] ?? null;
-      if (e.levelsUp < 0) return () => slot.value;
+      if (e.levelsUp < 0) return idx === 0 ? () => slot.value : () => slot.row?.[idx] ?? null;
       const row = env.outer[e.levelsUp - 1];
       if (row === undefined) throw internalError(`outer reference ${e.name} without an outer row`);
       const v = row[idx] ?? null;

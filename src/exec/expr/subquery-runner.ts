@@ -75,6 +75,13 @@ export class SubqueryRunner {
     const k = this.expr.subKind;
     const max = k === 'exists' ? 1 : k === 'scalar' ? 2 : Infinity;
     const out: unknown[] = [];
+    if ((k === 'any' || k === 'all') && this.expr.plan.columns.length > 1) {
+      // a row-valued test `(a, b) IN (SELECT x, y …)`: whole rows, read through the slot's row
+      for await (const b of env.run(this.expr.plan, env)) {
+        for (let r = 0; r < b.length; r++) out.push(b.columns.map((c) => c[r] ?? null));
+      }
+      return out;
+    }
     for await (const b of env.run(this.expr.plan, env)) {
       const col = b.columns[0];
       for (let r = 0; r < b.length && out.length < max; r++) out.push(col === undefined ? true : col[r] ?? null);
@@ -93,8 +100,12 @@ export class SubqueryRunner {
       case 'any': case 'all': {
         const useOr = this.expr.subKind === 'any';
         let sawNull = false;
+        const rowValued = this.expr.plan.columns.length > 1;
         for (const v of rows) {
-          this.slot.value = v;
+          if (rowValued) {
+            this.slot.row = v as unknown[];
+            this.slot.value = (v as unknown[])[0] ?? null;
+          } else this.slot.value = v;
           const r = this.test!(cols, i);
           if (r === null) sawNull = true;
           else if (r === useOr) return useOr;

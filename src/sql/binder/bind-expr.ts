@@ -9,6 +9,7 @@ import { formatType } from '../../common/pgtypes/format-type.ts';
 import { notSupported, pgError, GatewayError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { Expr, OpExpr, SubqueryKind } from '../logical/expr.ts';
+import type { LogicalPlan } from '../logical/plan.ts';
 import { BOOL, coerce, coerceToBoolean, commonType, INT4, INT8, TEXT, tryCoerce, UNKNOWN } from './coerce.ts';
 import type { Binder, ExprScope } from './binder.ts';
 import { bindFuncCall } from './bind-func.ts';
@@ -402,6 +403,12 @@ function bindSubLink(b: Binder, n: Node, es: ExprScope): Expr {
   const kindMap: Record<string, SubqueryKind> = { EXISTS_SUBLINK: 'exists', EXPR_SUBLINK: 'scalar', ARRAY_SUBLINK: 'array', ANY_SUBLINK: 'any', ALL_SUBLINK: 'all' };
   const subKind = kindMap[type];
   if (subKind === undefined) throw notSupported(`subquery form ${type}`, pos(position));
+  if ((subKind === 'any' || subKind === 'all') && tagOf(n.testexpr as unknown)[0] === 'RowExpr') {
+    return bindRowSubLink(b, n, es, sub.plan, sub.columns.map((c) => c.type), subKind, sub.correlated, position);
+  }
+  if ((subKind === 'any' || subKind === 'all') && sub.columns.length > 1) {
+    throw pgError(SqlState.syntax_error, 'subquery has too many columns', pos(position));
+  }
   if (subKind !== 'exists' && sub.columns.length !== 1) {
     throw pgError(SqlState.syntax_error, sub.columns.length > 1 ? 'subquery must return only one column' : 'subquery must return a column', pos(position));
   }
@@ -414,14 +421,38 @@ function bindSubLink(b: Binder, n: Node, es: ExprScope): Expr {
     if (at === 0) throw pgError(SqlState.undefined_object, `could not find array type for data type ${formatType(colType.oid)}`, pos(position));
     return { kind: 'Subquery', subKind, plan: sub.plan, test: null, correlated: sub.correlated, type: sqlType(at) };
   }
-  const testNode = n.testexpr as unknown;
-  if (tagOf(testNode)[0] === 'RowExpr') throw notSupported('row-valued IN/ANY/ALL subqueries', pos(position));
-  const left = bindExpr(b, testNode, es);
+  const left = bindExpr(b, n.testexpr as unknown, es);
   const names = ((n.operName as Node[] | undefined) ?? [{ String: { sval: '=' } }]).map(strVal);
   const slot: Expr = { kind: 'ColumnRef', index: 0, levelsUp: -1, type: colType, name: 'subquery' };
   const test = makeOp(b, names[names.length - 1]!, left, slot, position);
   if (test.type.oid !== Oid.bool) throw pgError(SqlState.datatype_mismatch, 'operator must return type boolean', pos(position));
   return { kind: 'Subquery', subKind, plan: sub.plan, test, correlated: sub.correlated, type: BOOL };
+}
+
+/**
+ * `(a, b) IN (SELECT x, y …)` / `(a, b) <> ALL (…)`: PostgreSQL's row comparison of each subquery row, `=` as the AND
+ * of the column equalities and `<>` as their OR (three-valued, so NULLs give NULL as in PostgreSQL). The subquery's
+ * row is read through slot ColumnRefs (levelsUp -1, one index per column). Ordering operators compare rows
+ * lexicographically in PostgreSQL and are not supported here.
+ */
+function bindRowSubLink(
+  b: Binder, n: Node, es: ExprScope, plan: LogicalPlan, colTypes: readonly SqlType[], subKind: 'any' | 'all', correlated: boolean, position: number | undefined,
+): Expr {
+  const items = ((n.testexpr as Node).RowExpr as Node).args as unknown[] | undefined ?? [];
+  if (items.length > colTypes.length) throw pgError(SqlState.syntax_error, 'subquery has too few columns', pos(position));
+  if (items.length < colTypes.length) throw pgError(SqlState.syntax_error, 'subquery has too many columns', pos(position));
+  const names = ((n.operName as Node[] | undefined) ?? [{ String: { sval: '=' } }]).map(strVal);
+  const op = names[names.length - 1]!;
+  if (op !== '=' && op !== '<>') throw notSupported(`row comparison with operator ${op} against a subquery`, pos(position));
+  const tests = items.map((item, c) => {
+    const colType = colTypes[c]!.oid === Oid.unknown ? TEXT : colTypes[c]!;
+    const slot: Expr = { kind: 'ColumnRef', index: c, levelsUp: -1, type: colType, name: 'subquery' };
+    const t = makeOp(b, op, bindExpr(b, item, es), slot, position);
+    if (t.type.oid !== Oid.bool) throw pgError(SqlState.datatype_mismatch, 'operator must return type boolean', pos(position));
+    return t;
+  });
+  const test: Expr = { kind: 'BoolOp', op: op === '=' ? 'and' : 'or', args: tests, type: BOOL };
+  return { kind: 'Subquery', subKind, plan, test, correlated, type: BOOL };
 }
 
 /** unknown-typed outputs (bare string literals, untyped params) become text, as PG's resolveTargetListUnknowns */
