@@ -16,7 +16,7 @@ import type { IcebergIO, IcebergIODescription } from '../io.ts';
 import type { BoundPredicate } from '../scan/bound-predicate.ts';
 import type { FileScanTask } from '../scan/table-scan.ts';
 import type { NestedField } from '../spec/schema.ts';
-import { toCloneable } from './cloneable.ts';
+import { toWireFilter } from './filter-wire.ts';
 import { unpackBatch } from './column-transfer.ts';
 import { describeForWorkers } from './io-from-description.ts';
 import { isContinuationSplit, splitForWorkers } from './row-group-splits.ts';
@@ -127,7 +127,7 @@ export async function* runTasksInParallel(
   const scanId = randomUUID();
   const cancel = new SharedArrayBuffer(4);
   const hardStop = new AbortController();
-  const filter = ctx.filter === undefined || ctx.filter.kind === 'true' ? null : toCloneable(ctx.filter);
+  const filter = ctx.filter === undefined || ctx.filter.kind === 'true' ? null : toWireFilter(ctx.filter);
   const results: (Promise<ScanTaskResult> | undefined)[] = [];
   let outstanding = 0;
 

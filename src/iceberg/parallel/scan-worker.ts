@@ -5,14 +5,13 @@
  */
 import { Piscina } from 'piscina';
 import type { Batch } from '../../common/batch.ts';
-import type { BoundPredicate } from '../scan/bound-predicate.ts';
 import type { NestedField } from '../spec/schema.ts';
 import type { IcebergIO } from '../io.ts';
 import { DeleteLoader } from '../read/delete-loader.ts';
 import { configureFileCache } from '../read/file-cache.ts';
 import { readFileScanTask } from '../read/file-scan-task-reader.ts';
 import type { LateHistory } from '../read/late-materialization.ts';
-import { fromCloneable } from './cloneable.ts';
+import { wireFilterFor } from './filter-wire.ts';
 import { packBatch, type PackedBatch } from './column-transfer.ts';
 import { ioFromDescription } from './io-from-description.ts';
 import { compileRowFilter } from './row-filter.ts';
@@ -73,7 +72,7 @@ export default async function runScanTask(req: ScanTaskRequest | null): Promise<
     if (req.fileCacheBytes !== undefined) configureFileCache(req.fileCacheBytes);
     const io = ioFromDescription(req.io);
     const deletes = deleteLoaderFor(req.scanId, io, req.deleteFields);
-    const bound = req.filter === null ? null : fromCloneable(req.filter) as BoundPredicate;
+    const bound = req.filter === null ? null : wireFilterFor(req.scanId, req.filter);
     const late = bound !== null && req.lateMaterialization === true;
     // late materialization filters inside the reader; otherwise the decoded batches are filtered here
     const filter = bound === null || late ? null : compileRowFilter(bound, new Map(req.fields.map((f, i) => [f.id, i])));

@@ -11,6 +11,7 @@ import type { PrimitiveType } from '../spec/schema.ts';
 import { compileRowTest } from '../parallel/row-filter.ts';
 import { compileArrowSelect } from './arrow-row-filter.ts';
 import { arrowDataToValues } from './arrow-values.ts';
+import { mulberry32 } from '../../common/prng.ts';
 
 const N = 500;
 const big = (k: number): bigint | null => (k % 17 === 0 ? null : (BigInt(k - 250) << 31n) + BigInt((k * 7919) % 1000) - 500n);
@@ -77,6 +78,22 @@ describe('compileArrowSelect', () => {
         const p: BoundPredicate = { kind: 'in', fieldId: i + 1, type: c.type, values: list };
         expect(compileArrowSelect(p, ids)!(columns.map((x) => x.data), N), `${c.type.name} IN ${list.length}`).toEqual({ rows: expected(p), complete: true });
       }
+    }
+  });
+
+  it('long IN lists (runtime key filter): the set cached per values array, the same rows on every compile', () => {
+    const rnd = mulberry32(4);
+    for (const [i, c] of columns.entries()) {
+      const nonNull = values[i]!.filter((v) => v !== null);
+      const isLong = c.type.name === 'long' || c.type.name.startsWith('timestamp');
+      const misses = Array.from({ length: 300 }, () => Math.floor(rnd() * 4_000_000) - 2_000_000);
+      const list = [...nonNull.filter(() => rnd() < 0.5), ...(isLong ? [...misses.map(BigInt), 2n ** 60n, -(2n ** 55n), 2n ** 53n + 1n] : misses)];
+      const p: BoundPredicate = { kind: 'in', fieldId: i + 1, type: c.type, values: list };
+      const want = { rows: expected(p), complete: true };
+      expect(want.rows.length).toBeGreaterThan(0);
+      expect(want.rows.length).toBeLessThan(N);
+      // a second compile over the same array reuses the cached set: same answer
+      for (let k = 0; k < 2; k++) expect(compileArrowSelect(p, ids)!(columns.map((x) => x.data), N), `${c.type.name} IN ${list.length}`).toEqual(want);
     }
   });
 

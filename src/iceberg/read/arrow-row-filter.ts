@@ -124,7 +124,7 @@ function integerLeaf(p: BoundPredicate, c: number): ArrowNode | null {
   }
   if (p.kind !== 'in') return null;
   if (INT32_TYPES.has(p.type.name) && p.values.every((v) => typeof v === 'number' && Number.isInteger(v))) {
-    const set = new Set(p.values as readonly number[]);
+    const set = int32SetOf(p.values as readonly number[]);
     return (data, length, keep) => {
       const d = data[c];
       if (d === undefined || !is32(d)) return NOTHING;
@@ -133,10 +133,7 @@ function integerLeaf(p: BoundPredicate, c: number): ArrowNode | null {
     };
   }
   if (INT64_TYPES.has(p.type.name) && p.values.every((v) => typeof v === 'bigint')) {
-    const values = p.values as readonly bigint[];
-    const limit = BigInt(HI53) * BigInt(TWO32);
-    const small = new Set(values.filter((v) => v >= -limit && v < limit).map(Number));
-    const big = new Set(values.filter((v) => v < -limit || v >= limit));
+    const { small, big } = int64SetsOf(p.values as readonly bigint[]);
     return (data, length, keep) => {
       const d = data[c];
       if (d === undefined) return NOTHING;
@@ -147,6 +144,34 @@ function integerLeaf(p: BoundPredicate, c: number): ArrowNode | null {
     };
   }
   return null;
+}
+
+/**
+ * The lookup sets of an IN list, built once per values array: a scan worker keeps one decoded filter per scan
+ * (parallel/filter-wire.ts), so the runtime key filter's tens of thousands of keys are hashed once per worker and
+ * scan, not once per file
+ */
+const int32Sets = new WeakMap<readonly number[], ReadonlySet<number>>();
+const int64Sets = new WeakMap<readonly bigint[], { small: ReadonlySet<number>; big: ReadonlySet<bigint> }>();
+
+function int32SetOf(values: readonly number[]): ReadonlySet<number> {
+  let set = int32Sets.get(values);
+  if (set === undefined) int32Sets.set(values, set = new Set(values));
+  return set;
+}
+
+/** values within ±2^53 as doubles (probed from the two 32-bit words), the rest as bigints */
+function int64SetsOf(values: readonly bigint[]): { small: ReadonlySet<number>; big: ReadonlySet<bigint> } {
+  let sets = int64Sets.get(values);
+  if (sets === undefined) {
+    const limit = BigInt(HI53) * BigInt(TWO32);
+    sets = {
+      small: new Set(values.filter((v) => v >= -limit && v < limit).map(Number)),
+      big: new Set(values.filter((v) => v < -limit || v >= limit)),
+    };
+    int64Sets.set(values, sets);
+  }
+  return sets;
 }
 
 function nullLeaf(wantNull: boolean, c: number): ArrowNode {

@@ -11,6 +11,7 @@
  */
 import { compareValues, type BoundPredicate } from './bound-predicate.ts';
 import type { PrimitiveType } from '../spec/schema.ts';
+import { anyKeyWithin, sortedIntegerKeys } from './sorted-in-keys.ts';
 
 export interface FieldStats {
   /** undefined: unknown. Never NaN. */
@@ -67,7 +68,7 @@ export function mightMatch(b: BoundPredicate, stats: StatsLookup): boolean {
   const t = b.type;
   const lo = s.lower;
   const hi = s.upper;
-  if (b.kind === 'in') return !allNaN(t, s) && b.values.some((v) => eqMightMatch(t, lo, hi, v));
+  if (b.kind === 'in') return !allNaN(t, s) && inMightMatch(t, lo, hi, b.values);
   if (b.kind === 'startsWith') {
     const n = [...b.prefix].length;
     if (typeof lo === 'string' && compareValues(t, codePointPrefix(lo, n), b.prefix) > 0) return false;
@@ -88,6 +89,13 @@ export function mightMatch(b: BoundPredicate, stats: StatsLookup): boolean {
       // lower = upper = v: every non-null value is v (nulls never match <>)
       return !nanFree || lo === undefined || hi === undefined || compareValues(t, lo, v) !== 0 || compareValues(t, hi, v) !== 0;
   }
+}
+
+/** some value within [lo, hi]: by binary search over a long integer list (sorted-in-keys.ts) */
+function inMightMatch(t: PrimitiveType, lo: unknown, hi: unknown, values: readonly unknown[]): boolean {
+  const sorted = sortedIntegerKeys(values);
+  const hit = sorted === null ? null : anyKeyWithin(sorted, lo, hi);
+  return hit ?? values.some((v) => eqMightMatch(t, lo, hi, v));
 }
 
 function eqMightMatch(t: PrimitiveType, lo: unknown, hi: unknown, v: unknown): boolean {
