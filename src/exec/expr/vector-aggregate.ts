@@ -70,29 +70,14 @@ export class VectorAggregation {
    * row's arguments; `rowStates` is scratch space the caller keeps between batches
    */
   accumulate(cols: Cols, n: number, rowStates: (readonly AggregateState[])[], groupOf: (row: number) => readonly AggregateState[]): void {
-    this.#compiler.reset();
-    const aggs = this.#aggs;
-    const sels: Sel[] = [];
-    const argVecs: Vec[][] = [];
     try {
       for (let i = 0; i < n; i++) rowStates[i] = groupOf(i);
-      for (const a of aggs) {
-        let sel: Sel = null;
-        if (a.filter !== null) {
-          const f = valuesOf(a.filter(cols, n, null), null, n);
-          const keep = new Int32Array(n);
-          let k = 0;
-          for (let i = 0; i < n; i++) if (f[i] === true) keep[k++] = i;
-          sel = keep.subarray(0, k);
-        }
-        sels.push(sel);
-        argVecs.push(a.args.map((fn) => fn(cols, n, sel)));
-      }
     } catch (err) {
       this.#rowByRow(cols, n, groupOf);
       throw err;
     }
-    for (let k = 0; k < aggs.length; k++) stepAll(k, aggs[k]!, sels[k]!, argVecs[k]!, n, rowStates);
+    const vecs = this.#vectors(cols, n, groupOf);
+    for (let k = 0; k < this.#aggs.length; k++) stepAll(k, this.#aggs[k]!, vecs.sels[k]!, vecs.args[k]!, n, rowStates);
   }
 
   /** steps, for every row i of the batch, the aggregates of group gids[i] (group-states.ts: typed counts and sums) */
@@ -109,7 +94,8 @@ export class VectorAggregation {
     this.#rowByRow(cols, upTo, () => undefined);
   }
 
-  #vectors(cols: Cols, n: number): { sels: Sel[]; args: Vec[][] } {
+  /** each aggregate's FILTER selection and argument vectors; on an error, the first failing row's error (keys by `groupOf`) */
+  #vectors(cols: Cols, n: number, groupOf: (row: number) => unknown = () => undefined): { sels: Sel[]; args: Vec[][] } {
     this.#compiler.reset();
     const sels: Sel[] = [];
     const args: Vec[][] = [];
@@ -127,7 +113,7 @@ export class VectorAggregation {
         args.push(a.args.map((fn) => fn(cols, n, sel)));
       }
     } catch (err) {
-      this.#rowByRow(cols, n, () => undefined);
+      this.#rowByRow(cols, n, groupOf);
       throw err;
     }
     return { sels, args };
