@@ -12,6 +12,7 @@ import type { SystemCatalog } from './session-catalog.ts';
 import type { EngineSession } from './engine-session.ts';
 import type { ParsedStatement } from '../sql/index.ts';
 import { LruCache } from './lru-cache.ts';
+import { StatementShapes } from './statement-shapes.ts';
 import type { IcebergTables } from './iceberg-tables.ts';
 import type { SessionSummary } from '../catalog/session-view.ts';
 
@@ -54,6 +55,8 @@ export class EngineServer {
   defaultSettings: Readonly<Record<string, string>> = {};
   /** statement text → its literal-normalised shape (literal-params.ts), null when it has none */
   readonly literalShapes = new LruCache<string, LiteralNormalised | null>(1024);
+  /** simple-protocol SELECTs by text skeleton: a new integer constant reuses a parse (statement-shapes.ts) */
+  readonly statementShapes = new StatementShapes();
   private readonly catalogs = new Map<string, DatabaseCatalog>();
   /** per database: its Iceberg catalog mirrored into the DatabaseCatalog (absent without a warehouse) */
   readonly iceberg = new Map<string, IcebergTables>();
@@ -100,6 +103,11 @@ export class EngineServer {
     if (peers.firstXid !== undefined) this.nextXid = peers.firstXid;
     peers.serve({ sessions: () => this.localSessions(), cancel: (pid) => this.cancelLocal(pid), terminate: (pid) => this.terminateLocal(pid) });
     if (peers.processes > 1) for (const db of this.catalogs.values()) db.localRelationsRefused = true;
+  }
+
+  /** where txid_current() values start (the server sets the clock's: ids keep growing across restarts) */
+  startXidsAt(first: bigint): void {
+    this.nextXid = first;
   }
 
   /** a new transaction id (txid_current() of a transaction that has none yet) */

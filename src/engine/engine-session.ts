@@ -33,7 +33,7 @@ import type { Cursor } from './statements/cursor-stmt.ts';
 import { searchPathSchemas } from './search-path.ts';
 import { renderRegText } from './render-reg-text.ts';
 import { LruCache } from './lru-cache.ts';
-import { normaliseLiterals } from './literal-params.ts';
+import { normaliseLiterals, type LiteralNormalised } from './literal-params.ts';
 import { textIn } from '../common/pgtypes/text-io.ts';
 import { isCatalogFree } from './catalog-free-plan.ts';
 import type { IcebergTables } from './iceberg-tables.ts';
@@ -165,7 +165,7 @@ export class EngineSession implements HandlerSession {
     this.tx.endImplicit();
     let statements: ParsedStatement[];
     try {
-      statements = this.parsed(sql);
+      statements = this.parsed(sql, true);
     } catch (e) {
       this.failTransaction();
       throw e;
@@ -179,14 +179,38 @@ export class EngineSession implements HandlerSession {
     }
   }
 
-  /** parse trees by text, shared by the server's sessions (LruCache.get already marks the use) */
-  private parsed(sql: string): ParsedStatement[] {
+  /**
+   * parse trees by text, shared by the server's sessions (LruCache.get already marks the use). `shaped`
+   * (simple protocol only): a SELECT differing from a learned one only in integer constants takes that
+   * one's tree without a parse (statement-shapes.ts); other callers never get such a tree.
+   */
+  private parsed(sql: string, shaped = false): ParsedStatement[] {
     let statements = this.server.parseCache.get(sql);
-    if (statements === undefined) {
-      statements = parseSql(sql);
-      this.server.parseCache.set(sql, statements);
+    const shapes = this.server.statementShapes;
+    if (statements !== undefined && (shaped || statements.length !== 1 || !shapes.isShaped(statements[0]!))) return statements;
+    const hit = shaped ? shapes.lookup(sql) : undefined;
+    if (hit !== undefined) {
+      this.server.parseCache.set(sql, [hit.statement]);
+      return [hit.statement];
+    }
+    statements = parseSql(sql);
+    this.server.parseCache.set(sql, statements);
+    const only = statements[0];
+    if (shaped && statements.length === 1 && nodeKind(only!.ast) === 'SelectStmt' && !hasInto(only!.ast)) {
+      shapes.learn(sql, only!, () => this.literalShape(only!));
     }
     return statements;
+  }
+
+  /** the literal-normalised shape of a SELECT (literal-params.ts), kept by statement text */
+  private literalShape(stmt: ParsedStatement): LiteralNormalised | null {
+    // a shaped statement's own constants (its AST holds the learned text's)
+    let norm = this.server.statementShapes.normOf(stmt) ?? this.server.literalShapes.get(stmt.text);
+    if (norm === undefined) {
+      norm = normaliseLiterals(stmt.ast);
+      this.server.literalShapes.set(stmt.text, norm);
+    }
+    return norm;
   }
 
   async prepare(sql: string, paramTypes: readonly number[]): Promise<EnginePrepared> {
@@ -309,6 +333,8 @@ export class EngineSession implements HandlerSession {
         bound = lifted.bound;
         params = lifted.params;
       } else {
+        // a shaped statement's tree holds another text's constants: the literal path reports from a real parse
+        if (this.server.statementShapes.isShaped(stmt)) stmt = parseSql(stmt.text)[0]!;
         bound = this.bind(stmt.ast, []);
         this.planCache.set(key, bound);
       }
@@ -341,13 +367,9 @@ export class EngineSession implements HandlerSession {
    */
   private literalPlan(stmt: ParsedStatement): { bound: BoundQuery; params: unknown[] } | null {
     if (nodeKind(stmt.ast) !== 'SelectStmt') return null;
-    let norm = this.server.literalShapes.get(stmt.text);
-    if (norm === undefined) {
-      norm = normaliseLiterals(stmt.ast);
-      this.server.literalShapes.set(stmt.text, norm);
-    }
+    const norm = this.literalShape(stmt);
     if (norm === null) return null;
-    const key = this.planKey(`${norm.literals.map((l) => l.oid).join(',')}\u0000${norm.key}`);
+    const key = this.literalPlanKey(norm);
     let bound = this.planCache.get(key);
     if (bound === undefined) {
       try {
@@ -365,6 +387,22 @@ export class EngineSession implements HandlerSession {
       return null;
     }
   }
+
+  /**
+   * The plan cache key of a literal-normalised shape, made once per shape, catalog version and search_path:
+   * the shape's text is long, and a fresh key string would be hashed whole on every lookup.
+   */
+  private literalPlanKey(norm: LiteralNormalised): string {
+    const version = this.planVersion;
+    const searchPath = this.fromSettings().searchPath;
+    const kept = this.literalKeys.get(norm);
+    if (kept !== undefined && kept.version === version && kept.searchPath === searchPath) return kept.key;
+    const key = this.planKey(`${norm.literals.map((l) => l.oid).join(',')}\u0000${norm.key}`);
+    this.literalKeys.set(norm, { version, searchPath, key });
+    return key;
+  }
+
+  private readonly literalKeys = new WeakMap<LiteralNormalised, { readonly version: number; readonly searchPath: string; readonly key: string }>();
 
   /**
    * A SELECT's operator tree kept per bound plan and run again (reusable-plan.ts): expressions compiled once

@@ -46,6 +46,8 @@ export interface EngineOptions {
   readonly settings?: Readonly<Record<string, string>>;
   /** this process is one of several serving the warehouse (src/server/cluster/) */
   readonly peers?: ClusterPeers;
+  /** the first txid_current() value (peers bring their own); default 1000 */
+  readonly firstXid?: bigint;
 }
 
 export interface QueryEngine extends QueryHandler {
@@ -83,6 +85,7 @@ export async function createQueryEngine(options: EngineOptions): Promise<QueryEn
   const system = { schemas: systemSchemas(), relations: createSystemRelations({ functions }) };
   const server = new EngineServer(options.databases.length > 0 ? options.databases : ['lakegate'], system, functions, options.serverVersion ?? SERVER_VERSION);
   server.defaultSettings = checkedDefaultSettings(options.settings ?? {});
+  if (options.firstXid !== undefined) server.startXidsAt(options.firstXid);
   if (options.peers !== undefined) server.attachPeers(options.peers);
   const fileIO = new FileIO({ pathMap: options.pathMap ?? [], ...(options.s3 === undefined ? {} : { s3: options.s3 }) });
   if (options.warehouse !== undefined) {

@@ -16,11 +16,13 @@ const norm = (sql: string) => normaliseLiterals(parseSql(sql)[0]!.ast);
 describe('normaliseLiterals', () => {
   it('lifts column-vs-constant comparisons in WHERE and JOIN ON, typing numbers as PostgreSQL types literals', () => {
     const n = norm("SELECT v FROM t JOIN u ON u.id = t.id AND u.k > 3000000000 WHERE t.a = 5 AND 'x' <> t.b AND t.c <= 1.5");
+    // each with where it starts in the text (statement-shapes.ts matches it to a token)
+    const sql = "SELECT v FROM t JOIN u ON u.id = t.id AND u.k > 3000000000 WHERE t.a = 5 AND 'x' <> t.b AND t.c <= 1.5";
     expect(n?.literals).toEqual([
-      { text: '3000000000', oid: Oid.int8 },
-      { text: '5', oid: Oid.int4 },
-      { text: 'x', oid: 0 },
-      { text: '1.5', oid: Oid.numeric },
+      { text: '3000000000', oid: Oid.int8, location: sql.indexOf('3000000000') },
+      { text: '5', oid: Oid.int4, location: sql.indexOf('5 AND') },
+      { text: 'x', oid: 0, location: sql.indexOf("'x'") },
+      { text: '1.5', oid: Oid.numeric, location: sql.indexOf('1.5') },
     ]);
   });
 

@@ -17,6 +17,8 @@ export interface LiftedLiteral {
   readonly text: string;
   /** Oid.int4 / int8 / numeric for numbers, 0 (unknown: the column decides) for quoted strings */
   readonly oid: number;
+  /** where the constant starts in the statement text (statement-shapes.ts matches it to a token) */
+  readonly location?: number;
 }
 
 export interface LiteralNormalised {
@@ -161,6 +163,6 @@ function liftConst(node: unknown, lits: LiftedLiteral[]): Json | null {
   } else {
     return null;
   }
-  lits.push(lit);
+  lits.push(typeof c.location === 'number' ? { ...lit, location: c.location } : lit);
   return { ParamRef: { number: lits.length, location: c.location } };
 }

@@ -185,6 +185,7 @@ export const SETTING_DEFS: readonly SettingDef[] = [
   { name: 'max_parallel_workers_per_gather', type: 'integer', defaultValue: '2', context: 'user', category: 'Resource Usage / Asynchronous Behavior', description: 'Sets the maximum number of parallel processes per executor node.', normalize: normalizeInt('max_parallel_workers_per_gather', 0, 1024) },
   { name: QUERY_MEMORY_LIMIT_SETTING, type: 'integer', defaultValue: String(DEFAULT_QUERY_MEMORY_KB), unit: 'kB', context: 'user', category: 'lakegate', description: 'Sets the maximum memory one query may hold in sorts, hash tables and other operator state.', normalize: normalizeQueryMemoryLimit },
   { name: FILE_CACHE_SIZE_SETTING, type: 'integer', defaultValue: String(defaultFileCacheKb()), unit: 'kB', context: 'superuser', category: 'lakegate', description: 'Sets the memory the server process may hold in decoded columns of small Iceberg data files (shared by all sessions; 0 = off).', normalize: (v) => String(parseMemoryKb(FILE_CACHE_SIZE_SETTING, v, 0)) },
+  { name: 'lakegate.final_aggregate', type: 'enum', defaultValue: 'auto', context: 'user', category: 'lakegate', description: 'Where the final aggregate over partial aggregates from the scan workers runs: main (this thread), partitioned (partial states hash-partitioned across the workers), partitioned_rows (rows hash-partitioned across the workers, no partial states) or auto.', enumValues: ['auto', 'main', 'partitioned', 'partitioned_rows'], normalize: normalizeEnum('lakegate.final_aggregate', ['auto', 'main', 'partitioned', 'partitioned_rows']) },
   { name: 'lakegate.disabled_optimizer_rules', type: 'string', defaultValue: '', context: 'user', category: 'lakegate', description: 'Comma-separated names of optimizer rules to skip.', normalize: normalizeDisabledRules },
 ];
 
@@ -195,11 +196,20 @@ const ALIASES: Readonly<Record<string, string>> = { timezone: 'TimeZone', datest
 
 const BY_NAME = new Map(SETTING_DEFS.map((d) => [d.name, d]));
 
+/** names looked up other than exactly as defined: their definition, null for none */
+const OTHER_NAMES = new Map<string, SettingDef | null>();
+
 export function findSettingDef(name: string): SettingDef | undefined {
   const exact = BY_NAME.get(name);
   if (exact !== undefined) return exact;
+  // scans read placeholder settings (lakegate.late_materialization, …) by name per statement: misses memoized
+  const known = OTHER_NAMES.get(name);
+  if (known !== undefined) return known ?? undefined;
   const lower = name.toLowerCase();
-  return BY_LOWER_NAME.get(ALIASES[lower]?.toLowerCase() ?? lower);
+  const def = BY_LOWER_NAME.get(Object.hasOwn(ALIASES, lower) ? ALIASES[lower]!.toLowerCase() : lower); // not ALIASES['constructor']
+  if (OTHER_NAMES.size >= 1024) OTHER_NAMES.clear(); // names come from clients: bounded
+  OTHER_NAMES.set(name, def ?? null);
+  return def;
 }
 
 /** DateStyle's normalization depends on the current value (one half may be given alone). */

@@ -37,6 +37,7 @@ import { cachedAggregateFromManifests } from './scan/metadata-aggregate.ts';
 import { planParallelScan, readTasksInParallel, widenBatch } from './parallel/parallel-scan.ts';
 import { sharedScanPool } from './parallel/scan-pool.ts';
 import { applyFileCacheSetting, threadShare } from './read/file-cache-setting.ts';
+import { pointIndexOn, pointKeyOf, pointLookup } from './read/point-lookup.ts';
 
 export interface IcebergTableSourceOptions {
   /** read this snapshot instead of the current one (time travel) */
@@ -160,13 +161,24 @@ export class IcebergTableSource implements TableSource {
 
   private lineageSource?: IcebergTableSource;
 
+  /** a char(n) column: its row filters bind differently from its pruning filters (bindFilters `rows`) */
+  private get hasPaddedColumn(): boolean {
+    return (this.padded ??= this.columns.some((c) => c.type.oid === Oid.bpchar));
+  }
+
+  private padded?: boolean;
+
   /**
    * The snapshot's FileScanTasks, pruned by `filters` (manifests by partition summaries, files by partition
    * tuples and column metrics, then row groups by Parquet footer statistics: each task's `rowGroups`).
    * Cached per filter set for the life of this source (one snapshot).
    */
   planFiles(filters?: readonly ScanPredicate[]): Promise<ScanPlan> {
-    const filter = this.bindFilters(filters);
+    return this.planBound(this.bindFilters(filters));
+  }
+
+  /** planFiles of an already bound (pruning) filter */
+  private planBound(filter: BoundPredicate): Promise<ScanPlan> {
     // a small snapshot is pruned in memory per filter (scan/prunable-plan.ts), not planned per filter value
     if (filter.kind !== 'true') return this.prunablePlan(filter);
     return this.cachedPlan(filter);
@@ -178,16 +190,28 @@ export class IcebergTableSource implements TableSource {
     this.prunable ??= PrunablePlan.build(this.io, this.metadata, this.snapshot?.snapshotId ?? null, (id) => {
       const f = this.schema.fields.find((x) => x.id === id);
       return f?.type.kind === 'primitive' ? f.type : undefined;
-    }).catch(() => {
+    }).then((p) => (this.prunableReady = p), () => {
       // an unreadable file fails the per-filter planning below with its own error; the next scan tries again
       this.prunable = undefined;
       return null;
     });
     const prunable = await this.prunable;
     if (prunable === null) return this.cachedPlan(filter);
+    return this.prunedBy(prunable, filter);
+  }
+
+  /** the kept plan of a small snapshot, once built (PrunablePlan.build answered) */
+  private prunableReady: PrunablePlan | null = null;
+
+  private prunedBy(prunable: PrunablePlan, filter: BoundPredicate): ScanPlan {
     const { plan, footerBytes } = prunable.plan(filter);
     if (footerBytes > 0) this.unreportedFooterBytes.set(plan, footerBytes);
     return plan;
+  }
+
+  /** planBound's answer when it needs no await: a filter over a small snapshot whose plan is kept; else null */
+  private prunedNow(filter: BoundPredicate): ScanPlan | null {
+    return filter.kind === 'true' || this.prunableReady === null ? null : this.prunedBy(this.prunableReady, filter);
   }
 
   private cachedPlan(filter: BoundPredicate): Promise<ScanPlan> {
@@ -270,7 +294,11 @@ export class IcebergTableSource implements TableSource {
   async *scan(ctx: Pick<ScanContext, 'signal' | 'projection' | 'filters' | 'limit' | 'metrics'> & Partial<Pick<ScanContext, 'session'>>): AsyncIterable<Batch> {
     const pool = sharedScanPool();
     const cacheBudget = applyFileCacheSetting(ctx.session, pool === null || pool.closed ? 0 : pool.size);
-    const plan = await this.planFiles(ctx.filters);
+    // bound once per scan: the row filter serves pruning too unless a char(n) column binds differently for rows
+    const filter = this.bindFilters(ctx.filters, { rows: true });
+    const pruneFilter = this.hasPaddedColumn ? this.bindFilters(ctx.filters) : filter;
+    // a small snapshot's kept plan answers without a promise (each await is a turn of the microtask queue)
+    const plan = this.prunedNow(pruneFilter) ?? await this.planBound(pruneFilter);
     const metrics = ctx.metrics;
     if (metrics) {
       addPlanCounters(metrics, plan.counters);
@@ -294,8 +322,8 @@ export class IcebergTableSource implements TableSource {
     const width = this.schema.fields.length;
     // several files (and no LIMIT): decode on the scan worker pool, filters applied there (parallel/)
     // (few big files are split by row groups so that every thread gets work)
-    const parallel = await planParallelScan(this.io, plan.tasks, limit === undefined ? {} : { limit });
-    const filter = this.bindFilters(ctx.filters, { rows: true });
+    const parallel = pool === null || pool.closed || plan.tasks.length === 0 || limit !== undefined || fewRows(plan.tasks, pool.minRows) ? null
+      : await planParallelScan(this.io, plan.tasks, limit === undefined ? {} : { limit });
     // late materialization: the pushed filters' columns are decoded first, the rest only for rows that may match
     const late = filter.kind !== 'true' && lateMaterializationOn(ctx.session);
     const lateHistory = { rowGroups: 0, matched: 0 };
@@ -304,10 +332,21 @@ export class IcebergTableSource implements TableSource {
       for await (const b of readTasksInParallel(parallel, parallel.tasks, fields, read)) yield ctx.projection === undefined ? b : widenBatch(b, wanted, width);
       return;
     }
+    const pointKey = late && pointIndexOn(ctx.session) ? pointKeyOf(filter) : null;
     for (const task of plan.tasks) {
       ctx.signal.throwIfAborted();
       if (limit !== undefined && produced >= limit) return;
       if (metrics) metrics.filesScanned++;
+      // an equality on a cached small file: its rows through a hash index (read/point-lookup.ts)
+      let indexed = pointKey === null ? null : pointLookup(this.io, task, fields, filter, pointKey, deletes, { ...(metrics ? { metrics } : {}), lateHistory });
+      if (indexed instanceof Promise) indexed = await indexed;
+      if (indexed !== null) {
+        for (const b of indexed) {
+          produced += b.length;
+          yield ctx.projection === undefined ? b : widenBatch(b, wanted, width);
+        }
+        continue;
+      }
       for await (const b of readFileScanTask(this.io, task, fields, deletes, { signal: ctx.signal, metrics, ...(late ? { filter, lateHistory } : {}) })) {
         produced += b.length;
         if (ctx.projection === undefined) {
@@ -319,6 +358,13 @@ export class IcebergTableSource implements TableSource {
       }
     }
   }
+}
+
+/** fewer rows in `tasks` than the pool's threshold: read on this thread (planParallelScan's first test) */
+function fewRows(tasks: readonly FileScanTask[], minRows: number): boolean {
+  let rows = 0;
+  for (const t of tasks) rows += Number(t.file.recordCount);
+  return rows < minRows;
 }
 
 /** filter sets whose plans one source keeps */

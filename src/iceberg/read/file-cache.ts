@@ -77,6 +77,19 @@ export function addToRowGroup(fileKey: string, rg: number, batchLengths: readonl
   lru.set(key, { batchLengths, columns, bytes }, bytes);
 }
 
+/**
+ * Charges `bytes` more to the cached row group `entry` (a structure built over its columns, point-index.ts).
+ * False — nothing charged — when `entry` is no longer the cached one or would no longer fit.
+ */
+export function chargeRowGroup(fileKey: string, rg: number, entry: CachedRowGroup, bytes: number): boolean {
+  const key = entryKey(fileKey, rg);
+  if (lru.get(key) !== entry) return false;
+  const total = entry.bytes + bytes;
+  if (!lru.admits(total)) return false;
+  // the same columns (and batch arrays) under a new cost; a set can still evict others, never this entry
+  return lru.set(key, { batchLengths: entry.batchLengths, columns: entry.columns, bytes: total }, total);
+}
+
 function sameLengths(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((n, i) => n === b[i]);
 }

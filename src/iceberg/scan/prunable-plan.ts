@@ -37,6 +37,8 @@ interface KeptFile {
   readonly footer: ParquetFooter;
   /** decoded row-group statistics by row group, then field id */
   readonly rowGroupStats: Map<number, FieldStats | undefined>[];
+  /** per row group, a StatsLookup over rowGroupStats (made once: a closure per plan() costs, see rowGroups) */
+  rowGroupLookups?: StatsLookup[];
 }
 
 interface KeptManifest {
@@ -117,14 +119,9 @@ export class PrunablePlan {
   plan(filter: BoundPredicate): { plan: ScanPlan; footerBytes: number } {
     const counters: PlanCounters = { manifestsTotal: this.base.counters.manifestsTotal, manifestsScanned: 0, filesTotal: 0, filesPrunedByPartition: 0, filesPrunedByStats: 0 };
     const projected = new Map<number, BoundPredicate>();
-    const partitionFilter = (specId: number): BoundPredicate => {
-      let p = projected.get(specId);
-      if (p === undefined) projected.set(specId, (p = projectPredicate(filter, this.specs.get(specId)!.fields)));
-      return p;
-    };
     const tasks: FileScanTask[] = [];
     for (const m of this.manifests) {
-      if (m.summary !== null && !mightMatch(partitionFilter(m.mf.partitionSpecId), m.summary)) {
+      if (m.summary !== null && !mightMatch(this.partitionFilter(filter, projected, m.mf.partitionSpecId), m.summary)) {
         const files = (m.mf.addedFilesCount ?? 0) + (m.mf.existingFilesCount ?? 0);
         counters.filesTotal += files;
         counters.filesPrunedByPartition += files;
@@ -133,7 +130,7 @@ export class PrunablePlan {
       counters.manifestsScanned++;
       for (const f of m.files) {
         counters.filesTotal++;
-        if (!mightMatch(partitionFilter(f.task.file.specId), f.partitionStats)) {
+        if (!mightMatch(this.partitionFilter(filter, projected, f.task.file.specId), f.partitionStats)) {
           counters.filesPrunedByPartition++;
           continue;
         }
@@ -157,20 +154,27 @@ export class PrunablePlan {
     };
   }
 
-  /** selectRowGroups (read/row-group-stats.ts) over statistics decoded once per row group and field */
+  /** `filter` projected onto a partition spec's fields, memoized in `projected` for one plan() */
+  private partitionFilter(filter: BoundPredicate, projected: Map<number, BoundPredicate>, specId: number): BoundPredicate {
+    let p = projected.get(specId);
+    if (p === undefined) projected.set(specId, (p = projectPredicate(filter, this.specs.get(specId)!.fields)));
+    return p;
+  }
+
+  /**
+   * selectRowGroups (read/row-group-stats.ts) over statistics decoded once per row group and field. The
+   * lookups are made once per file (functions made per call cost a defineProperty each under tsx's keepNames).
+   */
   private rowGroups(f: KeptFile, filter: BoundPredicate): number[] {
+    const lookups = (f.rowGroupLookups ??= f.rowGroupStats.map((memo, rg): StatsLookup => (id) => {
+      if (memo.has(id)) return memo.get(id);
+      const t = this.typeOf(id);
+      const s = t === undefined ? undefined : rowGroupFieldStats(f.footer, rg, id, t);
+      memo.set(id, s);
+      return s;
+    }));
     const out: number[] = [];
-    for (let rg = 0; rg < f.rowGroupStats.length; rg++) {
-      const memo = f.rowGroupStats[rg]!;
-      const stats: StatsLookup = (id) => {
-        if (memo.has(id)) return memo.get(id);
-        const t = this.typeOf(id);
-        const s = t === undefined ? undefined : rowGroupFieldStats(f.footer, rg, id, t);
-        memo.set(id, s);
-        return s;
-      };
-      if (mightMatch(filter, stats)) out.push(rg);
-    }
+    for (let rg = 0; rg < lookups.length; rg++) if (mightMatch(filter, lookups[rg]!)) out.push(rg);
     return out;
   }
 }
