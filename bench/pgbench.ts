@@ -2,7 +2,7 @@
  * pgbench over the wire: lakegate versus a throwaway PostgreSQL in one run.
  *
  *   npm run bench:pgbench -- [--duration 10] [--clients 8] [--jobs 2] [--targets pg,lakegate] [--modes simple,extended,prepared]
- *                            [--schema public]
+ *                            [--schema public] [--cases select1,lookup]
  *
  * Targets: `pg`; `lakegate` (in this process); `lakegate-pN` (`lakegate serve --processes N` as a command,
  * on a free port the server picks: `--port 0`, the port read from its "listening on" line). With more than one process the lookup table must be an Iceberg table: pass
@@ -31,6 +31,7 @@ const { values: args } = parseArgs({
     targets: { type: 'string', default: 'pg,lakegate' },
     modes: { type: 'string', default: 'simple,extended,prepared' },
     schema: { type: 'string', default: 'public' },
+    cases: { type: 'string', default: 'select1,lookup' },
   },
 });
 
@@ -40,6 +41,8 @@ const CASES = {
   lookup: `\\set id random(1, 1000)\nSELECT v FROM ${KV} WHERE id = :id;\n`,
 } as const;
 type CaseName = keyof typeof CASES;
+const caseNames = args.cases.split(',').map((c) => c.trim()).filter((c) => c !== '') as CaseName[];
+for (const c of caseNames) if (!(c in CASES)) throw new Error(`unknown case "${c}" (cases: ${Object.keys(CASES).join(', ')})`);
 const SETUP = `CREATE SCHEMA IF NOT EXISTS ${args.schema};
 DROP TABLE IF EXISTS ${KV};
 CREATE TABLE ${KV} (id int PRIMARY KEY, v text);
@@ -170,11 +173,12 @@ try {
         url = lg.url;
       }
     } catch (e) {
-      for (const name of Object.keys(CASES) as CaseName[]) for (const mode of modes) runs.push({ target, case: name, mode, tps: null, latencyMs: null, transactions: null, failed: null, error: `server did not start: ${(e as Error).message.split('\n')[0]}` });
+      for (const name of caseNames) for (const mode of modes) runs.push({ target, case: name, mode, tps: null, latencyMs: null, transactions: null, failed: null, error: `server did not start: ${(e as Error).message.split('\n')[0]}` });
       continue;
     }
-    const setupError = await setup(url);
-    for (const name of Object.keys(CASES) as CaseName[]) {
+    // the lookup table only when a lookup case runs
+    const setupError = caseNames.includes('lookup') ? await setup(url) : null;
+    for (const name of caseNames) {
       for (const mode of modes) {
         if (name === 'lookup' && setupError) {
           runs.push({ target, case: name, mode, tps: null, latencyMs: null, transactions: null, failed: null, error: `setup failed: ${setupError}` });
@@ -195,7 +199,7 @@ const find = (t: string, c: string, m: string): Run | undefined => runs.find((r)
 const lakegates = targets.includes('pg') ? targets.filter((t) => t.startsWith('lakegate')) : [];
 const lines = [`| case | mode | ${targets.map((t) => `${t} tps`).join(' | ')} |${lakegates.map((t) => ` ${t} / pg |`).join('')}`];
 lines.push(`|---|---|${targets.map(() => '---:').join('|')}|${lakegates.map(() => '---:|').join('')}`);
-for (const c of Object.keys(CASES)) {
+for (const c of caseNames) {
   for (const m of modes) {
     const cells = targets.map((t) => fmt(find(t, c, m)?.tps));
     const pgTps = find('pg', c, m)?.tps;
@@ -219,5 +223,5 @@ const resultsDir = new URL('./results/', import.meta.url);
 mkdirSync(resultsDir, { recursive: true });
 const stamp = new Date().toISOString().replace(/:/g, '-').replace(/\..*$/, '');
 const file = new URL(`pgbench-${stamp}.json`, resultsDir);
-writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), schema: args.schema, clients: Number(args.clients), jobs: Number(args.jobs), durationSec: Number(args.duration), pgbench, runs }, null, 2)}\n`);
+writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), schema: args.schema, cases: caseNames, clients: Number(args.clients), jobs: Number(args.jobs), durationSec: Number(args.duration), pgbench, runs }, null, 2)}\n`);
 console.log(`\nwrote ${file.pathname}`);

@@ -36,6 +36,29 @@ describe('startServer', () => {
   });
 });
 
+describe('txid_current() across restarts', () => {
+  it('keeps growing when the whole server restarts on the same warehouse, as in PostgreSQL', async () => {
+    const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-xid-'));
+    const xidOnce = async (): Promise<bigint[]> => {
+      const server = await startServer({ port: 0, warehouse, auth: 'trust', sample_data: false }, undefined, { log: silentLogger });
+      try {
+        const c = new pg.Client({ host: server.host, port: server.port, user: 'postgres', database: 'lakegate' });
+        await c.connect();
+        const ids: bigint[] = [];
+        for (let i = 0; i < 3; i++) ids.push(BigInt((await c.query('select txid_current()::text as x')).rows[0].x as string));
+        await c.end();
+        return ids;
+      } finally {
+        await server.close();
+      }
+    };
+    const first = await xidOnce();
+    const second = await xidOnce();
+    expect(first[1]! > first[0]! && first[2]! > first[1]!).toBe(true);
+    expect(second[0]! > first[2]!).toBe(true);
+  }, 60_000);
+});
+
 const hasOpenssl = (() => {
   try {
     execFileSync('openssl', ['version']);

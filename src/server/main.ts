@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import { acquireSharedScanPool } from '../iceberg/parallel/scan-pool.ts';
 import { startRestCatalogEndpoint, type RestCatalogEndpoint } from './rest-catalog-endpoint.ts';
 import type { WorkerLink } from './cluster/worker-link.ts';
+import { clockXid } from './cluster/cluster-protocol.ts';
 
 export interface RunningServer {
   readonly port: number;
@@ -38,7 +39,8 @@ export async function createEngine(cfg: Config, peers?: WorkerLink): Promise<Que
     warehouse: cfg.warehouse,
     settings: cfg.settings,
     pathMap: cfg.path_map,
-    ...(peers === undefined ? {} : { peers }),
+    // txid_current() keeps growing across restarts (cluster-protocol.ts); a forked process has its own first id
+    ...(peers === undefined ? { firstXid: clockXid() } : { peers }),
     ...(cfg.catalog_uri === undefined ? {} : { catalogUri: cfg.catalog_uri }),
     ...(cfg.catalog_token === undefined ? {} : { catalogToken: cfg.catalog_token }),
     ...(cfg.catalog_credential === undefined ? {} : { catalogCredential: cfg.catalog_credential }),

@@ -26,6 +26,7 @@ import * as msg from './protocol/backend-serializer.ts';
 import { BufferWriter } from './protocol/buffer-writer.ts';
 import type { FrontendMessage, StartupMessage } from './protocol/frontend-messages.ts';
 import { FrontendParser } from './protocol/frontend-parser.ts';
+import { readIntoReusedBuffer } from './socket-reader.ts';
 import { sendStatementResult } from './statement-result.ts';
 import { expandStartupParameters } from './startup-options.ts';
 import type { WireIO } from './wire-io.ts';
@@ -98,10 +99,14 @@ export class PgConnection implements WireIO {
     return this.closed;
   }
 
-  private readonly onData = (chunk: Buffer): void => {
+  private readonly onData = (chunk: Buffer): void => this.receive(chunk, false);
+  /** reads into the connection's reused buffer (socket-reader.ts): the chunk is valid only during the call */
+  private readonly onBorrowedData = (chunk: Buffer): void => this.receive(chunk, true);
+
+  private receive(chunk: Buffer, borrowed: boolean): void {
     if (this.closed) return;
     try {
-      for (const m of this.parser.push(chunk)) {
+      for (const m of this.parser.push(chunk, borrowed)) {
         this.queue.push(m);
         // stop reading raw bytes until the loop answered: TLS bytes must not reach the parser
         if (m.type === 'SSLRequest' || m.type === 'GSSENCRequest') this.socket.pause();
@@ -109,7 +114,7 @@ export class PgConnection implements WireIO {
     } catch (e) {
       this.fatal(toGatewayError(e));
     }
-  };
+  }
 
   private onClose(): void {
     if (this.closed) return;
@@ -140,20 +145,24 @@ export class PgConnection implements WireIO {
     this.onClose();
   }
 
-  async flush(): Promise<void> {
-    if (this.w.length === 0 || this.closed) return;
-    if (!this.writeOut() && !this.closed) {
-      await new Promise<void>((resolve) => {
-        const wake = (): void => {
-          this.socket.off('drain', wake);
-          const i = this.drainWaiters.indexOf(wake);
-          if (i >= 0) this.drainWaiters.splice(i, 1);
-          resolve();
-        };
-        this.drainWaiters.push(wake);
-        this.socket.on('drain', wake);
-      });
-    }
+  flush(): Promise<void> {
+    return this.flushNow() ?? Promise.resolve();
+  }
+
+  /** Writes what is buffered; a promise only when the socket is full and 'drain' must be awaited. */
+  private flushNow(): Promise<void> | undefined {
+    if (this.w.length === 0 || this.closed) return undefined;
+    if (this.writeOut() || this.closed) return undefined;
+    return new Promise<void>((resolve) => {
+      const wake = (): void => {
+        this.socket.off('drain', wake);
+        const i = this.drainWaiters.indexOf(wake);
+        if (i >= 0) this.drainWaiters.splice(i, 1);
+        resolve();
+      };
+      this.drainWaiters.push(wake);
+      this.socket.on('drain', wake);
+    });
   }
 
   /**
@@ -168,8 +177,8 @@ export class PgConnection implements WireIO {
     return ok;
   }
 
-  async flushIfFull(): Promise<void> {
-    if (this.w.length >= FLUSH_THRESHOLD) await this.flush();
+  flushIfFull(): Promise<void> | undefined {
+    return this.w.length >= FLUSH_THRESHOLD ? this.flushNow() : undefined;
   }
 
   nextMessage(): Promise<FrontendMessage | null> {
@@ -305,13 +314,20 @@ export class PgConnection implements WireIO {
 
   /** Ready state: one message at a time, in order. */
   private async loop(): Promise<void> {
+    // past startup no TLS upgrade can follow: a plain socket now reads into one reused buffer
+    if (!this.ssl && !this.closed) {
+      this.raw.off('data', this.onData);
+      if (!readIntoReusedBuffer(this.raw, this.onBorrowedData)) this.raw.on('data', this.onData);
+    }
     const extended = new ExtendedQuery(this);
     if (this.sessionRef !== null) this.sessionRef.onDeallocate = (name) => extended.deallocate(name);
     let skipToSync = false;
     // messages received when the last Parse began: one received later may follow a commit the client saw since
     let parseMark = -1;
+    // ReadyForQuery needs an await only for an open portal or a full socket (readyForQuery returns undefined)
+    let rfq: Promise<void> | undefined;
     for (;;) {
-      const m = await this.nextWithIdleTimeout();
+      const m = this.queue.take() ?? (await this.nextWithIdleTimeout());
       if (m === null || this.closed) return;
       if (parseMark >= 0 && this.queue.pulled > parseMark) {
         parseMark = -1;
@@ -323,15 +339,18 @@ export class PgConnection implements WireIO {
           case 'Query':
             if (extended.hasUnnamed) await extended.dropUnnamed();
             await this.simpleQuery(m.sql);
-            await this.readyForQuery(extended);
+            rfq = this.readyForQuery(extended);
+            if (rfq !== undefined) await rfq;
             break;
           case 'Parse':
             parseMark = this.queue.received;
             await extended.parse(m);
             break;
-          case 'Bind':
-            await extended.bind(m);
+          case 'Bind': {
+            const binding = extended.bind(m);
+            if (binding !== undefined) await binding;
             break;
+          }
           case 'Describe':
             extended.describe(m);
             break;
@@ -367,7 +386,10 @@ export class PgConnection implements WireIO {
         if (ge.severity === 'FATAL' || ge.severity === 'PANIC') throw ge;
         this.w.abortMessage();
         msg.ErrorResponse(this.w, ge);
-        if (m.type === 'Query' || m.type === 'FunctionCall') await this.readyForQuery(extended);
+        if (m.type === 'Query' || m.type === 'FunctionCall') {
+          rfq = this.readyForQuery(extended);
+          if (rfq !== undefined) await rfq;
+        }
         else {
           skipToSync = true;
           // as PostgreSQL (elog.c send_message_to_frontend): an error is flushed at once, so a client that sent
@@ -406,16 +428,26 @@ export class PgConnection implements WireIO {
       this.w.abortMessage();
       msg.ErrorResponse(this.w, ge);
     }
-    await this.readyForQuery(extended);
+    const rfq = this.readyForQuery(extended);
+    if (rfq !== undefined) await rfq;
   }
 
-  private async readyForQuery(extended: ExtendedQuery): Promise<void> {
+  /** ParameterStatus changes, ReadyForQuery, flush; a promise only when something must be awaited. */
+  private readyForQuery(extended: ExtendedQuery): Promise<void> | undefined {
     const status = this.session.transactionStatus();
-    if (status === 'I' && extended.portalCount > 0) await extended.closeAllPortals();
+    if (status === 'I' && extended.portalCount > 0) {
+      const closing = extended.closeAllPortals();
+      if (closing !== undefined) return closing.then(() => this.readyForQueryNow(status));
+    }
+    return this.readyForQueryNow(status);
+  }
+
+  private readyForQueryNow(status: 'I' | 'T' | 'E'): Promise<void> | undefined {
     this.settingsCache = null;
-    for (const [k, v] of this.session.takeParameterChanges()) msg.ParameterStatus(this.w, k, v);
+    const changes = this.session.takeParameterChanges();
+    for (let i = 0; i < changes.length; i++) msg.ParameterStatus(this.w, changes[i]![0], changes[i]![1]);
     msg.ReadyForQuery(this.w, status);
-    await this.flush();
+    return this.flushNow();
   }
 
   private async nextWithIdleTimeout(): Promise<FrontendMessage | null> {

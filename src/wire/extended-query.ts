@@ -48,7 +48,8 @@ export class ExtendedQuery {
     ParseComplete(this.io.w);
   }
 
-  async bind(m: Bind): Promise<void> {
+  /** Bind; a promise only when a portal of the same name had an open row stream to close first. */
+  bind(m: Bind): Promise<void> | undefined {
     const stmt = this.statement(m.statement);
     const n = stmt.paramTypes.length;
     if (m.params.length !== n) {
@@ -72,8 +73,15 @@ export class ExtendedQuery {
     if (m.portal !== '' && this.portals.has(m.portal)) {
       throw new GatewayError(SqlState.duplicate_cursor, `cursor "${m.portal}" already exists`);
     }
-    await this.closePortal(m.portal);
-    this.portals.set(m.portal, { statement: stmt, params, resultFormats: rf, started: false, cursor: null, result: null });
+    const portal: Portal = { statement: stmt, params, resultFormats: rf, started: false, cursor: null, result: null };
+    const closing = this.closePortal(m.portal);
+    if (closing !== undefined) return closing.then(() => this.bound(m.portal, portal));
+    this.bound(m.portal, portal);
+    return undefined;
+  }
+
+  private bound(name: string, portal: Portal): void {
+    this.portals.set(name, portal);
     BindComplete(this.io.w);
   }
 
@@ -184,16 +192,29 @@ export class ExtendedQuery {
     await this.closePortal('');
   }
 
-  /** At transaction end (Sync with status I) portals are gone; prepared statements stay. */
-  async closeAllPortals(): Promise<void> {
+  /**
+   * At transaction end (Sync with status I) portals are gone; prepared statements stay. A promise only when
+   * a portal's row stream was still open (its close is awaited).
+   */
+  closeAllPortals(): Promise<void> | undefined {
+    for (const p of this.portals.values()) {
+      if (p.cursor !== null && !p.cursor.done) return this.closeAllPortalsInTurn();
+    }
+    this.portals.clear();
+    return undefined;
+  }
+
+  private async closeAllPortalsInTurn(): Promise<void> {
     for (const name of [...this.portals.keys()]) await this.closePortal(name);
   }
 
-  private async closePortal(name: string): Promise<void> {
+  /** Drops the portal; a promise only when its row stream was still open (closing releases the handler's work). */
+  private closePortal(name: string): Promise<void> | undefined {
     const p = this.portals.get(name);
-    if (!p) return;
+    if (!p) return undefined;
     this.portals.delete(name);
-    await p.cursor?.close().catch(() => undefined);
+    if (p.cursor === null || p.cursor.done) return undefined;
+    return p.cursor.close().catch(() => undefined);
   }
 
   private statement(name: string): PreparedStatement {

@@ -37,4 +37,21 @@ describe('MessageQueue', () => {
     q.push({ type: 'Sync' });
     expect(q.received).toBe(3);
   });
+
+  it('take() hands out queued messages synchronously, in order with next(), and resumes a paused socket', async () => {
+    const events: string[] = [];
+    const q = new MessageQueue(() => events.push('pause'), () => events.push('resume'));
+    expect(q.take()).toBeUndefined();
+    for (let i = 0; i < 1030; i++) q.push({ type: 'Query', sql: String(i) });
+    expect(await q.next()).toEqual({ type: 'Query', sql: '0' });
+    expect(q.take()).toEqual({ type: 'Query', sql: '1' });
+    expect(await q.next()).toEqual({ type: 'Query', sql: '2' });
+    for (let i = 3; i < 1030; i++) expect(q.take()).toEqual({ type: 'Query', sql: String(i) });
+    expect(events).toEqual(['pause', 'resume']);
+    expect([q.received, q.pulled, q.size]).toEqual([1030, 1030, 0]);
+    expect(q.take()).toBeUndefined();
+    q.push({ type: 'Sync' });
+    expect(q.take()).toEqual({ type: 'Sync' });
+  });
 });
+

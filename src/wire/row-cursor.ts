@@ -15,8 +15,8 @@ export interface RowSink {
   readonly w: BufferWriter;
   readonly codec: ValueCodec;
   readonly settings: OutputSettings;
-  /** flushes when enough output is buffered, awaiting 'drain' when the socket is full */
-  flushIfFull(): Promise<void>;
+  /** flushes when enough output is buffered, awaiting 'drain' when the socket is full; undefined: nothing to wait for */
+  flushIfFull(): Promise<void> | undefined;
   /** true once the client is gone: stop producing */
   isClosed(): boolean;
 }
@@ -60,7 +60,8 @@ export class RowCursor {
       encodeDataRows(sink.w, this.batch, this.offset, to, this.encoding, sink.codec, sink.settings);
       sent += to - this.offset;
       this.offset = to;
-      await sink.flushIfFull();
+      const flushing = sink.flushIfFull();
+      if (flushing !== undefined) await flushing;
       if (sink.isClosed()) break;
     }
     this.total += sent;

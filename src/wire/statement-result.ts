@@ -32,7 +32,7 @@ export async function sendStatementResult(io: WireIO, result: StatementResult): 
         const n = await cursor.send(io, 0);
         if (!io.isClosed()) CommandComplete(io.w, result.tag(n));
       } finally {
-        await cursor.close();
+        if (!cursor.done) await cursor.close();
       }
       return;
     }

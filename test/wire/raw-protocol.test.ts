@@ -225,6 +225,32 @@ describe('COPY and violations', () => {
     expect(await c.waitClosed()).toBe(true);
   });
 
+  it('COPY IN of ~3 MB in CopyData messages that span socket reads arrives byte for byte (reused read buffer)', async () => {
+    const c = await RawClient.ready(fx.port);
+    c.send(fe.query('copy t from stdin'));
+    await c.until('G');
+    const lines: string[] = [];
+    for (let i = 0; i < 60_000; i++) lines.push(`${i}\tvalue ${i} ${'x'.repeat(i % 61)}\n`);
+    const text = lines.join('');
+    // messages of uneven sizes (some bigger than one 64 KiB read), written in uneven pieces
+    const messages: Buffer[] = [];
+    for (let at = 0, k = 0; at < text.length; k++) {
+      const size = [17, 70_000, 333, 9_000, 131_072][k % 5]!;
+      messages.push(fe.copyData(text.slice(at, at + size)));
+      at += size;
+    }
+    const stream = Buffer.concat([...messages, fe.copyDone(), fe.sync()]);
+    for (let at = 0, k = 0; at < stream.length; k++) {
+      const size = [1, 4_099, 65_536, 100_000, 7][k % 5]!;
+      c.send(stream.subarray(at, at + size));
+      at += size;
+    }
+    const m = await c.until('Z', 1, 30_000);
+    expect(m.find((x) => x.type === 'C')!.body.toString()).toBe('COPY 60000\0');
+    expect(fx.handler.copied.at(-1)).toBe(text);
+    c.end();
+  });
+
   it('bad bytes: an invalid length and an unknown type are FATAL 08P01 and close the connection', async () => {
     const c = await RawClient.ready(fx.port);
     c.send(Buffer.from([0x51, 0x7f, 0xff, 0xff, 0xff, 0x00]));

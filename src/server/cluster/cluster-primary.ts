@@ -9,7 +9,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { SessionSummary } from '../../catalog/session-view.ts';
-import { PROCESS_INDEX_ENV, XID_BLOCK_ENV, processIndexOfPid, type ToPrimary, type ToWorker } from './cluster-protocol.ts';
+import { FIRST_XID_ENV, PROCESS_INDEX_ENV, nextFirstXid, processIndexOfPid, type ToPrimary, type ToWorker } from './cluster-protocol.ts';
 
 export interface PrimaryOptions {
   readonly processes: number;
@@ -51,8 +51,8 @@ export async function startPrimary(options: PrimaryOptions): Promise<RunningPrim
   const slots = new Map<number, Slot>();
   const gathers = new Map<number, Gather>();
   let nextGather = 1;
-  /** forks so far, restarts included: each fork gets its own block of transaction ids */
-  let forks = 0;
+  /** the first transaction id of the latest fork (restarts included): each fork starts a block above it */
+  let lastFirstXid: bigint | null = null;
   let connections = 0;
   let shuttingDown = false;
 
@@ -118,7 +118,8 @@ export async function startPrimary(options: PrimaryOptions): Promise<RunningPrim
   /** forks process `index`; resolves when it listens, rejects when it exits first */
   const fork = (index: number): Promise<Listening> =>
     new Promise((resolve, reject) => {
-      const worker = cluster.fork({ [PROCESS_INDEX_ENV]: String(index), [XID_BLOCK_ENV]: String(++forks) });
+      lastFirstXid = nextFirstXid(lastFirstXid);
+      const worker = cluster.fork({ [PROCESS_INDEX_ENV]: String(index), [FIRST_XID_ENV]: String(lastFirstXid) });
       const slot: Slot = { worker, connections: 0, startedAt: Date.now() };
       slots.set(index, slot);
       let listening = false;

@@ -20,15 +20,32 @@ export function processIndexOfPid(pid: number): number {
 }
 
 /**
- * txid_current() must never repeat across the processes (nor across a crashed process and its replacement):
- * the primary numbers every process it forks (restarts included) and fork k hands out transaction ids from
- * [k · 2³², (k + 1) · 2³²) — as PostgreSQL's epoch-extended ids look after k wraparounds.
+ * txid_current() keeps growing across restarts of the whole server, as PostgreSQL's does, and never repeats
+ * across processes. A process counts up from its first id, taken from the clock: start time in ms × 2²⁰
+ * (a process never hands out 2²⁰ ids per millisecond of its life, so a later start lies above every id an
+ * earlier one handed out; nothing needs persisting). The primary gives each fork (restarts included) a first
+ * id at least one block (2³²) above the previous fork's, so processes running side by side stay apart.
+ * The values look like PostgreSQL's epoch-extended ids (epoch = id >> 32). A clock set back between two
+ * starts by more than the time between them can repeat ids.
  */
-export const XID_BLOCK_ENV = 'LAKEGATE_XID_BLOCK';
+export const FIRST_XID_ENV = 'LAKEGATE_FIRST_XID';
 export const XID_BLOCK_SIZE = 2n ** 32n;
+export const XIDS_PER_MS = 2n ** 20n;
 
-export function firstXidOfBlock(block: number): bigint {
-  return BigInt(block) * XID_BLOCK_SIZE + 1000n;
+/** the first transaction id of a process starting now (a single-process server) */
+export function clockXid(nowMs: number = Date.now()): bigint {
+  return BigInt(Math.floor(nowMs)) * XIDS_PER_MS;
+}
+
+/** the first transaction id of the next fork: the clock's, but at least one block above the previous fork's */
+export function nextFirstXid(previous: bigint | null, nowMs: number = Date.now()): bigint {
+  const clock = clockXid(nowMs);
+  return previous === null || clock >= previous + XID_BLOCK_SIZE ? clock : previous + XID_BLOCK_SIZE;
+}
+
+/** FIRST_XID_ENV as the primary set it, or the clock's when it is missing or unreadable */
+export function firstXidFromEnv(value: string | undefined): bigint {
+  return value !== undefined && /^\d+$/.test(value) ? BigInt(value) : clockXid();
 }
 
 /** the environment variable the primary sets on each server process: its index (1…N) */

@@ -5,7 +5,7 @@
  */
 import { startServer, type RunningServer } from '../main.ts';
 import type { Config } from '../config.ts';
-import { PROCESS_INDEX_ENV, XID_BLOCK_ENV, type ToPrimary, type ToWorker } from './cluster-protocol.ts';
+import { FIRST_XID_ENV, PROCESS_INDEX_ENV, firstXidFromEnv, type ToPrimary, type ToWorker } from './cluster-protocol.ts';
 import { WorkerLink } from './worker-link.ts';
 
 export async function runClusterWorker(cfg: Config): Promise<RunningServer> {
@@ -14,11 +14,10 @@ export async function runClusterWorker(cfg: Config): Promise<RunningServer> {
     throw new Error(`a lakegate server process needs ${PROCESS_INDEX_ENV} and an IPC channel (it is started by the primary)`);
   }
   const send = process.send.bind(process);
-  const block = Number(process.env[XID_BLOCK_ENV] ?? index);
   const link = new WorkerLink(index, cfg.processes, {
     send: (m: ToPrimary) => void send(m),
     on: (_event, listener: (m: ToWorker) => void) => void process.on('message', listener as (m: unknown) => void),
-  }, Number.isInteger(block) && block > 0 ? block : index);
+  }, firstXidFromEnv(process.env[FIRST_XID_ENV]));
   // the sample lakehouse is written by process 1 only (the others start after it listens)
   const server = await startServer(index === 1 ? cfg : { ...cfg, sample_data: false }, undefined, { cluster: link });
   let stopping: Promise<void> | null = null;

@@ -6,7 +6,7 @@
  */
 import type { ClusterPeers, LocalSessions } from '../../engine/index.ts';
 import type { SessionSummary } from '../../catalog/session-view.ts';
-import { firstXidOfBlock, pidRangeOf, type ToPrimary, type ToWorker } from './cluster-protocol.ts';
+import { clockXid, pidRangeOf, type ToPrimary, type ToWorker } from './cluster-protocol.ts';
 
 /** how long pg_stat_activity waits for the other processes' sessions before showing what it has */
 const GATHER_TIMEOUT_MS = 500;
@@ -29,8 +29,8 @@ export class WorkerLink implements ClusterPeers {
     readonly index: number,
     readonly processes: number,
     private readonly channel: IpcChannel,
-    /** this fork's block of transaction ids (cluster-protocol.ts); default: the process index */
-    private readonly xidBlock: number = index,
+    /** this fork's first transaction id (cluster-protocol.ts); default: the clock's */
+    readonly firstXid: bigint = clockXid(),
   ) {
     channel.on('message', (m) => this.receive(m));
   }
@@ -59,10 +59,6 @@ export class WorkerLink implements ClusterPeers {
   }
 
   // ---- ClusterPeers (the engine)
-  get firstXid(): bigint {
-    return firstXidOfBlock(this.xidBlock);
-  }
-
   serve(local: LocalSessions): void {
     this.local = local;
   }

@@ -13,6 +13,8 @@ export class BufferReader {
     private readonly buf: Buffer,
     start = 0,
     private readonly end: number = buf.length,
+    /** bytes() returns copies: the buffer is reused after parsing (a borrowed socket read buffer) */
+    private readonly copyBytes = false,
   ) {
     this.pos = start;
   }
@@ -60,10 +62,10 @@ export class BufferReader {
     return s;
   }
 
-  /** n bytes as a view (no copy) */
+  /** n bytes as a view (no copy), or as a copy when the buffer is borrowed */
   bytes(n: number): Uint8Array {
     this.need(n);
-    const b = this.buf.subarray(this.pos, this.pos + n);
+    const b = this.copyBytes ? Buffer.from(this.buf.subarray(this.pos, this.pos + n)) : this.buf.subarray(this.pos, this.pos + n);
     this.pos += n;
     return b;
   }

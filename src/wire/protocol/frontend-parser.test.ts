@@ -130,4 +130,39 @@ describe('FrontendParser', () => {
     bad.writeInt32BE(-7, 5 + 2 + 2 + 2);
     expect(p.push(bad)[0]).toMatchObject({ type: 'Malformed' });
   });
+
+  describe('borrowed chunks (a reused socket read buffer)', () => {
+    /** feeds `pieces` through one buffer that is overwritten after every push, as the socket reader does */
+    function throughReusedBuffer(p: FrontendParser, pieces: Buffer[]): FrontendMessage[] {
+      const reused = Buffer.alloc(Math.max(1, ...pieces.map((x) => x.length)));
+      const got: FrontendMessage[] = [];
+      for (const piece of pieces) {
+        piece.copy(reused);
+        got.push(...p.push(reused.subarray(0, piece.length), true));
+        reused.fill(0xee);
+      }
+      return got;
+    }
+
+    it.each(cases)('%s: byte fields and partial messages survive the buffer being reused, at every split', (_name, bytes, expected) => {
+      expect(norm(throughReusedBuffer(normal(), [bytes]))).toEqual(norm([expected]));
+      for (let cut = 1; cut < bytes.length; cut++) {
+        expect(norm(throughReusedBuffer(normal(), [bytes.subarray(0, cut), bytes.subarray(cut)]))).toEqual(norm([expected]));
+      }
+    });
+
+    it('all messages byte at a time and in three uneven pieces', () => {
+      const stream = Buffer.concat(cases.map((c) => c[1]));
+      const bytewise = [...stream].map((b) => Buffer.from([b]));
+      expect(norm(throughReusedBuffer(normal(), bytewise))).toEqual(norm(cases.map((c) => c[2])));
+      const a = Math.floor(stream.length / 3);
+      const pieces = [stream.subarray(0, a), stream.subarray(a, a + 7), stream.subarray(a + 7)];
+      expect(norm(throughReusedBuffer(normal(), pieces))).toEqual(norm(cases.map((c) => c[2])));
+    });
+
+    it('a borrowed chunk without byte fields yields the same messages as an owned one', () => {
+      const stream = Buffer.concat([fe.parse('', 'select 1'), fe.bind('', ''), fe.describe('P', ''), fe.execute('', 0), fe.sync()]);
+      expect(throughReusedBuffer(normal(), [stream])).toEqual(normal().push(stream));
+    });
+  });
 });

@@ -15,6 +15,8 @@ export const DEFAULT_MAX_MESSAGE_LENGTH = 64 * 1024 * 1024;
 
 export class FrontendParser {
   private chunks: Buffer[] = [];
+  /** bytes of chunks[0] already parsed */
+  private offset = 0;
   private buffered = 0;
   /** total bytes of the message being assembled, once its header was seen */
   private needed = 0;
@@ -33,9 +35,11 @@ export class FrontendParser {
 
   /**
    * Feeds one chunk; returns every message completed by it.
+   * `borrowed`: the chunk's memory is reused once push returns (a socket read buffer): byte fields of the
+   * messages and a partial message left over are copied; otherwise they are views of the chunk.
    * Throws a FATAL GatewayError (08P01) when the framing is broken; the stream cannot be resynchronised then.
    */
-  push(chunk: Uint8Array): FrontendMessage[] {
+  push(chunk: Uint8Array, borrowed = false): FrontendMessage[] {
     const out: FrontendMessage[] = [];
     if (chunk.length === 0) return out;
     this.chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
@@ -45,48 +49,60 @@ export class FrontendParser {
       if (this.needed === 0) {
         if (this.buffered < headerSize) break;
         const head = this.coalesce(headerSize);
-        this.needed = this.startupPhase ? this.startupLength(head) : this.messageLength(head);
+        this.needed = this.startupPhase ? this.startupLength(head, this.offset) : this.messageLength(head, this.offset);
       }
       if (this.buffered < this.needed) break;
       const buf = this.coalesce(this.needed);
       const total = this.needed;
       this.needed = 0;
-      out.push(this.startupPhase ? this.parseStartup(buf, total) : parseMessage(buf, total));
+      out.push(this.startupPhase ? this.parseStartup(buf, this.offset, total) : parseMessage(buf, this.offset, total, borrowed));
       this.consume(total);
     }
+    // a partial message stays for the next chunk: it must not point into memory the caller reuses
+    if (borrowed && this.buffered > 0) this.flatten();
     return out;
   }
 
-  private startupLength(head: Buffer): number {
-    const len = head.readInt32BE(0);
+  private startupLength(head: Buffer, at: number): number {
+    const len = head.readInt32BE(at);
     if (len < 8 || len > MAX_STARTUP_PACKET_LENGTH) throw fatal('invalid length of startup packet');
     return len;
   }
 
-  private messageLength(head: Buffer): number {
-    const len = head.readInt32BE(1);
+  private messageLength(head: Buffer, at: number): number {
+    const len = head.readInt32BE(at + 1);
     if (len < 4 || len > this.maxMessageLength) throw fatal('invalid message length');
     return len + 1;
   }
 
-  /** Makes the first n buffered bytes contiguous in chunks[0] (one concat only when needed). */
+  /** Makes the first n buffered bytes contiguous in chunks[0] from `offset` (one copy only when needed). */
   private coalesce(n: number): Buffer {
     const first = this.chunks[0]!;
-    if (first.length >= n) return first;
-    const all = Buffer.concat(this.chunks, this.buffered);
-    this.chunks = [all];
-    return all;
+    if (first.length - this.offset >= n) return first;
+    this.flatten();
+    return this.chunks[0]!;
   }
 
-  private consume(n: number): void {
+  /** All buffered bytes copied into one chunk of their own. */
+  private flatten(): void {
     const first = this.chunks[0]!;
-    this.buffered -= n;
-    if (first.length === n) this.chunks.shift();
-    else this.chunks[0] = first.subarray(n);
+    this.chunks[0] = first.subarray(this.offset);
+    this.chunks = [Buffer.concat(this.chunks, this.buffered)];
+    this.offset = 0;
   }
 
-  private parseStartup(buf: Buffer, len: number): StartupPacket {
-    const r = new BufferReader(buf, 4, len);
+  /** n bytes parsed: move past them (no Buffer view per message) */
+  private consume(n: number): void {
+    this.buffered -= n;
+    this.offset += n;
+    if (this.offset === this.chunks[0]!.length) {
+      this.chunks.shift();
+      this.offset = 0;
+    }
+  }
+
+  private parseStartup(buf: Buffer, start: number, len: number): StartupPacket {
+    const r = new BufferReader(buf, start + 4, start + len);
     const code = r.i32();
     switch (code) {
       case StartupCode.SSLRequest:
@@ -121,10 +137,10 @@ function fatal(message: string): GatewayError {
   return new GatewayError(SqlState.protocol_violation, message, { severity: 'FATAL' });
 }
 
-/** Parses one complete typed message (type byte + length + body). */
-function parseMessage(buf: Buffer, total: number): FrontendMessage {
-  const code = buf[0]!;
-  const r = new BufferReader(buf, 5, total);
+/** Parses one complete typed message (type byte + length + body) at `start`; `copyBytes`: byte fields are copies, not views. */
+function parseMessage(buf: Buffer, start: number, total: number, copyBytes: boolean): FrontendMessage {
+  const code = buf[start]!;
+  const r = new BufferReader(buf, start + 5, start + total, copyBytes);
   try {
     const msg = parseBody(code, r);
     if (msg.type !== 'Unknown') r.expectEnd();

@@ -1,0 +1,54 @@
+/**
+ * SocketReader: reads a plain TCP socket into one reused buffer, the way `net.Socket`'s `onread` option
+ * does, instead of through stream 'data' events. Per read that saves Node's 64 KiB read allocation, its
+ * ArrayBuffer and Buffer objects, and the Readable push / emit path: the bytes go from libuv straight to
+ * the callback, which must be done with them when it returns (FrontendParser.push(chunk, borrowed)).
+ *
+ * `net.Server` has no `onread` option for accepted sockets, so this installs on an accepted socket what
+ * `new net.Socket({ onread })` would (its buffer and callback slots, and the handle's `useUserBuffer`).
+ * Where that is not possible (another Node version, a TLS socket, a test double) it says so and the
+ * caller keeps its 'data' listener. pause() / resume() keep working: net.Socket stops and starts the
+ * handle's reading itself when the slots are set.
+ * @see https://nodejs.org/docs/latest-v20.x/api/net.html#socketconnectoptions-connectlistener (onread)
+ */
+import type { Socket } from 'node:net';
+
+/** the size of each connection's read buffer: Node's own read size */
+export const READ_BUFFER_SIZE = 64 * 1024;
+
+interface UserBufferHandle {
+  useUserBuffer(buffer: Uint8Array): void;
+}
+
+/** the Socket's private slots that `onread` fills, found by their description (Node 18–22) */
+function onreadSlots(socket: Socket): { buffer: symbol; callback: symbol } | null {
+  let buffer: symbol | undefined;
+  let callback: symbol | undefined;
+  for (const s of Object.getOwnPropertySymbols(socket)) {
+    if (s.description === 'kBuffer') buffer = s;
+    else if (s.description === 'kBufferCb') callback = s;
+  }
+  return buffer === undefined || callback === undefined ? null : { buffer, callback };
+}
+
+/**
+ * Switches `socket` to reads into one reused buffer: `onChunk` gets a view of the bytes read, valid only
+ * until it returns. Returns false (and changes nothing) when the socket cannot be switched; the caller
+ * then keeps reading 'data' events. Bytes the stream had already buffered are handed over first.
+ */
+export function readIntoReusedBuffer(socket: Socket, onChunk: (chunk: Buffer) => void): boolean {
+  const slots = onreadSlots(socket);
+  const handle = (socket as unknown as { _handle?: Partial<UserBufferHandle> | null })._handle;
+  if (slots === null || handle === null || handle === undefined || typeof handle.useUserBuffer !== 'function') return false;
+  const record = socket as unknown as Record<symbol, unknown>;
+  if (record[slots.buffer] !== null || record[slots.callback] !== null) return false;
+  const buffer = Buffer.allocUnsafe(READ_BUFFER_SIZE);
+  handle.useUserBuffer(buffer);
+  record[slots.buffer] = buffer;
+  record[slots.callback] = (nread: number, buf: Buffer): void => {
+    onChunk(buf.subarray(0, nread));
+  };
+  // whatever the stream read before the switch is still in its queue
+  for (let chunk = socket.read() as Buffer | null; chunk !== null; chunk = socket.read() as Buffer | null) onChunk(chunk);
+  return true;
+}
