@@ -58,6 +58,15 @@ export interface ScanMetrics {
   lateRowsTotal?: number;
   lateRowsMaterialized?: number;
   /**
+   * Parquet page index (iceberg/read/page-index-pruner.ts): row groups whose ColumnIndex/OffsetIndex was read
+   * for the pushed filters' columns, how many of them no page could match (skipped: not in rowGroupsScanned),
+   * and those columns' pages versus the pages overlapping the rows that may match (the rows evaluated).
+   */
+  pageIndexRowGroups?: number;
+  pageIndexRowGroupsPruned?: number;
+  pagesTotal?: number;
+  pagesScanned?: number;
+  /**
    * Caches of immutable Iceberg files (iceberg/read/file-cache.ts, iceberg/scan/manifest-cache.ts): column
    * chunks (one column of one row group of a small file) looked up in the decoded-column cache and found
    * there; manifests and manifest lists looked up and found parsed.
@@ -74,6 +83,7 @@ export function emptyScanMetrics(): ScanMetrics {
     filesPrunedByStats: 0, rowGroupsTotal: 0, rowGroupsScanned: 0, bytesRead: 0, rowsDecoded: 0,
     lateRowGroups: 0, lateRowGroupsMatched: 0, lateRowsTotal: 0, lateRowsMaterialized: 0,
     fileCacheLookups: 0, fileCacheHits: 0, manifestCacheLookups: 0, manifestCacheHits: 0,
+    pageIndexRowGroups: 0, pageIndexRowGroupsPruned: 0, pagesTotal: 0, pagesScanned: 0,
   };
 }
 

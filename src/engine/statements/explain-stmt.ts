@@ -50,7 +50,17 @@ function scannedText(m: ScanMetrics): string {
     + (m.lateRowGroups !== undefined && m.lateRowGroups > 0
       ? `, late materialization: row groups with matches ${m.lateRowGroupsMatched ?? 0} / ${m.lateRowGroups}, rows materialized ${m.lateRowsMaterialized ?? 0} / ${m.lateRowsTotal ?? 0}`
       : '')
+    + pageIndexText(m)
     + cacheText(m);
+}
+
+/** whether the Parquet page index ruled out any page (iceberg/read/page-index-pruner.ts): only then shown */
+const pageIndexPruned = (m: ScanMetrics): boolean => (m.pagesTotal ?? 0) > (m.pagesScanned ?? 0);
+
+/** `, page index: row groups pruned 1 / 4, pages scanned 3 / 16` */
+function pageIndexText(m: ScanMetrics): string {
+  if (!pageIndexPruned(m)) return '';
+  return `, page index: row groups pruned ${m.pageIndexRowGroupsPruned ?? 0} / ${m.pageIndexRowGroups ?? 0}, pages scanned ${m.pagesScanned ?? 0} / ${m.pagesTotal ?? 0}`;
 }
 
 /** `, cache hits: column chunks 9 / 9, manifests 2 / 2` (iceberg/read/file-cache.ts, scan/manifest-cache.ts) */
@@ -70,6 +80,10 @@ function scanJson(m: ScanMetrics): JsonObject {
     ...(m.lateRowGroups !== undefined && m.lateRowGroups > 0 ? {
       'Late Row Groups': m.lateRowGroups, 'Late Row Groups Matched': m.lateRowGroupsMatched ?? 0,
       'Late Rows Total': m.lateRowsTotal ?? 0, 'Late Rows Materialized': m.lateRowsMaterialized ?? 0,
+    } : {}),
+    ...(pageIndexPruned(m) ? {
+      'Page Index Row Groups': m.pageIndexRowGroups ?? 0, 'Page Index Row Groups Pruned': m.pageIndexRowGroupsPruned ?? 0,
+      'Pages Total': m.pagesTotal ?? 0, 'Pages Scanned': m.pagesScanned ?? 0,
     } : {}),
     ...((m.fileCacheLookups ?? 0) > 0 ? { 'Column Cache Lookups': m.fileCacheLookups ?? 0, 'Column Cache Hits': m.fileCacheHits ?? 0 } : {}),
     ...((m.manifestCacheLookups ?? 0) > 0 ? { 'Manifest Cache Lookups': m.manifestCacheLookups ?? 0, 'Manifest Cache Hits': m.manifestCacheHits ?? 0 } : {}),

@@ -194,6 +194,13 @@ export function addLateMetrics(to: ScanMetrics, from: ReadMetrics): void {
     to.fileCacheLookups = (to.fileCacheLookups ?? 0) + from.fileCacheLookups;
     to.fileCacheHits = (to.fileCacheHits ?? 0) + (from.fileCacheHits ?? 0);
   }
+  if (from.pageIndexRowGroups !== undefined) {
+    // the page index's counters (read/page-index-pruner.ts), present only when a task read one
+    to.pageIndexRowGroups = (to.pageIndexRowGroups ?? 0) + from.pageIndexRowGroups;
+    to.pageIndexRowGroupsPruned = (to.pageIndexRowGroupsPruned ?? 0) + (from.pageIndexRowGroupsPruned ?? 0);
+    to.pagesTotal = (to.pagesTotal ?? 0) + (from.pagesTotal ?? 0);
+    to.pagesScanned = (to.pagesScanned ?? 0) + (from.pagesScanned ?? 0);
+  }
   if (from.lateRowGroups === undefined) return;
   to.lateRowGroups = (to.lateRowGroups ?? 0) + from.lateRowGroups;
   to.lateRowGroupsMatched = (to.lateRowGroupsMatched ?? 0) + (from.lateRowGroupsMatched ?? 0);

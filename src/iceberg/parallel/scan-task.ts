@@ -36,7 +36,8 @@ export interface ScanTaskRequest {
 
 /** the read counters a worker fills in for its task (added to the scan's ScanMetrics on the main thread) */
 export type ReadMetrics = Pick<ScanMetrics, 'rowGroupsTotal' | 'rowGroupsScanned' | 'bytesRead' | 'rowsDecoded'
-  | 'lateRowGroups' | 'lateRowGroupsMatched' | 'lateRowsTotal' | 'lateRowsMaterialized' | 'fileCacheLookups' | 'fileCacheHits'>;
+  | 'lateRowGroups' | 'lateRowGroupsMatched' | 'lateRowsTotal' | 'lateRowsMaterialized' | 'fileCacheLookups' | 'fileCacheHits'
+  | 'pageIndexRowGroups' | 'pageIndexRowGroupsPruned' | 'pagesTotal' | 'pagesScanned'>;
 
 export type ScanTaskResult =
   | { readonly ok: true; readonly batches: readonly PackedBatch[]; readonly metrics: ReadMetrics; readonly partial?: unknown }

@@ -85,6 +85,7 @@ export async function* readFileScanTask(
       const selectArrow = compileArrowSelect(options.filter, indexOfId);
       chunkFilter = {
         columns,
+        predicate: options.filter,
         ...(options.lateHistory === undefined ? {} : { history: options.lateHistory }),
         ...(selectArrow === null ? {} : { selectArrow }),
         select: (cols, length) => {

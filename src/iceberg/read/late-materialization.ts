@@ -8,6 +8,8 @@
  * decoded and the values not converted. Once most row groups of a scan had matches, each row group is
  * decoded in one read and only the conversion stays late (LateHistory).
  *
+ * With the page index's row ranges (page-index-pruner.ts), batches outside them are not evaluated at all.
+ *
  * The chunks yielded hold only the rows that may match, with their file row positions (`positions`) for
  * position deletes. The filter is inexact (catalog/table-source.ts): the executor evaluates WHERE again.
  */
@@ -22,6 +24,8 @@ import { ROWS_PER_BATCH, type DecodedRowGroup } from './row-group-decode.ts';
 import type { ColumnChunk, ParquetColumnRequest } from './parquet-reader.ts';
 import type { ParquetSource } from './parquet-source.ts';
 import type { ArrowRowSelect } from './arrow-row-filter.ts';
+import type { BoundPredicate } from '../scan/bound-predicate.ts';
+import type { RowRanges } from './page-row-ranges.ts';
 
 /** A filter over decoded chunks, for readParquetColumns' late materialization. */
 export interface ChunkFilter {
@@ -36,6 +40,8 @@ export interface ChunkFilter {
    * `columns`), or null when it cannot judge them: then `select` runs on JS values
    */
   readonly selectArrow?: ArrowRowSelect;
+  /** the filter as a BoundPredicate, for page-index pruning (page-index-pruner.ts); absent: no page index used */
+  readonly predicate?: BoundPredicate;
 }
 
 export interface LateHistory {
@@ -67,6 +73,11 @@ export interface LateRowGroupRead {
   readonly filter: ChunkFilter;
   readonly uri: string;
   readonly metrics?: LateMetrics;
+  /**
+   * the rows (within the row group) that may match by the page index (page-row-ranges.ts): batches outside
+   * them are not evaluated; absent: every row
+   */
+  readonly rowRanges?: RowRanges;
 }
 
 /** JS values of rows `rows` (ascending) of an Arrow chunk of `length` rows */
@@ -164,8 +175,15 @@ export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<Col
   let picked = 0;
   const p1 = filterNames.size === 0 ? null : await r.source.decode(rg, [...filterNames, ...(oneRead ? otherNames : [])], idByName);
   let seen = 0;
+  const ranges = r.rowRanges;
+  let range = 0;
   for (const b of batchesOf(p1, rows)) {
     seen += b.length;
+    if (ranges !== undefined) {
+      // the page index ruled out every row of this batch: nothing to evaluate
+      while (range < ranges.length && ranges[range]![1] <= b.start) range++;
+      if (range >= ranges.length || ranges[range]![0] >= b.start + b.length) continue;
+    }
     // on the Arrow buffers when the filter can: only the rows that may match become JS values
     const arrow = filter.selectArrow === undefined || b.data === null || p1 === null ? null : filter.selectArrow(arrowColumns(columns, first, p1, b.data), b.length);
     let sel: readonly number[];

@@ -23,6 +23,8 @@ export interface ParquetRowGroup {
   readonly numRows: number;
   /** ColumnMetaData (ColumnChunk field 3) per leaf column */
   readonly columns: readonly (ThriftStruct | undefined)[];
+  /** the ColumnChunk per leaf column (its page index location: fields 4–7, page-index.ts) */
+  readonly chunks: readonly ThriftStruct[];
 }
 
 export interface ParquetFooter {
@@ -126,10 +128,10 @@ function parseFooter(md: ThriftStruct): Omit<ParquetFooter, 'tailOffset' | 'tail
       skipSubtree();
     }
   }
-  const rowGroups = ((md.get(4) as ThriftStruct[] | undefined) ?? []).map((rg): ParquetRowGroup => ({
-    numRows: asNumber(rg.get(3)) ?? 0,
-    columns: ((rg.get(1) as ThriftStruct[] | undefined) ?? []).map((cc) => cc.get(3) as ThriftStruct | undefined),
-  }));
+  const rowGroups = ((md.get(4) as ThriftStruct[] | undefined) ?? []).map((rg): ParquetRowGroup => {
+    const chunks = (rg.get(1) as ThriftStruct[] | undefined) ?? [];
+    return { numRows: asNumber(rg.get(3)) ?? 0, columns: chunks.map((cc) => cc.get(3) as ThriftStruct | undefined), chunks };
+  });
   return { rowGroups, leafByFieldId, hasColumnOrders: Array.isArray(md.get(7)), topLevel };
 }
 

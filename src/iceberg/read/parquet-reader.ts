@@ -10,6 +10,9 @@
  * consumes it) before the next. Peak ≈ projected compressed chunks + one decoded row group (Arrow IPC copy
  * + its JS values). Bytes input (no size known) keeps the whole file in memory once. Small files go through
  * the decoded-column cache instead (parquet-source.ts, file-cache.ts).
+ *
+ * With a late-materialization filter, the Parquet page index of the filter's columns (page-index-pruner.ts)
+ * skips row groups no page can match and tells late materialization which row ranges to evaluate.
  */
 import { ROWS_PER_BATCH } from './row-group-decode.ts';
 import { readRowGroupLate, type ChunkFilter, type LateMetrics } from './late-materialization.ts';
@@ -20,6 +23,14 @@ import { mapColumnsToIds, type NameMapping } from '../spec/name-mapping.ts';
 import { footerCachedIO } from './parquet-footer.ts';
 import { openParquetSource, type CacheMetrics, type ParquetInput } from './parquet-source.ts';
 import type { ScanMetrics } from '../../catalog/table-source.ts';
+import { PageIndexPruner, type PageMetrics } from './page-index-pruner.ts';
+import type { IcebergIO } from '../io.ts';
+
+/** IcebergIO over a file given whole (page-index reads of bytes input) */
+const bytesIO = (bytes: Uint8Array): IcebergIO => ({
+  read: () => Promise.resolve(bytes),
+  readRange: (_uri, offset, length) => Promise.resolve(bytes.slice(offset, offset + length)),
+});
 
 export { openParquet, type ParquetInput } from './parquet-source.ts';
 
@@ -43,7 +54,7 @@ export interface ParquetReadOptions {
   /** read only these row groups (row positions of the others are still counted, for position deletes) */
   readonly rowGroups?: readonly number[];
   /** row groups total/scanned, bytes read by range (footer tail cache hits excluded), rows decoded */
-  readonly metrics?: Pick<ScanMetrics, 'rowGroupsTotal' | 'rowGroupsScanned' | 'bytesRead' | 'rowsDecoded'> & LateMetrics & CacheMetrics;
+  readonly metrics?: Pick<ScanMetrics, 'rowGroupsTotal' | 'rowGroupsScanned' | 'bytesRead' | 'rowsDecoded'> & LateMetrics & CacheMetrics & PageMetrics;
   /**
    * late materialization (late-materialization.ts): decode the filter's columns first and the others only
    * for row groups with rows that may match; chunks then hold only those rows (with `positions`)
@@ -63,6 +74,11 @@ export async function* readParquetColumns(
   const input: ParquetInput = rawInput instanceof Uint8Array ? rawInput
     : { io: footerCachedIO(rawInput.io, rawInput.size, metrics && ((n) => { metrics.bytesRead += n; })), size: rawInput.size };
   const selected = options.rowGroups === undefined ? null : new Set(options.rowGroups);
+  // before the source opens: the footer it reads is then cached, and parquet-wasm's footer reads hit it
+  const predicate = options.filter?.predicate;
+  const pages = predicate === undefined ? null
+    : input instanceof Uint8Array ? await PageIndexPruner.open(bytesIO(input), uri, input.byteLength, predicate)
+    : await PageIndexPruner.open(input.io, uri, input.size, predicate);
   const source = await openParquetSource(input, uri, metrics);
   try {
     const { fields, rowGroupRows } = source;
@@ -83,12 +99,18 @@ export async function* readParquetColumns(
         position += rows;
         continue;
       }
+      // the page index: no page of the filter columns can match (skipped), or the row ranges that may
+      const rowRanges = pages === null ? null : await pages.select(rg, rows, metrics);
+      if (rowRanges !== null && rowRanges.length === 0) {
+        position += rows;
+        continue;
+      }
       if (metrics) {
         metrics.rowGroupsScanned++;
         metrics.rowsDecoded += rows;
       }
       if (options.filter !== undefined) {
-        const late = { source, rg, rows, position, columns, nameById, idByName, filter: options.filter, uri };
+        const late = { source, rg, rows, position, columns, nameById, idByName, filter: options.filter, uri, ...(rowRanges === null ? {} : { rowRanges }) };
         yield* readRowGroupLate(metrics === undefined ? late : { ...late, metrics });
         position += rows;
         continue;

@@ -34,7 +34,8 @@ function decimalScale(e: ThriftStruct): number | undefined {
   return asNumber(dec?.get(1)) ?? (asNumber(e.get(6)) === 5 ? asNumber(e.get(7)) ?? 0 : undefined);
 }
 
-function decode(t: PrimitiveType, e: ThriftStruct, b: Uint8Array): unknown {
+/** a PLAIN-encoded statistics value (footer Statistics, page index ColumnIndex) of leaf `e` as a JS value of `t`; undefined: unclear */
+export function decodeStatValue(t: PrimitiveType, e: ThriftStruct, b: Uint8Array): unknown {
   const physical = asNumber(e.get(1));
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const int32 = (): number | undefined => (physical === PT.INT32 && b.byteLength === 4 ? dv.getInt32(0, true) : undefined);
@@ -85,8 +86,8 @@ export function rowGroupFieldStats(footer: ParquetFooter, rg: number, fieldId: n
   const numeric = physical === PT.INT32 || physical === PT.INT64 || physical === PT.FLOAT || physical === PT.DOUBLE;
   const minBytes = (stats.get(6) ?? (numeric ? stats.get(2) : undefined)) as Uint8Array | undefined;
   const maxBytes = (stats.get(5) ?? (numeric ? stats.get(1) : undefined)) as Uint8Array | undefined;
-  const lower = minBytes instanceof Uint8Array ? decode(t, leaf.element, minBytes) : undefined;
-  const upper = maxBytes instanceof Uint8Array ? decode(t, leaf.element, maxBytes) : undefined;
+  const lower = minBytes instanceof Uint8Array ? decodeStatValue(t, leaf.element, minBytes) : undefined;
+  const upper = maxBytes instanceof Uint8Array ? decodeStatValue(t, leaf.element, maxBytes) : undefined;
   const nullCount = asNumber(stats.get(3));
   const valueCount = asNumber(meta.get(5)) ?? group.numRows;
   return {

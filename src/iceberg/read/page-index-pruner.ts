@@ -1,0 +1,113 @@
+/**
+ * Page-index pruning for one file's read under pushed filters (parquet-reader.ts, late materialization): for
+ * each row group that survived footer-statistics pruning, the page index of the filter's columns (read
+ * lazily, only for row groups that get this far and only when those columns have one) gives the row ranges
+ * that may match (page-row-ranges.ts). A row group with none is skipped before anything is decoded; the
+ * ranges of the others tell late materialization which batches need the filter evaluated at all.
+ * parquet-wasm decodes whole column chunks, so pages are never skipped in decoding, only in evaluation.
+ *
+ * `LAKEGATE_PAGE_INDEX=off` (environment, inherited by the scan workers) switches it off for A/B runs.
+ */
+import type { ScanMetrics } from '../../catalog/table-source.ts';
+import type { IcebergIO } from '../io.ts';
+import { referencedFieldIds, type BoundPredicate } from '../scan/bound-predicate.ts';
+import { readParquetFooter, type ParquetFooter } from './parquet-footer.ts';
+import { readRowGroupPageIndex } from './page-index.ts';
+import { selectPageRows, type PageColumn, type RowRanges } from './page-row-ranges.ts';
+
+export type PageMetrics = Pick<ScanMetrics, 'pageIndexRowGroups' | 'pageIndexRowGroupsPruned' | 'pagesTotal' | 'pagesScanned'>;
+
+const ENV = 'LAKEGATE_PAGE_INDEX';
+
+export function pageIndexOn(): boolean {
+  const v = process.env[ENV];
+  return v === undefined || !/^(off?|f(a(l(se?)?)?)?|no?|0)$/.test(v.trim().toLowerCase());
+}
+
+const add = (m: PageMetrics | undefined, k: keyof PageMetrics, n: number): void => {
+  if (m) m[k] = (m[k] ?? 0) + n;
+};
+
+export class PageIndexPruner {
+  private constructor(
+    private readonly io: IcebergIO,
+    private readonly uri: string,
+    private readonly size: number,
+    private readonly footer: ParquetFooter,
+    private readonly filter: BoundPredicate,
+    /** field id → leaf column index, for the filter's columns present in the file */
+    private readonly leaves: ReadonlyMap<number, number>,
+    private readonly onRead?: (bytes: number) => void,
+  ) {
+    this.leafList = [...new Set(leaves.values())];
+  }
+
+  private readonly leafList: readonly number[];
+
+  /**
+   * A pruner for `uri` (ranged through `io`, which should answer footer ranges from the footer cache), or null
+   * when switched off or when the file has no leaf column for any of the filter's fields. Reads the footer
+   * (cached: parquet-wasm's own footer reads are then answered from it).
+   */
+  static async open(io: IcebergIO, uri: string, size: number, filter: BoundPredicate, onRead?: (bytes: number) => void): Promise<PageIndexPruner | null> {
+    if (!pageIndexOn() || filter.kind === 'true') return null;
+    const ids = referencedFieldIds(filter);
+    if (ids.size === 0) return null;
+    let footer: ParquetFooter;
+    try {
+      footer = await readParquetFooter(io, uri, size, onRead);
+    } catch {
+      return null; // an unreadable file fails where it is opened for decoding, with that reader's error
+    }
+    const leaves = new Map<number, number>();
+    for (const id of ids) {
+      const leaf = footer.leafByFieldId.get(id);
+      if (leaf !== undefined) leaves.set(id, leaf.index);
+    }
+    return leaves.size === 0 ? null : new PageIndexPruner(io, uri, size, footer, filter, leaves, onRead);
+  }
+
+  /**
+   * The rows of row group `rg` (of `rows` rows) that may match: null when the page index rules nothing out
+   * (or is absent), [] when no row can match (the caller skips the row group).
+   */
+  async select(rg: number, rows: number, metrics?: PageMetrics): Promise<RowRanges | null> {
+    const group = this.footer.rowGroups[rg];
+    if (group === undefined || group.numRows !== rows) return null;
+    let indexes;
+    try {
+      indexes = await readRowGroupPageIndex(this.io, this.uri, this.size, this.footer, rg, this.leafList, this.onRead);
+    } catch {
+      return null; // the index only prunes: a failed read of it leaves the row group to the decoder
+    }
+    if (indexes.size === 0) return null;
+    if ([...indexes.values()].every((x) => x.firstRows.length === 1)) {
+      // one page per column: its statistics are the chunk's, which row-group pruning judged already
+      const pages = [...indexes.values()].filter((x) => x.pages !== undefined).length;
+      if (pages === 0) return null;
+      add(metrics, 'pageIndexRowGroups', 1);
+      add(metrics, 'pageIndexRowGroupsPruned', 0);
+      add(metrics, 'pagesTotal', pages);
+      add(metrics, 'pagesScanned', pages);
+      return null;
+    }
+    const columnOf = (fieldId: number): PageColumn | undefined => {
+      const leaf = this.leaves.get(fieldId);
+      const index = leaf === undefined ? undefined : indexes.get(leaf);
+      const element = this.footer.leafByFieldId.get(fieldId)?.element;
+      return index === undefined || element === undefined ? undefined : { index, element };
+    };
+    const sel = selectPageRows(this.filter, rows, columnOf, this.footer.hasColumnOrders);
+    if (sel === null) return null;
+    add(metrics, 'pageIndexRowGroups', 1);
+    add(metrics, 'pageIndexRowGroupsPruned', 0);
+    add(metrics, 'pagesTotal', sel.pagesTotal);
+    add(metrics, 'pagesScanned', sel.pagesScanned);
+    if (sel.ranges.length === 0) {
+      add(metrics, 'pageIndexRowGroupsPruned', 1);
+      return [];
+    }
+    const only = sel.ranges[0]!;
+    return sel.ranges.length === 1 && only[0] === 0 && only[1] === rows ? null : sel.ranges;
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * Row ranges of a row group that may match a BoundPredicate, from the page index (page-index.ts): a page's
+ * ColumnIndex min/max/null_pages/null_counts are statistics of the rows [first_row_index, next page's) and
+ * go through the same inclusive evaluator as file and row-group statistics (scan/stats-evaluator.ts).
+ * AND intersects the ranges of its arguments, OR unites them; a comparison on a column without a
+ * ColumnIndex (or one the index cannot judge: char(n) padding, binary bounds without column orders) keeps
+ * every row. Columns page independently, so `a = 1 AND b = 2` can rule out a row group whose statistics
+ * alone cannot (a's page and b's page do not overlap). Rows outside the ranges certainly fail the filter.
+ */
+import type { PrimitiveType } from '../spec/schema.ts';
+import type { BoundPredicate } from '../scan/bound-predicate.ts';
+import { mightMatch, type FieldStats } from '../scan/stats-evaluator.ts';
+import type { ThriftStruct } from './thrift-compact.ts';
+import type { ColumnPageIndex } from './page-index.ts';
+import { decodeStatValue } from './row-group-stats.ts';
+
+/** half-open [start, end) row spans within a row group, ascending, disjoint and not adjacent */
+export type RowRanges = readonly (readonly [number, number])[];
+
+export interface PageColumn {
+  readonly index: ColumnPageIndex;
+  /** the leaf's Parquet SchemaElement (physical and logical type, to decode min/max) */
+  readonly element: ThriftStruct;
+}
+
+export interface PageSelection {
+  /** the rows that may match (empty: none can) */
+  readonly ranges: RowRanges;
+  /** pages of the filter's columns that have a ColumnIndex, and how many of them overlap `ranges` */
+  readonly pagesTotal: number;
+  readonly pagesScanned: number;
+}
+
+export function intersectRanges(a: RowRanges, b: RowRanges): RowRanges {
+  const out: [number, number][] = [];
+  let i = 0, j = 0;
+  while (i < a.length && j < b.length) {
+    const [s1, e1] = a[i]!;
+    const [s2, e2] = b[j]!;
+    const s = Math.max(s1, s2), e = Math.min(e1, e2);
+    if (s < e) out.push([s, e]);
+    if (e1 <= e2) i++;
+    else j++;
+  }
+  return out;
+}
+
+export function unionRanges(a: RowRanges, b: RowRanges): RowRanges {
+  const all = [...a, ...b].sort((x, y) => x[0] - y[0]);
+  const out: [number, number][] = [];
+  for (const [s, e] of all) {
+    const last = out[out.length - 1];
+    if (last !== undefined && s <= last[1]) last[1] = Math.max(last[1], e);
+    else out.push([s, e]);
+  }
+  return out;
+}
+
+const BINARY = new Set(['string', 'binary', 'fixed', 'decimal']);
+
+/**
+ * The row ranges of a row group of `rows` rows that may match `filter`, or null when no filter column has a
+ * ColumnIndex (nothing to learn). `columnOf` gives a field's page index in this row group; `columnOrders`:
+ * the footer lists column orders (byte-array min/max are then in unsigned order).
+ */
+export function selectPageRows(filter: BoundPredicate, rows: number, columnOf: (fieldId: number) => PageColumn | undefined, columnOrders: boolean): PageSelection | null {
+  const all: RowRanges = rows > 0 ? [[0, rows]] : [];
+  const used = new Map<number, ColumnPageIndex>();
+  const memo = new Map<string, FieldStats>();
+
+  const pageStats = (fieldId: number, col: PageColumn, t: PrimitiveType, p: number): FieldStats => {
+    const key = `${fieldId}:${p}`;
+    const hit = memo.get(key);
+    if (hit !== undefined) return hit;
+    const pages = col.index.pages!;
+    const first = col.index.firstRows[p]!;
+    const valueCount = (col.index.firstRows[p + 1] ?? rows) - first;
+    let s: FieldStats;
+    if (pages.nullPages[p] === true) {
+      s = { allNull: true, nullCount: valueCount, valueCount };
+    } else {
+      const lower = decodeStatValue(t, col.element, pages.minValues[p]!);
+      const upper = decodeStatValue(t, col.element, pages.maxValues[p]!);
+      const nullCount = pages.nullCounts?.[p];
+      s = {
+        ...(lower === undefined || upper === undefined ? {} : { lower, upper }),
+        ...(nullCount === undefined ? {} : { nullCount, valueCount }),
+      };
+    }
+    memo.set(key, s);
+    return s;
+  };
+
+  const leaf = (b: Extract<BoundPredicate, { fieldId: number }>): RowRanges => {
+    if ('padded' in b && b.padded === true) return all;
+    if (!columnOrders && BINARY.has(b.type.name)) return all;
+    const col = columnOf(b.fieldId);
+    if (col?.index.pages === undefined) return all;
+    used.set(b.fieldId, col.index);
+    const firstRows = col.index.firstRows;
+    const out: [number, number][] = [];
+    for (let p = 0; p < firstRows.length; p++) {
+      if (!mightMatch(b, () => pageStats(b.fieldId, col, b.type, p))) continue;
+      const s = firstRows[p]!, e = firstRows[p + 1] ?? rows;
+      const last = out[out.length - 1];
+      if (last !== undefined && last[1] === s) last[1] = e; // pages ascend: extend the previous range
+      else out.push([s, e]);
+    }
+    return out;
+  };
+
+  const ranges = (b: BoundPredicate): RowRanges => {
+    switch (b.kind) {
+      case 'true': return all;
+      case 'false': return [];
+      // every argument is evaluated (no short cut) so that the page counters cover all filter columns
+      case 'and': return b.args.reduce<RowRanges>((acc, a) => intersectRanges(acc, ranges(a)), all);
+      case 'or': return b.args.reduce<RowRanges>((acc, a) => unionRanges(acc, ranges(a)), []);
+      default: return leaf(b);
+    }
+  };
+
+  const out = ranges(filter);
+  if (used.size === 0) return null;
+  let pagesTotal = 0, pagesScanned = 0;
+  for (const index of used.values()) {
+    const firstRows = index.firstRows;
+    pagesTotal += firstRows.length;
+    for (let p = 0; p < firstRows.length; p++) {
+      const s = firstRows[p]!, e = firstRows[p + 1] ?? rows;
+      if (out.some(([a, z]) => a < e && s < z)) pagesScanned++;
+    }
+  }
+  return { ranges: out, pagesTotal, pagesScanned };
+}
