@@ -103,6 +103,28 @@ describe('GroupTable', () => {
     expect([...probe]).toEqual([out[1], -1, -1]);
   });
 
+  it('gives rows repeating the previous key the same groups as rowKey (runs of sorted input, NaN, -0, NULL, Numeric)', () => {
+    // runs of equal keys as sorted input has them, over one and two key columns, with values === cannot see as equal
+    const n1 = Numeric.parse('1.0'), n2 = Numeric.parse('1.00');
+    const vals: unknown[] = [5n, 5n, 5n, 6n, 6n, NaN, NaN, -0, 0, 0, null, null, undefined, n1, n1, n2, 5n, 7n, 7n, 7n];
+    const rows1 = vals.map((v) => [v]);
+    for (const batch of [3, 8, 64]) {
+      const oid = [Oid.int8];
+      const mixed = vals.map((v) => [v]);
+      expect(assignAll(oid, mixed.filter((r) => typeof r[0] === 'bigint' || r[0] === null), batch).ids)
+        .toEqual(reference(oid, mixed.filter((r) => typeof r[0] === 'bigint' || r[0] === null)));
+      expect(assignAll([Oid.float8], rows1.filter((r) => typeof r[0] === 'number' || r[0] === null), batch).ids)
+        .toEqual(reference([Oid.float8], rows1.filter((r) => typeof r[0] === 'number' || r[0] === null)));
+      expect(assignAll([Oid.numeric], [[n1], [n1], [n2], [null], [n2], [n1]], batch).ids).toEqual([0, 0, 0, 1, 0, 0]);
+      // two columns: a run breaks when either column changes
+      const two = [[1, 'a'], [1, 'a'], [1, 'b'], [1, 'b'], [2, 'b'], [NaN, 'b'], [NaN, 'b'], [1, 'a'], [null, null], [null, null], [-0, 'a'], [0, 'a']];
+      const sorted = Array.from({ length: 40 }, (_v, i) => [Math.floor(i / 5), 'k' + Math.floor(i / 10)]);
+      for (const rows of [two, sorted, [...sorted, ...two, ...sorted]]) {
+        expect(assignAll([Oid.int4, Oid.text], rows, batch).ids).toEqual(reference([Oid.int4, Oid.text], rows));
+      }
+    }
+  });
+
   it('puts every row in group 0 without key columns', () => {
     const { ids, t } = assignAll([], [[], [], []]);
     expect(ids).toEqual([0, 0, 0]);

@@ -23,6 +23,8 @@ export interface GroupTableOptions {
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
 const NULL_HASH = 0x7a3b9c1d;
+/** no row's value: the previous value before the first row */
+const NO_ROW = Symbol('no row');
 /** batches above this many rows do not keep their scratch arrays */
 const BIG_BATCH = 65536;
 
@@ -70,6 +72,8 @@ export class GroupTable {
   #size = 0;
   /** per-batch scratch: row hashes and normalized keys per column */
   #h = new Int32Array(0);
+  /** per-batch scratch: 1 where a row repeats the previous row's key values */
+  #same = new Uint8Array(0);
   readonly #nk: unknown[][];
 
   constructor(oids: readonly number[], options: GroupTableOptions = {}) {
@@ -98,8 +102,10 @@ export class GroupTable {
       return;
     }
     if (this.#oids.length === 1) return this.#assignOne(keyCols[0]!, n, out);
-    const h = this.#hashRows(keyCols, n);
+    const same = this.#sameAsPrevious(keyCols, n);
+    const h = this.#hashRows(keyCols, n, same);
     for (let i = 0; i < n; i++) {
+      if (same !== null && same[i] === 1) { out[i] = out[i - 1]!; continue; }
       const hh = fmix(h[i]!);
       let s = hh & this.#mask;
       for (;;) {
@@ -135,8 +141,12 @@ export class GroupTable {
     const norm = this.#norm[0]!;
     const oid = this.#oids[0]!;
     const hashOf = this.#hashKey;
+    // input sorted or clustered by the key (lineitem by l_orderkey): a row whose value is the previous row's
+    // (=== implies equal keys; NaN never takes this path) is in the previous row's group, no hash or probe
+    let last: unknown = NO_ROW, lastG = -1;
     for (let i = 0; i < n; i++) {
       const v = col[i];
+      if (v === last) { out[i] = lastG; continue; }
       let k: unknown;
       if (typeof v === 'number') k = v !== v ? 'NaN' : v === 0 ? 0 : v;
       else if (typeof v === 'bigint') { const x = Number(v); k = Number.isSafeInteger(x) ? x : v; }
@@ -149,7 +159,33 @@ export class GroupTable {
         if (this.#hashes[g] === hh && norm[g] === k) { out[i] = g; break; }
         s = (s + 1) & this.#mask;
       }
+      last = v;
+      lastG = out[i]!;
     }
+  }
+
+  /**
+   * rows whose every key value is the previous row's (===, so equal keys: clustered input takes the previous
+   * row's group without hashing), or null when fewer than a quarter of the rows are such repeats
+   */
+  #sameAsPrevious(keyCols: readonly (readonly unknown[])[], n: number): Uint8Array | null {
+    if (n < 2) return null;
+    if (this.#same.length < n) this.#same = new Uint8Array(Math.max(n, 1024));
+    const same = this.#same;
+    same.fill(1, 0, n);
+    same[0] = 0;
+    for (let c = 0; c < keyCols.length; c++) {
+      const col = keyCols[c]!;
+      let prev = col[0];
+      for (let i = 1; i < n; i++) {
+        const v = col[i];
+        if (v !== prev) same[i] = 0;
+        prev = v;
+      }
+    }
+    let repeats = 0;
+    for (let i = 1; i < n; i++) repeats += same[i]!;
+    return repeats * 4 >= n ? same : null;
   }
 
   #addOne(slot: number, hh: number, k: unknown, v: unknown): number {
@@ -161,7 +197,7 @@ export class GroupTable {
   }
 
   /** the hash of each row, the normalized keys left in #nk */
-  #hashRows(keyCols: readonly (readonly unknown[])[], n: number): Int32Array {
+  #hashRows(keyCols: readonly (readonly unknown[])[], n: number, skip: Uint8Array | null = null): Int32Array {
     if (this.#h.length < n) this.#h = new Int32Array(Math.max(n, 1024));
     const h = this.#h;
     h.fill(0, 0, n);
@@ -171,6 +207,7 @@ export class GroupTable {
       const nk = this.#nk[c]!;
       const oid = this.#oids[c]!;
       for (let i = 0; i < n; i++) {
+        if (skip !== null && skip[i] === 1) continue;
         const v = col[i];
         // valueKey, inlined for numbers and bigints (most keys): safe integers meet as numbers
         let k: unknown;
@@ -189,6 +226,7 @@ export class GroupTable {
     if (n <= BIG_BATCH) return;
     for (let c = 0; c < this.#nk.length; c++) this.#nk[c] = [];
     this.#h = new Int32Array(0);
+    this.#same = new Uint8Array(0);
   }
 
   #equal(g: number, i: number): boolean {

@@ -26,9 +26,9 @@ describe('GroupStates', () => {
   const avg = spec('avg', [Oid.numeric], Oid.numeric);
   const count = spec('count', [], Oid.int8);
 
-  it('types count and numeric sum/avg, not the others', () => {
+  it('types count, numeric sum/avg and min/max, not the others', () => {
     const gs = new GroupStates([sum, avg, count, spec('max', [Oid.numeric], Oid.numeric), spec('stddev_samp', [Oid.numeric], Oid.numeric)], ctx);
-    expect(gs.kinds).toEqual(['sum', 'sum', 'count', null, null]);
+    expect(gs.kinds).toEqual(['sum', 'sum', 'count', 'minmax', null]);
   });
 
   it('sums exactly past 2^52, across scales and through the state path, with the largest scale', () => {

@@ -1,16 +1,23 @@
 /**
- * GroupStates: the aggregate states of a hash aggregate's groups, by group id (group-table.ts). count and
- * sum/avg over numeric accumulate in typed arrays per group — a counter, or an exact running unscaled sum in
- * a double with its scale — so a group costs no objects while rows stream in; every other aggregate (and a
- * row the typed sum cannot take exactly: another scale, a value or sum beyond 2^52) steps an AggregateState
- * created the first time the group needs one. At the end the typed part is folded into the group's state
- * (CountState.n, NumericSum.merge) and the state finishes as always, so results are the states' own:
- * exact numeric digits and display scale as PostgreSQL's numeric_sum / numeric_avg.
+ * GroupStates: the aggregate states of a hash aggregate's groups, by group id (group-table.ts). The common
+ * aggregates accumulate in typed arrays per group, so a group costs no objects while rows stream in:
+ *  - count(*), count(x): a counter;
+ *  - sum / avg over numeric, int8 (and avg over int2 / int4): an exact running unscaled sum in a double with its
+ *    scale, spilling into a bigint per group before it could lose a digit;
+ *  - sum(int2 / int4) → int8: the same in a double and a bigint, with int8's range checked at the end;
+ *  - sum(float4 / float8): the running float sum, added in row order with float8pl's overflow check;
+ *  - min / max over int, float, date, timestamp and numeric: group-minmax.ts.
+ * Every other aggregate (and a row the typed sum cannot take exactly: another scale, a value beyond 2^40)
+ * steps an AggregateState created the first time the group needs one. At the end the typed part is folded
+ * into the group's state (CountState.n, NumericSum.merge) and the state finishes as always, so results are the
+ * states' own: exact numeric digits and display scale as PostgreSQL's numeric_sum / numeric_avg.
  */
 import { CountState, NumericSumState } from '../../functions/aggregates.ts';
+import { checkInt8, floatArith } from '../../functions/int-arith.ts';
 import { NumericSum } from '../../functions/numeric-sum.ts';
 import type { SqlType } from '../../common/pgtypes/oids.ts';
 import type { AggregateDef, AggregateState, EvalContext } from '../../functions/registry-types.ts';
+import { GroupMinMax, minMaxOf } from './group-minmax.ts';
 
 export interface GroupStateSpec {
   readonly def: AggregateDef;
@@ -23,11 +30,19 @@ interface ScaledSumOwner { scaledSum(): NumericSum | null }
 export const scaledSumOf = (s: AggregateState): NumericSum | null =>
   typeof (s as Partial<ScaledSumOwner>).scaledSum === 'function' ? (s as unknown as ScaledSumOwner).scaledSum() : null;
 
-/** unscaled inputs below this (in magnitude) go into the typed sum; the sum stays below SUM_LIMIT (exact in a double) */
-const INPUT_LIMIT = 2 ** 40;
+/** unscaled inputs below this (in magnitude) go into the typed sum */
+export const INPUT_LIMIT = 2 ** 40;
+/** the double part of a typed sum stays below this (exact); beyond, it moves into the group's bigint */
 const SUM_LIMIT = 2 ** 52;
+/** sum(int2/int4): int4 inputs below 2^31, so the double stays exact below 2^53 */
+const INT_SUM_LIMIT = 2 ** 53 - 2 ** 31;
+const BIG_INPUT = 2n ** 40n;
 
-export type TypedKind = 'count' | 'sum' | null;
+/** pg_proc OIDs of sum(int2), sum(int4), sum(float4), sum(float8) (functions/aggregates.ts) */
+const INT_SUMS = new Set([2109, 2108]);
+const FLOAT_SUMS = new Set([2110, 2111]);
+
+export type TypedKind = 'count' | 'sum' | 'isum' | 'fsum' | 'minmax' | null;
 
 export class GroupStates {
   readonly #specs: readonly GroupStateSpec[];
@@ -36,13 +51,17 @@ export class GroupStates {
   readonly #states: (AggregateState | undefined)[][];
   /** per aggregate: what its typed arrays hold */
   readonly kinds: readonly TypedKind[];
-  /** count: rows per group; sum: values added per group */
+  /** count: rows per group; sum / isum / fsum: values added per group */
   readonly counts: Float64Array[];
-  /** sum: the unscaled sum per group, at sumScales[g] (-1: nothing added yet) */
+  /** sum: the unscaled sum per group, at sumScales[g] (-1: nothing added yet); isum: the integer sum; fsum: the float sum */
   readonly sums: Float64Array[];
   readonly sumScales: Int32Array[];
+  /** sum / isum: the part of a group's sum moved out of the double (sparse) */
+  readonly bigs: (bigint | undefined)[][];
+  /** minmax: the typed min / max */
+  readonly minmax: readonly (GroupMinMax | null)[];
   #cap = 0;
-  /** the tmp NumericSum is only ever set to a typed sum (big 0, no NaN / infinities) */
+  /** scratch for folding a typed sum into a state or finishing it */
   readonly #tmp = new NumericSum();
   /** sum(numeric/int8): NumericSumState, whose final() is its NumericSum's result() */
   readonly #plainSum: readonly boolean[];
@@ -52,11 +71,28 @@ export class GroupStates {
     this.#ctx = ctx;
     this.#states = specs.map(() => []);
     const probes = specs.map((s) => s.def.create(ctx, s.argTypes, s.type));
-    this.kinds = probes.map((p) => (p instanceof CountState ? 'count' : scaledSumOf(p) !== null ? 'sum' : null));
+    this.minmax = specs.map((s, k) => {
+      const mm = minMaxOf(s.def, s.argTypes[0]?.oid);
+      return mm === null ? null : new GroupMinMax(mm.max, mm.cls, (g) => this.state(k, g));
+    });
+    this.kinds = probes.map((p, k) => {
+      const def = specs[k]!.def;
+      if (p instanceof CountState) return 'count';
+      if (scaledSumOf(p) !== null) return 'sum';
+      if (def.oid !== undefined && INT_SUMS.has(def.oid)) return 'isum';
+      if (def.oid !== undefined && FLOAT_SUMS.has(def.oid)) return 'fsum';
+      return this.minmax[k] !== null ? 'minmax' : null;
+    });
     this.#plainSum = probes.map((p) => p instanceof NumericSumState);
     this.counts = specs.map(() => new Float64Array(0));
     this.sums = specs.map(() => new Float64Array(0));
     this.sumScales = specs.map(() => new Int32Array(0));
+    this.bigs = specs.map(() => []);
+  }
+
+  /** the return type of aggregate k (fsum: float4 or float8) */
+  typeOf(k: number): SqlType {
+    return this.#specs[k]!.type;
   }
 
   /** makes room for group ids below `groups` */
@@ -67,9 +103,11 @@ export class GroupStates {
     for (let k = 0; k < this.kinds.length; k++) {
       const kind = this.kinds[k];
       if (kind === null) continue;
+      if (kind === 'minmax') { this.minmax[k]!.ensure(cap); continue; }
       this.counts[k] = grow(this.counts[k]!, cap);
+      if (kind === 'count') continue;
+      this.sums[k] = grow(this.sums[k]!, cap);
       if (kind === 'sum') {
-        this.sums[k] = grow(this.sums[k]!, cap);
         const sc = new Int32Array(cap).fill(-1);
         sc.set(this.sumScales[k]!);
         this.sumScales[k] = sc;
@@ -97,40 +135,94 @@ export class GroupStates {
     if ((cur === scale || cur === -1) && unscaled < INPUT_LIMIT && unscaled > -INPUT_LIMIT) {
       const sums = this.sums[k]!;
       const t = sums[g]! + unscaled;
-      if (t < SUM_LIMIT && t > -SUM_LIMIT) {
-        sums[g] = t;
-        sc[g] = scale;
-        const cnt = this.counts[k]!;
-        cnt[g] = cnt[g]! + 1;
-        return;
+      if (t < SUM_LIMIT && t > -SUM_LIMIT) sums[g] = t;
+      else {
+        // t is exact (below 2^52 + 2^40): it moves into the bigint, the double restarts at 0
+        const bigs = this.bigs[k]!;
+        bigs[g] = (bigs[g] ?? 0n) + BigInt(t);
+        sums[g] = 0;
       }
+      sc[g] = scale;
+      const cnt = this.counts[k]!;
+      cnt[g] = cnt[g]! + 1;
+      return;
     }
     scaledSumOf(this.state(k, g))!.addScaled(unscaled, scale);
+  }
+
+  /** addScaled for the selected rows of a scaled vector (NULL rows skipped: sum and avg are strict), the arrays read once */
+  addScaledRows(k: number, f: Float64Array, scale: number, nul: Uint8Array | null, sel: Int32Array | null, n: number, gids: Int32Array): void {
+    const sc = this.sumScales[k]!, sums = this.sums[k]!, cnt = this.counts[k]!;
+    const m = sel === null ? n : sel.length;
+    for (let j = 0; j < m; j++) {
+      const i = sel === null ? j : sel[j]!;
+      if (nul !== null && nul[i] === 1) continue;
+      const g = gids[i]!, u = f[i]!;
+      const t = sums[g]! + u;
+      // the common row: same scale as the group's, small input, the double stays exact
+      if (sc[g] === scale && u < INPUT_LIMIT && u > -INPUT_LIMIT && t < SUM_LIMIT && t > -SUM_LIMIT) {
+        sums[g] = t;
+        cnt[g] = cnt[g]! + 1;
+      } else this.addScaled(k, g, u, scale);
+    }
+  }
+
+  /** adds an integer (int2/int4 number, int8 bigint) to group g's sum of aggregate k (kind 'sum'), as addInteger */
+  addInteger(k: number, g: number, v: number | bigint): void {
+    if (typeof v === 'number') { if (v < INPUT_LIMIT && v > -INPUT_LIMIT) { this.addScaled(k, g, v, 0); return; } }
+    else if (v < BIG_INPUT && v > -BIG_INPUT) { this.addScaled(k, g, Number(v), 0); return; }
+    this.state(k, g).step([v]);
+  }
+
+  /** adds an int2/int4 value to group g's sum(int) of aggregate k (kind 'isum') */
+  addInt(k: number, g: number, v: number): void {
+    const sums = this.sums[k]!;
+    const t = sums[g]! + v;
+    if (t <= INT_SUM_LIMIT && t >= -INT_SUM_LIMIT) sums[g] = t;
+    else {
+      const bigs = this.bigs[k]!;
+      bigs[g] = (bigs[g] ?? 0n) + BigInt(t);
+      sums[g] = 0;
+    }
+    const cnt = this.counts[k]!;
+    cnt[g] = cnt[g]! + 1;
+  }
+
+  /** adds a float to group g's sum(float) of aggregate k (kind 'fsum'): float8pl / float4pl in row order */
+  addFloat(k: number, g: number, v: number, type: number): void {
+    const sums = this.sums[k]!, cnt = this.counts[k]!;
+    sums[g] = cnt[g] === 0 ? v : floatArith('+', type, sums[g]!, v);
+    cnt[g] = cnt[g]! + 1;
   }
 
   /** the result of aggregate k for group g: its typed part folded into its state, then final() */
   final(k: number, g: number): unknown {
     const kind = this.kinds[k];
-    const typedOnly = g < this.#cap && this.#states[k]![g] === undefined;
+    if (kind === 'minmax') return this.minmax[k]!.final(g);
+    const inCap = g < this.#cap;
+    if (kind === 'isum' || kind === 'fsum') {
+      if (!inCap || this.counts[k]![g] === 0) return null;
+      if (kind === 'fsum') return this.sums[k]![g]!;
+      return checkInt8((this.bigs[k]![g] ?? 0n) + BigInt(this.sums[k]![g]!));
+    }
+    const typedOnly = inCap && this.#states[k]![g] === undefined;
     // no state object was needed: count(*)'s and sum(numeric)'s final() over the typed part alone (CountState, NumericSumState)
     if (typedOnly && kind === 'count') return BigInt(this.counts[k]![g]!);
-    if (typedOnly && kind === 'sum' && this.#plainSum[k]) {
-      const t = this.#tmp;
-      t.small = this.sums[k]![g]!;
-      t.scale = Math.max(0, this.sumScales[k]![g]!);
-      t.count = this.counts[k]![g]!;
-      return t.result();
-    }
+    if (typedOnly && kind === 'sum' && this.#plainSum[k]) return this.#typedSum(k, g, 0).result();
     const s = this.state(k, g);
-    if (kind === 'count' && g < this.#cap) (s as CountState).n += this.counts[k]![g]!;
-    else if (kind === 'sum' && g < this.#cap && this.counts[k]![g]! > 0) {
-      const t = this.#tmp;
-      t.small = this.sums[k]![g]!;
-      t.scale = this.sumScales[k]![g]!;
-      t.count = this.counts[k]![g]!;
-      scaledSumOf(s)!.merge(t);
-    }
+    if (kind === 'count' && inCap) (s as CountState).n += this.counts[k]![g]!;
+    else if (kind === 'sum' && inCap && this.counts[k]![g]! > 0) scaledSumOf(s)!.merge(this.#typedSum(k, g, -1));
     return s.final() ?? null;
+  }
+
+  /** group g's typed sum of aggregate k as the scratch NumericSum (its scale at least `minScale`) */
+  #typedSum(k: number, g: number, minScale: number): NumericSum {
+    const t = this.#tmp;
+    t.big = this.bigs[k]![g] ?? 0n;
+    t.small = this.sums[k]![g]!;
+    t.scale = Math.max(minScale, this.sumScales[k]![g]!);
+    t.count = this.counts[k]![g]!;
+    return t;
   }
 }
 
@@ -139,3 +231,4 @@ function grow(a: Float64Array, cap: number): Float64Array {
   b.set(a);
   return b;
 }
+

@@ -16,7 +16,8 @@ import type { AggregateDef, AggregateState } from '../../functions/registry-type
 import type { Expr } from '../../sql/index.ts';
 import type { Env } from '../context.ts';
 import { compileExpr, type Cols, type RowFn } from './compile-expr.ts';
-import { scaledSumOf, type GroupStates } from './group-states.ts';
+import { DistinctRows } from './distinct-rows.ts';
+import { scaledSumOf, type GroupStates, type TypedKind } from './group-states.ts';
 import { valuesOf, VectorCompiler, type VecFn } from './vector-expr.ts';
 import { selCount, type Sel, type Vec } from './vector-types.ts';
 
@@ -24,6 +25,8 @@ export interface VectorAggregateSpec {
   readonly def: AggregateDef;
   readonly args: readonly Expr[];
   readonly filter: Expr | null;
+  /** DISTINCT inside the call: only where distinctTypable (distinct-rows.ts), and only for accumulateGroups */
+  readonly distinct?: boolean;
 }
 
 interface Compiled {
@@ -32,6 +35,8 @@ interface Compiled {
   readonly args: readonly VecFn[];
   readonly rowFilter: RowFn | null;
   readonly rowArgs: readonly RowFn[];
+  /** DISTINCT: the (group, arguments) pairs seen */
+  readonly distinct: DistinctRows | null;
 }
 
 export class VectorAggregation {
@@ -60,6 +65,7 @@ export class VectorAggregation {
         strict: s.def.strict !== false, filter, args,
         rowFilter: s.filter === null ? null : compileExpr(s.filter, env).fn,
         rowArgs: s.args.map((a) => compileExpr(a, env).fn),
+        distinct: s.distinct === true ? new DistinctRows(s.args.map((a) => a.type.oid)) : null,
       });
     }
     return new VectorAggregation(aggs, compiler);
@@ -70,6 +76,7 @@ export class VectorAggregation {
    * row's arguments; `rowStates` is scratch space the caller keeps between batches
    */
   accumulate(cols: Cols, n: number, rowStates: (readonly AggregateState[])[], groupOf: (row: number) => readonly AggregateState[]): void {
+    if (this.#aggs.some((a) => a.distinct !== null)) throw new Error('internal error: DISTINCT aggregates need accumulateGroups');
     try {
       for (let i = 0; i < n; i++) rowStates[i] = groupOf(i);
     } catch (err) {
@@ -83,7 +90,11 @@ export class VectorAggregation {
   /** steps, for every row i of the batch, the aggregates of group gids[i] (group-states.ts: typed counts and sums) */
   accumulateGroups(cols: Cols, n: number, gids: Int32Array, states: GroupStates): void {
     const vecs = this.#vectors(cols, n);
-    for (let k = 0; k < this.#aggs.length; k++) stepGroups(k, this.#aggs[k]!, vecs.sels[k]!, vecs.args[k]!, n, gids, states);
+    for (let k = 0; k < this.#aggs.length; k++) {
+      const a = this.#aggs[k]!;
+      const sel = a.distinct === null ? vecs.sels[k]! : a.distinct.firstRows(vecs.sels[k]!, vecs.args[k]!, n, gids);
+      stepGroups(k, a, sel, vecs.args[k]!, n, gids, states);
+    }
   }
 
   /**
@@ -199,15 +210,51 @@ function stepGroups(k: number, a: Compiled, sel: Sel, vecs: readonly Vec[], n: n
     for (let j = 0; j < m; j++) { const i = sel === null ? j : sel[j]!; const x = vals[i]; if (x !== null && x !== undefined) { const g = gids[i]!; cnt[g] = cnt[g]! + 1; } }
     return;
   }
-  const v0 = vecs[0];
-  if (kind === 'sum' && vecs.length === 1 && v0!.tag === 'scaled') {
-    const { f, scale, nul } = v0!;
+  if (vecs.length === 1 && kind !== null && kind !== undefined && kind !== 'count') { stepTyped(k, kind, vecs[0]!, sel, n, m, gids, gs); return; }
+  stepEachRow(a, sel, vecs, n, m, (i) => gs.state(k, gids[i]!));
+}
+
+/** the typed kinds of group-states.ts (sum, min / max) over their one argument vector */
+function stepTyped(k: number, kind: Exclude<TypedKind, 'count' | null>, v: Vec, sel: Sel, n: number, m: number, gids: Int32Array, gs: GroupStates): void {
+  if (kind === 'minmax') {
+    const mm = gs.minmax[k]!;
+    if (v.tag === 'scaled' && mm.cls === 'num') mm.addScaled(v.f, v.scale, v.nul, sel, n, gids);
+    else mm.addValues(valuesOf(v, sel, n), sel, n, gids);
+    return;
+  }
+  if (v.tag === 'scaled' && kind === 'sum') {
+    gs.addScaledRows(k, v.f, v.scale, v.nul, sel, n, gids);
+    return;
+  }
+  const vals = valuesOf(v, sel, n);
+  if (kind === 'sum') {
+    // integers (sum(int8), avg(int)) at scale 0; numerics the scaled kernels did not take step the state
     for (let j = 0; j < m; j++) {
       const i = sel === null ? j : sel[j]!;
-      if (nul !== null && nul[i] === 1) continue; // sum and avg are strict
-      gs.addScaled(k, gids[i]!, f[i]!, scale);
+      const x = vals[i];
+      if (x === null || x === undefined) continue;
+      if (typeof x === 'number' || typeof x === 'bigint') gs.addInteger(k, gids[i]!, x);
+      else gs.state(k, gids[i]!).step([x]);
     }
     return;
   }
-  stepEachRow(a, sel, vecs, n, m, (i) => gs.state(k, gids[i]!));
+  // int2 / int4 / float4 / float8 values are numbers (pgtypes/values.ts)
+  for (let j = 0; j < m; j++) {
+    const x = vals[sel === null ? j : sel[j]!];
+    if (x !== null && x !== undefined && typeof x !== 'number') throw new Error(`internal error: ${typeof x} value in a sum over ${gs.typeOf(k).oid}`);
+  }
+  if (kind === 'isum') {
+    for (let j = 0; j < m; j++) {
+      const i = sel === null ? j : sel[j]!;
+      const x = vals[i];
+      if (x !== null && x !== undefined) gs.addInt(k, gids[i]!, x as number);
+    }
+    return;
+  }
+  const type = gs.typeOf(k).oid;
+  for (let j = 0; j < m; j++) {
+    const i = sel === null ? j : sel[j]!;
+    const x = vals[i];
+    if (x !== null && x !== undefined) gs.addFloat(k, gids[i]!, x as number, type);
+  }
 }

@@ -68,6 +68,8 @@ const PREDICATES = [
   "dt <= date '1998-12-01' - interval '90 days'", "dt >= date '1994-01-01' and dt < date '1994-01-01' + interval '1' year",
   "dt = timestamp '1998-09-02 00:00'", "dt > timestamp '1998-09-01 23:59:59.999999'", "dt < timestamp '1969-12-31 12:00'",
   "dt <> timestamp 'infinity'", "dt >= timestamp '-infinity'", "dt <= timestamp 'infinity'", "dt = timestamp '-infinity'",
+  "t like 'PROMO%'", "t not like '%x'", "t ilike 'promo%'", "t like '%'", "t not ilike '_'", "t::char(4) like 'a'",
+  "t::char(4) like 'a%'", "t::name not like 'b'", "t like 'PROMO_x'", "t not ilike '%O X'", "t like null",
 ];
 
 beforeAll(async () => { await initParser(); });
@@ -124,6 +126,9 @@ describe('vector kernels equal the row closures', () => {
     expect(vector).not.toHaveProperty('error');
     const { vector: v2 } = await both(`select count(*) from ${DATA} where d <> 0 and i / d >= 0`);
     expect(v2).not.toHaveProperty('error');
+    const esc = await both(`select count(*) from ${DATA} where t like '\\'`);
+    expect(esc.vector).toEqual({ error: '22025', message: 'LIKE pattern must not end with escape character' });
+    expect(esc.rows).toEqual(esc.vector);
     const err = await both(`select count(*) from ${DATA} where i / d >= 0`);
     expect(err.vector).toEqual({ error: '22012', message: 'division by zero' });
     expect(err.rows).toEqual(err.vector);

@@ -7,12 +7,18 @@
 import { Oid } from '../../common/pgtypes/oids.ts';
 import type { Expr } from '../../sql/index.ts';
 import type { ExecContext } from '../context.ts';
+import { likeRegex } from '../../functions/like.ts';
 import { scaledArith, scaledCompare, toScaled, type CmpOp } from './vector-numeric.ts';
 import { EMPTY, notNullRows, valuesOf } from './vector-values.ts';
 import { selCount, type Sel, type VecFn } from './vector-types.ts';
 
 const NUMERIC_ARITH: Record<number, '+' | '-' | '*'> = { 1758: '+', 1759: '-', 1760: '*' };
 const CMP = new Set<string>(['=', '<>', '<', '<=', '>', '>=']);
+/** LIKE / NOT LIKE / ILIKE / NOT ILIKE over text, bpchar, name (functions/string-operators.ts): [case-insensitive, negated] */
+const LIKE_OPS: Record<number, readonly [boolean, boolean]> = {
+  1209: [false, false], 1211: [false, false], 1207: [false, false], 1210: [false, true], 1212: [false, true], 1208: [false, true],
+  1627: [true, false], 1629: [true, false], 1625: [true, false], 1628: [true, true], 1630: [true, true], 1626: [true, true],
+};
 
 /** `l` is null for a prefix operator */
 export function opKernel(e: Extract<Expr, { kind: 'Op' }>, l: VecFn | null, r: VecFn, ctx: ExecContext): VecFn {
@@ -43,6 +49,7 @@ export function opKernel(e: Extract<Expr, { kind: 'Op' }>, l: VecFn | null, r: V
   const numArith = lt.oid === Oid.numeric && rightType.oid === Oid.numeric && def.oid !== undefined ? NUMERIC_ARITH[def.oid] : undefined;
   const dateTs = lt.oid === Oid.date && rightType.oid === Oid.timestamp && def.returns === Oid.bool && CMP.has(def.name) ? def.name as CmpOp : undefined;
   const numCmp = lt.oid === Oid.numeric && rightType.oid === Oid.numeric && def.returns === Oid.bool && CMP.has(def.name) ? def.name as CmpOp : undefined;
+  const likeOp = def.oid === undefined ? undefined : LIKE_OPS[def.oid];
   return (cols, n, sel) => {
     const lvec = l(cols, n, sel);
     // the right operand only where the left one is not NULL (the row closure never evaluates it there)
@@ -51,6 +58,9 @@ export function opKernel(e: Extract<Expr, { kind: 'Op' }>, l: VecFn | null, r: V
     const rvec = r(cols, n, rsel);
     if (dateTs !== undefined && rvec.tag === 'const' && typeof rvec.c === 'bigint') {
       return { tag: 'values', v: dateVsTimestamp(dateTs, valuesOf(lvec, rsel, n), rvec.c, rsel, n, (x, y) => def.impl(x, y, ctx, lt, rightType)) };
+    }
+    if (likeOp !== undefined && rvec.tag === 'const' && typeof rvec.c === 'string') {
+      return { tag: 'values', v: likeConst(valuesOf(lvec, rsel, n), rvec.c, likeOp[0], likeOp[1], rsel, n) };
     }
     if (numArith !== undefined || numCmp !== undefined) {
       // left NULL rows (outside rsel) stay NULL through a's null marks
@@ -102,6 +112,24 @@ function dateVsTimestamp(op: CmpOp, v: readonly unknown[], t: bigint, sel: Sel, 
     if (d === null || d === undefined) continue;
     if (!(typeof d === 'number' && d < PLAIN_DAYS && d > -PLAIN_DAYS)) { out[i] = slow(d, t) ?? null; continue; }
     out[i] = d < qd ? lt : d > qd ? gt : exact ? eq : lt;
+  }
+  return out;
+}
+
+/**
+ * x [NOT] [I]LIKE 'constant pattern': the operator's like() (functions/like.ts) with the pattern's RegExp looked up
+ * once per batch instead of once per row (its cache key is a new string each time)
+ */
+function likeConst(v: readonly unknown[], pattern: string, ci: boolean, negate: boolean, sel: Sel, n: number): unknown[] {
+  const re = pattern === '%' ? null : likeRegex(pattern, ci);
+  const out = new Array<unknown>(n).fill(null);
+  const m = selCount(sel, n);
+  for (let j = 0; j < m; j++) {
+    const i = sel === null ? j : sel[j]!;
+    const x = v[i];
+    if (x === null || x === undefined) continue;
+    const hit = re === null || re.test(x as string);
+    out[i] = negate ? !hit : hit;
   }
   return out;
 }

@@ -5,8 +5,9 @@
  * by its arguments (ascending, NULLs last) because PostgreSQL sorts to deduplicate (nodeAgg), so
  * string_agg(DISTINCT x, ',') and array_agg(DISTINCT x) come out in x's order. With no GROUP BY, an empty input
  * still yields one row (count = 0), as in PostgreSQL. The common case (one grouping set, vectorizable aggregates
- * without DISTINCT / ORDER BY) numbers groups with a typed hash table (group-table.ts) and keeps count and numeric
- * sum / avg in typed arrays per group (expr/group-states.ts): no objects per group while rows stream in (TPC-H Q18).
+ * without ORDER BY, DISTINCT only in order-insensitive ones such as count(DISTINCT x)) numbers groups with a typed hash
+ * table (group-table.ts) and keeps count, sum / avg and min / max in typed arrays per group (expr/group-states.ts): no
+ * objects per group while rows stream in (TPC-H Q18); DISTINCT pairs are deduped by another table (expr/distinct-rows.ts).
  */
 import type { Batch } from '../../common/batch.ts';
 import type { AggregateState } from '../../functions/registry-types.ts';
@@ -20,6 +21,7 @@ import { GroupLookup } from '../group-lookup.ts';
 import { GroupTable } from '../group-table.ts';
 import { GroupStates } from '../expr/group-states.ts';
 import { VectorAggregation } from '../expr/vector-aggregate.ts';
+import { distinctTypable } from '../expr/distinct-rows.ts';
 import type { Cols, RowFn } from '../expr/compile-expr.ts';
 import type { ExecOperator } from '../operator.ts';
 import { AggregateMemory } from '../memory/aggregate-memory.ts';
@@ -88,9 +90,11 @@ export class HashAggregateExec implements ExecOperator {
     const lookup = single ? new GroupLookup<Group>(keys.fns, keyOids, (kv) => { const g = newGroup(kv, gids[0]!); order.push(g); return g; }) : null;
     // argument rows of aggregates that neither buffer nor dedupe are evaluated into one reused array each
     const scratch = args.map((a) => new Array<unknown>(a.fns.length));
-    // one grouping set, no DISTINCT / ORDER BY inside, vectorizable arguments: a batch at a time (expr/vector-aggregate.ts),
-    // groups numbered by a GroupTable and their states kept by id (#runGrouped); the others below, a row at a time
-    const vector = lookup !== null && aggregates.every((a) => !a.distinct && a.orderBy.length === 0)
+    // one grouping set, no ORDER BY inside, DISTINCT only where the order of the distinct values cannot matter
+    // (count, integer sum / avg / min / max: expr/distinct-rows.ts), vectorizable arguments: a batch at a time
+    // (expr/vector-aggregate.ts), groups numbered by a GroupTable and their states kept by id (#runGrouped); the others
+    // below, a row at a time
+    const vector = lookup !== null && aggregates.every((a) => a.orderBy.length === 0 && (!a.distinct || distinctTypable(a.def, a.args.map((e) => e.type.oid))))
       ? VectorAggregation.tryCreate(aggregates, this.env) : null;
     if (vector !== null) return yield* this.#runGrouped(mem, keys, keyOids, vector, gids[0]!);
     for await (const b of this.input.execute()) {

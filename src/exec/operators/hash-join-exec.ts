@@ -141,12 +141,19 @@ export class HashJoinExec implements ExecOperator {
     // the distinct values of key k among the built rows (distinct per whole key is enough: duplicates only repeat)
     const lk = compileAll([this.keys.left[k]!], this.env);
     await lk.prepare(table.rows);
-    const seen = new Set<unknown>();
+    // one key column: the heads are one row per distinct key already, no set needed
+    const seen = this.keys.left.length === 1 ? null : new Set<unknown>();
     const values: unknown[] = [];
+    const fn = lk.fns[0]!, cols = table.rows.columns;
     for (const j of table.heads()) {
-      const v = lk.fns[0]!(table.rows.columns, j);
-      const key = typeof v === 'object' && v !== null ? String(v) : v;
-      if (v !== null && !seen.has(key)) { seen.add(key); values.push(v); }
+      const v = fn(cols, j);
+      if (v === null || v === undefined) continue;
+      if (seen !== null) {
+        const key = typeof v === 'object' ? String(v) : v;
+        if (seen.has(key)) continue;
+        seen.add(key);
+      }
+      values.push(v);
     }
     const key = this.keys.right[k] as { index: number; name: string };
     const filtered = withKeyFilter(this.plan.right, key.index, this.keys.ops[k]!, values);
