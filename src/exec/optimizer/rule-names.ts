@@ -8,6 +8,7 @@ import { SqlState } from '../../common/sqlstate.ts';
 
 export const OPTIMIZER_RULE_NAMES = [
   'simplify_expressions',
+  'or_equalities_to_any',
   'push_filter_below_projection',
   'subquery_to_semi_join',
   'reorder_inner_joins',
