@@ -25,7 +25,19 @@ export function noteMemoryDetail(env: Env, plan: LogicalPlan, line: string): voi
   byPlan.set(plan, line);
 }
 
+/** lines other than memory a node notes (exchange/: where a final aggregate ran), printed before the memory line */
+const OTHER = new WeakMap<Instrumentation, Map<LogicalPlan, string>>();
+
+export function noteExplainDetail(env: Env, plan: LogicalPlan, line: string): void {
+  const instrument = env.instrument;
+  if (instrument === undefined) return;
+  let byPlan = OTHER.get(instrument);
+  if (byPlan === undefined) OTHER.set(instrument, (byPlan = new Map()));
+  byPlan.set(plan, line);
+}
+
 export function memoryDetailLines(instrument: Instrumentation | undefined, plan: LogicalPlan): string[] {
+  const other = instrument === undefined ? undefined : OTHER.get(instrument)?.get(plan);
   const line = instrument === undefined ? undefined : DETAILS.get(instrument)?.get(plan);
-  return line === undefined ? [] : [line];
+  return [...(other === undefined ? [] : [other]), ...(line === undefined ? [] : [line])];
 }

@@ -6,7 +6,8 @@
  * go to the pool (no pool, few rows, a source other than Iceberg) it is a plain HashAggregateExec; so it is when
  * the first task's partial groups show that partial aggregation hardly reduces the rows (high-cardinality keys).
  * Numeric and integer results are exact either way; float sums may differ in the last digit, as with
- * PostgreSQL's parallel aggregates.
+ * PostgreSQL's parallel aggregates. `lakegate.final_aggregate` = partitioned / partitioned_rows runs the final
+ * aggregate hash-partitioned across the workers instead (exchange/); EXPLAIN ANALYZE says which one ran.
  */
 import type { Batch } from '../../common/batch.ts';
 import { emptyScanMetrics, type ScanContext } from '../../catalog/table-source.ts';
@@ -25,6 +26,10 @@ import type { FragmentRequest, PartialGroups } from './run-fragment.ts';
 import { unpackStateInto } from './state-wire.ts';
 import { wireEvalContext } from './worker-eval-context.ts';
 import { fragmentChain, workerFragmentOf } from './worker-fragment.ts';
+import { finalAggregateMode } from '../exchange/final-aggregate-mode.ts';
+import { partitionedFinalAggregate, type PartitionedFinalStats } from '../exchange/partitioned-final-aggregate.ts';
+import { noteExplainDetail } from '../memory/memory-explain.ts';
+import type { SourceParallelScan } from '../../iceberg/parallel/source-parallel-scan.ts';
 
 /**
  * The first tasks (until JUDGE_ROWS rows were decoded) decide: more partial groups than MAX_GROUPS_PER_ROW of
@@ -65,6 +70,9 @@ export class PartialAggregateExec implements ExecOperator {
     this.env.instrument?.addScanMetrics(chain.scan, metrics);
     const request: FragmentRequest = { fragment, eval: wireEvalContext(ctx) };
     const { aggregates, groupKeys } = this.plan;
+    const mode = finalAggregateMode(ctx.session);
+    if ((mode === 'partitioned' || mode === 'partitioned_rows') && groupKeys.length > 0) return yield* this.#partitioned(pool, request, mode === 'partitioned_rows');
+    noteExplainDetail(this.env, this.plan, 'Final Aggregate: main thread');
     const defs: AggregateDef[] = aggregates.map((a) => a.def);
     const fresh = (): AggregateState[] => aggregates.map((a, k) => defs[k]!.create(ctx, a.argTypes, a.type));
     const groups = new Map<string, Group>();
@@ -80,6 +88,7 @@ export class PartialAggregateExec implements ExecOperator {
         if (judged.groups >= MIN_GROUPS_TO_JUDGE && judged.groups > MAX_GROUPS_PER_ROW * judged.rows) {
           // hardly any reduction (one group per order, say): shipping and merging every state costs more than
           // aggregating the rows here, so the workers are stopped (leaving this loop cancels them) and it runs serially
+          noteExplainDetail(this.env, this.plan, 'Final Aggregate: main thread, serial (partial states did not reduce the rows)');
           return yield* this.#onMainThread();
         }
         judged.done = judged.rows >= JUDGE_ROWS;
@@ -106,6 +115,27 @@ export class PartialAggregateExec implements ExecOperator {
       if (out.full()) yield out.take();
     }
     if (out.length > 0) yield out.take();
+  }
+
+  /** the final aggregate hash-partitioned across the workers (exchange/): one partition per pool thread */
+  async *#partitioned(pool: SourceParallelScan, request: FragmentRequest, rows: boolean): AsyncIterable<Batch> {
+    const parts = pool.scan.pool.size;
+    const stats: PartitionedFinalStats = { partitions: parts, groups: 0, largest: 0 };
+    const split = rows ? { repartition: parts } : { partitions: parts };
+    const results = runTasksInParallel(pool.scan, pool.tasks, pool.fields, pool.read, { ...request, ...split });
+    try {
+      yield* partitionedFinalAggregate(results, {
+        pool: pool.scan.pool,
+        partitions: parts,
+        fragment: request.fragment,
+        eval: request.eval,
+        signal: this.env.ctx.scan.signal,
+        rows,
+      }, stats);
+    } finally {
+      const what = rows ? 'rows partitioned' : 'partitioned';
+      noteExplainDetail(this.env, this.plan, `Final Aggregate: ${what} across ${parts} workers  Groups: ${stats.groups}  Largest Partition: ${stats.largest}`);
+    }
   }
 
   #onMainThread(): AsyncIterable<Batch> {

@@ -18,6 +18,8 @@ import { FilterExec } from '../operators/filter-exec.ts';
 import { ProjectionExec } from '../operators/projection-exec.ts';
 import { aggregateOfKey, decodeExpr } from './expr-wire.ts';
 import { packStates, type PackedStates } from './state-wire.ts';
+import { partitionGroups, type PartitionedPartial } from '../exchange/partition-groups.ts';
+import { repartitionRows, type RepartitionedRows } from '../exchange/repartition-rows.ts';
 import { workerExecContext, type WireEvalContext } from './worker-eval-context.ts';
 import type { WireFragment } from './worker-fragment.ts';
 
@@ -25,6 +27,10 @@ import type { WireFragment } from './worker-fragment.ts';
 export interface FragmentRequest {
   readonly fragment: WireFragment;
   readonly eval: WireEvalContext;
+  /** split the groups into this many hash partitions for merge tasks (exchange/partition-groups.ts) */
+  readonly partitions?: number;
+  /** send the rows, not partial states, split into this many hash partitions (exchange/repartition-rows.ts) */
+  readonly repartition?: number;
 }
 
 /** one task's groups, column-wise: `count` groups, one key column per group key, packed states per aggregate */
@@ -54,9 +60,15 @@ const CANCEL_CHECK_ROWS = 1024;
 
 /**
  * Runs `req` over one task's batches (fields in `req.fragment.projection` order); null once `canceled()`
- * turned true (looked at between batches and every CANCEL_CHECK_ROWS rows).
+ * turned true (looked at between batches and every CANCEL_CHECK_ROWS rows). With `req.partitions`, the
+ * groups come back split by key hash, their buffers listed in `transfer` (to be moved, not copied).
  */
-export async function runFragment(req: FragmentRequest, batches: AsyncIterable<Batch>, canceled: () => boolean): Promise<PartialGroups | null> {
+export async function runFragment(
+  req: FragmentRequest,
+  batches: AsyncIterable<Batch>,
+  canceled: () => boolean,
+  transfer: ArrayBufferLike[] = [],
+): Promise<PartialGroups | PartitionedPartial | RepartitionedRows | null> {
   const f = req.fragment;
   const stop = new AbortController();
   const ctx = workerExecContext(req.eval, stop.signal);
@@ -75,6 +87,7 @@ export async function runFragment(req: FragmentRequest, batches: AsyncIterable<B
     filter: a.filter === null ? null : decodeExpr(a.filter),
   }));
   const keys = compileAll(f.groupKeys.map(decodeExpr), env);
+  if (req.repartition !== undefined) return repartitionRows(input, keys.fns, f.keyOids, req.repartition, canceled, transfer);
   const args = compileShared(aggs.map((a) => a.args), env);
   const filters: (Compiled | null)[] = aggs.map((a) => (a.filter === null ? null : compileExpr(a.filter, env)));
   const strict = aggs.map((a) => a.def.strict !== false);
@@ -115,6 +128,7 @@ export async function runFragment(req: FragmentRequest, batches: AsyncIterable<B
       }
     }
   }
+  if (req.partitions !== undefined) return partitionGroups(order, f.keyOids, aggs.length, req.partitions, transfer);
   const keyCols = f.groupKeys.map((_k, c) => order.map((g) => g.keys[c]));
   const keysTagged = keyCols.map((col) => col.some((v) => typeof v === 'object' && v !== null));
   return {

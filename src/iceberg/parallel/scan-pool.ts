@@ -8,6 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { ScanTaskRequest, ScanTaskResult } from './scan-task.ts';
+import type { MergeTaskRequest, MergeTaskResult } from './merge-task.ts';
 
 const WORKER_FILE = new URL('./scan-worker.mjs', import.meta.url).href;
 
@@ -68,6 +69,11 @@ export class ScanPool {
 
   run(req: ScanTaskRequest, signal: AbortSignal): Promise<ScanTaskResult> {
     return this.#pool().run(req, { signal }) as Promise<ScanTaskResult>;
+  }
+
+  /** Runs a merge task (merge-task.ts); the buffers in `transferList` are moved to the worker, not copied. */
+  runMerge(req: MergeTaskRequest, transferList: readonly ArrayBufferLike[], signal: AbortSignal): Promise<MergeTaskResult> {
+    return this.#pool().run(req, { signal, transferList: transferList as ArrayBuffer[] }) as Promise<MergeTaskResult>;
   }
 
   /** Starts every thread and waits until each has loaded the worker code; resolves to the milliseconds taken. */

@@ -16,6 +16,7 @@ import { packBatch, type PackedBatch } from './column-transfer.ts';
 import { ioFromDescription } from './io-from-description.ts';
 import { compileRowFilter } from './row-filter.ts';
 import { isCanceled, type ReadMetrics, type ScanTaskRequest, type ScanTaskResult } from './scan-task.ts';
+import { isMergeTaskRequest, type MergeTaskRequest, type MergeTaskResult } from './merge-task.ts';
 import { toPlainError } from './worker-errors.ts';
 
 /** batches smaller than this after filtering are merged before packing */
@@ -63,9 +64,33 @@ const CANCELED: ScanTaskResult = { ok: false, canceled: true, error: null };
  * goes through the module loader's resolve hooks again (tsx: a round trip to its hooks thread per task)
  */
 let fragmentModule: Promise<typeof import('../../exec/partial/run-fragment.ts')> | undefined;
+let mergeModule: Promise<typeof import('../../exec/exchange/exchange-task.ts')> | undefined;
 
-export default async function runScanTask(req: ScanTaskRequest | null): Promise<unknown> {
+/** Piscina's Transferable protocol: `value` is posted with `transfer`'s buffers moved, not copied */
+function moved(value: unknown, transfer: readonly ArrayBufferLike[]): unknown {
+  if (transfer.length === 0) return value;
+  const movable = { [Piscina.transferableSymbol]: transfer, [Piscina.valueSymbol]: value };
+  return Piscina.move(movable as unknown as Parameters<typeof Piscina.move>[0]);
+}
+
+/** a hash-partitioned final aggregate's merge task (merge-task.ts) */
+async function runMergeTask(req: MergeTaskRequest): Promise<unknown> {
+  const cancel = new Int32Array(req.cancel);
+  if (isCanceled(cancel)) return CANCELED;
+  try {
+    const { runExchangeTask } = await (mergeModule ??= import('../../exec/exchange/exchange-task.ts'));
+    const transfer: ArrayBufferLike[] = [];
+    const merged = await runExchangeTask(req.payload as Parameters<typeof runExchangeTask>[0], () => isCanceled(cancel), transfer);
+    if (merged === null) return CANCELED;
+    return moved({ ok: true, merged } satisfies MergeTaskResult, transfer);
+  } catch (e) {
+    return { ok: false, canceled: false, error: toPlainError(e) } satisfies MergeTaskResult;
+  }
+}
+
+export default async function runScanTask(req: ScanTaskRequest | MergeTaskRequest | null): Promise<unknown> {
   if (req === null) return null; // warm-up ping (ScanPool.warm)
+  if (isMergeTaskRequest(req)) return runMergeTask(req);
   const cancel = new Int32Array(req.cancel);
   if (isCanceled(cancel)) return CANCELED;
   try {
@@ -88,9 +113,10 @@ export default async function runScanTask(req: ScanTaskRequest | null): Promise<
           if (kept.length > 0) yield kept;
         }
       };
-      const partial = await runFragment(req.fragment as Parameters<typeof runFragment>[0], rows(), () => isCanceled(cancel));
+      const transfer: ArrayBufferLike[] = []; // a partitioned fragment's packed columns (exec/exchange/)
+      const partial = await runFragment(req.fragment as Parameters<typeof runFragment>[0], rows(), () => isCanceled(cancel), transfer);
       if (partial === null || isCanceled(cancel)) return CANCELED;
-      return { ok: true, batches: [], metrics, partial } satisfies ScanTaskResult;
+      return moved({ ok: true, batches: [], metrics, partial } satisfies ScanTaskResult, transfer);
     }
     const types = req.fields.map((f) => f.type);
     const transfer: ArrayBufferLike[] = [];
@@ -111,10 +137,7 @@ export default async function runScanTask(req: ScanTaskRequest | null): Promise<
       if (pendingRows >= TARGET_ROWS) flush();
     }
     flush();
-    const result: ScanTaskResult = { ok: true, batches: out, metrics };
-    // Piscina's Transferable protocol: `value` is posted with `transfer`'s buffers moved, not copied
-    const movable = { [Piscina.transferableSymbol]: transfer, [Piscina.valueSymbol]: result };
-    return Piscina.move(movable as unknown as Parameters<typeof Piscina.move>[0]);
+    return moved({ ok: true, batches: out, metrics } satisfies ScanTaskResult, transfer);
   } catch (e) {
     return { ok: false, canceled: false, error: toPlainError(e) } satisfies ScanTaskResult;
   }
