@@ -2,7 +2,7 @@
  * COPY FROM STDIN throughput: TPC-H lineitem (deterministic, mulberry32) streamed as CSV into a throwaway
  * PostgreSQL and into lakegate (an Iceberg table) in one run.
  *
- *   npm run bench:copy -- [--sf 0.1] [--targets pg,lakegate] [--repeat 3] [--partitioned month|year|day] [--pg-key on|off] [--format csv|text] [--threads] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
+ *   npm run bench:copy -- [--sf 0.1] [--targets pg,lakegate] [--repeat 3] [--partitioned month|year|day] [--pg-key on|off] [--format csv|text] [--threads] [--trace] [--port N] [--cache-dir DIR] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
  *
  * The CSV (bench/tpch's generator) is generated once into a temp file (progress on stderr), then each server gets the same bytes
  * through pg-copy-streams. lakegate runs as a child `node bin/lakegate.mjs serve` so its peak RSS is the
@@ -13,11 +13,12 @@
  * makes lakegate's table partitioned by `month(l_shipdate)` (as bench/tpch loads it; `year`/`day` also taken);
  * PostgreSQL's stays one heap table, as in the TPC-H bench. lakegate's main thread (the one decoding COPY input)
  * gets its own CPU column: on 2 cores it and the encoding threads each have to stay under half of PostgreSQL's time;
- * `--threads` prints every lakegate thread's CPU seconds during the COPY on stderr. `--pg-key on` (the default; issue #3's yardstick) gives
+ * `--threads` prints every lakegate thread's CPU seconds during the COPY on stderr, `--trace` its memory every
+ * 500 ms (copy-memory-trace.mjs). `--pg-key on` (the default; issue #3's yardstick) gives
  * PostgreSQL's table its primary key (l_orderkey, l_linenumber), maintained during the COPY; `off` loads a bare heap.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +39,9 @@ const { values: args } = parseArgs({
     'pg-key': { type: 'string', default: 'on' },
     format: { type: 'string', default: 'csv' },
     threads: { type: 'boolean', default: false },
+    trace: { type: 'boolean', default: false },
+    port: { type: 'string' },
+    'cache-dir': { type: 'string' },
   },
 });
 const sf = Number(args.sf);
@@ -63,7 +67,24 @@ interface Generated {
 
 /** TPC-H lineitem from bench/tpch's generator, written once to a temp CSV file (the sum is taken from the rows) */
 async function generate(dir: string): Promise<Generated> {
-  const file = join(dir, `lineitem.${format}`);
+  const cacheDir = args['cache-dir'];
+  if (cacheDir !== undefined) {
+    // --cache-dir: the file and its totals are kept there and reused by the next run of the same SF and format (A/B runs)
+    const file = join(cacheDir, `lineitem-sf${sf}.${format}`);
+    const meta = `${file}.json`;
+    if (existsSync(file) && existsSync(meta)) {
+      const m = JSON.parse(readFileSync(meta, 'utf8')) as { rows: number; sumCents: string };
+      return { file, rows: m.rows, bytes: statSync(file).size, sumCents: BigInt(m.sumCents) };
+    }
+    mkdirSync(cacheDir, { recursive: true });
+    const g = await generateInto(file);
+    writeFileSync(meta, JSON.stringify({ rows: g.rows, sumCents: String(g.sumCents) }));
+    return g;
+  }
+  return generateInto(join(dir, `lineitem.${format}`));
+}
+
+async function generateInto(file: string): Promise<Generated> {
   const out = createWriteStream(file);
   let rows = 0;
   let sum = 0n;
@@ -211,8 +232,11 @@ function vmHwmMb(pid: number): number {
 async function runLakegate(gen: Generated): Promise<Result> {
   const r: Result = { target: 'lakegate' };
   const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-copy-wh-'));
-  const port = await freePort();
+  // --port: a fixed port for lakegate (a contributor's own range on a shared machine); default: any free one
+  const port = args.port === undefined ? await freePort() : Number(args.port);
   const nodeArgs = args['node-args'].split(' ').filter(Boolean);
+  // --trace: the child writes its memory (rss, heap, external, ArrayBuffers) on stderr twice a second
+  if (args.trace === true) nodeArgs.push('--import', new URL('./copy-memory-trace.mjs', import.meta.url).href);
   const child = spawn(process.execPath, [...nodeArgs, 'bin/lakegate.mjs', 'serve'], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, LAKEGATE_HOST: '127.0.0.1', LAKEGATE_PORT: String(port), LAKEGATE_WAREHOUSE: warehouse, LAKEGATE_AUTH: 'trust', LAKEGATE_SAMPLE_DATA: 'false' },

@@ -72,6 +72,12 @@ export interface ParquetDataWriterOptions {
    * instead of sampling every partition's first batch again
    */
   readonly dictionaryChoice?: { noDictionary?: string[] };
+  /**
+   * a typed file of at most this many bytes is encoded on this thread when the encode threads are all busy,
+   * instead of waiting for one (the encoder is COPY's slower side: this thread then shares its work). Default
+   * 0: always wait (a big file's wasm memory would then be grown on this thread too).
+   */
+  readonly busyInThreadMaxBytes?: number;
 }
 
 /** rows mostlyDistinct samples */
@@ -278,10 +284,20 @@ export class ParquetDataWriter {
    * writes the buffered typed batches as one Parquet file: an encode worker gets their buffers (moved, not
    * copied) and makes Arrow, bounds, IPC and Parquet; this thread only waits for a free slot (at most
    * ENCODE_THREADS + QUEUED_FILES files at a time), so a fast input is held back instead of piling up.
-   * Small files (below workerMinBytes) are encoded in-thread, without a hand-off.
+   * Small files (below workerMinBytes) are encoded in-thread, without a hand-off, and so are files up to
+   * busyInThreadMaxBytes while every slot is taken.
    */
   private async flushBuffers(): Promise<void> {
-    const inWorker = this.pendingBytes >= this.workerMinBytes();
+    let inWorker = this.pendingBytes >= this.workerMinBytes();
+    let slot = false;
+    if (inWorker && this.pendingBytes <= (this.options.busyInThreadMaxBytes ?? 0)) {
+      // the threads' "done" messages are macrotasks: without this turn of the event loop, a thread that finished
+      // while this one encoded would still look busy, and this thread would end up encoding every file itself
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      // threads busy: this thread encodes it rather than wait
+      slot = tryEncodeSlot(ENCODE_SLOTS);
+      inWorker = slot;
+    }
     const batches: TypedFileBatch[] = this.pendingTyped.map((b) => ({ length: b.length, columns: b.typed as readonly BufferColumn[] }));
     // what addTypedBounds needs once the buffers are gone: each column's decimal scale (null: not a decimal)
     const scales = batches.map((b) => b.columns.map((c) => (c.kind === 'decimal' ? c.scale : null)));
@@ -291,7 +307,7 @@ export class ParquetDataWriter {
     this.resetPending();
     this.schemaIpc ??= tableToIPC(new Table(this.arrowSchema, []), 'stream');
     const task = { schema: this.schemaIpc, batches, options: this.encodeOptions() };
-    if (inWorker) await encodeSlot(ENCODE_SLOTS);
+    if (inWorker && !slot) await encodeSlot(ENCODE_SLOTS);
     const done = (async (): Promise<DataFileInfo> => {
       let result: TypedFileResult;
       if (inWorker) {

@@ -63,6 +63,11 @@ export async function encodeSlot(limit: number): Promise<void> {
   encoding++;
 }
 
+/** files being encoded by the encode threads now (0: they are idle) */
+export function encodeSlotsInUse(): number {
+  return encoding;
+}
+
 export function releaseEncodeSlot(): void {
   encoding--;
   slotWaiters.shift()?.();

@@ -20,7 +20,7 @@ import { partitionKey } from '../transforms/partition-path.ts';
 import { murmur3x86_32 } from '../transforms/murmur3.ts';
 import { memoryWriteIO } from './testing/memory-write-io.ts';
 import { parquetFooterOf } from './parquet-splice.ts';
-import { listField } from './thrift-compact-tree.ts';
+import { intField, listField, type TStruct } from './thrift-compact-tree.ts';
 
 const schema = parseSchema({
   type: 'struct', 'schema-id': 0, fields: [
@@ -175,6 +175,52 @@ describe('PartitionedDataWriter: typed batches = JS values', () => {
       expect(Math.max(...p.rowGroups)).toBeGreaterThan(1);
       expect(p.files.reduce((s, f) => s + f.recordCount, 0)).toBe(p.rows.length);
     }
+  }, 60_000);
+
+  it('the budget holds after every batch: the largest partitions are flushed as row groups, counted in stats', async () => {
+    const fields = bindPartitionSpec({ specId: 0, fields: [{ sourceId: 4, fieldId: 1000, name: 'd_month', transform: 'month' }] }, schema);
+    const budget = 48 * 1024;
+    const io = memoryWriteIO();
+    const w = new PartitionedDataWriter(io, 'memory://t/data', schema, fields, { relationName: 't', workerMinBytes: Infinity, partitionBufferBytes: budget, idleFlushMinBytes: Infinity });
+    let rows = 0;
+    for (let k = 0; k < 8; k++) {
+      const b = typedBatch(k, 1500);
+      rows += b.length;
+      await w.add(b);
+      expect(w.bufferedBytes).toBeLessThanOrEqual(budget);
+    }
+    expect(w.stats.maxHeldBytes).toBeLessThanOrEqual(budget);
+    // 12,000 rows of ≈ 40 bytes across ≈ 50 months pass a 48 KiB budget many times over
+    expect(w.stats.maxHeldBytes).toBeGreaterThan(budget / 2);
+    expect(w.stats.budgetFlushes).toBeGreaterThan(10);
+    expect(w.stats.idleFlushes).toBe(0);
+    const files = await w.close();
+    expect(files.reduce((s, f) => s + f.recordCount, 0)).toBe(rows);
+    // every budget flush became a row group of a file, plus the last rows of a partition at close (if any came after its last flush)
+    const groups = files.reduce((s, f) => s + listField(parquetFooterOf(io.files.get(f.path)!).meta, 4).length, 0);
+    expect(groups).toBeGreaterThanOrEqual(w.stats.budgetFlushes);
+    expect(groups).toBeLessThanOrEqual(w.stats.budgetFlushes + files.length);
+    // every column chunk of every row group keeps its page index (ColumnIndex 6/7, OffsetIndex 4/5: PAGES reads them)
+    for (const f of files) {
+      for (const g of listField(parquetFooterOf(io.files.get(f.path)!).meta, 4)) {
+        for (const c of listField(g.v as TStruct, 1)) {
+          const cc = c.v as TStruct;
+          expect([4, 5, 6, 7].map((id) => intField(cc, id) !== undefined)).toEqual([true, true, true, true]);
+        }
+      }
+    }
+  }, 60_000);
+
+  it('idle encoders: the largest partition is flushed early once it holds idleFlushMinBytes, well below the budget', async () => {
+    const fields = bindPartitionSpec({ specId: 0, fields: [{ sourceId: 1, fieldId: 1000, name: 'i_bucket', transform: 'bucket[2]' }] }, schema);
+    const io = memoryWriteIO();
+    const w = new PartitionedDataWriter(io, 'memory://t/data', schema, fields, { relationName: 't', workerMinBytes: Infinity, idleFlushMinBytes: 16 * 1024 });
+    for (let k = 0; k < 6; k++) await w.add(typedBatch(k, 2000));
+    expect(w.stats.budgetFlushes).toBe(0);
+    expect(w.stats.idleFlushes).toBeGreaterThan(2);
+    const files = await w.close();
+    expect(files.length).toBe(2);
+    expect(files.reduce((s, f) => s + f.recordCount, 0)).toBe(12_000);
   }, 60_000);
 
   it('groups JS-values columns as partitionKey does (-0 and 0 apart, NaNs together, NULL)', () => {

@@ -7,10 +7,14 @@
  * A typed batch (COPY, typed-columns.ts) stays typed: its rows are grouped from the buffers
  * (typed-partition-groups.ts) and gathered into a per-partition TypedStage (typed-stage.ts), which feeds
  * that partition's writer in batches of STAGE_ROWS. Memory is bounded whatever the number of partitions:
- * when the rows held by all partitions (staged + buffered in writers) pass `partitionBufferBytes`, the
- * largest partitions' rows are written out as row groups of their partition's open file until half of it is
- * left. A partition's file is closed only at the target size or at the end of the statement, so a statement
- * writes one file per partition up to the target size (not one per flush).
+ * after each batch, while the rows held by all partitions (staged, counted as allocated, + buffered in
+ * writers) pass `partitionBufferBytes`, the largest partition's rows are written out as a row group of its
+ * open file. Flushing one partition at a time keeps the encode threads fed at the rate rows come in (a
+ * flush to half the budget made this thread wait for a burst of encodes while the threads had idled
+ * before), and row groups come out at ≈ 2 × budget / partitions. While the encode threads are idle, the
+ * largest partition is also flushed once it holds IDLE_FLUSH_MIN_BYTES, so they start before the budget is
+ * reached. A partition's file is closed only at the target size or at the end of the statement, so a
+ * statement writes one file per partition up to the target size (not one per flush).
  */
 import type { Batch } from '../../common/batch.ts';
 import type { Schema } from '../spec/schema.ts';
@@ -22,6 +26,7 @@ import { isTypedBatch, typedBuffers, type TypedBatch } from './typed-columns.ts'
 import { giveBuffers } from './typed-buffer-pool.ts';
 import { tupleAt, typedPartitionGroups } from './typed-partition-groups.ts';
 import { TypedStage } from './typed-stage.ts';
+import { encodeSlotsInUse } from './parquet-encode-pool.ts';
 
 export interface PartitionedFileInfo extends DataFileInfo {
   /** one value per partition field of the spec, in spec order */
@@ -31,6 +36,8 @@ export interface PartitionedFileInfo extends DataFileInfo {
 export interface PartitionedDataWriterOptions extends StreamingDataWriterOptions {
   /** bytes of rows held by all open partitions before the largest are flushed (partitionWriteDefaults.bufferBytes) */
   readonly partitionBufferBytes?: number;
+  /** encode threads idle: the largest partition is flushed once it holds this much (IDLE_FLUSH_MIN_BYTES) */
+  readonly idleFlushMinBytes?: number;
 }
 
 /**
@@ -51,6 +58,25 @@ export const STAGE_ROWS = 16 * 1024;
 /** a partition's row group is small (buffer / partitions): worth a worker thread from 1 MiB on */
 const PARTITION_WORKER_MIN_BYTES = 1024 * 1024;
 
+/** row groups up to this size are encoded on this thread while the encode threads are busy (a few MiB of wasm memory) */
+const PARTITION_BUSY_IN_THREAD_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * the encode threads are idle: the largest partition is flushed early when it holds this much (≈ 12k TPC-H
+ * lineitem rows; smaller pieces cost the encoder more per row than the idle thread gains)
+ */
+export const IDLE_FLUSH_MIN_BYTES = 2 * 1024 * 1024;
+
+/** what the budget did during a statement (tests, bench traces) */
+export interface PartitionWriteStats {
+  /** row groups written because the rows held passed the budget */
+  budgetFlushes: number;
+  /** row groups written early while the encode threads were idle */
+  idleFlushes: number;
+  /** most bytes held by all partitions when an add returned (at most the budget) */
+  maxHeldBytes: number;
+}
+
 interface Open {
   readonly tuple: readonly unknown[];
   readonly writer: StreamingDataWriter;
@@ -60,7 +86,9 @@ interface Open {
 export class PartitionedDataWriter {
   private readonly open = new Map<string, Open>();
   private readonly budget: number;
+  private readonly idleFlushMin: number;
   private readonly fileOptions: StreamingDataWriterOptions;
+  readonly stats: PartitionWriteStats = { budgetFlushes: 0, idleFlushes: 0, maxHeldBytes: 0 };
 
   constructor(
     private readonly io: IcebergWriteIO,
@@ -69,9 +97,10 @@ export class PartitionedDataWriter {
     private readonly fields: readonly BoundPartitionField[],
     options: PartitionedDataWriterOptions = {},
   ) {
-    const { partitionBufferBytes, ...fileOptions } = options;
+    const { partitionBufferBytes, idleFlushMinBytes, ...fileOptions } = options;
     this.budget = partitionBufferBytes ?? partitionWriteDefaults.bufferBytes;
-    this.fileOptions = { workerMinBytes: PARTITION_WORKER_MIN_BYTES, dictionaryChoice: {}, ...fileOptions };
+    this.idleFlushMin = idleFlushMinBytes ?? IDLE_FLUSH_MIN_BYTES;
+    this.fileOptions = { workerMinBytes: PARTITION_WORKER_MIN_BYTES, busyInThreadMaxBytes: PARTITION_BUSY_IN_THREAD_MAX_BYTES, dictionaryChoice: {}, ...fileOptions };
   }
 
   async add(batch: Batch): Promise<void> {
@@ -148,21 +177,42 @@ export class PartitionedDataWriter {
   }
 
   private heldBytes(o: Open): number {
-    return o.writer.bufferedBytes + (o.stage?.bytes ?? 0);
+    return o.writer.bufferedBytes + (o.stage?.allocatedBytes ?? 0);
   }
 
-  /** over budget: the largest partitions' rows become row groups until half the budget is held */
+  /** bytes held by all partitions' rows not yet handed to the encoder */
+  get bufferedBytes(): number {
+    let total = 0;
+    for (const o of this.open.values()) total += this.heldBytes(o);
+    return total;
+  }
+
+  /** over budget: the largest partitions' rows become row groups until it is kept; idle encoders: the largest early */
   private async bound(): Promise<void> {
     const held = [...this.open.values()].map((o) => ({ o, bytes: this.heldBytes(o) }));
     let total = held.reduce((s, h) => s + h.bytes, 0);
-    if (total <= this.budget) return;
-    held.sort((a, b) => b.bytes - a.bytes);
-    for (const h of held) {
-      if (total <= this.budget / 2) break;
-      await this.drain(h.o);
-      await h.o.writer.flushRowGroup();
-      total -= h.bytes;
+    if (total > this.budget) {
+      held.sort((a, b) => b.bytes - a.bytes);
+      for (const h of held) {
+        if (total <= this.budget) break;
+        await this.flushPartition(h.o);
+        total -= h.bytes;
+        this.stats.budgetFlushes++;
+      }
+    } else if (encodeSlotsInUse() === 0) {
+      const largest = held.reduce<{ o: Open; bytes: number } | null>((m, h) => (m === null || h.bytes > m.bytes ? h : m), null);
+      if (largest !== null && largest.bytes >= this.idleFlushMin) {
+        await this.flushPartition(largest.o);
+        total -= largest.bytes;
+        this.stats.idleFlushes++;
+      }
     }
+    if (total > this.stats.maxHeldBytes) this.stats.maxHeldBytes = total;
+  }
+
+  private async flushPartition(o: Open): Promise<void> {
+    await this.drain(o);
+    await o.writer.flushRowGroup();
   }
 
   /** a failed statement: every partition's writer removes what it wrote (ParquetDataWriter.abort) */
@@ -178,10 +228,7 @@ export class PartitionedDataWriter {
   async close(): Promise<PartitionedFileInfo[]> {
     const out: PartitionedFileInfo[] = [];
     // every partition's last rows are started first, so they are encoded side by side (workers + this thread)
-    for (const o of this.open.values()) {
-      await this.drain(o);
-      await o.writer.flushRowGroup();
-    }
+    for (const o of this.open.values()) await this.flushPartition(o);
     for (const o of this.open.values()) {
       for (const f of await o.writer.close()) out.push({ ...f, partition: o.tuple });
     }

@@ -135,6 +135,20 @@ export class TypedStage {
     return b;
   }
 
+  /** bytes of the buffers the stage holds (as allocated: capacity grows by doubling), what it costs in memory */
+  get allocatedBytes(): number {
+    let b = 0;
+    for (const s of this.stages) {
+      switch (s.kind) {
+        case 'int32': b += s.validity.byteLength + s.values.byteLength; break;
+        case 'int64': case 'decimal': b += s.validity.byteLength + s.words.byteLength; break;
+        case 'utf8': b += s.validity.byteLength + s.offsets.byteLength + s.data.byteLength; break;
+        case 'values': b += this.rows * 16; break;
+      }
+    }
+    return b;
+  }
+
   /**
    * appends rows perm[start], perm[start + 1], … of `cols` until `end` or until the stage is full;
    * returns how many were appended
