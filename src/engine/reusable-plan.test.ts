@@ -10,6 +10,7 @@ import type { Batch } from '../common/batch.ts';
 import { parseSql } from '../sql/index.ts';
 import { optimizePlan } from '../exec/index.ts';
 import type { StatementResult } from '../wire/handler.ts';
+import { resultRows, simpleQueryRows } from './testing/result-rows.ts';
 import { createQueryEngine, type QueryEngine } from './index.ts';
 import type { EngineSession } from './engine-session.ts';
 import { ReusablePlan, reusable } from './reusable-plan.ts';
@@ -18,20 +19,10 @@ let engine: QueryEngine;
 let session: EngineSession;
 let warehouse: string;
 
-async function rowsOf(r: StatementResult): Promise<unknown[][]> {
-  const out: unknown[][] = [];
-  if (r.kind === 'rows') for await (const b of r.batches) for (let i = 0; i < b.length; i++) out.push(b.columns.map((c) => c[i]));
-  return out;
-}
-
-async function run(sql: string): Promise<unknown[][]> {
-  const out: unknown[][] = [];
-  for await (const r of session.simpleQuery(sql)) out.push(...(await rowsOf(r)));
-  return out;
-}
+const run = (sql: string): Promise<unknown[][]> => simpleQueryRows(session, sql);
 
 async function exec(p: Awaited<ReturnType<EngineSession['prepare']>>, params: unknown[]): Promise<unknown[][]> {
-  const rows = await rowsOf(await session.execute(p, params));
+  const rows = await resultRows(await session.execute(p, params));
   await session.sync();
   return rows;
 }
@@ -113,7 +104,7 @@ describe('ReusablePlan', () => {
     const open = (await session.execute(p, [3])) as Extract<StatementResult, { kind: 'rows' }>;
     const it1 = open.batches[Symbol.asyncIterator]();
     const firstBatch = (await it1.next()).value as Batch;
-    expect(await rowsOf(await session.execute(p, [2]))).toEqual([['v1'], ['v2']]);
+    expect(await resultRows(await session.execute(p, [2]))).toEqual([['v1'], ['v2']]);
     const rest: unknown[] = [...firstBatch.columns[0]!];
     for (let r = await it1.next(); !r.done; r = await it1.next()) rest.push(...r.value.columns[0]!);
     expect(rest).toEqual(['v1', 'v2', 'v3']);

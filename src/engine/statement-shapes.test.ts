@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StatementResult } from '../wire/handler.ts';
+import { resultRows, simpleQueryRows } from './testing/result-rows.ts';
 import { Oid } from '../common/pgtypes/oids.ts';
 import { createQueryEngine, type QueryEngine } from './index.ts';
 import type { EngineSession } from './engine-session.ts';
@@ -38,17 +38,7 @@ let engine: QueryEngine;
 let session: EngineSession;
 let warehouse: string;
 
-async function rowsOf(r: StatementResult): Promise<unknown[][]> {
-  const out: unknown[][] = [];
-  if (r.kind === 'rows') for await (const b of r.batches) for (let i = 0; i < b.length; i++) out.push(b.columns.map((c) => c[i]));
-  return out;
-}
-
-async function run(sql: string): Promise<unknown[][]> {
-  const out: unknown[][] = [];
-  for await (const r of session.simpleQuery(sql)) out.push(...(await rowsOf(r)));
-  return out;
-}
+const run = (sql: string): Promise<unknown[][]> => simpleQueryRows(session, sql);
 
 beforeAll(async () => {
   warehouse = mkdtempSync(join(tmpdir(), 'lg-shapes-'));
@@ -96,7 +86,7 @@ describe('shaped statements through a session', () => {
     expect(await run('SELECT v FROM sh.kv WHERE id = 31')).toEqual([['v31']]);
     expect(await run('SELECT v FROM sh.kv WHERE id = 32')).toEqual([['v32']]); // shaped, now in the parse cache
     const p = await session.prepare('SELECT v FROM sh.kv WHERE id = 32', []);
-    expect(await rowsOf(await session.execute(p, []))).toEqual([['v32']]);
+    expect(await resultRows(await session.execute(p, []))).toEqual([['v32']]);
     await session.sync();
     expect(await run('SELECT v FROM sh.kv WHERE id = 33')).toEqual([['v33']]);
     session.server.literalShapes.clear(); // the shaped statement keeps its own normalised constants

@@ -12,6 +12,7 @@
  * row with a NULL key.
  */
 import { valueKey } from '../functions/index.ts';
+import { fmix32, fnv1a } from './hash-mix.ts';
 
 export interface GroupTableOptions {
   /** initial slot count (a power of two); tests use tiny tables to force growth and probing */
@@ -28,21 +29,6 @@ const NO_ROW = Symbol('no row');
 /** batches above this many rows do not keep their scratch arrays */
 const BIG_BATCH = 65536;
 
-/** murmur3's fmix32: spreads every bit into the low bits the slot mask keeps (TPC-H keys use few of them) */
-function fmix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
-}
-
-/** FNV-1a over the UTF-16 code units */
-function hashString(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h;
-}
 
 /** the hash of a valueKey result (or null for NULL) */
 export function hashKey(k: unknown): number {
@@ -51,10 +37,10 @@ export function hashKey(k: unknown): number {
     f64[0] = k;
     return u32[0]! ^ Math.imul(u32[1]!, 0x9e3779b1);
   }
-  if (typeof k === 'string') return hashString(k);
+  if (typeof k === 'string') return fnv1a(k);
   if (k === null) return NULL_HASH;
   if (typeof k === 'boolean') return k ? 0x51ed27 : 0x2f9b3c;
-  return hashString(String(k)); // bigint beyond 2^53
+  return fnv1a(String(k)); // bigint beyond 2^53
 }
 
 export class GroupTable {
@@ -106,7 +92,7 @@ export class GroupTable {
     const h = this.#hashRows(keyCols, n, same);
     for (let i = 0; i < n; i++) {
       if (same !== null && same[i] === 1) { out[i] = out[i - 1]!; continue; }
-      const hh = fmix(h[i]!);
+      const hh = fmix32(h[i]!);
       let s = hh & this.#mask;
       for (;;) {
         const g = this.#slots[s]!;
@@ -124,7 +110,7 @@ export class GroupTable {
     const w = this.#oids.length;
     rows: for (let i = 0; i < n; i++) {
       for (let c = 0; c < w; c++) if (this.#nk[c]![i] === null) { out[i] = -1; continue rows; }
-      const hh = fmix(h[i]!);
+      const hh = fmix32(h[i]!);
       let s = hh & this.#mask;
       for (;;) {
         const g = this.#slots[s]!;
@@ -151,7 +137,7 @@ export class GroupTable {
       if (typeof v === 'number') k = v !== v ? 'NaN' : v === 0 ? 0 : v;
       else if (typeof v === 'bigint') { const x = Number(v); k = Number.isSafeInteger(x) ? x : v; }
       else k = v === null || v === undefined ? null : valueKey(oid, v);
-      const hh = fmix(hashOf(k) | 0);
+      const hh = fmix32(hashOf(k) | 0);
       let s = hh & this.#mask;
       for (;;) {
         const g = this.#slots[s]!;

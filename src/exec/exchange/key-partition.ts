@@ -5,23 +5,10 @@
  * nothing but the value — not on the thread, the task or the order groups were met.
  */
 import { valueKey } from '../../functions/index.ts';
+import { fmix32, fnv1a } from '../hash-mix.ts';
 
 const f64 = new Float64Array(1);
 const i32 = new Int32Array(f64.buffer);
-
-/** murmur3's 32-bit finalizer: spreads consecutive keys (order keys) over all partitions */
-function fmix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
-}
-
-function hashString(s: string, h: number): number {
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h;
-}
 
 /** the hash of one key value folded into `h` */
 function hashValue(oid: number, v: unknown, h: number): number {
@@ -33,7 +20,7 @@ function hashValue(oid: number, v: unknown, h: number): number {
     return Math.imul(Math.imul(h ^ i32[0]!, 0x01000193) ^ i32[1]!, 0x01000193);
   }
   if (typeof k === 'boolean') return Math.imul(h ^ (k ? 2 : 1), 0x01000193);
-  return hashString(typeof k === 'bigint' ? `b${k}` : k, h);
+  return fnv1a(typeof k === 'bigint' ? `b${k}` : k, h);
 }
 
 /** The partition (0 ≤ p < parts) of the group with these key values. */
@@ -41,5 +28,5 @@ export function keyPartition(keys: readonly unknown[], oids: readonly number[], 
   if (parts <= 1) return 0;
   let h = 0x811c9dc5;
   for (let c = 0; c < keys.length; c++) h = hashValue(oids[c] ?? 0, keys[c], h);
-  return (fmix(h) >>> 0) % parts;
+  return (fmix32(h) >>> 0) % parts;
 }

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StatementResult } from '../../wire/handler.ts';
+import { resultRows, simpleQueryRows } from '../../engine/testing/result-rows.ts';
 import { createQueryEngine, type QueryEngine } from '../../engine/index.ts';
 import type { EngineSession } from '../../engine/engine-session.ts';
 import { pointKeyOf } from './point-lookup.ts';
@@ -22,17 +22,7 @@ let engine: QueryEngine;
 let session: EngineSession;
 let warehouse: string;
 
-async function rowsOf(r: StatementResult): Promise<unknown[][]> {
-  const out: unknown[][] = [];
-  if (r.kind === 'rows') for await (const b of r.batches) for (let i = 0; i < b.length; i++) out.push(b.columns.map((c) => c[i]));
-  return out;
-}
-
-async function run(sql: string): Promise<unknown[][]> {
-  const out: unknown[][] = [];
-  for await (const r of session.simpleQuery(sql)) out.push(...(await rowsOf(r)));
-  return out;
-}
+const run = (sql: string): Promise<unknown[][]> => simpleQueryRows(session, sql);
 
 /** the rows with the index, after checking they equal the rows without it; `probes`: index probes expected */
 async function same(sql: string, probes = true): Promise<unknown[][]> {
@@ -95,7 +85,7 @@ describe('point lookups on a cached small file', () => {
   it('answers parameters of a prepared statement', async () => {
     const p = await session.prepare('SELECT v FROM pi.kv WHERE id = $1', [0]);
     const got: unknown[][] = [];
-    for (const id of [1, 2, 1000, 1001]) got.push(...(await rowsOf(await session.execute(p, [id]))));
+    for (const id of [1, 2, 1000, 1001]) got.push(...(await resultRows(await session.execute(p, [id]))));
     await session.sync();
     expect(got).toEqual([['c4ca4238a0b923820dcc509a6f75849b'], ['c81e728d9d4c2f636f067f89cc14862c'], ['a9b7ba70783b617e9998dc4dd82eb3c5']]);
   });
