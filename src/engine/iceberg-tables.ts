@@ -9,6 +9,8 @@ import type { IcebergCatalog, TableIdentifier } from '../catalog/iceberg/index.t
 import {
   BrokenTableSource, IcebergTableSource, createIcebergTable, loadTableMetadata, setColumnDoc, setProperty, updateTableMetadata, type IcebergIO, type IcebergWriteIO,
 } from '../iceberg/index.ts';
+import { createIcebergView, loadIcebergView, replaceIcebergView, setIcebergViewProperty, storesViews, type LoadedView, type ViewDefinition } from '../iceberg/index.ts';
+import type { TableSource } from '../catalog/table-source.ts';
 import { applySchemaChanges, purgeTableFiles, setPartitioning, type SchemaChange } from '../iceberg/index.ts';
 import type { ColumnDef } from '../catalog/table-source.ts';
 import type { DatabaseCatalog } from './database-catalog.ts';
@@ -52,8 +54,13 @@ export interface StoredIndex {
 
 const INDEXES_PROPERTY = 'lakegate.indexes';
 
+/** makes the TableSource that runs a view's SQL (the engine binds it; iceberg/ does not know SQL) */
+export type ViewSourceFactory = (view: LoadedView, schema: string, name: string) => TableSource;
+
 export class IcebergTables {
   private readonly loaded = new Map<string, Loaded>();
+  /** Iceberg views mirrored as relations of kind 'v', by the same `schema\0name` key */
+  private readonly loadedViews = new Map<string, Loaded>();
   private lastRefresh = 0;
   /** namespaces a refresh listed: a schema the mirror has seen as one leaves when its namespace is gone */
   private listedNamespaces = new Set<string>();
@@ -68,7 +75,54 @@ export class IcebergTables {
     private readonly onChange: () => void,
     private readonly log: (message: string) => void = (m) => process.stderr.write(`lakegate: ${m}\n`),
     private readonly write?: IcebergWriteOptions,
+    /** views are mirrored only with a factory (and a catalog that stores views) */
+    private readonly viewSource?: ViewSourceFactory,
   ) {}
+
+  /** CREATE VIEW can persist a view in this catalog (writable, and the catalog stores views) */
+  get storesViews(): boolean {
+    return this.write !== undefined && this.viewSource !== undefined && storesViews(this.catalog);
+  }
+
+  isIcebergView(info: RelationInfo): boolean {
+    return info.kind === 'v' && this.loadedViews.has(`${info.schema}\u0000${info.name}`);
+  }
+
+  /** CREATE [OR REPLACE] VIEW in an Iceberg namespace: a view metadata file + the catalog pointer (or its swap) */
+  async createView(schema: string, name: string, def: ViewDefinition, replace: boolean): Promise<void> {
+    const catalog = this.catalog;
+    if (this.write === undefined || !storesViews(catalog)) throw new Error('this catalog does not store views');
+    const id = { namespace: [schema], name };
+    const existing = replace && this.loadedViews.has(`${schema}\u0000${name}`);
+    if (existing) await replaceIcebergView(catalog, this.write.io, id, def);
+    else await createIcebergView(catalog, this.write.io, id, def, this.write.warehouse);
+    await this.refresh(true);
+  }
+
+  /** DROP VIEW: the catalog pointer goes (view metadata files stay, as for tables) */
+  async dropView(schema: string, name: string): Promise<boolean> {
+    const catalog = this.catalog;
+    if (!storesViews(catalog)) return false;
+    const dropped = await catalog.dropView({ namespace: [schema], name });
+    await this.refresh(true);
+    return dropped;
+  }
+
+  /** COMMENT ON VIEW: the view's `comment` property (Spark's and Trino's convention, as for tables) */
+  async commentOnView(schema: string, name: string, comment: string | undefined): Promise<void> {
+    const catalog = this.catalog;
+    if (this.write === undefined || !storesViews(catalog)) throw new Error('this catalog does not store views');
+    await setIcebergViewProperty(catalog, this.write.io, { namespace: [schema], name }, 'comment', comment);
+    await this.refresh(true);
+  }
+
+  /** ALTER VIEW … RENAME TO / SET SCHEMA */
+  async renameView(schema: string, name: string, toSchema: string, toName: string): Promise<void> {
+    const catalog = this.catalog;
+    if (!storesViews(catalog)) throw new Error('this catalog does not store views');
+    await catalog.renameView({ namespace: [schema], name }, { namespace: [toSchema], name: toName });
+    await this.refresh(true);
+  }
 
   get writable(): boolean {
     return this.write !== undefined;
@@ -110,6 +164,11 @@ export class IcebergTables {
     await this.inFlight;
   }
 
+  /** refresh() without a promise in the usual case: undefined when the mirror is up to date (nothing to await) */
+  refreshIfStale(): Promise<void> | undefined {
+    return this.upToDate() ? undefined : this.refresh();
+  }
+
   /** nothing committed elsewhere since the last refresh started: by the change token, or (without one) recently listed */
   private upToDate(): boolean {
     const token = this.catalog.changeToken?.();
@@ -131,23 +190,29 @@ export class IcebergTables {
     this.lastToken = this.catalog.changeToken?.();
     let changed = false;
     const found: { schema: string; id: TableIdentifier; key: string }[] = [];
+    const foundViews: { schema: string; id: TableIdentifier; key: string }[] = [];
     const namespaces = new Set<string>();
-    for (const namespace of await this.catalog.listNamespaces()) {
+    const catalog = this.catalog;
+    const withViews = this.viewSource !== undefined && storesViews(catalog);
+    for (const namespace of await catalog.listNamespaces()) {
       const schema = namespace.join('.');
       namespaces.add(schema);
       if (this.db.schema(schema) === undefined) {
         this.db.createSchema(schema, 'lakegate', true);
         changed = true;
       }
-      for (const id of await this.catalog.listTables(namespace)) found.push({ schema, id, key: `${schema}\u0000${id.name}` });
+      for (const id of await catalog.listTables(namespace)) found.push({ schema, id, key: `${schema}\u0000${id.name}` });
+      if (withViews) for (const id of await catalog.listViews(namespace)) foundViews.push({ schema, id, key: `${schema}\u0000${id.name}` });
     }
-    const seen = new Set(found.map((f) => f.key));
-    for (const key of [...this.loaded.keys()]) {
-      if (seen.has(key)) continue;
-      const [schema, name] = key.split('\u0000') as [string, string];
-      this.db.removeRelation(schema, name);
-      this.forget(key);
-      changed = true;
+    for (const [entries, loaded] of [[found, this.loaded], [foundViews, this.loadedViews]] as const) {
+      const seen = new Set(entries.map((f) => f.key));
+      for (const key of [...loaded.keys()]) {
+        if (seen.has(key)) continue;
+        const [schema, name] = key.split('\u0000') as [string, string];
+        this.db.removeRelation(schema, name);
+        this.forget(key, loaded);
+        changed = true;
+      }
     }
     // a namespace dropped through another process or engine: its schema leaves once nothing of it is left
     // here (only schemas listed before: one whose CREATE SCHEMA is still creating its namespace stays)
@@ -158,16 +223,47 @@ export class IcebergTables {
       changed = true;
     }
     this.listedNamespaces = namespaces;
-    found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const byKey = (a: { key: string }, b: { key: string }): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+    found.sort(byKey);
+    foundViews.sort(byKey);
     for (const { schema, id, key } of found) if (await this.refreshTable(schema, id, key)) changed = true;
+    for (const { schema, id, key } of foundViews) if (await this.refreshView(schema, id, key)) changed = true;
     if (changed) this.onChange();
   }
 
-  /** drops a table from the mirror's bookkeeping and frees its OID slots */
-  private forget(key: string): void {
-    const gone = this.loaded.get(key);
+  /** loads a view when its pointer moved; a view whose metadata cannot be read is logged and left out */
+  private async refreshView(schema: string, id: TableIdentifier, key: string): Promise<boolean> {
+    const catalog = this.catalog;
+    if (this.viewSource === undefined || !storesViews(catalog)) return false;
+    try {
+      const { metadataLocation } = await catalog.loadViewLocation(id);
+      const previous = this.loadedViews.get(key);
+      if (previous?.metadataLocation === metadataLocation) return false;
+      const view = await loadIcebergView(this.io, metadataLocation);
+      let identity = `view:${view.uuid}`;
+      if (previous !== undefined && previous.identity !== identity) this.forget(key, this.loadedViews);
+      if (previous?.identity !== identity && this.db.stableOids.has(identity)) identity = `${identity}@${schema}.${id.name}`;
+      const oid = this.db.stableOids.assign(identity);
+      const rowTypeOid = this.db.stableOids.assign(`${identity}/rowtype`);
+      this.db.replaceRelation({
+        oid, schema, schemaOid: this.db.schema(schema)!.oid, name: id.name, kind: 'v', persistence: 'p', rowTypeOid,
+        source: this.viewSource(view, schema, id.name),
+        ...(view.sql === undefined ? {} : { viewDefinition: ` ${view.sql};` }),
+        ...(view.comment === undefined ? {} : { comment: view.comment }),
+      });
+      this.loadedViews.set(key, { metadataLocation, identity, oid, rowTypeOid });
+      return true;
+    } catch (e) {
+      this.log(`cannot load Iceberg view ${schema}.${id.name}: ${e instanceof Error ? e.message : String(e)}`);
+      return false;
+    }
+  }
+
+  /** drops a table (or view) from the mirror's bookkeeping and frees its OID slots */
+  private forget(key: string, loaded: Map<string, Loaded> = this.loaded): void {
+    const gone = loaded.get(key);
     if (gone === undefined) return;
-    this.loaded.delete(key);
+    loaded.delete(key);
     this.db.stableOids.release(gone.identity);
     this.db.stableOids.releasePrefix(`${gone.identity}/`);
   }

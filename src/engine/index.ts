@@ -14,6 +14,7 @@ import { EngineSession } from './engine-session.ts';
 import { MemoryTable } from './memory-table.ts';
 import { SERVER_VERSION } from './settings.ts';
 import { IcebergTables } from './iceberg-tables.ts';
+import { icebergViewSource } from './view-source.ts';
 import { FileIO, type PathMapEntry, type S3Config } from '../storage/index.ts';
 import { openSqlCatalog, type IcebergCatalog } from '../catalog/iceberg/index.ts';
 import { openRestCatalog } from '../catalog/rest/index.ts';
@@ -96,7 +97,7 @@ export async function createQueryEngine(options: EngineOptions): Promise<QueryEn
         io: writableIcebergIO(io, fileIO),
         warehouse: options.warehouse,
         ...(options.icebergTargetFileSizeBytes === undefined ? {} : { targetFileSizeBytes: options.icebergTargetFileSizeBytes }),
-      });
+      }, icebergViewSource(functions));
       server.iceberg.set(database, tables);
       await tables.refresh(true);
     }

@@ -27,6 +27,8 @@ export { type IcebergWriteIO, type FileIOWritable, writableIcebergIO } from './w
 export { icebergTypeOf } from './write/iceberg-type-of.ts';
 export { ParquetDataWriter, DEFAULT_TARGET_FILE_SIZE, type DataFileInfo } from './write/parquet-data-writer.ts';
 export { createIcebergTable } from './commit/create-table.ts';
+export { createIcebergView, replaceIcebergView, loadIcebergView, setIcebergViewProperty, storesViews, type ViewCatalog } from './view/view-commit.ts';
+export { type LoadedView, type ViewDefinition } from './view/view-metadata.ts';
 export { appendDataFiles, type AppendResult } from './commit/append-commit.ts';
 export { insertIntoIcebergTable, type IcebergTableWriter } from './commit/table-writer.ts';
 export { updateTableMetadata, setProperty, setColumnDoc } from './commit/update-metadata.ts';

@@ -84,6 +84,21 @@ export interface IcebergCatalog {
    */
   commitTables?(changes: readonly TableCommitChange[]): Promise<void>;
   /**
+   * Views (Iceberg view spec): the same pointer rows as tables, told apart by the record type (the JDBC
+   * catalog's iceberg_type = 'VIEW'). Optional: a catalog without them keeps CREATE VIEW in process memory.
+   * Tables and views share one name space: creating either onto the other's name is 42P07.
+   */
+  listViews?(namespace: Namespace): Promise<TableIdentifier[]>;
+  /** 42P01 when no view has that name */
+  loadViewLocation?(id: TableIdentifier): Promise<TableLocation>;
+  createView?(id: TableIdentifier, metadataLocation: string): Promise<void>;
+  /** compare-and-swap of a view's pointer (CREATE OR REPLACE VIEW); 40001 when another writer moved it first */
+  commitView?(id: TableIdentifier, expectedMetadataLocation: string, newMetadataLocation: string): Promise<void>;
+  /** false when no view has that name */
+  dropView?(id: TableIdentifier): Promise<boolean>;
+  renameView?(from: TableIdentifier, to: TableIdentifier): Promise<void>;
+
+  /**
    * Optional, synchronous and cheap: a value that changes when another client (another lakegate process)
    * committed to this catalog since it was last read; undefined when the catalog cannot tell. Lets a reader
    * see a commit made elsewhere at its next statement without re-listing the catalog on every statement.

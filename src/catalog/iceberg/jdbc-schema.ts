@@ -78,6 +78,31 @@ export const V1_RENAME_TABLE_SQL =
 export const V1_DROP_TABLE_SQL =
   `DELETE FROM iceberg_tables WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND ${IS_TABLE}`;
 
+const IS_VIEW = "iceberg_type = 'VIEW'";
+
+/** JdbcUtil.V1_DO_COMMIT_VIEW_SQL: a view's compare-and-swap (CREATE OR REPLACE VIEW) */
+export const V1_DO_COMMIT_VIEW_SQL =
+  'UPDATE iceberg_tables SET metadata_location = ? , previous_metadata_location = ? ' +
+  `WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND metadata_location = ? AND ${IS_VIEW}`;
+
+/** JdbcUtil.V1_GET_VIEW_SQL (column list instead of `*`) */
+export const V1_GET_VIEW_SQL =
+  'SELECT metadata_location, previous_metadata_location FROM iceberg_tables ' +
+  `WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND ${IS_VIEW}`;
+
+/** JdbcUtil.V1_LIST_VIEW_SQL */
+export const V1_LIST_VIEW_SQL =
+  `SELECT table_namespace, table_name FROM iceberg_tables WHERE catalog_name = ? AND table_namespace = ? AND ${IS_VIEW}`;
+
+/** JdbcUtil.V1_RENAME_VIEW_SQL */
+export const V1_RENAME_VIEW_SQL =
+  'UPDATE iceberg_tables SET table_namespace = ?, table_name = ? ' +
+  `WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND ${IS_VIEW}`;
+
+/** JdbcUtil.V1_DROP_VIEW_SQL */
+export const V1_DROP_VIEW_SQL =
+  `DELETE FROM iceberg_tables WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND ${IS_VIEW}`;
+
 /** JdbcUtil.GET_NAMESPACE_SQL without LIMIT 1: SQLite LIKE ignores ASCII case, so callers re-check each row. */
 export const GET_NAMESPACE_SQL =
   "SELECT table_namespace FROM iceberg_tables WHERE catalog_name = ? AND (table_namespace = ? OR table_namespace LIKE ? ESCAPE '!')";

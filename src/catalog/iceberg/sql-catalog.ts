@@ -185,9 +185,13 @@ export class SqlCatalog implements IcebergCatalog {
     return rows.length > 0;
   }
 
-  async loadTableLocation(id: TableIdentifier): Promise<TableLocation> {
+  loadTableLocation(id: TableIdentifier): Promise<TableLocation> {
+    return this.loadLocation(id, TABLE_SQL, 'load a table');
+  }
+
+  private async loadLocation(id: TableIdentifier, sql: RecordSql, action: string): Promise<TableLocation> {
     validateTableIdentifier(id);
-    const rows = await withCatalogErrors(this.dialect, 'load a table', () => this.dialect.query(J.V1_GET_TABLE_SQL, this.key(id)));
+    const rows = await withCatalogErrors(this.dialect, action, () => this.dialect.query(sql.get, this.key(id)));
     const row = rows[0];
     // a row without metadata_location is unusable (PyIceberg treats it as missing too)
     if (row === undefined || typeof row.metadata_location !== 'string' || row.metadata_location === '') throw noSuchTable(id);
@@ -208,17 +212,21 @@ export class SqlCatalog implements IcebergCatalog {
     return (await withCatalogErrors(this.dialect, 'drop a table', () => this.dialect.execute(J.V1_DROP_TABLE_SQL, this.key(id)))) > 0;
   }
 
-  async renameTable(from: TableIdentifier, to: TableIdentifier): Promise<void> {
+  renameTable(from: TableIdentifier, to: TableIdentifier): Promise<void> {
+    return this.renameRecord(from, to, TABLE_SQL, 'rename a table');
+  }
+
+  private async renameRecord(from: TableIdentifier, to: TableIdentifier, sql: RecordSql, action: string): Promise<void> {
     validateTableIdentifier(from);
     validateTableIdentifier(to);
     if (sameTableIdentifier(from, to)) return;
-    await withCatalogErrors(this.dialect, 'rename a table', () =>
+    await withCatalogErrors(this.dialect, action, () =>
       this.dialect.transaction(async (tx) => {
-        if ((await tx.query(J.V1_GET_TABLE_SQL, this.key(from))).length === 0) throw noSuchTable(from);
+        if ((await tx.query(sql.get, this.key(from))).length === 0) throw noSuchTable(from);
         if (!(await this.namespaceExistsIn(tx, to.namespace))) throw noSuchNamespace(to.namespace);
         if ((await tx.query(J.GET_ANY_RECORD_SQL, this.key(to))).length > 0) throw tableAlreadyExists(to);
         const changed = await this.uniqueOrThrow(to, () =>
-          tx.execute(J.V1_RENAME_TABLE_SQL, [namespaceToString(to.namespace), to.name, ...this.key(from)]),
+          tx.execute(sql.rename, [namespaceToString(to.namespace), to.name, ...this.key(from)]),
         );
         if (changed === 0) throw noSuchTable(from);
       }, { exclusive: true }),
@@ -250,6 +258,45 @@ export class SqlCatalog implements IcebergCatalog {
     );
   }
 
+  // ---- views (JdbcCatalog's view rows: iceberg_type = 'VIEW')
+
+  async listViews(namespace: Namespace): Promise<TableIdentifier[]> {
+    validateNamespace(namespace);
+    return withCatalogErrors(this.dialect, 'list views', async () => {
+      if (!(await this.namespaceExistsIn(this.dialect, namespace))) throw noSuchNamespace(namespace);
+      return this.listRecordsIn(this.dialect, namespace, J.V1_LIST_VIEW_SQL);
+    });
+  }
+
+  async loadViewLocation(id: TableIdentifier): Promise<TableLocation> {
+    return this.loadLocation(id, VIEW_SQL, 'load a view');
+  }
+
+  createView(id: TableIdentifier, metadataLocation: string): Promise<void> {
+    return this.insertTable(id, metadataLocation, 'create a view', J.VIEW_RECORD_TYPE);
+  }
+
+  async commitView(id: TableIdentifier, expectedMetadataLocation: string, newMetadataLocation: string): Promise<void> {
+    validateTableIdentifier(id);
+    await withCatalogErrors(this.dialect, 'commit a view', () =>
+      this.dialect.transaction(async (tx) => {
+        const changed = await tx.execute(J.V1_DO_COMMIT_VIEW_SQL, [newMetadataLocation, expectedMetadataLocation, ...this.key(id), expectedMetadataLocation]);
+        if (changed === 1) return;
+        if ((await tx.query(J.V1_GET_VIEW_SQL, this.key(id))).length === 0) throw noSuchTable(id);
+        throw commitConflict(id, expectedMetadataLocation);
+      }),
+    );
+  }
+
+  async dropView(id: TableIdentifier): Promise<boolean> {
+    validateTableIdentifier(id);
+    return (await withCatalogErrors(this.dialect, 'drop a view', () => this.dialect.execute(J.V1_DROP_VIEW_SQL, this.key(id)))) > 0;
+  }
+
+  renameView(from: TableIdentifier, to: TableIdentifier): Promise<void> {
+    return this.renameRecord(from, to, VIEW_SQL, 'rename a view');
+  }
+
   /** see IcebergCatalog.changeToken: the database's own change counter, where the dialect has one */
   changeToken(): number | string | undefined {
     return this.dialect.changeToken?.();
@@ -266,13 +313,13 @@ export class SqlCatalog implements IcebergCatalog {
     return [this.name, namespaceToString(id.namespace), id.name];
   }
 
-  private async insertTable(id: TableIdentifier, metadataLocation: string, action: string): Promise<void> {
+  private async insertTable(id: TableIdentifier, metadataLocation: string, action: string, recordType: string = J.TABLE_RECORD_TYPE): Promise<void> {
     validateTableIdentifier(id);
     await withCatalogErrors(this.dialect, action, () =>
       this.dialect.transaction(async (tx) => {
         if (!(await this.namespaceExistsIn(tx, id.namespace))) throw noSuchNamespace(id.namespace);
         if ((await tx.query(J.GET_ANY_RECORD_SQL, this.key(id))).length > 0) throw tableAlreadyExists(id);
-        await this.uniqueOrThrow(id, () => tx.execute(J.V1_DO_COMMIT_CREATE_SQL, [...this.key(id), metadataLocation, J.TABLE_RECORD_TYPE]));
+        await this.uniqueOrThrow(id, () => tx.execute(J.V1_DO_COMMIT_CREATE_SQL, [...this.key(id), metadataLocation, recordType]));
       }, { exclusive: true }),
     );
   }
@@ -300,8 +347,12 @@ export class SqlCatalog implements IcebergCatalog {
     return matches(await exec.query(J.GET_NAMESPACE_PROPERTIES_SQL, params), 'namespace');
   }
 
-  private async listTablesIn(exec: SqlExecutor, namespace: Namespace): Promise<TableIdentifier[]> {
-    const rows = await exec.query(J.V1_LIST_TABLE_SQL, [this.name, namespaceToString(namespace)]);
+  private listTablesIn(exec: SqlExecutor, namespace: Namespace): Promise<TableIdentifier[]> {
+    return this.listRecordsIn(exec, namespace, J.V1_LIST_TABLE_SQL);
+  }
+
+  private async listRecordsIn(exec: SqlExecutor, namespace: Namespace, listSql: string): Promise<TableIdentifier[]> {
+    const rows = await exec.query(listSql, [this.name, namespaceToString(namespace)]);
     return rows
       .map((r) => ({ namespace: [...namespace], name: String(r.table_name) }))
       .sort((a, b) => compare(a.name, b.name));
@@ -312,6 +363,14 @@ export class SqlCatalog implements IcebergCatalog {
     return new Map(rows.map((r) => [String(r.property_key), r.property_value === null ? '' : String(r.property_value)]));
   }
 }
+
+/** the statements that differ between table rows and view rows */
+interface RecordSql {
+  readonly get: string;
+  readonly rename: string;
+}
+const TABLE_SQL: RecordSql = { get: J.V1_GET_TABLE_SQL, rename: J.V1_RENAME_TABLE_SQL };
+const VIEW_SQL: RecordSql = { get: J.V1_GET_VIEW_SQL, rename: J.V1_RENAME_VIEW_SQL };
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

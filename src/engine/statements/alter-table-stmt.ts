@@ -259,9 +259,10 @@ export const runAlterTable: UtilityHandler = async (session, stmt) => {
 export const runRename: UtilityHandler = async (session, stmt) => {
   const body = nodeBody(stmt.ast);
   const renameType = String(body.renameType ?? '');
-  if (renameType !== 'OBJECT_TABLE' && renameType !== 'OBJECT_COLUMN') throw notSupported(`ALTER ${renameType.replace('OBJECT_', '')} … RENAME`);
+  if (renameType !== 'OBJECT_TABLE' && renameType !== 'OBJECT_COLUMN' && renameType !== 'OBJECT_VIEW') throw notSupported(`ALTER ${renameType.replace('OBJECT_', '')} … RENAME`);
   const rel = target(session, body.relation, body.missing_ok === true);
   if (rel === undefined) return TAG;
+  if (renameType === 'OBJECT_VIEW' && rel.kind !== 'v') throw pgError(SqlState.wrong_object_type, `"${rel.name}" is not a view`, { hint: 'Use ALTER TABLE instead.' });
   const newName = String(body.newname ?? '');
   if (renameType === 'OBJECT_COLUMN') {
     const from = String(body.subname ?? '');
@@ -281,12 +282,13 @@ export const runRename: UtilityHandler = async (session, stmt) => {
   }
   if (session.catalog.findRelation(rel.schema, newName) !== undefined) throw pgError(SqlState.duplicate_table, `relation "${newName}" already exists`);
   if (isIceberg(session, rel)) await session.iceberg!.renameTable(rel.schema, rel.name, rel.schema, newName);
+  else if (session.iceberg?.isIcebergView(rel) === true) await session.iceberg.renameView(rel.schema, rel.name, rel.schema, newName);
   else {
     if (rel.source instanceof MemoryTable) rel.source.name = newName;
     install(session, rel, { ...rel, name: newName });
   }
   session.server.catalogChanged();
-  return TAG;
+  return renameType === 'OBJECT_VIEW' ? { kind: 'command', tag: 'ALTER VIEW' } : TAG;
 };
 
 /** ALTER TABLE … SET SCHEMA s */

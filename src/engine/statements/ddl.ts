@@ -211,8 +211,22 @@ export const runCreateView: UtilityHandler = async (session, stmt) => {
   const aliases = stringList(body.aliases);
   const columns: ColumnDef[] = bound.columns.map((c, i) => ({ name: aliases[i] ?? c.name, type: c.type, nullable: true }));
   const definition = deparseSync(body.query);
-  const source = new ViewSource(columns, body.query, session.effectiveSearchPath(), session.server.functions);
   const existing = session.catalog.findRelation(schema, name);
+  const iceberg = session.iceberg;
+  if (!temp && iceberg !== undefined && iceberg.storesViews && (await iceberg.catalog.namespaceExists([schema]))) {
+    // an Iceberg namespace keeps the view in the catalog: it outlives the server and every process sees it
+    const replace = body.replace === true && existing !== undefined && iceberg.isIcebergView(existing);
+    if (existing !== undefined && !replace) {
+      throw pgError(SqlState.duplicate_table, `relation "${name}" already exists`, existing.kind === 'v' || body.replace !== true ? {} : { hint: `"${name}" is not a view.` });
+    }
+    const comment = existing?.comment;
+    await iceberg.createView(schema, name, {
+      sql: definition, columns, namespace: [schema], searchPath: session.effectiveSearchPath(), ...(comment === undefined ? {} : { comment }),
+    }, replace);
+    session.server.catalogChanged();
+    return { kind: 'command', tag: 'CREATE VIEW' };
+  }
+  const source = new ViewSource(columns, body.query, session.effectiveSearchPath(), session.server.functions);
   if (existing !== undefined) {
     if (body.replace !== true || existing.kind !== 'v') throw pgError(SqlState.duplicate_table, `relation "${name}" already exists`);
     const replaced: RelationInfo = { ...existing, source, viewDefinition: ` ${definition};` };
@@ -258,12 +272,14 @@ export const runDrop: UtilityHandler = async (session, stmt) => {
       let droppedNamespace = false;
       if (iceberg !== undefined && (await iceberg.catalog.namespaceExists([name]))) {
         const tables = await iceberg.catalog.listTables([name]);
-        if (tables.length > 0 && !cascade) {
+        const views = (await iceberg.catalog.listViews?.([name])) ?? [];
+        if (tables.length + views.length > 0 && !cascade) {
           throw pgError(SqlState.dependent_objects_still_exist, `cannot drop schema ${name} because other objects depend on it`, {
-            detail: tables.map((t) => `table ${name}.${t.name} depends on schema ${name}`).join('\n'),
+            detail: [...tables.map((t) => `table ${name}.${t.name}`), ...views.map((v) => `view ${name}.${v.name}`)].sort().map((o) => `${o} depends on schema ${name}`).join('\n'),
             hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
           });
         }
+        for (const v of views) await iceberg.catalog.dropView?.(v);
         for (const t of tables) await iceberg.catalog.dropTable(t);
         await iceberg.catalog.dropNamespace([name]);
         droppedNamespace = true;
@@ -299,6 +315,7 @@ export const runDrop: UtilityHandler = async (session, stmt) => {
       throw pgError(SqlState.wrong_object_type, `"${rel.name}" is not a ${spec.word}`, { hint: `Use DROP ${rel.kind === 'v' ? 'VIEW' : 'TABLE'} to remove a ${rel.kind === 'v' ? 'view' : 'table'}.` });
     }
     if (rel.persistence === 't') session.catalog.removeTempRelation(rel.name);
+    else if (session.iceberg?.isIcebergView(rel) === true) await session.iceberg.dropView(rel.schema, rel.name);
     else if (session.iceberg?.isIcebergRelation(rel) === true) {
       // DROP TABLE removes the catalog pointer; the files stay (CALL system.drop_table(…, purge => true) deletes them)
       await session.iceberg.catalog.dropTable({ namespace: [rel.schema], name: rel.name });
@@ -333,6 +350,7 @@ export const runComment: UtilityHandler = async (session, stmt) => {
     const updated: RelationInfo = { ...rel, ...(comment === undefined ? { comment: undefined } : { comment }) };
     // Iceberg tables keep it in the `comment` table property (Spark's and Trino's convention)
     if (session.iceberg?.writable === true && session.iceberg.isIcebergRelation(rel)) await session.iceberg.commentOnTable(rel.schema, rel.name, comment);
+    else if (session.iceberg?.isIcebergView(rel) === true) await session.iceberg.commentOnView(rel.schema, rel.name, comment);
     else if (rel.persistence === 't') session.catalog.addTempRelation(updated);
     else session.catalog.db.replaceRelation(updated);
   } else if (objtype === 'OBJECT_COLUMN') {

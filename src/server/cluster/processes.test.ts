@@ -180,6 +180,11 @@ describe('lakegate serve --processes 2', () => {
     expect(oids[1]).toEqual(oids[0]);
     const fields = await Promise.all([a, b].map(async (c) => (await c.query('select id from mp.t limit 1')).fields[0]!.tableID));
     expect(fields).toEqual([Number(oids[0]![0].rel), Number(oids[0]![0].rel)]);
+    // a view in an Iceberg namespace lives in the catalog, so every process has it
+    await a.query('create view mp.big as select id, v from mp.t where id > 3');
+    expect((await b.query('select count(*)::int as n from mp.big')).rows).toEqual([{ n: 3 }]);
+    await b.query('drop view mp.big');
+    await expect(a.query('select * from mp.big')).rejects.toMatchObject({ code: '42P01' });
     await endAll();
   }, 60_000);
 
