@@ -119,6 +119,14 @@ function ruleLines(opt: OptimizedPlan): string[] {
   return ['Optimizer Rules:', ...opt.rules.map((r) => `  ${r.name}: ${r.applied ? `${ms(r.ms)} ms` : 'disabled'}`)];
 }
 
+/**
+ * Rows a node hands up, as PostgreSQL counts them: INSERT / UPDATE / DELETE without RETURNING return none (our
+ * DML operators pass the command's row count up as one row, which is not a result row).
+ */
+function actualRows(p: LogicalPlan, rows: number): number {
+  return (p.kind === 'Insert' || p.kind === 'Overwrite') && p.returning === null ? 0 : rows;
+}
+
 export const runExplain: UtilityHandler = async (session, stmt, params) => {
   const body = nodeBody(stmt.ast);
   const o = parseOptions(body);
@@ -145,7 +153,7 @@ export const runExplain: UtilityHandler = async (session, stmt, params) => {
       const s = instrument?.of(p);
       const scan = instrument?.scanMetrics(p) ?? planned.get(p);
       return {
-        ...(s === undefined ? {} : { 'Actual Rows': s.rows, 'Actual Batches': s.batches, 'Actual Loops': s.loops, 'Actual Total Time': Number(ms(s.ms)) }),
+        ...(s === undefined ? {} : { 'Actual Rows': actualRows(p, s.rows), 'Actual Batches': s.batches, 'Actual Loops': s.loops, 'Actual Total Time': Number(ms(s.ms)) }),
         ...(scan === undefined ? {} : scanJson(scan)),
       };
     };
@@ -164,7 +172,7 @@ export const runExplain: UtilityHandler = async (session, stmt, params) => {
       const s = instrument.of(p);
       const scan = instrument.scanMetrics(p);
       return {
-        suffix: s === undefined ? ' (never executed)' : `  (actual rows=${s.rows} batches=${s.batches}${s.loops === 1 ? '' : ` loops=${s.loops}`} time=${ms(s.ms)} ms)`,
+        suffix: s === undefined ? ' (never executed)' : `  (actual rows=${actualRows(p, s.rows)} batches=${s.batches}${s.loops === 1 ? '' : ` loops=${s.loops}`} time=${ms(s.ms)} ms)`,
         lines: [...(scan === undefined || scan.filesTotal === 0 ? [] : [scannedText(scan)]), ...memoryDetailLines(instrument, p)],
       };
     });
