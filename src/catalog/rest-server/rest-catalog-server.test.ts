@@ -3,6 +3,7 @@
  * with the Spark "bunnies" fixture registered through the path map: raw HTTP for the wire format (error
  * shapes, status codes, lossless ids), lakegate's RestCatalog client for the IcebergCatalog contract.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
 import { parse } from 'lossless-json';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRestCatalog, type RestCatalog } from '../rest/index.ts';
@@ -156,5 +157,36 @@ describe('Iceberg REST catalog server', () => {
     expect(await client.dropNamespace(['archive'])).toBe(true);
     // the fixture files are untouched (purge is ignored): the original table still loads
     expect((await client.loadTableLocation({ namespace: ['lake'], name: 'bunnies' })).metadataLocation).toBe(V5);
+  });
+
+  it('lists, loads, renames and drops views of the SQL catalog; creating one over REST is 501', async () => {
+    const lake = fx.catalogs.get('lakegate')!;
+    const location = `${fx.dir}/lake/v_rest`;
+    const metadataLocation = `${location}/metadata/00000-0b7c0f6e-0000-4000-8000-000000000002.metadata.json`;
+    const doc = {
+      'view-uuid': '0b7c0f6e-0000-4000-8000-000000000002', 'format-version': 1, location, 'current-version-id': 1,
+      versions: [{ 'version-id': 1, 'schema-id': 0, 'timestamp-ms': 1700000000000, summary: {}, 'default-namespace': ['lake'],
+        representations: [{ type: 'sql', sql: 'SELECT 1 AS one', dialect: 'postgresql' }] }],
+      'version-log': [{ 'version-id': 1, 'timestamp-ms': 1700000000000 }],
+      schemas: [{ type: 'struct', 'schema-id': 0, fields: [{ id: 1, name: 'one', required: false, type: 'int' }] }],
+      properties: {},
+    };
+    await mkdir(`${location}/metadata`, { recursive: true });
+    await writeFile(metadataLocation, JSON.stringify(doc));
+    await lake.createView!({ namespace: ['lake'], name: 'v_rest' }, metadataLocation);
+    expect((await http('GET', '/v1/lakegate/namespaces/lake/views')).json).toEqual({ identifiers: [{ namespace: ['lake'], name: 'v_rest' }] });
+    // views are not tables, in either listing
+    expect((await http('GET', '/v1/lakegate/namespaces/lake/tables')).json).toEqual({ identifiers: [{ namespace: ['lake'], name: 'bunnies' }] });
+    const loaded = await http('GET', '/v1/lakegate/namespaces/lake/views/v_rest');
+    expect(loaded.status).toBe(200);
+    expect(loaded.json).toMatchObject({ 'metadata-location': metadataLocation, metadata: { 'view-uuid': doc['view-uuid'], 'current-version-id': 1 } });
+    expect((await http('HEAD', '/v1/lakegate/namespaces/lake/views/v_rest')).status).toBe(204);
+    expect((await http('GET', '/v1/lakegate/namespaces/lake/views/bunnies')).json).toEqual({ error: { message: 'View does not exist: lake.bunnies', type: 'NoSuchViewException', code: 404 } });
+    expect((await http('POST', '/v1/lakegate/namespaces/lake/views', { name: 'x' })).status).toBe(501);
+    expect((await http('POST', '/v1/lakegate/views/rename', { source: { namespace: ['lake'], name: 'v_rest' }, destination: { namespace: ['lake'], name: 'v2' } })).status).toBe(204);
+    expect((await http('HEAD', '/v1/lakegate/namespaces/lake/views/v_rest')).status).toBe(404);
+    expect((await http('DELETE', '/v1/lakegate/namespaces/lake/views/v2')).status).toBe(204);
+    expect((await http('DELETE', '/v1/lakegate/namespaces/lake/views/v2')).status).toBe(404);
+    expect((await http('GET', '/v1/config')).json!['endpoints']).toContain('GET /v1/{prefix}/namespaces/{namespace}/views/{view}');
   });
 });

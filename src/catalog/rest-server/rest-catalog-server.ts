@@ -157,6 +157,11 @@ export const SUPPORTED_ENDPOINTS: readonly string[] = [
   'POST /v1/{prefix}/namespaces/{namespace}/register',
   'POST /v1/{prefix}/tables/rename',
   'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics',
+  'GET /v1/{prefix}/namespaces/{namespace}/views',
+  'GET /v1/{prefix}/namespaces/{namespace}/views/{view}',
+  'HEAD /v1/{prefix}/namespaces/{namespace}/views/{view}',
+  'DELETE /v1/{prefix}/namespaces/{namespace}/views/{view}',
+  'POST /v1/{prefix}/views/rename',
 ];
 
 function sameSecret(a: string, b: string): boolean {

@@ -7,11 +7,13 @@ import type { RestContext, RestRequest, RestResponse } from './rest-request.ts';
 import * as tables from './table-routes.ts';
 import { commitTable } from './commit-table-route.ts';
 import { createTable } from './create-table-route.ts';
+import * as views from './view-routes.ts';
 
 export async function routeCatalogRequest(ctx: RestContext, req: RestRequest): Promise<RestResponse> {
   const s = req.segments;
   const m = req.method;
   if (s[0] === 'tables' && s[1] === 'rename' && s.length === 2 && m === 'POST') return tables.renameTable(ctx, req);
+  if (s[0] === 'views' && s[1] === 'rename' && s.length === 2 && m === 'POST') return views.renameView(ctx, req);
   if (s[0] === 'transactions') throw notImplemented('Multi-table transactions are not supported by this lakegate REST catalog');
   if (s[0] === 'namespaces') {
     if (s.length === 1) {
@@ -39,6 +41,17 @@ export async function routeCatalogRequest(ctx: RestContext, req: RestRequest): P
           if (m === 'POST') return commitTable(ctx, id, req);
         } else if (s.length === 5 && s[4] === 'metrics' && m === 'POST') {
           return { status: 204 }; // metrics reports are accepted and dropped
+        }
+      } else if (s[2] === 'views') {
+        if (s.length === 3) {
+          if (m === 'GET') return views.listViews(ctx, namespace);
+          if (m === 'POST') views.viewWritesNotServed();
+        } else if (s.length === 4) {
+          const id: TableIdentifier = { namespace, name: s[3]! };
+          if (m === 'GET') return views.loadView(ctx, id);
+          if (m === 'HEAD') return views.viewExists(ctx, id);
+          if (m === 'DELETE') return views.dropView(ctx, id);
+          if (m === 'POST') views.viewWritesNotServed();
         }
       }
     }

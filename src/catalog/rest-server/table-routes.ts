@@ -54,7 +54,8 @@ export async function registerTable(ctx: RestContext, namespace: Namespace, req:
   return result;
 }
 
-function tableIdentifier(v: unknown, what: string): TableIdentifier {
+/** a TableIdentifier field of a request body (rename's source / destination) */
+export function tableIdentifierField(v: unknown, what: string): TableIdentifier {
   if (v === null || typeof v !== 'object') throw badRequest(`Malformed request: "${what}" must be a table identifier`);
   const o = v as Record<string, unknown>;
   return { namespace: stringArray(o['namespace'], `${what}.namespace`), name: stringField(o, 'name') };
@@ -63,8 +64,8 @@ function tableIdentifier(v: unknown, what: string): TableIdentifier {
 /** POST /tables/rename { source, destination }: 204 */
 export async function renameTable(ctx: RestContext, req: RestRequest): Promise<RestResponse> {
   const body = bodyObject(req);
-  const source = tableIdentifier(body['source'], 'source');
-  const destination = tableIdentifier(body['destination'], 'destination');
+  const source = tableIdentifierField(body['source'], 'source');
+  const destination = tableIdentifierField(body['destination'], 'destination');
   if (!(await ctx.catalog.tableExists(source))) throw noSuchTable(source);
   if (!(await ctx.catalog.namespaceExists(destination.namespace))) throw noSuchNamespace(destination.namespace);
   await ctx.catalog.renameTable(source, destination);

@@ -1,0 +1,80 @@
+/**
+ * View endpoints of the Iceberg REST catalog API over a catalog that stores views (the SQL catalog's VIEW
+ * rows): list, load (LoadViewResult has LoadTableResult's shape), HEAD, DELETE, rename. Creating or replacing
+ * a view through REST (CreateViewRequest / CommitViewRequest) is not served: lakegate writes views from SQL.
+ */
+import { GatewayError } from '../../common/errors.ts';
+import { noSuchNamespace } from '../iceberg/catalog-errors.ts';
+import type { IcebergCatalog, Namespace, TableIdentifier } from '../iceberg/iceberg-catalog.ts';
+import { loadTableResult } from './load-table-result.ts';
+import { RestError, notImplemented } from './rest-errors.ts';
+import { bodyObject, json, noContent, type RestContext, type RestRequest, type RestResponse } from './rest-request.ts';
+import { tableIdentifierField } from './table-routes.ts';
+
+type Views = Required<Pick<IcebergCatalog, 'listViews' | 'loadViewLocation' | 'dropView' | 'renameView'>>;
+
+function views(ctx: RestContext): Views {
+  const c = ctx.catalog;
+  if (c.listViews === undefined || c.loadViewLocation === undefined || c.dropView === undefined || c.renameView === undefined) {
+    throw notImplemented('This catalog does not store views');
+  }
+  return { listViews: c.listViews.bind(c), loadViewLocation: c.loadViewLocation.bind(c), dropView: c.dropView.bind(c), renameView: c.renameView.bind(c) };
+}
+
+const noSuchView = (id: TableIdentifier): RestError =>
+  new RestError(404, 'NoSuchViewException', `View does not exist: ${[...id.namespace, id.name].join('.')}`);
+
+/** the catalog's "relation does not exist" (42P01) is a missing view here */
+async function asView<T>(id: TableIdentifier, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (GatewayError.is(e) && e.code === '42P01') throw noSuchView(id);
+    throw e;
+  }
+}
+
+/** GET /namespaces/{ns}/views → { identifiers } */
+export async function listViews(ctx: RestContext, namespace: Namespace): Promise<RestResponse> {
+  const v = views(ctx);
+  if (!(await ctx.catalog.namespaceExists(namespace))) throw noSuchNamespace(namespace);
+  const ids = await v.listViews(namespace);
+  return json({ identifiers: ids.map((id) => ({ namespace: id.namespace, name: id.name })) });
+}
+
+/** GET /namespaces/{ns}/views/{view} → LoadViewResult { metadata-location, metadata, config } */
+export async function loadView(ctx: RestContext, id: TableIdentifier): Promise<RestResponse> {
+  const { metadataLocation } = await asView(id, () => views(ctx).loadViewLocation(id));
+  return loadTableResult(ctx.io, metadataLocation);
+}
+
+/** HEAD /namespaces/{ns}/views/{view}: 204 or 404 */
+export async function viewExists(ctx: RestContext, id: TableIdentifier): Promise<RestResponse> {
+  await asView(id, () => views(ctx).loadViewLocation(id));
+  return noContent;
+}
+
+/** DELETE /namespaces/{ns}/views/{view}: the pointer goes, the metadata files stay */
+export async function dropView(ctx: RestContext, id: TableIdentifier): Promise<RestResponse> {
+  if (!(await views(ctx).dropView(id))) throw noSuchView(id);
+  await ctx.changed();
+  return noContent;
+}
+
+/** POST /views/rename { source, destination }: 204 */
+export async function renameView(ctx: RestContext, req: RestRequest): Promise<RestResponse> {
+  const body = bodyObject(req);
+  const source = tableIdentifierField(body['source'], 'source');
+  const destination = tableIdentifierField(body['destination'], 'destination');
+  const v = views(ctx);
+  await asView(source, () => v.loadViewLocation(source));
+  if (!(await ctx.catalog.namespaceExists(destination.namespace))) throw noSuchNamespace(destination.namespace);
+  await v.renameView(source, destination);
+  await ctx.changed();
+  return noContent;
+}
+
+/** POST /namespaces/{ns}/views and POST /namespaces/{ns}/views/{view} */
+export function viewWritesNotServed(): never {
+  throw notImplemented('Creating or replacing views through the REST catalog is not supported by lakegate; use CREATE VIEW over SQL');
+}
