@@ -238,7 +238,8 @@ async function runLakegate(gen: Generated): Promise<Result> {
   // --trace: the child writes its memory (rss, heap, external, ArrayBuffers) on stderr twice a second
   if (args.trace === true) nodeArgs.push('--import', new URL('./copy-memory-trace.mjs', import.meta.url).href);
   const child = spawn(process.execPath, [...nodeArgs, 'bin/lakegate.mjs', 'serve'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // --trace: the child's stdout (where --node-args=--trace-gc writes) goes to stderr too
+    stdio: ['ignore', args.trace === true ? 2 : 'ignore', 'inherit'],
     env: { ...process.env, LAKEGATE_HOST: '127.0.0.1', LAKEGATE_PORT: String(port), LAKEGATE_WAREHOUSE: warehouse, LAKEGATE_AUTH: 'trust', LAKEGATE_SAMPLE_DATA: 'false' },
   });
   const url = `postgres://postgres@127.0.0.1:${port}/lakegate`;

@@ -38,7 +38,8 @@ const good: readonly (readonly string[])[] = [
   ['short', 'éèêëé', '', 'ninechars'],
   ['ab', 'abc', 'éé', ''],
 ];
-const odd = [' 12', '+5', '1e3', '12.345', 'x', '2020-02-30', '99999999999', 'infinity', '1,5', '"q"', '"a,b"', '"a""b"', '\\N', 'a\\tb', '\\x41', '12345678901', 'toolongvalue!!'];
+const odd = [' 12', '+5', '1e3', '12.345', 'x', '2020-02-30', '99999999999', 'infinity', '1,5', '"q"', '"a,b"', '"a""b"', '\\N', 'a\\tb', '\\x41', '12345678901', 'toolongvalue!!',
+  'a"b', '"x\ny"', '"ab"\rc', '"ab"c', '"a\\"b"', '""', '"12"', '"1,2",x', '"é,"'];
 
 function input(r: () => number, format: 'csv' | 'text', errors: boolean): string {
   const d = format === 'csv' ? ',' : '\t';
@@ -50,6 +51,7 @@ function input(r: () => number, format: 'csv' | 'text', errors: boolean): string
       if (x < 0.08) return format === 'csv' ? '' : '\\N';
       if (errors && x < 0.11) return odd[Math.floor(r() * odd.length)]!;
       if (format === 'csv' && x < 0.16) return `"${good[c]![Math.floor(r() * good[c]!.length)]}"`;
+      if (format === 'csv' && x < 0.18) return '""';
       if (format === 'text' && x < 0.14) return 'a\\\\b';
       return good[c]![Math.floor(r() * good[c]!.length)]!;
     });
@@ -81,7 +83,10 @@ describe('clean records = general readers', () => {
     for (let seed = 1; seed <= 60; seed++) {
       it(`${format} seed ${seed}`, () => {
         const r = rng(seed * 31 + (format === 'csv' ? 0 : 7));
-        const options = format === 'csv' ? { ...csv, header: seed % 5 === 0 } : text;
+        // csv: a backslash ESCAPE, FORCE_NULL and FORCE_NOT_NULL in some runs (quoted fields on the clean path)
+        const options = format === 'csv'
+          ? { ...csv, header: seed % 5 === 0, ...(seed % 4 === 1 ? { escape: '\\' } : {}), ...(seed % 7 === 2 ? { forceNull: ['c4', 'c5'], forceNotNull: ['c6'] } : {}) }
+          : text;
         const data = input(r, format, seed % 3 !== 0);
         const expected = run(options, data, false);
         expect(run(options, data, true)).toEqual(expected);
@@ -96,5 +101,23 @@ describe('clean records = general readers', () => {
     // a bad value before a missing column: the conversion error
     expect(run(csv, 'x,2\n', true)).toEqual({ error: ['22P02', 'invalid input syntax for type integer: "x"', 'COPY t, line 1, column c0: "x"'] });
     expect(run(csv, '1,2,3,2020-01-01\n', true)).toEqual({ error: ['22P04', 'missing data for column "c4"', 'COPY t, line 1'] });
+  });
+
+  it('csv: quoted fields on the clean path read as the general reader reads them', () => {
+    const records = [
+      '1,2,3,2020-01-01,"a,b","x","y"\n', '1,2,3,2020-01-01,"a,b","x","y"\r\n', '1,2,3,2020-01-01,"ab"\rc,x,y\n', '1,2,3,2020-01-01,"ab"c,x,y\n',
+      '1,2,3,2020-01-01,a"b,x,y\n', '1,2,3,2020-01-01,"a\nb",x,y\n', '1,2,3,2020-01-01,"",,""\n', '"1","2","3","2020-01-01","é,","x,",""\n',
+      '1,2,3,2020-01-01,"a""b",x,y\n', '1,2,3,2020-01-01,"a\\"b",x,y\n', '1,2,3,2020-01-01,"a,b",x\n', '1,2,3,2020-01-01,"a,b",x,y,"z"\n',
+      '"x",2,3,2020-01-01,"a,b",x,y,z\n', '"x",2,3,2020-01-01,"a,b"\n', '1,2,3,2020-01-01,"a,b",x,"toolongvalue"\n', '1,2,3,2020-01-01,"a,b",x,"y"',
+    ];
+    // at least one record of each kind decodes (not everything an error)
+    expect(run(csv, records[2]!, true)).toMatchObject({ rows: [[1, 2n, expect.anything(), 18262, 'ab\rc', 'x', 'y  ']] });
+    const variants = [csv, { ...csv, escape: '\\' }, { ...csv, forceNull: ['c4', 'c6'], forceNotNull: ['c5'] }];
+    for (const options of variants) {
+      for (const rec of records) {
+        const data = `${rec}${rec.endsWith('\n') ? '' : '\n'}2,3,4,2020-01-02,"q",r,s\n`;
+        expect([rec, run(options, data, true)]).toEqual([rec, run(options, data, false)]);
+      }
+    }
   });
 });

@@ -25,7 +25,7 @@ import { onlyNulls, storedInDataFiles } from '../variant/v3-type-rules.ts';
 import type { IcebergWriteIO } from './write-io.ts';
 import { encodeParquetIpc, encodeTypedFile, type ParquetEncodeOptions, type TypedFileResult } from './parquet-encode.mjs';
 import { ENCODE_THREADS, encodeInWorker, encodeSlot, encodeTypedInWorker, releaseEncodeSlot, tryEncodeSlot, warmEncodePool } from './parquet-encode-pool.ts';
-import { addTypedBounds, mostlyDistinct, typedArrowData, typedMatches, type BufferColumn } from './typed-arrow-data.ts';
+import { addTypedBounds, mostlyDistinct, sortedKeys, typedArrowData, typedMatches, type BufferColumn } from './typed-arrow-data.ts';
 import { isTypedBatch, materializeColumn, typedBuffers, typedNullCount, type TypedBatch, type TypedColumn } from './typed-columns.ts';
 import type { TypedFileBatch } from './typed-file-ipc.mjs';
 import { giveBuffers } from './typed-buffer-pool.ts';
@@ -80,7 +80,7 @@ export interface ParquetDataWriterOptions {
   readonly busyInThreadMaxBytes?: number;
 }
 
-/** rows mostlyDistinct samples */
+/** rows mostlyDistinct and sortedKeys sample */
 const DICTIONARY_SAMPLE = 2048;
 
 /** 8 MiB of Arrow data (≈ 130k TPC-H lineitem rows): below that a thread hand-off is not worth it */
@@ -125,7 +125,7 @@ export class ParquetDataWriter {
   private warmed = false;
   /** typed batches in `pending`: their buffers are recycled once the file's IPC copy is made */
   private pendingTyped: TypedBatch[] = [];
-  /** columns of the current file written without dictionary (mostlyDistinct on its first typed batch) */
+  /** columns of the current file written without dictionary (mostlyDistinct or sortedKeys on its first typed batch) */
   private noDictionary: string[] = [];
   /**
    * the current file is made of typed buffers only (`pendingTyped`, no Arrow built here): its Arrow, bounds, IPC
@@ -218,7 +218,7 @@ export class ParquetDataWriter {
   private chooseNoDictionary(typed: readonly TypedColumn[] | null, rows: number): string[] {
     const shared = this.options.dictionaryChoice;
     if (shared?.noDictionary !== undefined) return shared.noDictionary;
-    const choice = typed === null ? [] : this.fields.filter((f, c) => typed[c] !== undefined && mostlyDistinct(typed[c], DICTIONARY_SAMPLE)).map((f) => f.name);
+    const choice = typed === null ? [] : this.fields.filter((f, c) => typed[c] !== undefined && (mostlyDistinct(typed[c], DICTIONARY_SAMPLE) || sortedKeys(typed[c], DICTIONARY_SAMPLE))).map((f) => f.name);
     if (shared !== undefined && typed !== null && rows >= DICTIONARY_SAMPLE) shared.noDictionary = choice;
     return choice;
   }

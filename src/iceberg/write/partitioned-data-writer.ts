@@ -136,10 +136,18 @@ export class PartitionedDataWriter {
     const perm = new Int32Array(length);
     const fill = starts.slice(0, groups.count);
     for (let i = 0; i < length; i++) perm[fill[groups.groupOf[i]!]!++] = i;
+    const stages = parts.map((o) => (o.stage ??= new TypedStage(typed.length, STAGE_ROWS)));
+    // what fits in each stage goes in column by column (TypedStage.appendGroups); groups are distinct partitions
+    const counts = new Int32Array(groups.count);
+    if (new Set(stages).size === stages.length) {
+      for (let g = 0; g < groups.count; g++) counts[g] = Math.min(starts[g + 1]! - starts[g]!, stages[g]!.room);
+      TypedStage.appendGroups(stages, typed, perm, starts, counts);
+    }
     for (let g = 0; g < groups.count; g++) {
       const o = parts[g]!;
-      let at = starts[g]!;
+      let at = starts[g]! + counts[g]!;
       const end = starts[g + 1]!;
+      if (o.stage!.full) await o.writer.add(o.stage!.finish());
       while (at < end) {
         o.stage ??= new TypedStage(typed.length, STAGE_ROWS);
         at += o.stage.append(typed, perm, at, end);

@@ -10,7 +10,7 @@ import { parseSchema, type Schema } from '../spec/schema.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import { DecimalBuilder, Int32Builder, Int64Builder, Utf8Builder } from './typed-column-builders.ts';
 import { TypedBatch, materializeColumn, type TypedColumn } from './typed-columns.ts';
-import { mostlyDistinct } from './typed-arrow-data.ts';
+import { mostlyDistinct, sortedKeys } from './typed-arrow-data.ts';
 import { memoryWriteIO } from './testing/memory-write-io.ts';
 
 const schema = parseSchema({
@@ -106,5 +106,29 @@ describe('typed batches through ParquetDataWriter', () => {
     const few = new Int32Builder(2048, 'date');
     for (let r = 0; r < 2048; r++) few.append(r % 300);
     expect(mostlyDistinct(few.finish())).toBe(false);
+  });
+
+  it('picks PLAIN for a sorted key with many values, not for sorted columns with few or unsorted ones', () => {
+    const int32 = (f: (r: number) => number, n = 2048): TypedColumn => {
+      const b = new Int32Builder(n, 'int');
+      for (let r = 0; r < n; r++) b.append(f(r));
+      return b.finish();
+    };
+    const int64 = (f: (r: number) => number, n = 2048): TypedColumn => {
+      const b = new Int64Builder(n);
+      for (let r = 0; r < n; r++) b.appendNumber(f(r));
+      return b.finish();
+    };
+    // lineitem's l_orderkey: ~4 rows per key, ascending; beyond 2^32 (high words) and descending too
+    expect(sortedKeys(int64((r) => 1 + Math.floor(r / 4) * 3))).toBe(true);
+    expect(sortedKeys(int64((r) => 2 ** 40 + Math.floor(r / 4) * 2 ** 31))).toBe(true);
+    expect(sortedKeys(int32((r) => 10_000 - Math.floor(r / 5)))).toBe(true);
+    expect(sortedKeys(int64((r) => -(2 ** 35) + r * 2 ** 30))).toBe(true);
+    // sorted with few values (long runs), unsorted keys, one step back, too few rows, strings
+    expect(sortedKeys(int32((r) => Math.floor(r / 100)))).toBe(false);
+    expect(sortedKeys(int32((r) => (r * 7919) % 2048))).toBe(false);
+    expect(sortedKeys(int64((r) => (r === 1000 ? 0 : r + 10)))).toBe(false);
+    expect(sortedKeys(int32((r) => r, 200))).toBe(false);
+    expect(sortedKeys(typedBatch(0, 2048).typed[4]!)).toBe(false);
   });
 });

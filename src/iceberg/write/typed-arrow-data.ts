@@ -93,3 +93,31 @@ export function mostlyDistinct(col: TypedColumn, sample = 2048): boolean {
   }
   return nonNull >= 256 && seen.size > nonNull * 0.9;
 }
+
+/**
+ * Whether an integer column's sample is sorted (ascending or descending) with many distinct values (over
+ * 1/8 of its rows): a key the input is ordered by, as l_orderkey in TPC-H lineitem (~4 rows per key).
+ * Its dictionary indices only count up, so the dictionary buys nothing over PLAIN + Snappy: measured on
+ * lineitem (300k rows), PLAIN made the file 3 % smaller and the encoding 6–12 % cheaper. A sorted column
+ * with few values (a date the load is ordered by) keeps its dictionary: its indices are long runs.
+ */
+export function sortedKeys(col: TypedColumn, sample = 2048): boolean {
+  const n = Math.min(col.length, sample);
+  if (n < 256 || (col.kind !== 'int32' && col.kind !== 'int64') || col.nullCount > 0) return false;
+  // 64-bit values compared as (high word signed, low word unsigned)
+  const w = col.kind === 'int32' ? null : new Int32Array(col.values.buffer, col.values.byteOffset, 2 * n);
+  const at = (i: number): number => (w === null ? (col.values as Int32Array)[i]! : w[2 * i + 1]! * 2 ** 32 + (w[2 * i]! >>> 0));
+  let changes = 0;
+  let up = 0;
+  let down = 0;
+  let prev = at(0);
+  for (let i = 1; i < n; i++) {
+    const v = at(i);
+    if (v > prev) up++;
+    else if (v < prev) down++;
+    else continue;
+    changes++;
+    prev = v;
+  }
+  return (up === 0 || down === 0) && changes + 1 > n / 8;
+}
