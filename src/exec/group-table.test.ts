@@ -89,6 +89,25 @@ describe('GroupTable', () => {
     }
   });
 
+  it('one number key column: slot-side keys stay exact through growth, NULLs, bigints, NaN, -0, floats, beyond int32', () => {
+    let x = 7;
+    const rnd = (m: number): number => { x = (Math.imul(x, 1103515245) + 12345) >>> 0; return (x >>> 8) % m; };
+    // many distinct integers first (the table grows many times with only number keys), then other keys mixed in
+    const ints: unknown[][] = Array.from({ length: 5000 }, () => [rnd(3000) * 7919 - 1_000_000]);
+    const mixed: unknown[][] = Array.from({ length: 3000 }, () => {
+      const r = rnd(10);
+      const big = [-2147483648, 2147483647, 2 ** 31, 2 ** 40 + rnd(3), -(2 ** 31) - 1][rnd(5)]!;
+      return [r === 0 ? null : r === 1 ? BigInt(rnd(3000) * 7919 - 1_000_000) : r === 2 ? 2n ** 60n + BigInt(rnd(3)) : r === 3 ? NaN : r === 4 ? -0 : r === 5 ? rnd(50) + 0.5 : r === 6 ? big : rnd(3000) * 7919 - 1_000_000];
+    });
+    const rows = [...ints, ...mixed];
+    for (const oid of [Oid.int8, Oid.float8]) {
+      for (const options of [{ capacity: 16 }, { capacity: 16, hashKey: () => 3 }]) {
+        const { ids } = assignAll([oid], rows, 250, options);
+        expect(ids).toEqual(reference([oid], rows));
+      }
+    }
+  });
+
   it('keeps working after a batch too big to keep its scratch arrays', () => {
     const n = 70_000;
     const a = Array.from({ length: n }, (_, i) => i % 1000);

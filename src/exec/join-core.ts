@@ -6,7 +6,7 @@
 import type { Batch } from '../common/batch.ts';
 import type { JoinType } from '../sql/index.ts';
 import { concatColumns, IndexBuffer, nullColumns, take } from './join-gather.ts';
-import type { Compiled } from './expr/compile-expr.ts';
+import type { JoinResidual } from './join-residual.ts';
 
 /**
  * Right-row candidates of a left row: a list per row, or a chained hash table (`first(i)` is the first
@@ -30,7 +30,7 @@ export async function joinBlock(
   leftWidth: number,
   rightWidth: number,
   candidates: JoinCandidates,
-  cond: Compiled | null,
+  cond: JoinResidual | null,
   rightMatched: Uint8Array | null,
 ): Promise<Batch[]> {
   const out: Batch[] = [];
@@ -46,6 +46,8 @@ export async function joinBlock(
   // the candidate pairs, as two typed index lists: the output is gathered column by column from them
   const li = new IndexBuffer(Math.min(CHUNK, Math.max(1024, left.length)));
   const ri = new IndexBuffer(li.data.length);
+  // positions of the pairs that satisfy the residual (reused across flushes)
+  let keep = cond === null ? null : new Int32Array(li.data.length);
   const flush = async (): Promise<void> => {
     const n = li.length;
     if (n === 0) return;
@@ -59,23 +61,37 @@ export async function joinBlock(
       ri.clear();
       return;
     }
-    const combined: Batch = { columns: [...take(left, lv, n, leftWidth, false), ...take(right, rv, n, rightWidth, false)], length: n };
-    if (cond.prepare) await cond.prepare(combined);
-    const keep = new Int32Array(n);
-    let kept = 0;
-    for (let k = 0; k < n; k++) if (cond.fn(combined.columns, k) === true) keep[kept++] = k;
+    if (keep!.length < n) keep = new Int32Array(n);
+    const kept = await cond.select(left, right, leftWidth, rightWidth, lv, rv, n, keep!);
     for (let j = 0; j < kept; j++) {
-      const k = keep[j]!;
+      const k = keep![j]!;
       leftMatched[lv[k]!] = 1;
       if (rightMatched) rightMatched[rv[k]!] = 1;
     }
-    if (emits && kept > 0) out.push(kept === n ? combined : { columns: take(combined, keep, kept, combined.columns.length, false), length: kept });
+    if (emits && kept > 0) {
+      // the matching pairs' full rows, gathered from the inputs (the residual gathered only what it reads)
+      let ls = lv, rs = rv;
+      if (kept < n) {
+        ls = new Int32Array(kept);
+        rs = new Int32Array(kept);
+        for (let j = 0; j < kept; j++) { const k = keep![j]!; ls[j] = lv[k]!; rs[j] = rv[k]!; }
+      }
+      out.push({ columns: [...take(left, ls, kept, leftWidth, false), ...take(right, rs, kept, rightWidth, false)], length: kept });
+    }
     li.clear();
     ri.clear();
   };
   if (typeof candidates === 'function') {
     for (let i = 0; i < left.length; i++) {
       for (const j of candidates(i)) { li.push(i); ri.push(j); }
+      if (li.length >= CHUNK) await flush();
+    }
+  } else if (joinType === 'mark' && rightMatched !== null) {
+    // a built row already marked is decided: no more pairs for it
+    const { first, next } = candidates;
+    const marked = rightMatched;
+    for (let i = 0; i < left.length; i++) {
+      for (let j = first(i); j >= 0; j = next[j]!) if (marked[j] === 0) { li.push(i); ri.push(j); }
       if (li.length >= CHUNK) await flush();
     }
   } else {

@@ -40,7 +40,8 @@ export type BatchProber = (cols: Cols, n: number) => Int32Array;
 function intKey(v: unknown): number | null | undefined {
   if (v === null || v === undefined) return null;
   if (typeof v === 'number') return Number.isInteger(v) ? v : undefined;
-  if (typeof v === 'bigint') return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : undefined;
+  // a bigint beyond ±(2^53 − 1) converts to a number at least 2^53 in magnitude: never a safe integer
+  if (typeof v === 'bigint') { const x = Number(v); return Number.isSafeInteger(x) ? x : undefined; }
   return undefined;
 }
 
@@ -74,32 +75,40 @@ function slotOf(k: number, mask: number): number {
   return h & mask;
 }
 
-/** open addressing with linear probing; heads[slot] = -1 marks an empty slot */
+/**
+ * open addressing with linear probing over one Float64Array of [key, first row + 1] pairs (0: an empty slot),
+ * so a probe of a big build side (TPC-H orders) touches one cache line per slot, not a key array and a head array
+ */
 function buildIntTable(rows: Batch, fns: readonly RowFn[]): JoinHashTable | null {
   const keyOf = intKeyFn(fns);
   const n = rows.length;
   let cap = 16;
   while (cap < n * 2) cap *= 2;
   const mask = cap - 1;
-  const keys = new Float64Array(cap);
-  const heads = new Int32Array(cap).fill(-1);
+  const wrap = 2 * cap - 1;
+  const tab = new Float64Array(2 * cap);
   const next = new Int32Array(n).fill(-1);
   let size = 0;
   for (let j = n - 1; j >= 0; j--) {
     const k = keyOf(rows.columns, j);
     if (k === null) continue;
     if (k === undefined) return null;
-    let s = slotOf(k, mask);
-    for (;;) {
-      const h = heads[s]!;
-      if (h === -1) { heads[s] = j; keys[s] = k; size++; break; }
-      if (keys[s] === k) { next[j] = h; heads[s] = j; break; }
-      s = (s + 1) & mask;
+    for (let s = slotOf(k, mask) << 1; ; s = (s + 2) & wrap) {
+      const h = tab[s + 1]!;
+      if (h === 0) { tab[s] = k; tab[s + 1] = j + 1; size++; break; }
+      if (tab[s] === k) { next[j] = h - 1; tab[s + 1] = j + 1; break; }
     }
   }
+  const find = (k: number): number => {
+    for (let s = slotOf(k, mask) << 1; ; s = (s + 2) & wrap) {
+      const h = tab[s + 1]!;
+      if (h === 0) return -1;
+      if (tab[s] === k) return h - 1;
+    }
+  };
   return {
-    rows, next, size, bytes: cap * 12 + n * 4,
-    *heads() { for (let s = 0; s < cap; s++) if (heads[s] !== -1) yield heads[s]!; },
+    rows, next, size, bytes: cap * 16 + n * 4,
+    *heads() { for (let s = 1; s < tab.length; s += 2) if (tab[s] !== 0) yield tab[s]! - 1; },
     batchProber(pfns) {
       const probeKey = intKeyFn(pfns);
       let found = new Int32Array(0);
@@ -107,15 +116,7 @@ function buildIntTable(rows: Batch, fns: readonly RowFn[]): JoinHashTable | null
         if (found.length < n) found = new Int32Array(Math.max(n, 1024));
         for (let i = 0; i < n; i++) {
           const k = probeKey(cols, i);
-          let h = -1;
-          if (k !== null && k !== undefined) {
-            for (let s = slotOf(k, mask); ; s = (s + 1) & mask) {
-              const x = heads[s]!;
-              if (x === -1) break;
-              if (keys[s] === k) { h = x; break; }
-            }
-          }
-          found[i] = h;
+          found[i] = k === null || k === undefined ? -1 : find(k);
         }
         return found;
       };
@@ -124,14 +125,7 @@ function buildIntTable(rows: Batch, fns: readonly RowFn[]): JoinHashTable | null
       const probeKey = intKeyFn(pfns);
       return (cols, i) => {
         const k = probeKey(cols, i);
-        if (k === null || k === undefined) return -1;
-        let s = slotOf(k, mask);
-        for (;;) {
-          const h = heads[s]!;
-          if (h === -1) return -1;
-          if (keys[s] === k) return h;
-          s = (s + 1) & mask;
-        }
+        return k === null || k === undefined ? -1 : find(k);
       };
     },
   };

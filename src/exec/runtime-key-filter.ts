@@ -10,15 +10,19 @@
  *
  * Valid for joins that drop unmatched right rows (inner, left, semi, anti): a right row whose key is not on
  * the left matches nothing, and an aggregate group is made only of rows with its key (one grouping set).
+ * The mirror case: a join that builds its right input and drops unmatched left rows (inner, right, semi)
+ * hands the built keys to its left input when the right input is filtered (probeSideFilterable) — TPC-H Q10's
+ * lineitem ⋈ σ(orders) then converts only the lineitem rows of the 3 months' orders.
  */
 import type { Batch } from '../common/batch.ts';
 import { arrayTypeOf } from '../common/pgtypes/registry.ts';
 import { pgArray } from '../common/pgtypes/values.ts';
-import type { ColumnRefExpr, Expr, LogicalPlan, OpExpr } from '../sql/index.ts';
+import type { ColumnRefExpr, Expr, Join, LogicalPlan, OpExpr } from '../sql/index.ts';
 import type { Env } from './context.ts';
 import type { ExecOperator } from './operator.ts';
 import type { Instrumentation } from './instrumentation.ts';
 import { pushedPredicateOf } from './optimizer/pushed-predicate-of.ts';
+import { estimate } from './optimizer/row-estimate.ts';
 
 /** more keys than this: the filter would hardly filter, and the literal is shipped to every scan task */
 export const MAX_RUNTIME_FILTER_KEYS = 100_000;
@@ -40,6 +44,20 @@ export function scanKeyLimit(p: LogicalPlan): number {
   if (p.kind !== 'TableScan' || p.source.estimatedRows === undefined) return MAX_SCAN_FILTER_KEYS;
   return Math.max(MAX_SCAN_FILTER_KEYS, Math.min(MAX_RUNTIME_FILTER_KEYS, Math.floor(p.source.estimatedRows * SCAN_KEYS_PER_ROW)));
 }
+/**
+ * a join built on its right input filters its left input by the built keys only when the right input is filtered
+ * to at most this fraction of its table(s): the keys of a whole dimension (all 25 nations, every customer)
+ * would keep every probe row and only add a test per row
+ */
+const MAX_BUILD_SELECTIVITY = 0.5;
+
+/** whether a hash join that builds `j.right` may filter `j.left` by the built keys (see the header) */
+export function probeSideFilterable(j: Join): boolean {
+  if (j.joinType !== 'inner' && j.joinType !== 'right' && j.joinType !== 'semi') return false;
+  const r = estimate(j.right);
+  return r !== undefined && r.selectivity <= MAX_BUILD_SELECTIVITY;
+}
+
 /** up to this many keys `k = v1 OR …`; more: `k = ANY(array)`, one hash-set probe per row (in-list-set.ts) */
 const MAX_OR_KEYS = 8;
 

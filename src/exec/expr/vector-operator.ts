@@ -7,7 +7,7 @@
 import { Oid } from '../../common/pgtypes/oids.ts';
 import type { Expr } from '../../sql/index.ts';
 import type { ExecContext } from '../context.ts';
-import { likeRegex } from '../../functions/like.ts';
+import { likeMatcher } from './like-matcher.ts';
 import { scaledArith, scaledCompare, toScaled, type CmpOp } from './vector-numeric.ts';
 import { EMPTY, notNullRows, valuesOf } from './vector-values.ts';
 import { selCount, type Sel, type VecFn } from './vector-types.ts';
@@ -121,14 +121,14 @@ function dateVsTimestamp(op: CmpOp, v: readonly unknown[], t: bigint, sel: Sel, 
  * once per batch instead of once per row (its cache key is a new string each time)
  */
 function likeConst(v: readonly unknown[], pattern: string, ci: boolean, negate: boolean, sel: Sel, n: number): unknown[] {
-  const re = pattern === '%' ? null : likeRegex(pattern, ci);
+  const match = likeMatcher(pattern, ci);
   const out = new Array<unknown>(n).fill(null);
   const m = selCount(sel, n);
   for (let j = 0; j < m; j++) {
     const i = sel === null ? j : sel[j]!;
     const x = v[i];
     if (x === null || x === undefined) continue;
-    const hit = re === null || re.test(x as string);
+    const hit = match(x as string);
     out[i] = negate ? !hit : hit;
   }
   return out;

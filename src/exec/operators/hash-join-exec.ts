@@ -12,15 +12,16 @@
 import type { Batch } from '../../common/batch.ts';
 import { someExpr, transformExpr, type Expr, type Join, type OpExpr } from '../../sql/index.ts';
 import { checkAbort, queryMemory, type Env } from '../context.ts';
-import { compileAll, compileExpr } from '../expr/compile-expr.ts';
+import { compileAll } from '../expr/compile-expr.ts';
 import { concatBatches, joinBlock, unmatchedRight } from '../join-core.ts';
 import { IndexBuffer, take } from '../join-gather.ts';
 import { buildJoinHashTable, type JoinHashTable } from '../join-hash-table.ts';
+import { JoinResidual } from '../join-residual.ts';
 import type { ExecOperator } from '../operator.ts';
 import { explainKb, noteMemoryDetail } from '../memory/memory-explain.ts';
 import type { MemoryReservation } from '../memory/memory-reservation.ts';
 import { estimateBatchBytes } from '../memory/size-estimate.ts';
-import { MAX_RUNTIME_FILTER_KEYS, runKeyFiltered, withKeyFilter } from '../runtime-key-filter.ts';
+import { MAX_RUNTIME_FILTER_KEYS, probeSideFilterable, runKeyFiltered, withKeyFilter } from '../runtime-key-filter.ts';
 
 export interface EquiKeys {
   /** over the left row */
@@ -86,9 +87,9 @@ export class HashJoinExec implements ExecOperator {
     const { rows: rb, next } = table;
     const lk = compileAll(this.keys.left, this.env);
     const probe = table.batchProber(lk.fns);
-    const cond = this.keys.residual === null ? null : compileExpr(this.keys.residual, this.env);
+    const cond = JoinResidual.of(this.keys.residual, this.env);
     const matched = jt === 'right' || jt === 'full' ? new Uint8Array(rb.length) : null;
-    for await (const lb of this.left.execute()) {
+    for await (const lb of await this.#probeInput(table, 'left')) {
       checkAbort(this.env);
       await lk.prepare(lb);
       const firsts = probe(lb.columns, lb.length);
@@ -107,13 +108,13 @@ export class HashJoinExec implements ExecOperator {
     const { rows: lb, next } = table;
     // the combined row joinBlock forms is [right, left]: re-base the residual, and put emitted columns back
     const swapped = this.keys.residual && transformExpr(this.keys.residual, (x) => (x.kind === 'ColumnRef' && x.levelsUp === 0 ? { ...x, index: x.index < lw ? x.index + rw : x.index - lw } : undefined));
-    const cond = swapped === null ? null : compileExpr(swapped, this.env);
+    const cond = JoinResidual.of(swapped, this.env);
     const back = (b: Batch): Batch => ({ columns: [...b.columns.slice(rw), ...b.columns.slice(0, rw)], length: b.length });
     const probeType = jt === 'semi' || jt === 'anti' ? 'mark' : jt === 'right' || jt === 'full' ? 'left' : 'inner';
     const matched = jt === 'inner' || jt === 'right' ? null : new Uint8Array(lb.length);
     const rk = compileAll(this.keys.right, this.env);
     const probe = table.batchProber(rk.fns);
-    for await (const rb of await this.#probeInput(table)) {
+    for await (const rb of await this.#probeInput(table, 'right')) {
       checkAbort(this.env);
       await rk.prepare(rb);
       const firsts = probe(rb.columns, rb.length);
@@ -132,17 +133,23 @@ export class HashJoinExec implements ExecOperator {
     if (idx.length > 0) yield { columns: take(lb, idx.view(), idx.length, lw, false), length: idx.length };
   }
 
-  /** the right input; filtered by the built keys when it aggregates by a join key (runtime-key-filter.ts) */
-  async #probeInput(table: JoinHashTable): Promise<AsyncIterable<Batch>> {
+  /**
+   * the probe input (`side`), filtered by the built keys (runtime-key-filter.ts): the right input of a join
+   * built left, or the left input of an inner / right / semi join built right from a filtered input
+   */
+  async #probeInput(table: JoinHashTable, side: 'left' | 'right'): Promise<AsyncIterable<Batch>> {
     const jt = this.plan.joinType;
-    if (jt === 'right' || jt === 'full' || table.size > MAX_RUNTIME_FILTER_KEYS) return this.right.execute();
-    const k = this.keys.right.findIndex((e, i) => e.kind === 'ColumnRef' && e.levelsUp === 0 && sameTypeEq(this.keys.ops[i]!));
-    if (k < 0) return this.right.execute();
+    const input = side === 'right' ? this.right : this.left;
+    const [probeKeys, buildKeys] = side === 'right' ? [this.keys.right, this.keys.left] : [this.keys.left, this.keys.right];
+    if (table.size > MAX_RUNTIME_FILTER_KEYS) return input.execute();
+    if (side === 'right' ? jt === 'right' || jt === 'full' : !probeSideFilterable(this.plan)) return input.execute();
+    const k = probeKeys.findIndex((e, i) => e.kind === 'ColumnRef' && e.levelsUp === 0 && sameTypeEq(this.keys.ops[i]!));
+    if (k < 0) return input.execute();
     // the distinct values of key k among the built rows (distinct per whole key is enough: duplicates only repeat)
-    const lk = compileAll([this.keys.left[k]!], this.env);
+    const lk = compileAll([buildKeys[k]!], this.env);
     await lk.prepare(table.rows);
     // one key column: the heads are one row per distinct key already, no set needed
-    const seen = this.keys.left.length === 1 ? null : new Set<unknown>();
+    const seen = buildKeys.length === 1 ? null : new Set<unknown>();
     const values: unknown[] = [];
     const fn = lk.fns[0]!, cols = table.rows.columns;
     for (const j of table.heads()) {
@@ -155,9 +162,9 @@ export class HashJoinExec implements ExecOperator {
       }
       values.push(v);
     }
-    const key = this.keys.right[k] as { index: number; name: string };
-    const filtered = withKeyFilter(this.plan.right, key.index, this.keys.ops[k]!, values);
-    if (filtered === null) return this.right.execute();
+    const key = probeKeys[k] as { index: number; name: string };
+    const filtered = withKeyFilter(side === 'right' ? this.plan.right : this.plan.left, key.index, this.keys.ops[k]!, values);
+    if (filtered === null) return input.execute();
     this.#runtimeFilter = `  Runtime Filter: ${key.name} (${values.length} value${values.length === 1 ? '' : 's'})`;
     return runKeyFiltered(filtered, this.env);
   }

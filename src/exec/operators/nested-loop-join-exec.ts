@@ -5,8 +5,8 @@
 import type { Batch } from '../../common/batch.ts';
 import type { Join, LogicalPlan } from '../../sql/index.ts';
 import { checkAbort, queryMemory, withOuter, type Env } from '../context.ts';
-import { compileExpr } from '../expr/compile-expr.ts';
 import { concatBatches, joinBlock, unmatchedRight } from '../join-core.ts';
+import { JoinResidual } from '../join-residual.ts';
 import { rowAt } from '../batch-util.ts';
 import type { ExecOperator } from '../operator.ts';
 import type { MemoryReservation } from '../memory/memory-reservation.ts';
@@ -36,7 +36,7 @@ export class NestedLoopJoinExec implements ExecOperator {
     const lw = this.plan.left.columns.length;
     const rw = this.plan.right.columns.length;
     const jt = this.plan.joinType;
-    const cond = this.plan.condition === null ? null : compileExpr(this.plan.condition, this.env);
+    const cond = JoinResidual.of(this.plan.condition, this.env);
     if (this.plan.lateral) {
       for await (const lb of this.left.execute()) {
         for (let i = 0; i < lb.length; i++) {

@@ -17,6 +17,7 @@ import { compareOpTest, type BoundPredicate } from '../scan/bound-predicate.ts';
 import { EXACT, NOTHING, SOME, isNullAt, validity, type ArrowNode, type Judged } from './arrow-leaf.ts';
 import { stringLeaf } from './arrow-string-filter.ts';
 import { decimalLeaf } from './arrow-decimal-filter.ts';
+import { IntKeySet } from './int-key-set.ts';
 
 /**
  * indexes (ascending) of the rows of `length` that may match, `complete` when every conjunct was judged (else
@@ -61,8 +62,8 @@ function apply64(d: Data, length: number, keep: Uint8Array, value: bigint, test:
   }
 }
 
-/** `col IN (…)` over 32-bit data: one Set probe per kept row */
-function applyIn32(d: Data, length: number, keep: Uint8Array, set: ReadonlySet<number>): void {
+/** `col IN (…)` over 32-bit data: one key-set probe per kept row (a bitmap when the keys are dense: int-key-set.ts) */
+function applyIn32(d: Data, length: number, keep: Uint8Array, set: IntKeySet): void {
   const vals = d.values as Int32Array;
   const bm = validity(d), off = d.offset;
   for (let i = 0; i < length; i++) {
@@ -72,7 +73,7 @@ function applyIn32(d: Data, length: number, keep: Uint8Array, set: ReadonlySet<n
 }
 
 /** `col IN (…)` over 64-bit data: values within ±2^53 as doubles from their two words, the rest as bigints */
-function applyIn64(d: Data, length: number, keep: Uint8Array, small: ReadonlySet<number>, big: ReadonlySet<bigint>): void {
+function applyIn64(d: Data, length: number, keep: Uint8Array, small: IntKeySet, big: ReadonlySet<bigint>): void {
   const vals = d.values as BigInt64Array;
   const words = new Int32Array(vals.buffer, vals.byteOffset, vals.length * 2);
   const lows = new Uint32Array(vals.buffer, vals.byteOffset, vals.length * 2);
@@ -151,22 +152,22 @@ function integerLeaf(p: BoundPredicate, c: number): ArrowNode | null {
  * (parallel/filter-wire.ts), so the runtime key filter's tens of thousands of keys are hashed once per worker and
  * scan, not once per file
  */
-const int32Sets = new WeakMap<readonly number[], ReadonlySet<number>>();
-const int64Sets = new WeakMap<readonly bigint[], { small: ReadonlySet<number>; big: ReadonlySet<bigint> }>();
+const int32Sets = new WeakMap<readonly number[], IntKeySet>();
+const int64Sets = new WeakMap<readonly bigint[], { small: IntKeySet; big: ReadonlySet<bigint> }>();
 
-function int32SetOf(values: readonly number[]): ReadonlySet<number> {
+function int32SetOf(values: readonly number[]): IntKeySet {
   let set = int32Sets.get(values);
-  if (set === undefined) int32Sets.set(values, set = new Set(values));
+  if (set === undefined) int32Sets.set(values, set = IntKeySet.of(values));
   return set;
 }
 
 /** values within ±2^53 as doubles (probed from the two 32-bit words), the rest as bigints */
-function int64SetsOf(values: readonly bigint[]): { small: ReadonlySet<number>; big: ReadonlySet<bigint> } {
+function int64SetsOf(values: readonly bigint[]): { small: IntKeySet; big: ReadonlySet<bigint> } {
   let sets = int64Sets.get(values);
   if (sets === undefined) {
     const limit = BigInt(HI53) * BigInt(TWO32);
     sets = {
-      small: new Set(values.filter((v) => v >= -limit && v < limit).map(Number)),
+      small: IntKeySet.of(values.filter((v) => v >= -limit && v < limit).map(Number)),
       big: new Set(values.filter((v) => v < -limit || v >= limit)),
     };
     int64Sets.set(values, sets);
