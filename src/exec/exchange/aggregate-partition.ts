@@ -15,6 +15,7 @@ import type { WireFragment } from '../partial/worker-fragment.ts';
 import type { MergedPartition } from './merge-partition.ts';
 import type { RowSet } from './repartition-rows.ts';
 import { packColumn, unpackColumn, type WireColumn } from './wire-column.ts';
+import { mergeTaskPool, type MergeTaskMemory } from './merge-task-memory.ts';
 
 /** what the main thread sends the merge task of one partition */
 export interface AggregateRowsRequest {
@@ -23,6 +24,8 @@ export interface AggregateRowsRequest {
   readonly eval: WireEvalContext;
   /** the partition's row sets, in task order */
   readonly sets: readonly RowSet[];
+  /** this merge's share of the query's memory budget (merge-task-memory.ts) */
+  readonly memory?: MergeTaskMemory;
 }
 
 const noRun = (): never => { throw new Error('subqueries do not run in scan workers'); };
@@ -45,7 +48,9 @@ function aggregatePlan(f: WireFragment): Aggregate {
 /** Aggregates one partition's rows; null once `canceled()`. Buffers to move go to `transfer`. */
 export async function aggregatePartition(req: AggregateRowsRequest, canceled: () => boolean, transfer: ArrayBufferLike[]): Promise<MergedPartition | null> {
   const stop = new AbortController();
-  const ctx = workerExecContext(req.eval, stop.signal);
+  const memory = mergeTaskPool(req.memory);
+  // the aggregate's groups count against this merge's share of the query's budget (53200 past it)
+  const ctx = { ...workerExecContext(req.eval, stop.signal), ...(memory === undefined ? {} : { memory }) };
   const env: Env = { ctx, outer: [], workTables: new Map(), run: noRun };
   const sets = req.sets;
   const input: ExecOperator = {

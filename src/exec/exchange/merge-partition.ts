@@ -14,6 +14,9 @@ import { unpackStateInto, type PackedStates } from '../partial/state-wire.ts';
 import { workerExecContext, type WireEvalContext } from '../partial/worker-eval-context.ts';
 import type { PartitionGroups } from './partition-groups.ts';
 import { packColumn, unpackColumn, type WireColumn } from './wire-column.ts';
+import { AggregateMemory } from '../memory/aggregate-memory.ts';
+import { mergeTaskPool, type MergeTaskMemory } from './merge-task-memory.ts';
+import type { ThreadMemory } from './thread-memory.ts';
 
 export interface MergeAggregate {
   /** the aggregate's signature (expr-wire.ts keyOfBuiltin) */
@@ -29,12 +32,16 @@ export interface MergeRequest {
   readonly eval: WireEvalContext;
   /** the partition's group sets, in task order */
   readonly sets: readonly PartitionGroups[];
+  /** this merge's share of the query's memory budget (merge-task-memory.ts) */
+  readonly memory?: MergeTaskMemory;
 }
 
 /** the partition's result rows, column-wise: group keys, then one column per aggregate */
 export interface MergedPartition {
   readonly count: number;
   readonly columns: readonly WireColumn[];
+  /** a ThreadMemoryRequest's answer (exchange-task.ts), no rows */
+  readonly thread?: ThreadMemory;
 }
 
 /** groups between two looks at the cancel flag */
@@ -61,27 +68,41 @@ export function mergePartition(req: MergeRequest, canceled: () => boolean, trans
     order.push(g);
     return g;
   });
-  for (const set of req.sets) {
-    const keyCols: Cols = set.keys.map(unpackColumn);
-    const states: PackedStates[] = set.states.map((s) => ({
-      paths: s.paths,
-      columns: s.columns.map(unpackColumn),
-      tagged: s.columns.map(() => false), // unpackColumn rebuilt the Numerics already
-    }));
-    for (let g = 0; g < set.count; g++) {
-      if (g % CANCEL_CHECK_GROUPS === CANCEL_CHECK_GROUPS - 1 && canceled()) return null;
-      fresh = false;
-      const group = lookup.find(keyCols, g);
-      for (let k = 0; k < defs.length; k++) {
-        // a new group takes the task's state as it is; a known one combines it in
-        if (fresh) unpackStateInto(group.states[k]!, states[k]!, g);
-        else group.states[k]!.combine!(unpackStateInto(create(k), states[k]!, g));
+  // the groups count against this merge's share of the query's budget (53200 past it)
+  const pool = mergeTaskPool(req.memory);
+  const mem = pool === undefined ? null : new AggregateMemory(pool.reserve('Finalize HashAggregate'), {
+    groupKeys: req.keyOids,
+    aggregates: defs.map((def) => ({ distinct: false, orderBy: [], def })),
+  });
+  try {
+    for (const set of req.sets) {
+      const keyCols: Cols = set.keys.map(unpackColumn);
+      const states: PackedStates[] = set.states.map((s) => ({
+        paths: s.paths,
+        columns: s.columns.map(unpackColumn),
+        tagged: s.columns.map(() => false), // unpackColumn rebuilt the Numerics already
+      }));
+      for (let g = 0; g < set.count; g++) {
+        if (g % CANCEL_CHECK_GROUPS === CANCEL_CHECK_GROUPS - 1) {
+          if (canceled()) return null;
+          mem?.afterBatch(CANCEL_CHECK_GROUPS, order);
+        }
+        fresh = false;
+        const group = lookup.find(keyCols, g);
+        for (let k = 0; k < defs.length; k++) {
+          // a new group takes the task's state as it is; a known one combines it in
+          if (fresh) unpackStateInto(group.states[k]!, states[k]!, g);
+          else group.states[k]!.combine!(unpackStateInto(create(k), states[k]!, g));
+        }
       }
+      mem?.afterBatch(set.count % CANCEL_CHECK_GROUPS, order);
     }
+    if (canceled()) return null;
+    const columns: WireColumn[] = [];
+    for (let c = 0; c < width; c++) columns.push(packColumn(order.map((g) => g.keys[c] ?? null), transfer));
+    for (let k = 0; k < defs.length; k++) columns.push(packColumn(order.map((g) => g.states[k]!.final() ?? null), transfer));
+    return { count: order.length, columns };
+  } finally {
+    mem?.release();
   }
-  if (canceled()) return null;
-  const columns: WireColumn[] = [];
-  for (let c = 0; c < width; c++) columns.push(packColumn(order.map((g) => g.keys[c] ?? null), transfer));
-  for (let k = 0; k < defs.length; k++) columns.push(packColumn(order.map((g) => g.states[k]!.final() ?? null), transfer));
-  return { count: order.length, columns };
 }

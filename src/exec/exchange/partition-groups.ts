@@ -28,6 +28,8 @@ export interface PartitionedPartial {
   /** groups before partitioning (the judge of partial-aggregate-exec.ts counts them) */
   readonly count: number;
   readonly parts: readonly PartitionGroups[];
+  /** sets packed earlier in the task, when the worker flushed its group table (run-fragment.ts), in order */
+  readonly earlier?: readonly PartitionedPartial[];
 }
 
 export function isPartitionedPartial(v: unknown): v is PartitionedPartial {

@@ -9,6 +9,7 @@
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import { fromCloneable, needsTagging, toCloneable } from '../../iceberg/parallel/cloneable.ts';
 import { numericOfUnscaled } from '../../iceberg/read/arrow-fast-columns.ts';
+import { estimateArrayBytes } from '../memory/size-estimate.ts';
 
 export type WireColumn =
   | { readonly kind: 'f64'; readonly values: Float64Array; readonly nulls: Uint8Array | null }
@@ -121,4 +122,15 @@ export function buffersOf(cols: readonly WireColumn[], out: ArrayBufferLike[]): 
     if (w.kind === 'numeric') out.push(w.scales.buffer);
     if (w.nulls !== null) out.push(w.nulls.buffer);
   }
+}
+
+/** Estimated bytes packed columns hold (typed buffers exactly, cloned arrays as size-estimate.ts estimates them). */
+export function wireBytes(cols: readonly WireColumn[]): number {
+  let bytes = 0;
+  for (const w of cols) {
+    if (w.kind === 'const') continue;
+    if (w.kind === 'cloned') { bytes += estimateArrayBytes(w.values); continue; }
+    bytes += w.values.byteLength + (w.nulls?.byteLength ?? 0) + (w.kind === 'numeric' ? w.scales.byteLength : 0);
+  }
+  return bytes;
 }

@@ -25,6 +25,23 @@ describe('MemoryPool / MemoryReservation', () => {
     expect([pool.used, server.used, a.peak, b.peak]).toEqual([0, 0, 600, 400]);
   });
 
+  it('fractional estimates leave no residue in the accounts once released', () => {
+    const server = new ServerMemory(1e12);
+    const pool = new MemoryPool(1e9, server);
+    const r = pool.reserve('HashAggregate');
+    for (let i = 0; i < 1000; i++) r.grow(123.37 + i / 7);
+    r.shrink(0.3);
+    r.release();
+    expect([pool.used, server.used]).toEqual([0, 0]);
+  });
+
+  it('a share of the budget names the setting in its 53200, not the share', () => {
+    const pool = new MemoryPool(64 * 1024, new ServerMemory(1e12), 1024 * 1024);
+    let err: unknown;
+    try { pool.reserve('Finalize HashAggregate').grow(100_000); } catch (e) { err = e; }
+    expect((err as GatewayError).detail).toBe(`Failed on request of size 100000 in operator "Finalize HashAggregate": the query's memory use reached lakegate.query_memory_limit (1MB).`);
+  });
+
   it('refuses past the query limit with 53200 and a detail naming the operator and the setting', () => {
     const pool = new MemoryPool(1024 * 1024, new ServerMemory(1e12));
     const r = pool.reserve('HashAggregate');

@@ -28,7 +28,11 @@ export class MemoryPool {
   readonly #held: Held;
   #peak = 0;
 
-  constructor(readonly limit: number, readonly server: ServerMemory = SERVER_MEMORY) {
+  /**
+   * `settingLimit`: the lakegate.query_memory_limit errors name when `limit` is only this pool's share of it
+   * (a merge task's share in a scan worker, exchange/)
+   */
+  constructor(readonly limit: number, readonly server: ServerMemory = SERVER_MEMORY, readonly settingLimit: number = limit) {
     this.#held = { used: 0, server };
     ABANDONED.register(this, this.#held);
   }
@@ -61,6 +65,6 @@ export class MemoryPool {
   }
 
   outOfMemory(operator: string, request: number, why: Refusal): GatewayError {
-    return queryOutOfMemory({ operator, request, why, queryLimit: this.limit, serverLimit: this.server.limit, heap: this.server.lastHeap });
+    return queryOutOfMemory({ operator, request, why, queryLimit: this.settingLimit, serverLimit: this.server.limit, heap: this.server.lastHeap });
   }
 }

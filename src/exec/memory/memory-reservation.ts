@@ -17,6 +17,8 @@ export class MemoryReservation {
 
   tryGrow(bytes: number): boolean {
     if (bytes <= 0) return true;
+    // whole bytes: estimates are fractional, and sums of fractions would leave residue in the accounts
+    bytes = Math.ceil(bytes);
     if (this.pool.tryGrow(bytes) !== null) return false;
     this.#size += bytes;
     if (this.#size > this.#peak) this.#peak = this.#size;
@@ -25,6 +27,7 @@ export class MemoryReservation {
 
   grow(bytes: number): void {
     if (bytes <= 0) return;
+    bytes = Math.ceil(bytes);
     const refused = this.pool.tryGrow(bytes);
     if (refused !== null) throw this.pool.outOfMemory(this.operator, bytes, refused);
     this.#size += bytes;
@@ -32,7 +35,7 @@ export class MemoryReservation {
   }
 
   shrink(bytes: number): void {
-    const n = Math.min(Math.max(0, bytes), this.#size);
+    const n = Math.min(Math.max(0, Math.ceil(bytes)), this.#size);
     this.#size -= n;
     this.pool.shrink(n);
   }

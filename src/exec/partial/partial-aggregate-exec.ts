@@ -8,17 +8,19 @@
  * Numeric and integer results are exact either way; float sums may differ in the last digit, as with
  * PostgreSQL's parallel aggregates. `lakegate.final_aggregate` = partitioned / partitioned_rows runs the final
  * aggregate hash-partitioned across the workers instead (exchange/); EXPLAIN ANALYZE says which one ran.
+ * Either way the merged groups count against the query's memory budget (53200 past it), and each worker
+ * flushes its partial groups early when they pass a slice of that budget (worker-flush-bytes.ts).
  */
 import type { Batch } from '../../common/batch.ts';
 import { emptyScanMetrics, type ScanContext } from '../../catalog/table-source.ts';
-import type { AggregateDef, AggregateState } from '../../functions/registry-types.ts';
+import type { AggregateState } from '../../functions/registry-types.ts';
 import { IcebergTableSource } from '../../iceberg/iceberg-table-source.ts';
 import { fromCloneable } from '../../iceberg/parallel/cloneable.ts';
 import { runTasksInParallel } from '../../iceberg/parallel/parallel-scan.ts';
 import { sourceParallelScan } from '../../iceberg/parallel/source-parallel-scan.ts';
 import type { Aggregate } from '../../sql/index.ts';
 import { BatchBuilder, rowKey } from '../batch-util.ts';
-import { BATCH_SIZE, checkAbort, type Env } from '../context.ts';
+import { BATCH_SIZE, checkAbort, queryMemory, type Env } from '../context.ts';
 import type { ExecOperator } from '../operator.ts';
 import { HashAggregateExec } from '../operators/hash-aggregate-exec.ts';
 import { resolveFilters } from '../optimizer/resolve-pushed.ts';
@@ -28,7 +30,9 @@ import { wireEvalContext } from './worker-eval-context.ts';
 import { fragmentChain, workerFragmentOf } from './worker-fragment.ts';
 import { finalAggregateMode } from '../exchange/final-aggregate-mode.ts';
 import { partitionedFinalAggregate, type PartitionedFinalStats } from '../exchange/partitioned-final-aggregate.ts';
-import { noteExplainDetail } from '../memory/memory-explain.ts';
+import { explainKb, noteExplainDetail, noteMemoryDetail } from '../memory/memory-explain.ts';
+import { AggregateMemory } from '../memory/aggregate-memory.ts';
+import { workerFlushBytes } from './worker-flush-bytes.ts';
 import type { SourceParallelScan } from '../../iceberg/parallel/source-parallel-scan.ts';
 
 /**
@@ -68,44 +72,51 @@ export class PartialAggregateExec implements ExecOperator {
     const pool = await sourceParallelScan(source, scanCtx);
     if (pool === null) return yield* this.#onMainThread();
     this.env.instrument?.addScanMetrics(chain.scan, metrics);
-    const request: FragmentRequest = { fragment, eval: wireEvalContext(ctx) };
+    const memory = queryMemory(this.env);
+    const request: FragmentRequest = { fragment, eval: wireEvalContext(ctx), flushBytes: workerFlushBytes(memory.limit, pool.scan.pool.size) };
     const { aggregates, groupKeys } = this.plan;
     const mode = finalAggregateMode(ctx.session);
     if ((mode === 'partitioned' || mode === 'partitioned_rows') && groupKeys.length > 0) return yield* this.#partitioned(pool, request, mode === 'partitioned_rows');
     noteExplainDetail(this.env, this.plan, 'Final Aggregate: main thread');
-    const defs: AggregateDef[] = aggregates.map((a) => a.def);
-    const fresh = (): AggregateState[] => aggregates.map((a, k) => defs[k]!.create(ctx, a.argTypes, a.type));
+    const mem = new AggregateMemory(memory.reserve('Finalize HashAggregate'), this.plan);
+    const serial = { ran: false };
+    try {
+      yield* this.#mergeOnMain(pool, request, mem, serial);
+    } finally {
+      // a serial fallback noted its own HashAggregate's memory
+      if (!serial.ran) noteMemoryDetail(this.env, this.plan, `Memory Usage: ${explainKb(mem.reservation.peak)}`);
+      mem.release();
+    }
+  }
+
+  /** merges every task's partial groups here, in task order; the groups count against the query's budget */
+  async *#mergeOnMain(pool: SourceParallelScan, request: FragmentRequest, mem: AggregateMemory, serial: { ran: boolean }): AsyncIterable<Batch> {
+    const ctx = this.env.ctx;
+    const { aggregates, groupKeys } = this.plan;
+    const fresh = (): AggregateState[] => aggregates.map((a) => a.def.create(ctx, a.argTypes, a.type));
     const groups = new Map<string, Group>();
     const order: Group[] = [];
-    const keyOids = fragment.keyOids;
+    const keyOids = request.fragment.keyOids;
     const judged = { groups: 0, rows: 0, done: false };
     for await (const r of runTasksInParallel(pool.scan, pool.tasks, pool.fields, pool.read, request)) {
       checkAbort(this.env);
-      const part = r.partial as PartialGroups;
+      const last = r.partial as PartialGroups;
+      // a worker that flushed its group table sent earlier packs too
+      const parts = last.earlier === undefined ? [last] : [...last.earlier, last];
       if (!judged.done) {
-        judged.groups += part.count;
+        for (const part of parts) judged.groups += part.count;
         judged.rows += r.metrics.rowsDecoded;
         if (judged.groups >= MIN_GROUPS_TO_JUDGE && judged.groups > MAX_GROUPS_PER_ROW * judged.rows) {
           // hardly any reduction (one group per order, say): shipping and merging every state costs more than
           // aggregating the rows here, so the workers are stopped (leaving this loop cancels them) and it runs serially
           noteExplainDetail(this.env, this.plan, 'Final Aggregate: main thread, serial (partial states did not reduce the rows)');
+          mem.release();
+          serial.ran = true;
           return yield* this.#onMainThread();
         }
         judged.done = judged.rows >= JUDGE_ROWS;
       }
-      for (let g = 0; g < part.count; g++) {
-        const keys = part.keys.map((col, c) => (part.keysTagged[c] ? fromCloneable(col[g]) : col[g]));
-        const hk = rowKey(keys, keyOids);
-        const states = part.states.map((packed, k) => unpackStateInto(defs[k]!.create(ctx, aggregates[k]!.argTypes, aggregates[k]!.type), packed, g));
-        const known = groups.get(hk);
-        if (known === undefined) {
-          const group = { keys, states };
-          groups.set(hk, group);
-          order.push(group);
-        } else {
-          known.states.forEach((s, k) => s.combine!(states[k]!));
-        }
-      }
+      for (const part of parts) this.#mergeInto(part, keyOids, groups, order, mem);
     }
     // no GROUP BY: an empty input still yields one row (count = 0), as HashAggregateExec
     if (groupKeys.length === 0 && order.length === 0) order.push({ keys: [], states: fresh() });
@@ -115,6 +126,26 @@ export class PartialAggregateExec implements ExecOperator {
       if (out.full()) yield out.take();
     }
     if (out.length > 0) yield out.take();
+  }
+
+  /** combines one pack of partial groups into `groups` (new keys appended to `order`) */
+  #mergeInto(part: PartialGroups, keyOids: readonly number[], groups: Map<string, Group>, order: Group[], mem: AggregateMemory): void {
+    const ctx = this.env.ctx;
+    const aggregates = this.plan.aggregates;
+    for (let g = 0; g < part.count; g++) {
+      const keys = part.keys.map((col, c) => (part.keysTagged[c] ? fromCloneable(col[g]) : col[g]));
+      const hk = rowKey(keys, keyOids);
+      const states = part.states.map((packed, k) => unpackStateInto(aggregates[k]!.def.create(ctx, aggregates[k]!.argTypes, aggregates[k]!.type), packed, g));
+      const known = groups.get(hk);
+      if (known === undefined) {
+        const group = { keys, states };
+        groups.set(hk, group);
+        order.push(group);
+      } else {
+        known.states.forEach((s, k) => s.combine!(states[k]!));
+      }
+    }
+    mem.afterBatch(part.count, order);
   }
 
   /** the final aggregate hash-partitioned across the workers (exchange/): one partition per pool thread */
@@ -131,10 +162,12 @@ export class PartialAggregateExec implements ExecOperator {
         eval: request.eval,
         signal: this.env.ctx.scan.signal,
         rows,
+        memory: queryMemory(this.env),
       }, stats);
     } finally {
       const what = rows ? 'rows partitioned' : 'partitioned';
       noteExplainDetail(this.env, this.plan, `Final Aggregate: ${what} across ${parts} workers  Groups: ${stats.groups}  Largest Partition: ${stats.largest}`);
+      if (stats.memory !== undefined) noteMemoryDetail(this.env, this.plan, `Memory Usage: ${explainKb(stats.memory)}`);
     }
   }
 

@@ -2,7 +2,10 @@
  * Worker side of a partial aggregate: the task's batches (projected fields) widened to the scan's columns,
  * through the fragment's Filters and Projections (the executor's own FilterExec / ProjectionExec), then
  * grouped into fresh aggregate states that are stepped but never finalised. Groups come back in order of
- * first appearance, so merging tasks in task order keeps the main thread's group order.
+ * first appearance, so merging tasks in task order keeps the main thread's group order. A group table whose
+ * estimated size passes `flushBytes` is packed and emptied (a partial aggregate may emit a key more than once:
+ * the final aggregate combines them), so a worker's state stays bounded however many groups its task has;
+ * the earlier packs travel in `earlier`, in order.
  */
 import type { Batch } from '../../common/batch.ts';
 import { toCloneable } from '../../iceberg/parallel/cloneable.ts';
@@ -12,13 +15,15 @@ import type { Env } from '../context.ts';
 import { compileAll, compileExpr, type Compiled } from '../expr/compile-expr.ts';
 import { compileShared } from '../expr/compile-shared.ts';
 import { GroupLookup } from '../group-lookup.ts';
+import { TypedPartialGroups } from './typed-partial-groups.ts';
 import { VectorAggregation } from '../expr/vector-aggregate.ts';
+import { GroupBytes } from '../memory/group-bytes.ts';
 import type { ExecOperator } from '../operator.ts';
 import { FilterExec } from '../operators/filter-exec.ts';
 import { ProjectionExec } from '../operators/projection-exec.ts';
 import { aggregateOfKey, decodeExpr } from './expr-wire.ts';
 import { packStates, type PackedStates } from './state-wire.ts';
-import { partitionGroups, type PartitionedPartial } from '../exchange/partition-groups.ts';
+import { isPartitionedPartial, partitionGroups, type PartitionedPartial } from '../exchange/partition-groups.ts';
 import { repartitionRows, type RepartitionedRows } from '../exchange/repartition-rows.ts';
 import { workerExecContext, type WireEvalContext } from './worker-eval-context.ts';
 import type { WireFragment } from './worker-fragment.ts';
@@ -31,6 +36,8 @@ export interface FragmentRequest {
   readonly partitions?: number;
   /** send the rows, not partial states, split into this many hash partitions (exchange/repartition-rows.ts) */
   readonly repartition?: number;
+  /** pack and empty the task's group table when its estimated size passes this (default: never) */
+  readonly flushBytes?: number;
 }
 
 /** one task's groups, column-wise: `count` groups, one key column per group key, packed states per aggregate */
@@ -40,6 +47,8 @@ export interface PartialGroups {
   readonly keys: readonly (readonly unknown[])[];
   readonly keysTagged: readonly boolean[];
   readonly states: readonly PackedStates[];
+  /** groups packed earlier in the task, when its table was flushed (run-fragment.ts), in order */
+  readonly earlier?: readonly PartialGroups[];
 }
 
 const noRun = (): never => { throw new Error('subqueries do not run in scan workers'); };
@@ -86,55 +95,85 @@ export async function runFragment(
     type: a.type,
     filter: a.filter === null ? null : decodeExpr(a.filter),
   }));
-  const keys = compileAll(f.groupKeys.map(decodeExpr), env);
+  const keyExprs = f.groupKeys.map(decodeExpr);
+  const keys = compileAll(keyExprs, env);
   if (req.repartition !== undefined) return repartitionRows(input, keys.fns, f.keyOids, req.repartition, canceled, transfer);
   const args = compileShared(aggs.map((a) => a.args), env);
   const filters: (Compiled | null)[] = aggs.map((a) => (a.filter === null ? null : compileExpr(a.filter, env)));
   const strict = aggs.map((a) => a.def.strict !== false);
-  const order: { keys: unknown[]; states: AggregateState[] }[] = [];
-  const lookup = new GroupLookup(keys.fns, f.keyOids, (kv) => {
+  type Group = { keys: unknown[]; states: AggregateState[] };
+  let order: Group[] = [];
+  const newLookup = (): GroupLookup<Group> => new GroupLookup(keys.fns, f.keyOids, (kv) => {
     const g = { keys: kv, states: aggs.map((a) => a.def.create(ctx, a.argTypes, a.type)) };
     order.push(g);
     return g;
   });
+  let lookup = newLookup();
   const scratch = args.map((a) => new Array<unknown>(a.fns.length));
   // a batch at a time when every argument and FILTER vectorizes (expr/vector-aggregate.ts)
   const vector = VectorAggregation.tryCreate(aggs, env);
   const rowStates: AggregateState[][] = [];
+  // typed group ids and states when the aggregates allow (typed-partial-groups.ts): no Map or state object per group while rows stream in
+  const typed = TypedPartialGroups.tryCreate(keys, keyExprs, f.keyOids, aggs, vector, ctx);
+  const flushBytes = req.flushBytes ?? Infinity;
+  const size = new GroupBytes({ groupKeys: f.groupKeys, aggregates: aggs.map((a) => ({ distinct: false, orderBy: [], def: a.def })) });
+  const packed: (PartialGroups | PartitionedPartial)[] = [];
+  const pack = (groups: readonly Group[]): PartialGroups | PartitionedPartial => (req.partitions !== undefined
+    ? partitionGroups(groups, f.keyOids, aggs.length, req.partitions, transfer)
+    : packGroups(groups, f.groupKeys.length, aggs.length));
   for await (const b of input.execute()) {
     if (canceled()) return null;
-    if (vector !== null) {
+    if (typed !== null) {
+      await typed.add(b);
+    } else if (vector !== null) {
       const n = b.length;
       vector.accumulate(b.columns, n, rowStates, (i) => lookup.find(b.columns, i).states);
-      continue;
-    }
-    for (const a of args) await a.prepare(b);
-    for (let i = 0; i < b.length; i++) {
-      if (i % CANCEL_CHECK_ROWS === CANCEL_CHECK_ROWS - 1 && canceled()) return null;
-      const g = lookup.find(b.columns, i);
-      for (let a = 0; a < aggs.length; a++) {
-        const flt = filters[a];
-        if (flt && flt.fn(b.columns, i) !== true) continue;
-        const fns = args[a]!.fns;
-        const vals = scratch[a]!;
-        let skip = false;
-        for (let k = 0; k < fns.length; k++) {
-          const v = fns[k]!(b.columns, i);
-          vals[k] = v;
-          if (v === null) skip = true;
+    } else {
+      for (const a of args) await a.prepare(b);
+      for (let i = 0; i < b.length; i++) {
+        if (i % CANCEL_CHECK_ROWS === CANCEL_CHECK_ROWS - 1 && canceled()) return null;
+        const g = lookup.find(b.columns, i);
+        for (let a = 0; a < aggs.length; a++) {
+          const flt = filters[a];
+          if (flt && flt.fn(b.columns, i) !== true) continue;
+          const fns = args[a]!.fns;
+          const vals = scratch[a]!;
+          let skip = false;
+          for (let k = 0; k < fns.length; k++) {
+            const v = fns[k]!(b.columns, i);
+            vals[k] = v;
+            if (v === null) skip = true;
+          }
+          if (skip && strict[a]) continue;
+          g.states[a]!.step(vals);
         }
-        if (skip && strict[a]) continue;
-        g.states[a]!.step(vals);
       }
     }
+    const groups = order;
+    if (typed !== null) size.add(b.length, typed.size, (g) => typed.keysOf(g));
+    else size.add(b.length, groups.length, (g) => groups[g]!.keys);
+    if (size.bytes > flushBytes) {
+      // the table is packed (typed columns, far smaller than the group objects) and emptied
+      packed.push(pack(typed !== null ? typed.take() : order));
+      order = [];
+      lookup = newLookup();
+      size.reset();
+    }
   }
-  if (req.partitions !== undefined) return partitionGroups(order, f.keyOids, aggs.length, req.partitions, transfer);
-  const keyCols = f.groupKeys.map((_k, c) => order.map((g) => g.keys[c]));
+  const last = pack(typed !== null ? typed.take() : order);
+  if (packed.length === 0) return last;
+  if (isPartitionedPartial(last)) return { ...last, earlier: packed as PartitionedPartial[] };
+  return { ...last, earlier: packed as PartialGroups[] };
+}
+
+/** groups column-wise for the main thread's merge (partial-aggregate-exec.ts) */
+function packGroups(order: readonly { readonly keys: readonly unknown[]; readonly states: readonly AggregateState[] }[], width: number, aggs: number): PartialGroups {
+  const keyCols = Array.from({ length: width }, (_k, c) => order.map((g) => g.keys[c]));
   const keysTagged = keyCols.map((col) => col.some((v) => typeof v === 'object' && v !== null));
   return {
     count: order.length,
     keys: keyCols.map((col, c) => (keysTagged[c] ? col.map(toCloneable) : col)),
     keysTagged,
-    states: aggs.map((_a, k) => packStates(order.map((g) => g.states[k]!))),
+    states: Array.from({ length: aggs }, (_a, k) => packStates(order.map((g) => g.states[k]!))),
   };
 }

@@ -1,0 +1,134 @@
+/**
+ * TypedPartialGroups: a scan worker's partial aggregate kept the way the main thread's hash aggregate keeps
+ * its groups (hash-aggregate-exec.ts #runGrouped): rows get dense group ids from a GroupTable (typed hashing,
+ * no Map per key column), and the vectorized aggregates step typed counts, numeric sums and min / max by id
+ * (GroupStates). Only when the groups are taken (a flush, or the task's end) does each group get its
+ * AggregateState objects, the typed part folded in — the states run-fragment.ts packs as before, so the main
+ * thread merges them unchanged. Used when every aggregate vectorizes and its typed part folds into a plain
+ * state: count, sum / avg over numeric, min / max, or none (its state object is stepped directly).
+ */
+import type { Batch } from '../../common/batch.ts';
+import type { CountState } from '../../functions/aggregates.ts';
+import { NumericSum } from '../../functions/numeric-sum.ts';
+import type { AggregateState, EvalContext } from '../../functions/registry-types.ts';
+import type { Expr } from '../../sql/index.ts';
+import type { RowFn } from '../expr/compile-expr.ts';
+import { GroupStates, scaledSumOf, type GroupStateSpec } from '../expr/group-states.ts';
+import type { VectorAggregation } from '../expr/vector-aggregate.ts';
+import { GroupTable } from '../group-table.ts';
+
+/** a group as run-fragment.ts packs it: its key values and one stepped, unfinished state per aggregate */
+export interface PartialGroup {
+  readonly keys: unknown[];
+  readonly states: AggregateState[];
+}
+
+export class TypedPartialGroups {
+  #table: GroupTable;
+  #states: GroupStates;
+  #gids = new Int32Array(0);
+  /** per key: the input column it reads in place, or -1 (computed into `#computed`) */
+  readonly #direct: readonly number[];
+  readonly #computed: unknown[][];
+  readonly #keyCols: (readonly unknown[])[];
+
+  private constructor(
+    private readonly keyFns: { readonly fns: readonly RowFn[]; readonly prepare: (b: Batch) => Promise<void> },
+    keyExprs: readonly Expr[],
+    private readonly keyOids: readonly number[],
+    private readonly specs: readonly GroupStateSpec[],
+    private readonly vector: VectorAggregation,
+    private readonly ctx: EvalContext,
+    states: GroupStates,
+  ) {
+    this.#table = new GroupTable(keyOids);
+    this.#states = states;
+    this.#direct = keyExprs.map((e) => (e.kind === 'ColumnRef' && e.levelsUp === 0 ? e.index : -1));
+    this.#computed = keyExprs.map(() => []);
+    this.#keyCols = keyExprs.map(() => []);
+  }
+
+  /** the typed groups of these aggregates, or null when one's typed part does not fold into a plain state */
+  static tryCreate(
+    keyFns: { readonly fns: readonly RowFn[]; readonly prepare: (b: Batch) => Promise<void> },
+    keyExprs: readonly Expr[],
+    keyOids: readonly number[],
+    specs: readonly GroupStateSpec[],
+    vector: VectorAggregation | null,
+    ctx: EvalContext,
+  ): TypedPartialGroups | null {
+    if (vector === null) return null;
+    const states = new GroupStates(specs, ctx);
+    // sum(int2 / int4) and sum(float) keep their typed sums apart from any state: not folded here
+    if (states.kinds.some((k) => k === 'isum' || k === 'fsum')) return null;
+    return new TypedPartialGroups(keyFns, keyExprs, keyOids, specs, vector, ctx, states);
+  }
+
+  /** groups so far */
+  get size(): number { return this.#table.size; }
+
+  /** group g's key values */
+  keysOf(g: number): unknown[] {
+    return this.#table.values.map((c) => c[g]);
+  }
+
+  /** assigns the batch's rows to groups and steps their aggregates */
+  async add(b: Batch): Promise<void> {
+    const n = b.length;
+    if (n === 0) return;
+    await this.keyFns.prepare(b);
+    if (this.#gids.length < n) this.#gids = new Int32Array(Math.max(n, 1024));
+    const direct = this.#direct, fns = this.keyFns.fns;
+    let i = 0;
+    try {
+      for (; i < n; i++) for (let c = 0; c < direct.length; c++) if (direct[c] === -1) this.#computed[c]![i] = fns[c]!(b.columns, i);
+    } catch (err) {
+      this.vector.raiseEarlierRowError(b.columns, i);
+      throw err;
+    }
+    for (let c = 0; c < direct.length; c++) this.#keyCols[c] = direct[c] === -1 ? this.#computed[c]! : b.columns[direct[c]!]!;
+    this.#table.assign(this.#keyCols, n, this.#gids);
+    this.#states.ensure(this.#table.size);
+    this.vector.accumulateGroups(b.columns, n, this.#gids, this.#states);
+  }
+
+  /** every group so far with its states (typed parts folded in), in first-seen order; the table starts empty again */
+  take(): PartialGroup[] {
+    const table = this.#table, gs = this.#states;
+    const count = table.size;
+    gs.ensure(count);
+    const out: PartialGroup[] = new Array<PartialGroup>(count);
+    for (let g = 0; g < count; g++) {
+      const states: AggregateState[] = [];
+      for (let k = 0; k < this.specs.length; k++) states.push(foldedState(gs, k, g));
+      out[g] = { keys: this.keysOf(g), states };
+    }
+    this.#table = new GroupTable(this.keyOids);
+    this.#states = new GroupStates(this.specs, this.ctx);
+    return out;
+  }
+}
+
+/** group g's state of aggregate k with what GroupStates kept in typed arrays added (as its final() does, unfinished) */
+function foldedState(gs: GroupStates, k: number, g: number): AggregateState {
+  const kind = gs.kinds[k];
+  if (kind === 'minmax') {
+    // min / max are idempotent: stepping the typed best into the group's state (which may hold the rest) is exact
+    const best = gs.minmax[k]!.final(g);
+    const s = gs.state(k, g);
+    if (best !== null) s.step([best]);
+    return s;
+  }
+  const s = gs.state(k, g);
+  if (kind === 'count') {
+    (s as CountState).n += gs.counts[k]![g]!;
+  } else if (kind === 'sum' && gs.counts[k]![g]! > 0) {
+    const typed = new NumericSum();
+    typed.big = gs.bigs[k]![g] ?? 0n;
+    typed.small = gs.sums[k]![g]!;
+    typed.scale = gs.sumScales[k]![g]!;
+    typed.count = gs.counts[k]![g]!;
+    scaledSumOf(s)!.merge(typed);
+  }
+  return s;
+}
