@@ -2,7 +2,7 @@
  * pgbench over the wire: lakegate versus a throwaway PostgreSQL in one run.
  *
  *   npm run bench:pgbench -- [--duration 10] [--clients 8] [--jobs 2] [--targets pg,lakegate] [--modes simple,extended,prepared]
- *                            [--schema public] [--cases select1,lookup]
+ *                            [--schema public] [--cases select1,lookup] [--warmup 2]
  *
  * Targets: `pg`; `lakegate` (in this process); `lakegate-pN` (`lakegate serve --processes N` as a command,
  * on a free port the server picks: `--port 0`, the port read from its "listening on" line). With more than one process the lookup table must be an Iceberg table: pass
@@ -11,7 +11,9 @@
  * Cases (custom scripts, -n so pgbench does not vacuum its own tables):
  *   select1  `SELECT 1`                                  protocol + session overhead
  *   lookup   `SELECT v FROM bench_kv WHERE id = :id`     a parameterised one-row lookup on a 1 000-row table
- * Each case runs with -M simple / extended / prepared. Prints TPS per target and a markdown ratio table,
+ * Each case runs with -M simple / extended / prepared, after an unmeasured `--warmup` seconds of the same script
+ * on every target (steady state: a second lakegate process otherwise spends its first seconds cold — JIT, caches
+ * of a table another process created). Prints TPS per target and a markdown ratio table,
  * and writes bench/results/pgbench-<date>.json. PG_TEST_URL points the PostgreSQL side at an existing server.
  */
 import { spawn } from 'node:child_process';
@@ -32,6 +34,7 @@ const { values: args } = parseArgs({
     modes: { type: 'string', default: 'simple,extended,prepared' },
     schema: { type: 'string', default: 'public' },
     cases: { type: 'string', default: 'select1,lookup' },
+    warmup: { type: 'string', default: '2' },
   },
 });
 
@@ -81,10 +84,10 @@ function spawnAsync(cmd: string, argv: string[], timeoutMs: number): Promise<{ s
   });
 }
 
-async function runPgbench(url: string, script: string, mode: string): Promise<Omit<Run, 'target' | 'case' | 'mode'>> {
+async function runPgbench(url: string, script: string, mode: string, duration = args.duration): Promise<Omit<Run, 'target' | 'case' | 'mode'>> {
   const u = new URL(url);
-  const argv = ['-n', '-c', args.clients, '-j', args.jobs, '-T', args.duration, '-M', mode, '-f', script, '-h', u.hostname, '-p', u.port, '-U', decodeURIComponent(u.username) || 'postgres', u.pathname.slice(1) || 'postgres'];
-  const r = await spawnAsync(pgbench, argv, (Number(args.duration) + 60) * 1000);
+  const argv = ['-n', '-c', args.clients, '-j', args.jobs, '-T', duration, '-M', mode, '-f', script, '-h', u.hostname, '-p', u.port, '-U', decodeURIComponent(u.username) || 'postgres', u.pathname.slice(1) || 'postgres'];
+  const r = await spawnAsync(pgbench, argv, (Number(duration) + 60) * 1000);
   const out = r.out;
   const num = (re: RegExp): number | null => {
     const m = re.exec(out);
@@ -184,6 +187,7 @@ try {
           runs.push({ target, case: name, mode, tps: null, latencyMs: null, transactions: null, failed: null, error: `setup failed: ${setupError}` });
           continue;
         }
+        if (Number(args.warmup) > 0) await runPgbench(url, scripts[name], mode, args.warmup);
         process.stderr.write(`pgbench ${target} ${name} -M ${mode} -T ${args.duration} …\n`);
         runs.push({ target, case: name, mode, ...(await runPgbench(url, scripts[name], mode)) });
       }
@@ -210,7 +214,7 @@ for (const c of caseNames) {
     lines.push(`| ${c} | ${m} | ${cells.join(' | ')} |${ratio}`);
   }
 }
-console.log(`\npgbench -c ${args.clients} -j ${args.jobs} -T ${args.duration} -n (custom scripts)\n`);
+console.log(`\npgbench -c ${args.clients} -j ${args.jobs} -T ${args.duration} -n (custom scripts, ${args.warmup} s warm-up each)\n`);
 console.log(lines.join('\n'));
 const shown = new Set<string>();
 for (const r of runs.filter((x) => x.error)) {
@@ -223,5 +227,5 @@ const resultsDir = new URL('./results/', import.meta.url);
 mkdirSync(resultsDir, { recursive: true });
 const stamp = new Date().toISOString().replace(/:/g, '-').replace(/\..*$/, '');
 const file = new URL(`pgbench-${stamp}.json`, resultsDir);
-writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), schema: args.schema, cases: caseNames, clients: Number(args.clients), jobs: Number(args.jobs), durationSec: Number(args.duration), pgbench, runs }, null, 2)}\n`);
+writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), schema: args.schema, cases: caseNames, clients: Number(args.clients), jobs: Number(args.jobs), durationSec: Number(args.duration), warmupSec: Number(args.warmup), pgbench, runs }, null, 2)}\n`);
 console.log(`\nwrote ${file.pathname}`);

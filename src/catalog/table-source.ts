@@ -129,6 +129,12 @@ export interface TableSource {
   readonly columns: readonly ColumnDef[];
   /** batches whose columns line up with `columns` (all of them, in order) */
   scan(ctx: ScanContext): AsyncIterable<Batch>;
+  /**
+   * scan()'s batches when they are at hand without waiting (a point lookup on cached data), else undefined —
+   * decided before anything is counted in ctx.metrics; the caller then runs scan(). Optional: the executor's
+   * fast path for small plans (exec/operator.ts executeSync). Added by the wire work (session 8).
+   */
+  scanNow?(ctx: ScanContext): Batch[] | undefined;
   /** estimated row count for planning, if cheap to know */
   readonly estimatedRows?: number;
   /**

@@ -318,7 +318,8 @@ export class EngineSession implements HandlerSession {
     // the Iceberg mirror is brought up to date unless the plan at hand reads nothing of the catalog (SELECT 1)
     if (!fresh && (cached === undefined || !isCatalogFree(cached))) {
       const version = this.planVersion;
-      await this.iceberg?.refresh();
+      const refreshing = this.iceberg?.refreshIfStale();
+      if (refreshing !== undefined) await refreshing;
       if (this.planVersion !== version) {
         key = simple ? this.planKey(stmt.text) : '';
         cached = simple ? this.planCache.get(key) : undefined;
@@ -348,10 +349,18 @@ export class EngineSession implements HandlerSession {
     const kind = nodeKind(stmt.ast);
     if (kind !== 'SelectStmt') this.noteDmlTarget(stmt.ast);
     const ctx = this.execContext(params);
-    const batches = this.guard((kind === 'SelectStmt' ? this.reusableRun(bound, ctx) : null) ?? executePlan(bound.plan, ctx));
     if (kind === 'SelectStmt') {
+      const reusable = this.reusablePlan(bound, ctx);
+      // a small plan (VALUES, a point lookup on cached data) runs to its end here, without a promise per batch
+      const ready = reusable?.runNow(ctx);
+      if (ready !== undefined) {
+        this.endStatement();
+        return { kind: 'rows', columns: resultColumnsOf(bound), batches: readyBatches(ready), ready, tag: selectTag };
+      }
+      const batches = this.guard(reusable?.run(ctx) ?? executePlan(bound.plan, ctx));
       return { kind: 'rows', columns: resultColumnsOf(bound), batches, tag: selectTag };
     }
+    const batches = this.guard(executePlan(bound.plan, ctx));
     // INSERT / UPDATE / DELETE: with RETURNING the rows stream out; else the plan yields the count
     const verb = kind === 'InsertStmt' ? 'INSERT 0' : kind === 'UpdateStmt' ? 'UPDATE' : kind === 'DeleteStmt' ? 'DELETE' : 'MERGE';
     if (Array.isArray(nodeBody(stmt.ast).returningList) && (nodeBody(stmt.ast).returningList as unknown[]).length > 0) {
@@ -406,16 +415,17 @@ export class EngineSession implements HandlerSession {
 
   /**
    * A SELECT's operator tree kept per bound plan and run again (reusable-plan.ts): expressions compiled once
-   * per session and plan. Null when the plan does not qualify or its tree is still running (an open portal).
+   * per session and plan. Null when the plan does not qualify (its run() answers null while an open portal
+   * still runs the tree).
    */
-  private reusableRun(bound: BoundQuery, ctx: ExecContext): AsyncIterable<Batch> | null {
+  private reusablePlan(bound: BoundQuery, ctx: ExecContext): ReusablePlan | null {
     const version = this.settings.version;
     let kept = this.reusablePlans.get(bound);
     if (kept === undefined || kept.settingsVersion !== version) {
       kept = { settingsVersion: version, plan: ReusablePlan.build(bound.plan, ctx, version) };
       this.reusablePlans.set(bound, kept);
     }
-    return kept.plan?.run(ctx) ?? null;
+    return kept.plan;
   }
 
   /** remembers the target table's contents so that ROLLBACK can undo the write */
@@ -519,6 +529,19 @@ export class EngineSession implements HandlerSession {
   warning(message: string, code: string = SqlState.warning): void {
     this.onNotice?.(pgError(code, message, { severity: 'WARNING' }));
   }
+}
+
+/** the batches of a result computed at once (StatementResult.ready), as the stream `batches` */
+class ReadyBatches implements AsyncIterable<Batch> {
+  constructor(private readonly ready: readonly Batch[]) {}
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Batch> {
+    yield* this.ready;
+  }
+}
+
+function readyBatches(ready: readonly Batch[]): AsyncIterable<Batch> {
+  return new ReadyBatches(ready);
 }
 
 /** a closure made per statement would cost an allocation (and tsx's keepNames a defineProperty) each time */

@@ -80,6 +80,17 @@ export class ReusablePlan {
     return this.stream();
   }
 
+  /**
+   * The whole result at once when the tree can produce it without waiting (exec/operator.ts executeSync: VALUES,
+   * a point lookup on cached data, projections / filters / limits over them); undefined when it cannot, or while
+   * a previous run is still open — the caller then uses run().
+   */
+  runNow(ctx: ExecContext): Batch[] | undefined {
+    if (this.running || this.root.executeSync === undefined) return undefined;
+    Object.assign(this.ctx, ctx);
+    return this.root.executeSync();
+  }
+
   private async *stream(): AsyncIterable<Batch> {
     try {
       yield* this.root.execute();

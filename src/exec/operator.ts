@@ -5,4 +5,11 @@ export interface ExecOperator {
   readonly name: string;
   readonly children: readonly ExecOperator[];
   execute(): AsyncIterable<Batch>;
+  /**
+   * Optional fast path for small plans (VALUES, a point lookup on cached data, and the projections, filters and
+   * limits above them): every batch of one execution, computed without waiting — no async generator and no
+   * promise per batch. Answers undefined when it cannot (an input that must wait, a subquery, a volatile
+   * function, EXPLAIN ANALYZE), deciding that before any side effect; the caller then runs execute().
+   */
+  executeSync?(): Batch[] | undefined;
 }

@@ -28,7 +28,7 @@ import { isRowLineageField, ROW_LINEAGE_NAMES, rowLineageSchema } from './lineag
 import { addPlanCounters, planScan, type FileScanTask, type ScanPlan } from './scan/table-scan.ts';
 import { bindPredicates, predicateKey, type BindOptions, type BoundPredicate } from './scan/bound-predicate.ts';
 import { PrunablePlan } from './scan/prunable-plan.ts';
-import { readParquetFooter } from './read/parquet-footer.ts';
+import { cachedParquetFooter, readParquetFooter } from './read/parquet-footer.ts';
 import { selectRowGroups } from './read/row-group-stats.ts';
 import { DeleteLoader } from './read/delete-loader.ts';
 import { readFileScanTask } from './read/file-scan-task-reader.ts';
@@ -37,6 +37,7 @@ import { cachedAggregateFromManifests } from './scan/metadata-aggregate.ts';
 import { planParallelScan, readTasksInParallel, widenBatch } from './parallel/parallel-scan.ts';
 import { sharedScanPool } from './parallel/scan-pool.ts';
 import { applyFileCacheSetting, threadShare } from './read/file-cache-setting.ts';
+import { fileCacheStats, isSmallFile } from './read/file-cache.ts';
 import { pointIndexOn, pointKeyOf, pointLookup } from './read/point-lookup.ts';
 
 export interface IcebergTableSourceOptions {
@@ -320,19 +321,21 @@ export class IcebergTableSource implements TableSource {
     const byId = this.fieldsById();
     const deletes = new DeleteLoader(this.io, (id) => byId.get(id));
     const width = this.schema.fields.length;
-    // several files (and no LIMIT): decode on the scan worker pool, filters applied there (parallel/)
-    // (few big files are split by row groups so that every thread gets work)
-    const parallel = pool === null || pool.closed || plan.tasks.length === 0 || limit !== undefined || fewRows(plan.tasks, pool.minRows) ? null
-      : await planParallelScan(this.io, plan.tasks, limit === undefined ? {} : { limit });
     // late materialization: the pushed filters' columns are decoded first, the rest only for rows that may match
     const late = filter.kind !== 'true' && lateMaterializationOn(ctx.session);
+    const pointKey = late && pointIndexOn(ctx.session) ? pointKeyOf(filter) : null;
+    // several files (and no LIMIT): decode on the scan worker pool, filters applied there (parallel/)
+    // (few big files are split by row groups so that every thread gets work); a point lookup whose key columns
+    // this thread's cache can hold stays here, where the next lookup is answered from them (read/point-lookup.ts)
+    const parallel = pool === null || pool.closed || plan.tasks.length === 0 || limit !== undefined || fewRows(plan.tasks, pool.minRows)
+      || (pointKey !== null && pointLookupHere(plan.tasks)) ? null
+      : await planParallelScan(this.io, plan.tasks, limit === undefined ? {} : { limit });
     const lateHistory = { rowGroups: 0, matched: 0 };
     if (parallel !== null) {
       const read = { signal: ctx.signal, filter, fieldById: (id: number) => byId.get(id), lateMaterialization: late, fileCacheBytes: threadShare(cacheBudget, parallel.pool.size, 'worker'), ...(metrics ? { metrics } : {}) };
       for await (const b of readTasksInParallel(parallel, parallel.tasks, fields, read)) yield ctx.projection === undefined ? b : widenBatch(b, wanted, width);
       return;
     }
-    const pointKey = late && pointIndexOn(ctx.session) ? pointKeyOf(filter) : null;
     for (const task of plan.tasks) {
       ctx.signal.throwIfAborted();
       if (limit !== undefined && produced >= limit) return;
@@ -358,6 +361,79 @@ export class IcebergTableSource implements TableSource {
       }
     }
   }
+
+  /**
+   * scan()'s answer when it needs no await (TableSource.scanNow; the executor's small-plan fast path): an
+   * equality on small cached files whose kept plan is at hand, answered by the point index (read/point-lookup.ts)
+   * on this thread. Undefined — with nothing counted in ctx.metrics — whenever scan() would wait or read.
+   * Added by the wire work (session 8): the same steps as scan()'s point-lookup branch, counted the same way.
+   */
+  scanNow(ctx: Pick<ScanContext, 'signal' | 'projection' | 'filters' | 'limit' | 'metrics'> & Partial<Pick<ScanContext, 'session'>>): Batch[] | undefined {
+    const filters = ctx.filters;
+    if (filters === undefined || filters.length === 0) return undefined;
+    const session = ctx.session;
+    if (!lateMaterializationOn(session) || !pointIndexOn(session)) return undefined;
+    const pool = sharedScanPool();
+    const poolOpen = pool !== null && !pool.closed;
+    applyFileCacheSetting(session, poolOpen ? pool.size : 0);
+    const filter = this.bindFilters(filters, { rows: true });
+    if (filter.kind === 'true') return undefined;
+    const pointKey = pointKeyOf(filter);
+    if (pointKey === null) return undefined;
+    const plan = this.prunedNow(this.hasPaddedColumn ? this.bindFilters(filters) : filter);
+    if (plan === null) return undefined;
+    // scan() would read several files on the worker pool (its parallel test)
+    if (poolOpen && plan.tasks.length > 0 && !fewRows(plan.tasks, pool.minRows) && !pointLookupHere(plan.tasks)) return undefined;
+    // pointLookup answers synchronously when the footer is cached and no delete file must be loaded
+    for (const task of plan.tasks) {
+      if (task.positionDeletes.length > 0 || cachedParquetFooter(task.file.filePath, Number(task.file.fileSizeInBytes)) === undefined) return undefined;
+    }
+    ctx.signal.throwIfAborted();
+    const { wanted, fields } = this.projected(ctx.projection);
+    // only its fieldById is used: files with delete files were sent to scan() above
+    const deletes = (this.lookupDeletes ??= new DeleteLoader(this.io, (id) => this.fieldsById().get(id)));
+    const width = this.schema.fields.length;
+    const metrics = ctx.metrics;
+    // counted aside, added to ctx.metrics only once every task was answered
+    const counted = metrics === undefined ? undefined : emptyScanMetrics();
+    const lateHistory = { rowGroups: 0, matched: 0 };
+    const options = counted === undefined ? { lateHistory } : { metrics: counted, lateHistory };
+    const out: Batch[] = [];
+    for (const task of plan.tasks) {
+      if (counted) counted.filesScanned++;
+      const indexed = pointLookup(this.io, task, fields, filter, pointKey, deletes, options);
+      if (indexed === null || indexed instanceof Promise) return undefined;
+      for (const b of indexed) out.push(ctx.projection === undefined ? b : widenBatch(b, wanted, width));
+    }
+    if (metrics && counted) {
+      addPlanCounters(metrics, plan.counters);
+      metrics.bytesRead += this.unreportedFooterBytes.get(plan) ?? 0;
+      this.unreportedFooterBytes.delete(plan);
+      if (!this.reportedPlans.has(plan)) {
+        this.reportedPlans.add(plan);
+        metrics.manifestCacheLookups = (metrics.manifestCacheLookups ?? 0) + plan.cache.manifestCacheLookups;
+        metrics.manifestCacheHits = (metrics.manifestCacheHits ?? 0) + plan.cache.manifestCacheHits;
+      }
+      const into = metrics as unknown as Record<string, number | boolean | undefined>;
+      for (const [k, v] of Object.entries(counted)) if (typeof v === 'number' && v !== 0) into[k] = ((into[k] as number | undefined) ?? 0) + v;
+    }
+    return out;
+  }
+
+  /** scanNow's DeleteLoader (field lookups only) */
+  private lookupDeletes?: DeleteLoader;
+  /** the fields of each projection (plans keep their projection array: one entry per cached plan) */
+  private readonly projections = new WeakMap<readonly number[], { readonly wanted: readonly number[]; readonly fields: readonly NestedField[] }>();
+  private allFields?: { readonly wanted: readonly number[]; readonly fields: readonly NestedField[] };
+
+  private projected(projection: readonly number[] | undefined): { readonly wanted: readonly number[]; readonly fields: readonly NestedField[] } {
+    if (projection === undefined) {
+      return (this.allFields ??= { wanted: this.schema.fields.map((_f, i) => i), fields: this.schema.fields });
+    }
+    let p = this.projections.get(projection);
+    if (p === undefined) this.projections.set(projection, (p = { wanted: projection, fields: projection.map((i) => this.schema.fields[i]!) }));
+    return p;
+  }
 }
 
 /** fewer rows in `tasks` than the pool's threshold: read on this thread (planParallelScan's first test) */
@@ -365,6 +441,19 @@ function fewRows(tasks: readonly FileScanTask[], minRows: number): boolean {
   let rows = 0;
   for (const t of tasks) rows += Number(t.file.recordCount);
   return rows < minRows;
+}
+
+/**
+ * whether a point lookup over `tasks` reads on this thread: every file small enough for this thread's decoded-column
+ * cache (read/file-cache.ts) and their key columns (8 bytes a row) within half of it, so that they stay cached
+ */
+function pointLookupHere(tasks: readonly FileScanTask[]): boolean {
+  let rows = 0;
+  for (const t of tasks) {
+    if (t.equalityDeletes.length > 0 || !isSmallFile(Number(t.file.fileSizeInBytes))) return false;
+    rows += Number(t.file.recordCount);
+  }
+  return rows * 8 <= fileCacheStats().limitBytes / 2;
 }
 
 /** filter sets whose plans one source keeps */

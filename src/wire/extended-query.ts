@@ -126,7 +126,7 @@ export class ExtendedQuery {
       portal.result = result;
       switch (result.kind) {
         case 'rows':
-          portal.cursor = new RowCursor(result.batches, rowEncoding(result.columns, portal.resultFormats));
+          portal.cursor = new RowCursor(result.batches, rowEncoding(result.columns, portal.resultFormats), result.ready ?? null);
           break;
         case 'command':
           CommandComplete(this.io.w, result.tag);
@@ -144,7 +144,8 @@ export class ExtendedQuery {
     }
     const result = portal.result;
     if (portal.cursor && result?.kind === 'rows') {
-      const n = await portal.cursor.send(this.io, m.maxRows);
+      let n = portal.cursor.send(this.io, m.maxRows);
+      if (typeof n !== 'number') n = await n;
       if (this.io.isClosed()) return;
       if (portal.cursor.done) CommandComplete(this.io.w, result.tag(n));
       else {

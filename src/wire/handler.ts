@@ -43,6 +43,11 @@ export type StatementResult =
       readonly kind: 'rows';
       readonly columns: readonly ResultColumn[];
       readonly batches: AsyncIterable<Batch>;
+      /**
+       * every batch, already computed, when the statement ran to its end without waiting (the engine's fast
+       * path for small plans); `batches` yields the same ones. wire/ then sends them without a promise per batch.
+       */
+      readonly ready?: readonly Batch[];
       /** command tag once all rows were sent, e.g. `SELECT 3`, `FETCH 2`, `INSERT 0 1` (for RETURNING) */
       readonly tag: (rowCount: number) => string;
       /** BINARY cursors: FETCH results are sent in binary even in the simple protocol */

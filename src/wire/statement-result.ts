@@ -27,9 +27,10 @@ export async function sendStatementResult(io: WireIO, result: StatementResult): 
   switch (result.kind) {
     case 'rows': {
       RowDescription(io.w, result.columns);
-      const cursor = new RowCursor(result.batches, rowEncoding(result.columns, result.binary === true ? [1] : []));
+      const cursor = new RowCursor(result.batches, rowEncoding(result.columns, result.binary === true ? [1] : []), result.ready ?? null);
       try {
-        const n = await cursor.send(io, 0);
+        let n = cursor.send(io, 0);
+        if (typeof n !== 'number') n = await n;
         if (!io.isClosed()) CommandComplete(io.w, result.tag(n));
       } finally {
         if (!cursor.done) await cursor.close();

@@ -9,6 +9,7 @@ import { asyncResult, compileExpr, settleAsync, type Cols, type RowFn } from '..
 import { compileVector, valuesOf, type VecFn } from '../expr/vector-expr.ts';
 import type { ExecOperator } from '../operator.ts';
 import { take } from '../join-gather.ts';
+import { syncExprs } from './sync-exprs.ts';
 
 export class FilterExec implements ExecOperator {
   readonly name = 'FilterExec';
@@ -18,12 +19,13 @@ export class FilterExec implements ExecOperator {
   /** compiled on the first execution and kept: a reused operator tree (engine/reusable-plan.ts) runs again */
   private compiled?: { pred: ReturnType<typeof compileExpr>; vec: VecFn | null };
 
+  private compile(): NonNullable<FilterExec['compiled']> {
+    const pred = compileExpr(this.plan.predicate, this.env);
+    return (this.compiled = { pred, vec: pred.prepare === null ? compileVector(this.plan.predicate, this.env) : null });
+  }
+
   async *execute(): AsyncIterable<Batch> {
-    if (this.compiled === undefined) {
-      const pred = compileExpr(this.plan.predicate, this.env);
-      this.compiled = { pred, vec: pred.prepare === null ? compileVector(this.plan.predicate, this.env) : null };
-    }
-    const { pred, vec } = this.compiled;
+    const { pred, vec } = this.compiled ?? this.compile();
     for await (const b of this.input.execute()) {
       checkAbort(this.env);
       let keep: number[] | Int32Array;
@@ -41,6 +43,27 @@ export class FilterExec implements ExecOperator {
       if (keep.length === b.length) { yield b; continue; }
       yield { columns: gatherColumns(b.columns, keep), length: keep.length };
     }
+  }
+
+  /** the small-plan fast path (operator.ts): the input's batches at hand, a predicate that never waits */
+  executeSync(): Batch[] | undefined {
+    if (!syncExprs(this.plan.predicate)) return undefined;
+    const input = this.input.executeSync?.();
+    if (input === undefined) return undefined;
+    const { pred, vec } = this.compiled ?? this.compile();
+    checkAbort(this.env);
+    const out: Batch[] = [];
+    for (const b of input) {
+      let keep: number[] | Int32Array;
+      if (vec !== null) keep = selectRows(vec, pred.fn, b);
+      else {
+        keep = [];
+        for (let i = 0; i < b.length; i++) if (pred.fn(b.columns, i) === true) keep.push(i);
+      }
+      if (keep.length === 0) continue;
+      out.push(keep.length === b.length ? b : { columns: gatherColumns(b.columns, keep), length: keep.length });
+    }
+    return out;
   }
 }
 

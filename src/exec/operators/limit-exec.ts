@@ -13,6 +13,7 @@ import { compileAll, compileExpr } from '../expr/compile-expr.ts';
 import { compareKeys, type KeySpec } from '../expr/sort-compare.ts';
 import { ONE_ROW } from '../batch-util.ts';
 import type { ExecOperator } from '../operator.ts';
+import { syncExprs } from './sync-exprs.ts';
 
 export class LimitExec implements ExecOperator {
   readonly name = 'LimitExec';
@@ -34,8 +35,7 @@ export class LimitExec implements ExecOperator {
     if (ties !== undefined && this.plan.limit !== null && limit === null) {
       throw pgError(SqlState.invalid_row_count_in_limit_clause, 'row count cannot be null in FETCH FIRST ... WITH TIES clause');
     }
-    if (limit !== null && limit < 0) throw pgError(SqlState.invalid_row_count_in_limit_clause, 'LIMIT must not be negative');
-    if (skip < 0) throw pgError(SqlState.invalid_row_count_in_result_offset_clause, 'OFFSET must not be negative');
+    checkCounts(limit, skip);
     let left = limit ?? Infinity;
     if (left === 0) return;
     if (ties !== undefined && limit !== null) {
@@ -54,6 +54,40 @@ export class LimitExec implements ExecOperator {
       yield slice(b, start, n);
       if (left <= 0) return;
     }
+  }
+
+  /** the small-plan fast path (operator.ts): LIMIT / OFFSET that never wait over an input at hand (not WITH TIES) */
+  executeSync(): Batch[] | undefined {
+    const { limit: l, offset: o } = this.plan;
+    if (this.plan.withTies !== undefined || (l !== null && !syncExprs(l)) || (o !== null && !syncExprs(o))) return undefined;
+    const limit = this.#valueNow(l);
+    let skip = this.#valueNow(o) ?? 0;
+    checkCounts(limit, skip);
+    let left = limit ?? Infinity;
+    if (left === 0) return [];
+    const input = this.input.executeSync?.();
+    if (input === undefined) return undefined;
+    const out: Batch[] = [];
+    for (const b of input) {
+      let start = 0;
+      if (skip > 0) {
+        start = Math.min(skip, b.length);
+        skip -= start;
+      }
+      const n = Math.min(b.length - start, left);
+      if (n <= 0) continue;
+      left -= n;
+      out.push(slice(b, start, n));
+      if (left <= 0) break;
+    }
+    return out;
+  }
+
+  /** #value of an expression that never waits (syncExprs: no subquery, so no prepare step) */
+  #valueNow(e: Limit['limit']): number | null {
+    if (e === null) return null;
+    const v = compileExpr(e, this.env).fn([], 0);
+    return v === null ? null : Number(v as bigint);
   }
 
   async *#withTies(ties: NonNullable<Limit['withTies']>, limit: number, offset: number): AsyncIterable<Batch> {
@@ -88,6 +122,11 @@ export class LimitExec implements ExecOperator {
       if (end > start) yield slice(b, start, end - start);
     }
   }
+}
+
+function checkCounts(limit: number | null, skip: number): void {
+  if (limit !== null && limit < 0) throw pgError(SqlState.invalid_row_count_in_limit_clause, 'LIMIT must not be negative');
+  if (skip < 0) throw pgError(SqlState.invalid_row_count_in_result_offset_clause, 'OFFSET must not be negative');
 }
 
 function slice(b: Batch, start: number, n: number): Batch {

@@ -9,6 +9,7 @@ import { checkAbort, type Env } from '../context.ts';
 import { asyncResult, compileAll, settleAsync } from '../expr/compile-expr.ts';
 import { valuesOf, VectorCompiler, type VecFn } from '../expr/vector-expr.ts';
 import type { ExecOperator } from '../operator.ts';
+import { syncExprs } from './sync-exprs.ts';
 
 export class ProjectionExec implements ExecOperator {
   readonly name = 'ProjectionExec';
@@ -27,9 +28,16 @@ export class ProjectionExec implements ExecOperator {
   }
 
   async *execute(): AsyncIterable<Batch> {
-    const { fns, prepare, direct, vc, vecs } = (this.compiled ??= this.compile());
+    const compiled = (this.compiled ??= this.compile());
+    const { fns, prepare, direct, vc, vecs } = compiled;
+    // expressions that never wait (no subquery, no volatile call) take the synchronous body
+    const now = syncExprs(this.plan.exprs);
     for await (const b of this.input.execute()) {
       checkAbort(this.env);
+      if (now) {
+        yield this.project(compiled, b);
+        continue;
+      }
       await prepare(b);
       vc.reset();
       const cols: unknown[][] = [];
@@ -39,19 +47,8 @@ export class ProjectionExec implements ExecOperator {
         const f = fns[k]!;
         const vec = vecs[k];
         if (vec) {
-          try {
-            const v = vec(b.columns, b.length, null);
-            const col = valuesOf(v, null, b.length) as unknown[];
-            // a numeric result computed on exact doubles keeps them (pgtypes/numeric-column.ts): the sums and
-            // joins above read the doubles instead of converting each new Numeric back
-            if (v.tag === 'scaled' && v.src === undefined) attachScaled(col, v.f, v.scale);
-            cols.push(col);
-            continue;
-          } catch (err) {
-            // columns are computed one after the other: the row closure raises this column's first failing row's error
-            for (let i = 0; i < b.length; i++) f(b.columns, i);
-            throw err;
-          }
+          cols.push(vectorColumn(vec, f, b));
+          continue;
         }
         const col = new Array<unknown>(b.length);
         for (let i = 0; i < b.length; i++) {
@@ -63,5 +60,50 @@ export class ProjectionExec implements ExecOperator {
       }
       yield { columns: cols, length: b.length };
     }
+  }
+
+  /** the small-plan fast path (operator.ts): the input's batches at hand, expressions that never wait */
+  executeSync(): Batch[] | undefined {
+    if (!syncExprs(this.plan.exprs)) return undefined;
+    const input = this.input.executeSync?.();
+    if (input === undefined) return undefined;
+    const compiled = (this.compiled ??= this.compile());
+    checkAbort(this.env);
+    const out = new Array<Batch>(input.length);
+    for (let i = 0; i < input.length; i++) out[i] = this.project(compiled, input[i]!);
+    return out;
+  }
+
+  /** one batch's output when no expression can wait (syncExprs) */
+  private project(c: NonNullable<ProjectionExec['compiled']>, b: Batch): Batch {
+    const { fns, direct, vc, vecs } = c;
+    vc.reset();
+    const cols: unknown[][] = new Array<unknown[]>(fns.length);
+    for (let k = 0; k < fns.length; k++) {
+      const d = direct[k]!;
+      if (d >= 0) { cols[k] = b.columns[d] as unknown[]; continue; }
+      const f = fns[k]!;
+      const vec = vecs[k];
+      if (vec) { cols[k] = vectorColumn(vec, f, b); continue; }
+      const col = new Array<unknown>(b.length);
+      for (let i = 0; i < b.length; i++) col[i] = f(b.columns, i);
+      cols[k] = col;
+    }
+    return { columns: cols, length: b.length };
+  }
+}
+
+/** a vectorized column; on an error, the row closure raises the first failing row's (columns are computed in turn) */
+function vectorColumn(vec: VecFn, f: (cols: Batch['columns'], i: number) => unknown, b: Batch): unknown[] {
+  try {
+    const v = vec(b.columns, b.length, null);
+    const col = valuesOf(v, null, b.length) as unknown[];
+    // a numeric result computed on exact doubles keeps them (pgtypes/numeric-column.ts): the sums and
+    // joins above read the doubles instead of converting each new Numeric back
+    if (v.tag === 'scaled' && v.src === undefined) attachScaled(col, v.f, v.scale);
+    return col;
+  } catch (err) {
+    for (let i = 0; i < b.length; i++) f(b.columns, i);
+    throw err;
   }
 }

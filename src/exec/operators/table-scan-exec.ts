@@ -18,20 +18,50 @@ export class TableScanExec implements ExecOperator {
     const width = this.plan.columns.length;
     const metrics = emptyScanMetrics();
     this.env.instrument?.addScanMetrics(this.plan, metrics);
-    const params = this.env.ctx.params;
-    const filters = resolveFilters(this.plan, params);
-    const limit = resolveLimit(this.plan, params);
-    const ctx: ScanContext = {
-      ...this.env.ctx.scan,
-      ...(this.plan.projection === undefined ? {} : { projection: this.plan.projection }),
-      ...(filters === undefined ? {} : { filters }),
-      ...(limit === undefined ? {} : { limit }),
-      metrics,
-    };
+    const ctx = this.scanContext(metrics);
     for await (const b of this.plan.source.scan(ctx)) {
       checkAbort(this.env);
       if (b.length === 0) continue;
       yield b.columns.length === width ? b : { columns: b.columns.slice(0, width), length: b.length };
     }
+  }
+
+  /**
+   * The small-plan fast path (operator.ts): the source's batches when it has them at hand (scanNow, e.g. a
+   * point lookup on a cached file). Not under EXPLAIN ANALYZE, whose metrics are registered per execution.
+   */
+  executeSync(): Batch[] | undefined {
+    const source = this.plan.source;
+    if (source.scanNow === undefined || this.env.instrument !== undefined) return undefined;
+    checkAbort(this.env);
+    // no metrics: nothing reads them outside EXPLAIN ANALYZE
+    const found = source.scanNow(this.scanContext(undefined));
+    if (found === undefined) return undefined;
+    const width = this.plan.columns.length;
+    const out: Batch[] = [];
+    for (const b of found) {
+      if (b.length === 0) continue;
+      out.push(b.columns.length === width ? b : { columns: b.columns.slice(0, width), length: b.length });
+    }
+    return out;
+  }
+
+  /** what the optimizer pushed, with this execution's `$n` values */
+  private scanContext(metrics: ScanContext['metrics']): ScanContext {
+    const plan = this.plan;
+    const ctx = this.env.ctx;
+    const params = ctx.params;
+    const filters = resolveFilters(plan, params);
+    const limit = plan.limit === undefined ? undefined : resolveLimit(plan, params);
+    const scan = ctx.scan;
+    return {
+      signal: scan.signal,
+      session: scan.session,
+      catalog: scan.catalog,
+      ...(plan.projection === undefined ? {} : { projection: plan.projection }),
+      ...(filters === undefined ? {} : { filters }),
+      ...(limit === undefined ? {} : { limit }),
+      ...(metrics === undefined ? {} : { metrics }),
+    };
   }
 }

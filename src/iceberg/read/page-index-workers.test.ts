@@ -1,7 +1,8 @@
 /**
  * Page-index pruning inside the scan workers: a table of two files of 45,000 rows (lakegate's writer cuts
  * pages of 20,480 rows, so 3 pages per column) scanned through the piscina pool with an IN filter on the
- * sorted `id`; the workers' page counters reach the scan's ScanMetrics, and the rows equal the main thread's.
+ * sorted `id` (the point index off: with it, the lookup stays on the main thread); the workers' page counters
+ * reach the scan's ScanMetrics, and the rows equal the main thread's.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { emptyScanMetrics, type ScanPredicate } from '../../catalog/table-source
 import { multiFileTable, type MultiFileTable } from '../parallel/testing/multi-file-table.ts';
 import { acquireSharedScanPool, sharedScanPool } from '../parallel/scan-pool.ts';
 import type { IcebergTableSource } from '../iceberg-table-source.ts';
+import type { SessionView } from '../../catalog/session-view.ts';
 
 const ROWS = 45_000;
 
@@ -40,9 +42,14 @@ describe('page index in the scan workers', () => {
 
   it('counts the pages each worker ruled out and returns the rows the main thread does', async () => {
     const filters: ScanPredicate[] = [{ kind: 'in', column: 0, values: [5n, 44_999n, 50_005n] }];
+    // with the point index on, an equality lookup over small files stays on this thread (sorted-probe.test.ts)
+    const here = await collect(source.scan({ signal: new AbortController().signal, projection: [0, 1, 4], filters }));
+    expect(sharedScanPool()!.started).toBe(false);
     const metrics = emptyScanMetrics();
-    const rows = await collect(source.scan({ signal: new AbortController().signal, projection: [0, 1, 4], filters, metrics }));
+    const noPointIndex = { getSetting: (name: string) => (name === 'lakegate.point_index' ? 'off' : null) } as unknown as SessionView;
+    const rows = await collect(source.scan({ signal: new AbortController().signal, projection: [0, 1, 4], filters, metrics, session: noPointIndex }));
     expect(sharedScanPool()!.started).toBe(true);
+    expect(here).toEqual(rows);
     expect(rows.map((r) => r[0] as bigint).sort((a, b) => (a < b ? -1 : 1))).toEqual([5n, 44_999n, 50_005n]);
     // file 1: id's pages 0 and 2 of 3; file 2: page 0 of 3
     expect(metrics).toMatchObject({ filesScanned: 2, rowGroupsScanned: 2, pageIndexRowGroups: 2, pageIndexRowGroupsPruned: 0, pagesTotal: 6, pagesScanned: 3 });

@@ -1,8 +1,9 @@
 /**
  * Point lookups on cached small files: a FileScanTask whose pushed filter has an equality (`col = v` or
  * `col IN (…)`) on an indexable column, over a small file whose row groups are all held decoded in the
- * file cache, is answered through the column's hash index (point-index.ts) instead of judging the filter on
- * every row. The other conjuncts are then judged on the few rows the index found. Anything else — an
+ * file cache, is answered through the column's hash index (point-index.ts) — or, for a big row group sorted
+ * by that column, a binary search (sorted-probe.ts) — instead of judging the filter on every row; a row group
+ * without candidates needs only its key column cached. The other conjuncts are then judged on the few rows the index found. Anything else — an
  * uncached row group, equality deletes, row lineage columns, a file without field ids — answers null and
  * the caller reads the task as before (file-scan-task-reader.ts).
  *
@@ -27,6 +28,7 @@ import { valuesAtRows, type LateHistory, type LateMetrics } from './late-materia
 import type { CacheMetrics } from './parquet-source.ts';
 import type { ParquetReadOptions } from './parquet-reader.ts';
 import { INDEXABLE_TYPES, pointIndexOf, probePointIndex } from './point-index.ts';
+import { probeSorted, SORTED_PROBE_MIN_ROWS } from './sorted-probe.ts';
 
 /** the conjunct a lookup probes: the field and the values it equals */
 export interface PointKey {
@@ -114,16 +116,25 @@ function lookupIn(footer: ParquetFooter, deleted: ReadonlySet<number>, task: Fil
   for (const n of filterNames) otherNames.delete(n);
   const fileKey = fileCacheKey(uri, size);
   const groups = task.rowGroups ?? footer.rowGroups.map((_r, i) => i);
-  // every row group must be cached with every column asked, and indexable: else the usual read
+  // every row group must be cached with its key column and probed by a sorted search or the index, and one with
+  // candidate rows with every column asked: else the usual read
   const entries: { rg: number; entry: CachedRowGroup; rows: number[] }[] = [];
   for (const rg of groups) {
     const entry = cachedRowGroup(fileKey, rg);
-    if (entry === undefined) return null;
-    for (const n of filterNames) if (!entry.columns.has(n)) return null;
-    for (const n of otherNames) if (!entry.columns.has(n)) return null;
-    const index = pointIndexOf(fileKey, rg, entry, keyName, key.type, uri);
-    if (index === undefined) return null;
-    entries.push({ rg, entry, rows: probePointIndex(index, key.values) });
+    const keyData = entry?.columns.get(keyName);
+    if (entry === undefined || keyData === undefined) return null;
+    // a big row group sorted by the key: binary search, no index in the cache (sorted-probe.ts)
+    let rows = footer.rowGroups[rg]!.numRows >= SORTED_PROBE_MIN_ROWS ? probeSorted(keyData, key.type, key.values) : null;
+    if (rows === null) {
+      const index = pointIndexOf(fileKey, rg, entry, keyName, key.type, uri);
+      if (index === undefined) return null;
+      rows = probePointIndex(index, key.values);
+    }
+    if (rows.length > 0) {
+      for (const n of filterNames) if (!entry.columns.has(n)) return null;
+      for (const n of otherNames) if (!entry.columns.has(n)) return null;
+    }
+    entries.push({ rg, entry, rows });
   }
   const test = key.only ? null : compileRowTest(filter, new Map(requests.map((f, i) => [f.id, i])));
   const m = options.metrics;
