@@ -211,6 +211,17 @@ export class IcebergTableSource implements TableSource {
   }
 
   /** planBound's answer when it needs no await: a filter over a small snapshot whose plan is kept; else null */
+  /** a plan's pruning counters and footer bytes into a scan's metrics; its manifest cache lookups (made when the plan was) only once */
+  private reportPlan(metrics: ScanMetrics, plan: ScanPlan): void {
+    addPlanCounters(metrics, plan.counters);
+    metrics.bytesRead += this.unreportedFooterBytes.get(plan) ?? 0;
+    this.unreportedFooterBytes.delete(plan);
+    if (this.reportedPlans.has(plan)) return;
+    this.reportedPlans.add(plan);
+    metrics.manifestCacheLookups = (metrics.manifestCacheLookups ?? 0) + plan.cache.manifestCacheLookups;
+    metrics.manifestCacheHits = (metrics.manifestCacheHits ?? 0) + plan.cache.manifestCacheHits;
+  }
+
   private prunedNow(filter: BoundPredicate): ScanPlan | null {
     return filter.kind === 'true' || this.prunableReady === null ? null : this.prunedBy(this.prunableReady, filter);
   }
@@ -301,17 +312,7 @@ export class IcebergTableSource implements TableSource {
     // a small snapshot's kept plan answers without a promise (each await is a turn of the microtask queue)
     const plan = this.prunedNow(pruneFilter) ?? await this.planBound(pruneFilter);
     const metrics = ctx.metrics;
-    if (metrics) {
-      addPlanCounters(metrics, plan.counters);
-      metrics.bytesRead += this.unreportedFooterBytes.get(plan) ?? 0;
-      this.unreportedFooterBytes.delete(plan);
-      // manifest cache lookups happen when a plan is made: reported by the first scan of that plan
-      if (!this.reportedPlans.has(plan)) {
-        this.reportedPlans.add(plan);
-        metrics.manifestCacheLookups = (metrics.manifestCacheLookups ?? 0) + plan.cache.manifestCacheLookups;
-        metrics.manifestCacheHits = (metrics.manifestCacheHits ?? 0) + plan.cache.manifestCacheHits;
-      }
-    }
+    if (metrics) this.reportPlan(metrics, plan);
     // a limit counts rows the consumer keeps: only meaningful when no (inexact) filter is re-evaluated above
     const limit = ctx.filters === undefined || ctx.filters.length === 0 ? ctx.limit : undefined;
     let produced = 0;
@@ -406,14 +407,7 @@ export class IcebergTableSource implements TableSource {
       for (const b of indexed) out.push(ctx.projection === undefined ? b : widenBatch(b, wanted, width));
     }
     if (metrics && counted) {
-      addPlanCounters(metrics, plan.counters);
-      metrics.bytesRead += this.unreportedFooterBytes.get(plan) ?? 0;
-      this.unreportedFooterBytes.delete(plan);
-      if (!this.reportedPlans.has(plan)) {
-        this.reportedPlans.add(plan);
-        metrics.manifestCacheLookups = (metrics.manifestCacheLookups ?? 0) + plan.cache.manifestCacheLookups;
-        metrics.manifestCacheHits = (metrics.manifestCacheHits ?? 0) + plan.cache.manifestCacheHits;
-      }
+      this.reportPlan(metrics, plan);
       const into = metrics as unknown as Record<string, number | boolean | undefined>;
       for (const [k, v] of Object.entries(counted)) if (typeof v === 'number' && v !== 0) into[k] = ((into[k] as number | undefined) ?? 0) + v;
     }

@@ -31,28 +31,22 @@ export class LimitExec implements ExecOperator {
   async *execute(): AsyncIterable<Batch> {
     const ties = this.plan.withTies;
     const limit = await this.#value(this.plan.limit);
-    let skip = (await this.#value(this.plan.offset)) ?? 0;
+    const skip = (await this.#value(this.plan.offset)) ?? 0;
     if (ties !== undefined && this.plan.limit !== null && limit === null) {
       throw pgError(SqlState.invalid_row_count_in_limit_clause, 'row count cannot be null in FETCH FIRST ... WITH TIES clause');
     }
     checkCounts(limit, skip);
-    let left = limit ?? Infinity;
+    const left = limit ?? Infinity;
     if (left === 0) return;
     if (ties !== undefined && limit !== null) {
       yield* this.#withTies(ties, limit, skip);
       return;
     }
+    const window = new RowWindow(skip, left);
     for await (const b of this.input.execute()) {
-      let start = 0;
-      if (skip > 0) {
-        start = Math.min(skip, b.length);
-        skip -= start;
-      }
-      const n = Math.min(b.length - start, left);
-      if (n <= 0) continue;
-      left -= n;
-      yield slice(b, start, n);
-      if (left <= 0) return;
+      const kept = window.take(b);
+      if (kept !== null) yield kept;
+      if (window.full) return;
     }
   }
 
@@ -61,24 +55,18 @@ export class LimitExec implements ExecOperator {
     const { limit: l, offset: o } = this.plan;
     if (this.plan.withTies !== undefined || (l !== null && !syncExprs(l)) || (o !== null && !syncExprs(o))) return undefined;
     const limit = this.#valueNow(l);
-    let skip = this.#valueNow(o) ?? 0;
+    const skip = this.#valueNow(o) ?? 0;
     checkCounts(limit, skip);
-    let left = limit ?? Infinity;
+    const left = limit ?? Infinity;
     if (left === 0) return [];
     const input = this.input.executeSync?.();
     if (input === undefined) return undefined;
     const out: Batch[] = [];
+    const window = new RowWindow(skip, left);
     for (const b of input) {
-      let start = 0;
-      if (skip > 0) {
-        start = Math.min(skip, b.length);
-        skip -= start;
-      }
-      const n = Math.min(b.length - start, left);
-      if (n <= 0) continue;
-      left -= n;
-      out.push(slice(b, start, n));
-      if (left <= 0) break;
+      const kept = window.take(b);
+      if (kept !== null) out.push(kept);
+      if (window.full) break;
     }
     return out;
   }
@@ -131,4 +119,25 @@ function checkCounts(limit: number | null, skip: number): void {
 
 function slice(b: Batch, start: number, n: number): Batch {
   return start === 0 && n === b.length ? b : { columns: b.columns.map((c) => c.slice(start, start + n)), length: n };
+}
+
+/** OFFSET then LIMIT over a stream of batches: the part of each batch that is kept */
+class RowWindow {
+  constructor(private skip: number, private left: number) {}
+
+  get full(): boolean {
+    return this.left <= 0;
+  }
+
+  take(b: Batch): Batch | null {
+    let start = 0;
+    if (this.skip > 0) {
+      start = Math.min(this.skip, b.length);
+      this.skip -= start;
+    }
+    const n = Math.min(b.length - start, this.left);
+    if (n <= 0) return null;
+    this.left -= n;
+    return slice(b, start, n);
+  }
 }
