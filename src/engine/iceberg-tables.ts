@@ -240,9 +240,7 @@ export class IcebergTables {
       const previous = this.loadedViews.get(key);
       if (previous?.metadataLocation === metadataLocation) return false;
       const view = await loadIcebergView(this.io, metadataLocation);
-      let identity = `view:${view.uuid}`;
-      if (previous !== undefined && previous.identity !== identity) this.forget(key, this.loadedViews);
-      if (previous?.identity !== identity && this.db.stableOids.has(identity)) identity = `${identity}@${schema}.${id.name}`;
+      const identity = this.oidsOf(key, schema, id.name, view.uuid, this.loadedViews, 'view');
       const oid = this.db.stableOids.assign(identity);
       const rowTypeOid = this.db.stableOids.assign(`${identity}/rowtype`);
       this.db.replaceRelation({
@@ -269,15 +267,15 @@ export class IcebergTables {
   }
 
   /**
-   * The table's identity and OIDs: kept while the identity holds (a new snapshot, a schema change), new
+   * The table's (or view's) identity and OIDs: kept while the identity holds (a new snapshot, a schema change), new
    * when another table now has the name (dropped and re-created elsewhere). Two catalog entries sharing a
    * uuid (register-table of the same metadata) are told apart by name.
    */
-  private oidsOf(key: string, schema: string, name: string, uuid: string | null): Loaded['identity'] {
-    const previous = this.loaded.get(key);
-    let identity = uuid === null ? `table-name:${schema}.${name}` : `table:${uuid}`;
+  private oidsOf(key: string, schema: string, name: string, uuid: string | null, loaded: Map<string, Loaded> = this.loaded, kind = 'table'): Loaded['identity'] {
+    const previous = loaded.get(key);
+    let identity = uuid === null ? `${kind}-name:${schema}.${name}` : `${kind}:${uuid}`;
     if (previous?.identity === identity) return identity;
-    if (previous !== undefined) this.forget(key);
+    if (previous !== undefined) this.forget(key, loaded);
     if (this.db.stableOids.has(identity)) identity = `${identity}@${schema}.${name}`;
     return identity;
   }

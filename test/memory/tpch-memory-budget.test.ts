@@ -7,15 +7,14 @@
  * query, and the server-wide account is back to zero. A GROUP BY over one group per order must be refused (or
  * spilled) in every final-aggregate mode, including the ones that merge in the workers.
  */
-import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import copyStreams from 'pg-copy-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TPCH_TABLES, tpchCreateDdl, tpchCsvStream, tpchPostLoadDdl, tpchQuery, TPCH_QUERY_NUMBERS } from '../../bench/tpch/index.ts';
+import { tpchQuery, TPCH_QUERY_NUMBERS } from '../../bench/tpch/index.ts';
 import { SERVER_MEMORY } from '../../src/exec/memory/server-memory.ts';
 import { acquireSharedScanPool, sharedScanPool } from '../../src/iceberg/parallel/scan-pool.ts';
 import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
 import { sharedPgCluster, startPgCluster, type PgCluster } from '../helpers/pg-cluster.ts';
+import { answerOf, loadTpch, textTypes, type Answer } from '../tpch/tpch-load.ts';
 
 const SF = Number(process.env['MEM_TPCH_SF'] ?? 0.01);
 const SCHEMA = `mem_tpch_${process.pid}`;
@@ -24,30 +23,10 @@ const PORT = Number(process.env['MEM_TEST_PORT'] ?? 58450);
 const MODES = ['main', 'partitioned', 'partitioned_rows'] as const;
 /** a budget under which most queries fail, and one under which most answer (some spilling) */
 const BUDGETS = ['1MB', '6MB'] as const;
-const passthrough = { getTypeParser: () => (v: string) => v };
-
-interface Answer {
-  readonly columns: string[];
-  readonly rows: (string | null)[][];
-}
-
-async function load(client: pg.Client, target: 'postgres' | 'lakegate'): Promise<void> {
-  for (const sql of tpchCreateDdl({ target, schema: SCHEMA, partitionTransform: 'year' })) await client.query(sql);
-  for (const table of TPCH_TABLES) {
-    await pipeline(tpchCsvStream(table, SF), client.query(copyStreams.from(`COPY ${SCHEMA}.${table} FROM STDIN (FORMAT csv)`)));
-  }
-  for (const sql of tpchPostLoadDdl({ target, schema: SCHEMA, keys: true })) await client.query(sql);
-  await client.query(`SET search_path = ${SCHEMA}`);
-}
-
-async function answer(client: pg.Client, sql: string): Promise<Answer> {
-  const res = await client.query({ text: sql, rowMode: 'array' });
-  return { columns: res.fields.map((f) => f.name), rows: res.rows as (string | null)[][] };
-}
 
 async function attempt(client: pg.Client, sql: string): Promise<Answer | pg.DatabaseError> {
   try {
-    return await answer(client, sql);
+    return await answerOf(client, sql);
   } catch (e) {
     return e as pg.DatabaseError;
   }
@@ -73,11 +52,11 @@ describe(`TPC-H SF ${SF} under a small per-query memory budget`, () => {
     release = acquireSharedScanPool({ size: 2, minRows: 0 });
     const shared = Boolean(process.env['PG_TEST_URL'] || process.env['LAKEGATE_SHARED_PG_URL']);
     [cluster, server] = await Promise.all([shared ? sharedPgCluster() : startPgCluster(), startLakegate({ config: { port: PORT } })]);
-    pgClient = new pg.Client({ connectionString: cluster.url, types: passthrough as never });
-    lg = new pg.Client({ connectionString: server.url, types: passthrough as never });
+    pgClient = new pg.Client({ connectionString: cluster.url, types: textTypes });
+    lg = new pg.Client({ connectionString: server.url, types: textTypes });
     await Promise.all([pgClient.connect(), lg.connect()]);
-    await Promise.all([load(pgClient, 'postgres'), load(lg, 'lakegate')]);
-    for (const n of TPCH_QUERY_NUMBERS) expected.set(n, await answer(pgClient, tpchQuery(n)));
+    await Promise.all([loadTpch(pgClient, 'postgres', SCHEMA, SF), loadTpch(lg, 'lakegate', SCHEMA, SF)]);
+    for (const n of TPCH_QUERY_NUMBERS) expected.set(n, await answerOf(pgClient, tpchQuery(n)));
   }, 180_000);
 
   afterAll(async () => {
@@ -106,7 +85,7 @@ describe(`TPC-H SF ${SF} under a small per-query memory budget`, () => {
             outcome.push(`q${n}:ok`);
           }
           // the connection answers the next query, and every reservation went back
-          expect((await answer(lg, 'SELECT 1 AS one')).rows).toEqual([['1']]);
+          expect((await answerOf(lg, 'SELECT 1 AS one')).rows).toEqual([['1']]);
           expect(SERVER_MEMORY.used).toBe(0);
         }
         console.log(`[${mode} ${budget}] ${outcome.join(' ')}`);
@@ -129,9 +108,9 @@ describe(`TPC-H SF ${SF} under a small per-query memory budget`, () => {
       expect((got as pg.DatabaseError).detail).toMatch(/in operator "(Finalize )?HashAggregate"/);
       expect(SERVER_MEMORY.used).toBe(0);
       await lg.query('RESET lakegate.query_memory_limit');
-      expect(await answer(lg, sql)).toEqual(await answer(pgClient, sql));
+      expect(await answerOf(lg, sql)).toEqual(await answerOf(pgClient, sql));
       // EXPLAIN ANALYZE shows the final aggregate's memory, wherever it ran
-      const plan = (await answer(lg, `EXPLAIN ANALYZE ${sql}`)).rows.map((r) => r[0]).join('\n');
+      const plan = (await answerOf(lg, `EXPLAIN ANALYZE ${sql}`)).rows.map((r) => r[0]).join('\n');
       expect(plan).toMatch(/Final Aggregate: [^\n]*\n\s*Memory Usage: \d+kB/);
       expect(SERVER_MEMORY.used).toBe(0);
     }, 120_000);
@@ -140,7 +119,7 @@ describe(`TPC-H SF ${SF} under a small per-query memory budget`, () => {
   it('after all that, every query answers under the default budget', async () => {
     await lg.query('RESET lakegate.final_aggregate');
     await lg.query('RESET lakegate.query_memory_limit');
-    for (const n of [1, 9, 18, 21]) expect({ q: n, ...(await answer(lg, tpchQuery(n))) }).toEqual({ q: n, ...expected.get(n)! });
+    for (const n of [1, 9, 18, 21]) expect({ q: n, ...(await answerOf(lg, tpchQuery(n))) }).toEqual({ q: n, ...expected.get(n)! });
     expect(SERVER_MEMORY.used).toBe(0);
   }, 120_000);
 });

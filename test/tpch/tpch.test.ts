@@ -4,18 +4,15 @@
  * partitioned by month), then each of the 22 queries must answer with exactly PostgreSQL's text: the same
  * column names and the same rows in the same order, every value as PostgreSQL prints it.
  */
-import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import copyStreams from 'pg-copy-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TPCH_TABLES, tpchCreateDdl, tpchCsvStream, tpchPostLoadDdl, tpchQuery, TPCH_QUERY_NUMBERS } from '../../bench/tpch/index.ts';
+import { tpchQuery, TPCH_QUERY_NUMBERS } from '../../bench/tpch/index.ts';
 import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
 import { sharedPgCluster, startPgCluster, type PgCluster } from '../helpers/pg-cluster.ts';
+import { answerOf, loadTpch, textTypes } from './tpch-load.ts';
 
 const SF = 0.01;
 const SCHEMA = `tpch_${process.pid}`;
-/** every value as the server's text, untouched */
-const passthrough = { getTypeParser: () => (v: string) => v };
 
 /** queries lakegate cannot answer yet, with the reason (empty when all pass) */
 const SKIP: Readonly<Record<number, string>> = {};
@@ -59,27 +56,6 @@ const EDGE_QUERIES = [
   'SELECT k, x FROM e1 WHERE x = (SELECT max(x) FROM e1 e3 WHERE e3.k = e1.k AND e3.x < 30) ORDER BY 1, 2',
 ];
 
-interface Answer {
-  readonly columns: string[];
-  readonly rows: (string | null)[][];
-}
-
-async function load(client: pg.Client, target: 'postgres' | 'lakegate'): Promise<void> {
-  // partitioned by year, not month: the same pruning paths with 7 files per table instead of ~80 (test time)
-  for (const sql of tpchCreateDdl({ target, schema: SCHEMA, partitionTransform: 'year' })) await client.query(sql);
-  for (const table of TPCH_TABLES) {
-    await pipeline(tpchCsvStream(table, SF), client.query(copyStreams.from(`COPY ${SCHEMA}.${table} FROM STDIN (FORMAT csv)`)));
-  }
-  // PostgreSQL needs its keys and foreign-key indexes: without them its per-row subplans make Q20 take minutes
-  for (const sql of tpchPostLoadDdl({ target, schema: SCHEMA, keys: true })) await client.query(sql);
-  await client.query(`SET search_path = ${SCHEMA}`);
-}
-
-async function answer(client: pg.Client, sql: string): Promise<Answer> {
-  const res = await client.query({ text: sql, rowMode: 'array' });
-  return { columns: res.fields.map((f) => f.name), rows: res.rows as (string | null)[][] };
-}
-
 describe('TPC-H SF 0.01: lakegate answers exactly as PostgreSQL', () => {
   let cluster: PgCluster;
   let server: LakegateServer;
@@ -90,10 +66,10 @@ describe('TPC-H SF 0.01: lakegate answers exactly as PostgreSQL', () => {
     // the run's shared PostgreSQL when there is one (PG_TEST_URL, globalSetup), else one of our own
     const shared = Boolean(process.env.PG_TEST_URL || process.env.LAKEGATE_SHARED_PG_URL);
     [cluster, server] = await Promise.all([shared ? sharedPgCluster() : startPgCluster(), startLakegate()]);
-    pgClient = new pg.Client({ connectionString: cluster.url, types: passthrough as never });
-    lgClient = new pg.Client({ connectionString: server.url, types: passthrough as never });
+    pgClient = new pg.Client({ connectionString: cluster.url, types: textTypes });
+    lgClient = new pg.Client({ connectionString: server.url, types: textTypes });
     await Promise.all([pgClient.connect(), lgClient.connect()]);
-    await Promise.all([load(pgClient, 'postgres'), load(lgClient, 'lakegate')]);
+    await Promise.all([loadTpch(pgClient, 'postgres', SCHEMA, SF), loadTpch(lgClient, 'lakegate', SCHEMA, SF)]);
   }, 110_000);
 
   afterAll(async () => {
@@ -108,8 +84,8 @@ describe('TPC-H SF 0.01: lakegate answers exactly as PostgreSQL', () => {
     const skip = SKIP[n];
     it.skipIf(skip !== undefined)(`Q${n}${skip !== undefined ? ` (skipped: ${skip})` : ''}`, async () => {
       const sql = tpchQuery(n);
-      const expected = await answer(pgClient, sql);
-      const actual = await answer(lgClient, sql);
+      const expected = await answerOf(pgClient, sql);
+      const actual = await answerOf(lgClient, sql);
       expect(actual.columns).toEqual(expected.columns);
       expect(actual.rows.length).toBe(expected.rows.length);
       expect(actual.rows).toEqual(expected.rows);
@@ -122,8 +98,8 @@ describe('TPC-H SF 0.01: lakegate answers exactly as PostgreSQL', () => {
       await lgClient.query(sql);
     }
     for (const sql of EDGE_QUERIES) {
-      const expected = await answer(pgClient, sql);
-      const actual = await answer(lgClient, sql);
+      const expected = await answerOf(pgClient, sql);
+      const actual = await answerOf(lgClient, sql);
       expect({ sql, ...actual }).toEqual({ sql, ...expected });
     }
   });
@@ -135,10 +111,10 @@ describe('TPC-H SF 0.01: lakegate answers exactly as PostgreSQL', () => {
         expect(sql).toContain(from);
         sql = sql.replace(from, to);
       }
-      const expected = await answer(pgClient, sql);
+      const expected = await answerOf(pgClient, sql);
       expect(expected.rows.length).toBeGreaterThan(0);
       expect(expected.rows[0]!.every((x) => x !== null)).toBe(true);
-      const actual = await answer(lgClient, sql);
+      const actual = await answerOf(lgClient, sql);
       expect(actual.columns).toEqual(expected.columns);
       expect(actual.rows).toEqual(expected.rows);
     });

@@ -88,12 +88,14 @@ export function probePointIndex(index: PointIndex, values: readonly unknown[]): 
     if (typeof at === 'number') out.push(at);
     else for (const a of at) out.push(a);
   }
-  if (values.length > 1) {
-    out.sort((a, b) => a - b);
-    // an IN list may name a value twice
-    let w = 0;
-    for (let r = 0; r < out.length; r++) if (r === 0 || out[r] !== out[r - 1]) out[w++] = out[r]!;
-    out.length = w;
-  }
+  return values.length > 1 ? sortDistinctOffsets(out) : out;
+}
+
+/** row offsets found for several lookup values, in file order and each once (an IN list may name a value twice) */
+export function sortDistinctOffsets(out: number[]): number[] {
+  out.sort((a, b) => a - b);
+  let w = 0;
+  for (let r = 0; r < out.length; r++) if (r === 0 || out[r] !== out[r - 1]) out[w++] = out[r]!;
+  out.length = w;
   return out;
 }

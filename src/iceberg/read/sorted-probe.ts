@@ -7,6 +7,7 @@
  */
 import { Type, type Data, type DataType } from 'apache-arrow';
 import type { PrimitiveType } from '../spec/schema.ts';
+import { sortDistinctOffsets } from './point-index.ts';
 
 /** row groups with more rows than this are probed by binary search when sorted (fewer: the hash index) */
 export const SORTED_PROBE_MIN_ROWS = 4096;
@@ -77,11 +78,5 @@ export function probeSorted(data: readonly Data[], t: PrimitiveType, values: rea
     base += n;
   }
   sortedProbeStats.probes++;
-  if (values.length > 1) {
-    out.sort((a, b) => a - b);
-    let w = 0;
-    for (let r = 0; r < out.length; r++) if (r === 0 || out[r] !== out[r - 1]) out[w++] = out[r]!;
-    out.length = w;
-  }
-  return out;
+  return values.length > 1 ? sortDistinctOffsets(out) : out;
 }
