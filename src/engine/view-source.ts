@@ -14,8 +14,10 @@ import type { LoadedView } from '../iceberg/index.ts';
 export class ViewSource implements TableSource {
   constructor(
     readonly columns: readonly ColumnDef[],
-    private readonly query: unknown,
-    private readonly searchPath: readonly string[],
+    /** the parsed SELECT (bound again at each scan, and by statements/view-dependencies.ts) */
+    readonly query: unknown,
+    /** the search_path in force at CREATE VIEW */
+    readonly searchPath: readonly string[],
     private readonly functions: FunctionRegistry,
   ) {}
 

@@ -74,8 +74,10 @@ describe('Iceberg views', () => {
   });
 
   it('CREATE OR REPLACE VIEW adds a version; COMMENT ON VIEW and RENAME are seen by the other server', async () => {
-    await cb.query('create or replace view vs.big as select id, name, amount from vs.t where amount > 2');
-    expect((await ca.query('select * from vs.big')).rows).toEqual([{ id: 2, name: 'b', amount: '2.25' }]);
+    // PostgreSQL's rule: the columns stay (names, types, order); new ones may follow
+    await expect(cb.query('create or replace view vs.big as select id, name, amount from vs.t')).rejects.toMatchObject({ code: '42P16', message: 'cannot change name of view column "dbl" to "name"' });
+    await cb.query('create or replace view vs.big as select id, amount * 3 as dbl, name, amount from vs.t where amount > 2');
+    expect((await ca.query('select * from vs.big')).rows).toEqual([{ id: 2, dbl: '6.75', name: 'b', amount: '2.25' }]);
     const files = viewMetadataFiles(a.warehouse, 'vs', 'big');
     expect(files).toHaveLength(2);
     const doc = JSON.parse(readFileSync(files[1]!, 'utf8')) as { versions: unknown[]; 'current-version-id': number; schemas: unknown[] };
@@ -93,7 +95,7 @@ describe('Iceberg views', () => {
   it('names are shared with tables; DROP SCHEMA lists views; DROP VIEW removes the row', async () => {
     await expect(ca.query('create view vs.t as select 1 as one')).rejects.toMatchObject({ code: '42P07' });
     await expect(ca.query('create table vs.big2 (x int)')).rejects.toMatchObject({ code: '42P07' });
-    await expect(ca.query('create or replace view vs.t as select 1 as one')).rejects.toMatchObject({ code: '42P07' });
+    await expect(ca.query('create or replace view vs.t as select 1 as one')).rejects.toMatchObject({ code: '42809', message: '"t" is not a view' });
     await expect(ca.query('drop schema vs')).rejects.toMatchObject({ code: '2BP01', detail: expect.stringContaining('view vs.big2 depends on schema vs') });
     await expect(ca.query('drop table vs.big2')).rejects.toMatchObject({ code: '42809' });
     await ca.query('drop view vs.big2');
@@ -132,5 +134,8 @@ describe('Iceberg views', () => {
     expect((await cb.query('select name from vs.names order by name')).rows).toEqual([{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
     expect((await cb.query(`select column_name from information_schema.columns where table_schema = 'vs' and table_name = 'spark_view'`)).rows).toEqual([{ column_name: 'id' }]);
     await expect(cb.query('select * from vs.spark_view')).rejects.toMatchObject({ code: '0A000', message: 'view "spark_view" has no PostgreSQL definition' });
+    // as the hint says: lakegate's own version replaces it, whatever its columns were
+    await cb.query('create or replace view vs.spark_view as select name from vs.t');
+    expect((await cb.query('select count(*)::int as n from vs.spark_view')).rows).toEqual([{ n: 3 }]);
   });
 });

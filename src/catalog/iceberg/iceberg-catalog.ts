@@ -89,6 +89,8 @@ export interface IcebergCatalog {
    * Tables and views share one name space: creating either onto the other's name is 42P07.
    */
   listViews?(namespace: Namespace): Promise<TableIdentifier[]>;
+  /** false when the view methods exist but the store behind them has no views (a REST server without view endpoints) */
+  readonly viewsSupported?: boolean;
   /** 42P01 when no view has that name */
   loadViewLocation?(id: TableIdentifier): Promise<TableLocation>;
   createView?(id: TableIdentifier, metadataLocation: string): Promise<void>;

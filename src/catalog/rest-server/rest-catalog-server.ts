@@ -158,6 +158,8 @@ export const SUPPORTED_ENDPOINTS: readonly string[] = [
   'POST /v1/{prefix}/tables/rename',
   'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics',
   'GET /v1/{prefix}/namespaces/{namespace}/views',
+  'POST /v1/{prefix}/namespaces/{namespace}/views',
+  'POST /v1/{prefix}/namespaces/{namespace}/views/{view}',
   'GET /v1/{prefix}/namespaces/{namespace}/views/{view}',
   'HEAD /v1/{prefix}/namespaces/{namespace}/views/{view}',
   'DELETE /v1/{prefix}/namespaces/{namespace}/views/{view}',

@@ -8,6 +8,8 @@ import * as tables from './table-routes.ts';
 import { commitTable } from './commit-table-route.ts';
 import { createTable } from './create-table-route.ts';
 import * as views from './view-routes.ts';
+import { createView } from './create-view-route.ts';
+import { commitView } from './commit-view-route.ts';
 
 export async function routeCatalogRequest(ctx: RestContext, req: RestRequest): Promise<RestResponse> {
   const s = req.segments;
@@ -45,13 +47,13 @@ export async function routeCatalogRequest(ctx: RestContext, req: RestRequest): P
       } else if (s[2] === 'views') {
         if (s.length === 3) {
           if (m === 'GET') return views.listViews(ctx, namespace);
-          if (m === 'POST') views.viewWritesNotServed();
+          if (m === 'POST') return createView(ctx, namespace, req);
         } else if (s.length === 4) {
           const id: TableIdentifier = { namespace, name: s[3]! };
           if (m === 'GET') return views.loadView(ctx, id);
           if (m === 'HEAD') return views.viewExists(ctx, id);
           if (m === 'DELETE') return views.dropView(ctx, id);
-          if (m === 'POST') views.viewWritesNotServed();
+          if (m === 'POST') return commitView(ctx, id, req);
         }
       }
     }

@@ -1,7 +1,7 @@
 /**
  * View endpoints of the Iceberg REST catalog API over a catalog that stores views (the SQL catalog's VIEW
- * rows): list, load (LoadViewResult has LoadTableResult's shape), HEAD, DELETE, rename. Creating or replacing
- * a view through REST (CreateViewRequest / CommitViewRequest) is not served: lakegate writes views from SQL.
+ * rows): list, load (LoadViewResult has LoadTableResult's shape), HEAD, DELETE, rename (create:
+ * create-view-route.ts; replace/commit: commit-view-route.ts).
  */
 import { GatewayError } from '../../common/errors.ts';
 import { noSuchNamespace } from '../iceberg/catalog-errors.ts';
@@ -11,21 +11,32 @@ import { RestError, notImplemented } from './rest-errors.ts';
 import { bodyObject, json, noContent, type RestContext, type RestRequest, type RestResponse } from './rest-request.ts';
 import { tableIdentifierField } from './table-routes.ts';
 
-type Views = Required<Pick<IcebergCatalog, 'listViews' | 'loadViewLocation' | 'dropView' | 'renameView'>>;
+export type ViewCatalogMethods = Required<Pick<IcebergCatalog, 'listViews' | 'loadViewLocation' | 'createView' | 'commitView' | 'dropView' | 'renameView'>>;
 
-function views(ctx: RestContext): Views {
+/** the served catalog's view methods (501 when it stores no views) */
+export function viewCatalog(ctx: RestContext): ViewCatalogMethods {
   const c = ctx.catalog;
-  if (c.listViews === undefined || c.loadViewLocation === undefined || c.dropView === undefined || c.renameView === undefined) {
+  if (c.listViews === undefined || c.loadViewLocation === undefined || c.createView === undefined || c.commitView === undefined || c.dropView === undefined || c.renameView === undefined) {
     throw notImplemented('This catalog does not store views');
   }
-  return { listViews: c.listViews.bind(c), loadViewLocation: c.loadViewLocation.bind(c), dropView: c.dropView.bind(c), renameView: c.renameView.bind(c) };
+  return {
+    listViews: c.listViews.bind(c), loadViewLocation: c.loadViewLocation.bind(c), createView: c.createView.bind(c),
+    commitView: c.commitView.bind(c), dropView: c.dropView.bind(c), renameView: c.renameView.bind(c),
+  };
 }
+const views = viewCatalog;
+
+/** LoadViewResult of a metadata file just written (its text spliced in unparsed) */
+export const loadViewResult = (location: string, text: string): RestResponse => ({
+  status: 200,
+  body: `{"metadata-location":${JSON.stringify(location)},"metadata":${text},"config":{}}`,
+});
 
 const noSuchView = (id: TableIdentifier): RestError =>
   new RestError(404, 'NoSuchViewException', `View does not exist: ${[...id.namespace, id.name].join('.')}`);
 
 /** the catalog's "relation does not exist" (42P01) is a missing view here */
-async function asView<T>(id: TableIdentifier, run: () => Promise<T>): Promise<T> {
+export async function asView<T>(id: TableIdentifier, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (e) {
@@ -72,9 +83,4 @@ export async function renameView(ctx: RestContext, req: RestRequest): Promise<Re
   await v.renameView(source, destination);
   await ctx.changed();
   return noContent;
-}
-
-/** POST /namespaces/{ns}/views and POST /namespaces/{ns}/views/{view} */
-export function viewWritesNotServed(): never {
-  throw notImplemented('Creating or replacing views through the REST catalog is not supported by lakegate; use CREATE VIEW over SQL');
 }

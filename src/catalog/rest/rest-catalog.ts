@@ -5,13 +5,16 @@
  * the REST routes. `commitTable(id, expected, next)` reads both metadata files (through `readMetadata`,
  * supplied by whoever owns the FileIO) and sends their difference as TableRequirements + TableUpdates
  * (metadata-diff.ts); the server writes its own metadata file, ours stays an orphan. So every lakegate
- * write commits through REST with the same code that commits through the SQL catalog.
+ * write commits through REST with the same code that commits through the SQL catalog. Views likewise:
+ * `createView` sends the written file's current version as a CreateViewRequest, `commitView` the difference
+ * of two view metadata files as ViewRequirements + ViewUpdates (view-metadata-diff.ts).
  */
 import { GatewayError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { IcebergCatalog, Namespace, NamespaceProperties, PropertiesUpdateSummary, TableIdentifier, TableLocation } from '../iceberg/iceberg-catalog.ts';
 import { encodeNamespace } from './namespace-encoding.ts';
 import { diffMetadata, type Doc } from './metadata-diff.ts';
+import { createViewRequest, diffViewMetadata } from './view-metadata-diff.ts';
 import { parseLosslessJson } from '../rest-server/lossless-doc.ts';
 import { RestHttp, type FetchLike, type RestAuthOptions, type RestHttpResponse, type RestRetryOptions } from './rest-http.ts';
 import { restResponseError, type ErrorSubject } from './rest-response-errors.ts';
@@ -31,15 +34,20 @@ export interface RestCatalogOptions extends RestAuthOptions {
   readonly readMetadata?: (location: string) => Promise<string>;
 }
 
+const LIST_VIEWS_ENDPOINT = 'GET /v1/{prefix}/namespaces/{namespace}/views';
+const VIEW_ENDPOINTS_SUPPORTED = 'view-endpoints-supported';
+
 export async function openRestCatalog(options: RestCatalogOptions): Promise<RestCatalog> {
   const http = new RestHttp(options.uri, options, options.retry ?? {}, options.fetch);
   const query = options.warehouse === undefined ? '' : `?warehouse=${encodeURIComponent(options.warehouse)}`;
   const res = await http.request('GET', `/v1/config${query}`);
   if (res.status !== 200) throw restResponseError(res, { action: 'load the catalog configuration' });
-  const config = JSON.parse(res.body) as { defaults?: Record<string, string>; overrides?: Record<string, string> };
+  const config = JSON.parse(res.body) as { defaults?: Record<string, string>; overrides?: Record<string, string>; endpoints?: unknown };
   const properties = { ...(config.defaults ?? {}), ...(options.properties ?? {}), ...(config.overrides ?? {}) };
   http.prefix = properties['prefix'] ?? '';
-  return new RestCatalog(http, options.name ?? options.warehouse ?? 'rest', properties, options.readMetadata);
+  // as Iceberg Java: the listed endpoints say it; a server that lists none has views only if it says so
+  const viewsSupported = Array.isArray(config.endpoints) ? config.endpoints.includes(LIST_VIEWS_ENDPOINT) : properties[VIEW_ENDPOINTS_SUPPORTED] === 'true';
+  return new RestCatalog(http, options.name ?? options.warehouse ?? 'rest', properties, options.readMetadata, viewsSupported);
 }
 
 export class RestCatalog implements IcebergCatalog {
@@ -49,6 +57,8 @@ export class RestCatalog implements IcebergCatalog {
     /** the merged catalog properties (defaults < client < overrides) */
     readonly properties: Readonly<Record<string, string>>,
     private readonly readMetadata?: (location: string) => Promise<string>,
+    /** the server serves the view endpoints (its /v1/config `endpoints`); without them views stay in lakegate's memory */
+    readonly viewsSupported = true,
   ) {}
 
   private async call(method: string, path: string, subject: ErrorSubject, body?: unknown, ok: readonly number[] = [200, 204]): Promise<RestHttpResponse> {
@@ -59,6 +69,34 @@ export class RestCatalog implements IcebergCatalog {
 
   private static tablePath(id: TableIdentifier): string {
     return `namespaces/${encodeNamespace(id.namespace)}/tables/${encodeURIComponent(id.name)}`;
+  }
+
+  private static viewPath(id: TableIdentifier): string {
+    return `namespaces/${encodeNamespace(id.namespace)}/views/${encodeURIComponent(id.name)}`;
+  }
+
+  /** identifiers of a paged list route (`tables` or `views`) */
+  private async listIdentifiers(namespace: Namespace, kind: 'tables' | 'views'): Promise<TableIdentifier[]> {
+    const out: TableIdentifier[] = [];
+    let pageToken: string | undefined;
+    do {
+      const qs = pageToken === undefined ? '' : `?pageToken=${encodeURIComponent(pageToken)}`;
+      const res = await this.call('GET', `namespaces/${encodeNamespace(namespace)}/${kind}${qs}`, { namespace, action: `list ${kind}` });
+      const doc = JSON.parse(res.body) as { identifiers?: { namespace: string[]; name: string }[]; 'next-page-token'?: string | null };
+      for (const id of doc.identifiers ?? []) out.push({ namespace: id.namespace, name: id.name });
+      pageToken = doc['next-page-token'] ?? undefined;
+    } while (pageToken !== undefined && pageToken !== '');
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  private metadataReader(what: string): (location: string) => Promise<string> {
+    const read = this.readMetadata;
+    if (read === undefined) {
+      throw new GatewayError(SqlState.feature_not_supported, `${what} in a REST catalog needs the metadata files to be readable`, {
+        detail: 'REST catalogs commit requirements and updates, computed from the base and new metadata files.',
+      });
+    }
+    return read;
   }
 
   async listNamespaces(parent: Namespace = []): Promise<Namespace[]> {
@@ -104,17 +142,8 @@ export class RestCatalog implements IcebergCatalog {
     return { updated: doc.updated ?? [], removed: doc.removed ?? [], missing: doc.missing ?? [] };
   }
 
-  async listTables(namespace: Namespace): Promise<TableIdentifier[]> {
-    const out: TableIdentifier[] = [];
-    let pageToken: string | undefined;
-    do {
-      const qs = pageToken === undefined ? '' : `?pageToken=${encodeURIComponent(pageToken)}`;
-      const res = await this.call('GET', `namespaces/${encodeNamespace(namespace)}/tables${qs}`, { namespace, action: 'list tables' });
-      const doc = JSON.parse(res.body) as { identifiers?: { namespace: string[]; name: string }[]; 'next-page-token'?: string | null };
-      for (const id of doc.identifiers ?? []) out.push({ namespace: id.namespace, name: id.name });
-      pageToken = doc['next-page-token'] ?? undefined;
-    } while (pageToken !== undefined && pageToken !== '');
-    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  listTables(namespace: Namespace): Promise<TableIdentifier[]> {
+    return this.listIdentifiers(namespace, 'tables');
   }
 
   async tableExists(id: TableIdentifier): Promise<boolean> {
@@ -161,17 +190,56 @@ export class RestCatalog implements IcebergCatalog {
   }
 
   async commitTable(id: TableIdentifier, expected: string, next: string): Promise<void> {
-    const read = this.readMetadata;
-    if (read === undefined) {
-      throw new GatewayError(SqlState.feature_not_supported, 'committing to a table in a REST catalog needs the metadata files to be readable', {
-        detail: 'REST catalogs commit TableRequirements and TableUpdates, computed from the base and new metadata files.',
-      });
-    }
+    const read = this.metadataReader('committing to a table');
     const [base, target] = await Promise.all([read(expected), read(next)]);
     const { requirements, updates } = diffMetadata(parseLosslessJson(base) as Doc, parseLosslessJson(target) as Doc);
     if (updates.length === 0) return;
     const body = { identifier: { namespace: id.namespace, name: id.name }, requirements, updates };
     await this.call('POST', RestCatalog.tablePath(id), { table: id, action: 'commit table' }, body);
+  }
+
+  // ---- views (REST view endpoints; a server without them answers 404/501 on the first use)
+
+  async listViews(namespace: Namespace): Promise<TableIdentifier[]> {
+    return this.viewsSupported ? this.listIdentifiers(namespace, 'views') : [];
+  }
+
+  /** LoadViewResult's metadata-location (REST gives no previous location for views) */
+  async loadViewLocation(id: TableIdentifier): Promise<TableLocation> {
+    const res = await this.call('GET', RestCatalog.viewPath(id), { table: id, action: 'load view' });
+    const location = (JSON.parse(res.body) as { 'metadata-location'?: unknown })['metadata-location'];
+    if (typeof location !== 'string') throw new GatewayError(SqlState.io_error, `REST catalog returned no metadata-location for view ${id.namespace.join('.')}.${id.name}`);
+    return { metadataLocation: location, previousMetadataLocation: null };
+  }
+
+  /** CreateViewRequest from the view metadata file lakegate wrote; the server writes its own file (ours stays an orphan) */
+  async createView(id: TableIdentifier, metadataLocation: string): Promise<void> {
+    const doc = parseLosslessJson(await this.metadataReader('creating a view')(metadataLocation)) as Doc;
+    await this.call('POST', `namespaces/${encodeNamespace(id.namespace)}/views`, { table: id, action: 'create view' }, createViewRequest(id.name, doc));
+  }
+
+  async commitView(id: TableIdentifier, expected: string, next: string): Promise<void> {
+    const read = this.metadataReader('replacing a view');
+    const [base, target] = await Promise.all([read(expected), read(next)]);
+    const { requirements, updates } = diffViewMetadata(parseLosslessJson(base) as Doc, parseLosslessJson(target) as Doc);
+    if (updates.length === 0) return;
+    const body = { identifier: { namespace: id.namespace, name: id.name }, requirements, updates };
+    await this.call('POST', RestCatalog.viewPath(id), { table: id, action: 'replace view' }, body);
+  }
+
+  async dropView(id: TableIdentifier): Promise<boolean> {
+    const res = await this.call('DELETE', RestCatalog.viewPath(id), { table: id, action: 'drop view' }, undefined, [200, 204, 404]);
+    return res.status !== 404;
+  }
+
+  async renameView(from: TableIdentifier, to: TableIdentifier): Promise<void> {
+    const res = await this.http.request('POST', this.http.catalogPath('views/rename'), {
+      source: { namespace: from.namespace, name: from.name },
+      destination: { namespace: to.namespace, name: to.name },
+    });
+    if (res.status === 200 || res.status === 204) return;
+    const subject: ErrorSubject = res.status === 409 ? { table: to, action: 'rename view' } : /NoSuchNamespace/.test(res.body) ? { namespace: to.namespace, action: 'rename view' } : { table: from, action: 'rename view' };
+    throw restResponseError(res, subject);
   }
 
   async close(): Promise<void> {

@@ -29,7 +29,7 @@ export function errorOf(res: RestHttpResponse): { type: string; message: string 
 export function restResponseError(res: RestHttpResponse, subject: ErrorSubject): GatewayError {
   const { type, message } = errorOf(res);
   const ns = subject.namespace ?? subject.table?.namespace;
-  if (type === 'NoSuchTableException' && subject.table !== undefined) return noSuchTable(subject.table);
+  if ((type === 'NoSuchTableException' || type === 'NoSuchViewException') && subject.table !== undefined) return noSuchTable(subject.table);
   if (type === 'NoSuchNamespaceException' && ns !== undefined) return noSuchNamespace(ns);
   if (type === 'NamespaceNotEmptyException' && subject.namespace !== undefined) {
     return new GatewayError(SqlState.dependent_objects_still_exist, `cannot drop schema ${subject.namespace.join('.')} because other objects depend on it`, { detail: message });

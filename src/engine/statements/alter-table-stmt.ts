@@ -20,6 +20,8 @@ import { lookupRelation, tablePropertyOption } from './ddl.ts';
 import { sqlTypeOf } from './type-name.ts';
 import { cookDefaultText } from './cook-default.ts';
 import { deparseSync } from './deparse.ts';
+import { dependentObjectsError, describeRelation, dropDependents, dropSubject, viewDependencies } from './view-dependencies.ts';
+import { planViewRenames } from './view-rename.ts';
 import { checkNoNulls, dropMemoryColumn, finishMemoryAlter, memoryAlterState, valuesPerRow } from './alter-memory-table.ts';
 
 const TAG = { kind: 'command', tag: 'ALTER TABLE' } as const;
@@ -233,6 +235,7 @@ export const runAlterTable: UtilityHandler = async (session, stmt) => {
   let rel = target(session, body.relation, body.missing_ok === true);
   if (rel === undefined) return TAG;
   const cmds = (Array.isArray(body.cmds) ? body.cmds : []).map((c) => nodeBody(c));
+  await checkViewDependencies(session, rel, cmds);
   if (isIceberg(session, rel)) {
     // every subcommand of the statement goes into one new schema (and partition spec), one commit
     let partitioning: string[] | undefined;
@@ -255,6 +258,32 @@ export const runAlterTable: UtilityHandler = async (session, stmt) => {
   return TAG;
 };
 
+/**
+ * Views reading a column that DROP COLUMN removes: 2BP01, or with CASCADE dropped first; one whose type
+ * ALTER COLUMN TYPE changes: 0A000, as PostgreSQL (the view's rule would need rewriting).
+ */
+async function checkViewDependencies(session: EngineSession, rel: RelationInfo, cmds: readonly AstNode[]): Promise<void> {
+  for (const cmd of cmds) {
+    const column = String(cmd.name ?? '');
+    if (!rel.source.columns.some((c) => c.name === column)) continue; // a missing column is reported by the change itself
+    if (cmd.subtype === 'AT_DropColumn') {
+      await dropDependents(session, dropSubject(session, [rel], column), viewDependencies(session, [rel], column), cmd.behavior === 'DROP_CASCADE');
+    } else if (cmd.subtype === 'AT_AlterColumnType') {
+      const [first] = viewDependencies(session, [rel], column);
+      if (first !== undefined) {
+        throw pgError(SqlState.feature_not_supported, 'cannot alter type of a column used by a view or rule', { detail: `rule _RETURN on ${describeRelation(session, first.view)} depends on column "${column}"` });
+      }
+    }
+  }
+}
+
+/** lakegate's views keep their query as SQL text, and a renamed column is not followed into it (a renamed relation is: view-rename.ts) */
+function refuseRenameUnderViews(session: EngineSession, rel: RelationInfo, what: string, column?: string): void {
+  const deps = viewDependencies(session, [rel], column);
+  if (deps.length === 0) return;
+  throw dependentObjectsError(session, what, deps, 'Views keep their query as SQL text here: drop the dependent views, rename the column, then create them again.');
+}
+
 /** ALTER TABLE … RENAME TO / RENAME COLUMN … TO … */
 export const runRename: UtilityHandler = async (session, stmt) => {
   const body = nodeBody(stmt.ast);
@@ -266,6 +295,7 @@ export const runRename: UtilityHandler = async (session, stmt) => {
   const newName = String(body.newname ?? '');
   if (renameType === 'OBJECT_COLUMN') {
     const from = String(body.subname ?? '');
+    if (rel.source.columns.some((c) => c.name === from)) refuseRenameUnderViews(session, rel, `rename column ${from} of ${describeRelation(session, rel)}`, from);
     if (isIceberg(session, rel)) {
       await session.iceberg!.alterSchema(rel.schema, rel.name, [{ kind: 'rename', from, to: newName }]);
     } else {
@@ -281,12 +311,14 @@ export const runRename: UtilityHandler = async (session, stmt) => {
     return { kind: 'command', tag: 'ALTER TABLE' };
   }
   if (session.catalog.findRelation(rel.schema, newName) !== undefined) throw pgError(SqlState.duplicate_table, `relation "${newName}" already exists`);
+  const followRename = planViewRenames(session, rel, rel.schema, newName); // views reading it follow, as in PostgreSQL
   if (isIceberg(session, rel)) await session.iceberg!.renameTable(rel.schema, rel.name, rel.schema, newName);
   else if (session.iceberg?.isIcebergView(rel) === true) await session.iceberg.renameView(rel.schema, rel.name, rel.schema, newName);
   else {
     if (rel.source instanceof MemoryTable) rel.source.name = newName;
     install(session, rel, { ...rel, name: newName });
   }
+  await followRename();
   session.server.catalogChanged();
   return renameType === 'OBJECT_VIEW' ? { kind: 'command', tag: 'ALTER VIEW' } : TAG;
 };
@@ -304,6 +336,7 @@ export const runAlterObjectSchema: UtilityHandler = async (session, stmt) => {
   if (schema === 'pg_catalog' || schema === 'information_schema') throw pgError(SqlState.insufficient_privilege, `permission denied to create "${schema}.${rel.name}"`);
   if (schema === rel.schema) return TAG;
   if (session.catalog.findRelation(schema, rel.name) !== undefined) throw pgError(SqlState.duplicate_table, `relation "${rel.name}" already exists in schema "${schema}"`);
+  const followMove = planViewRenames(session, rel, schema, rel.name);
   const targetIsIceberg = session.iceberg !== undefined && (await session.iceberg.catalog.namespaceExists([schema]));
   if (isIceberg(session, rel)) {
     if (!targetIsIceberg) throw pgError(SqlState.feature_not_supported, `cannot move Iceberg table "${rel.name}" to schema "${schema}", which is not an Iceberg namespace`);
@@ -313,6 +346,7 @@ export const runAlterObjectSchema: UtilityHandler = async (session, stmt) => {
     session.catalog.db.removeRelation(rel.schema, rel.name);
     session.catalog.db.addRelation({ ...rel, schema, schemaOid: info.oid });
   }
+  await followMove();
   session.server.catalogChanged();
   return TAG;
 };

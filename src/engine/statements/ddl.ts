@@ -20,6 +20,8 @@ import { applyIcebergTypes, icebergTypesItems } from '../../iceberg/write/iceber
 import { noteOnCommit } from './on-commit.ts';
 import { cookDefaultText } from './cook-default.ts';
 import { resolveForeignKeys, type PendingForeignKey } from './foreign-keys.ts';
+import { checkViewReplacement } from './view-replace.ts';
+import { dropDependents, dropSubject, dropView, readsTemporary, schemaDependents, viewDependencies } from './view-dependencies.ts';
 
 export const runCreateSchema: UtilityHandler = async (session, stmt) => {
   const body = nodeBody(stmt.ast);
@@ -205,13 +207,20 @@ export const runSelectInto: UtilityHandler = async (session, stmt, params) => {
 export const runCreateView: UtilityHandler = async (session, stmt) => {
   const body = nodeBody(stmt.ast);
   const rv = body.view;
-  const { name } = rangeVarName(rv);
-  const { schema, temp } = creationSchema(session, rv);
+  const { name, schema: explicitSchema } = rangeVarName(rv);
+  let { schema, temp } = creationSchema(session, rv);
   const bound = session.bind(body.query, []);
+  if (!temp && readsTemporary(session, bound.plan)) {
+    // PostgreSQL: a view over a temporary relation is temporary itself (it could not outlive the session)
+    session.notice(`view "${name}" will be a temporary view`);
+    if (explicitSchema !== undefined) throw pgError('42P16', 'cannot create temporary relation in non-temporary schema');
+    ({ schema, temp } = { schema: session.catalog.tempSchema().name, temp: true });
+  }
   const aliases = stringList(body.aliases);
   const columns: ColumnDef[] = bound.columns.map((c, i) => ({ name: aliases[i] ?? c.name, type: c.type, nullable: true }));
   const definition = deparseSync(body.query);
   const existing = session.catalog.findRelation(schema, name);
+  if (existing !== undefined && body.replace === true) checkViewReplacement(existing, columns);
   const iceberg = session.iceberg;
   if (!temp && iceberg !== undefined && iceberg.storesViews && (await iceberg.catalog.namespaceExists([schema]))) {
     // an Iceberg namespace keeps the view in the catalog: it outlives the server and every process sees it
@@ -273,12 +282,22 @@ export const runDrop: UtilityHandler = async (session, stmt) => {
       if (iceberg !== undefined && (await iceberg.catalog.namespaceExists([name]))) {
         const tables = await iceberg.catalog.listTables([name]);
         const views = (await iceberg.catalog.listViews?.([name])) ?? [];
-        if (tables.length + views.length > 0 && !cascade) {
+        const objects = [...tables.map((t) => `table ${name}.${t.name}`), ...views.map((v) => `view ${name}.${v.name}`)].sort();
+        // views in other schemas reading its tables or views go with it (CASCADE) or keep it (2BP01)
+        const { lines, outside } = schemaDependents(session, name, objects);
+        if (objects.length > 0 && !cascade) {
           throw pgError(SqlState.dependent_objects_still_exist, `cannot drop schema ${name} because other objects depend on it`, {
-            detail: [...tables.map((t) => `table ${name}.${t.name}`), ...views.map((v) => `view ${name}.${v.name}`)].sort().map((o) => `${o} depends on schema ${name}`).join('\n'),
+            detail: lines.join('\n'),
             hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
           });
         }
+        if (objects.length > 0) {
+          const dropped = lines.map((l) => `drop cascades to ${l.slice(0, l.indexOf(' depends on '))}`);
+          session.onNotice?.(dropped.length === 1
+            ? pgError(SqlState.successful_completion, dropped[0]!, { severity: 'NOTICE' })
+            : pgError(SqlState.successful_completion, `drop cascades to ${dropped.length} other objects`, { severity: 'NOTICE', detail: dropped.join('\n') }));
+        }
+        for (const { view } of [...outside].reverse()) await dropView(session, view);
         for (const v of views) await iceberg.catalog.dropView?.(v);
         for (const t of tables) await iceberg.catalog.dropTable(t);
         await iceberg.catalog.dropNamespace([name]);
@@ -294,6 +313,7 @@ export const runDrop: UtilityHandler = async (session, stmt) => {
   }
   const spec = DROP_KIND[removeType];
   if (spec === undefined) throw pgError(SqlState.feature_not_supported, `DROP ${removeType.replace('OBJECT_', '')} is not supported`);
+  const targets: RelationInfo[] = [];
   for (const o of objects) {
     const names = stringList(nodeBody(o).items);
     const display = names.join('.');
@@ -314,6 +334,11 @@ export const runDrop: UtilityHandler = async (session, stmt) => {
     if (rel.kind !== spec.relkind) {
       throw pgError(SqlState.wrong_object_type, `"${rel.name}" is not a ${spec.word}`, { hint: `Use DROP ${rel.kind === 'v' ? 'VIEW' : 'TABLE'} to remove a ${rel.kind === 'v' ? 'view' : 'table'}.` });
     }
+    if (!targets.some((t) => t.oid === rel.oid)) targets.push(rel);
+  }
+  // views reading what is dropped: 2BP01 before anything is dropped (RESTRICT), or dropped first (CASCADE)
+  await dropDependents(session, dropSubject(session, targets), viewDependencies(session, targets), body.behavior === 'DROP_CASCADE');
+  for (const rel of targets) {
     if (rel.persistence === 't') session.catalog.removeTempRelation(rel.name);
     else if (session.iceberg?.isIcebergView(rel) === true) await session.iceberg.dropView(rel.schema, rel.name);
     else if (session.iceberg?.isIcebergRelation(rel) === true) {

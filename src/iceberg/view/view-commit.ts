@@ -16,7 +16,7 @@ import { loadedView, newViewMetadata, parseViewMetadata, replaceViewVersion, typ
 export type ViewCatalog = IcebergCatalog & Required<Pick<IcebergCatalog, 'listViews' | 'loadViewLocation' | 'createView' | 'commitView' | 'dropView' | 'renameView'>>;
 
 export function storesViews(catalog: IcebergCatalog): catalog is ViewCatalog {
-  return catalog.listViews !== undefined && catalog.loadViewLocation !== undefined && catalog.createView !== undefined
+  return catalog.viewsSupported !== false && catalog.listViews !== undefined && catalog.loadViewLocation !== undefined && catalog.createView !== undefined
     && catalog.commitView !== undefined && catalog.dropView !== undefined && catalog.renameView !== undefined;
 }
 
