@@ -9,7 +9,7 @@
  *    instead of converting every Numeric's bigint again.
  */
 import { isNullColumn, nullColumn, type Batch } from '../common/batch.ts';
-import { attachScaled, scaledColumnOf } from '../common/pgtypes/numeric-column.ts';
+import { attachScaledLike, materializeNumerics, scaledColumnOf } from '../common/pgtypes/numeric-column.ts';
 
 /** growable row-index list (the pairs a join forms): an Int32Array, doubled when full */
 export class IndexBuffer {
@@ -43,7 +43,7 @@ export function takeColumn(src: readonly unknown[] | undefined, idx: ArrayLike<n
     const f = new Float64Array(n);
     const af = att.f;
     for (let k = 0; k < n; k++) { const r = idx[k]!; f[k] = r < 0 ? 0 : af[r]!; }
-    attachScaled(col, f, att.scale);
+    attachScaledLike(col, f, att);
   }
   return col;
 }
@@ -77,17 +77,20 @@ export function nullColumns(width: number, n: number): (readonly unknown[])[] {
 /** one column of the batches, end to end (shared null columns stay one shared null column) */
 function concatColumn(batches: readonly Batch[], c: number, n: number): readonly unknown[] {
   let allNull = true;
-  let scale = -2;
+  let scale = -2, lazy = false;
   for (const b of batches) {
     const src = b.columns[c];
     if (src !== undefined && !isNullColumn(src)) allNull = false;
     if (b.length === 0) continue;
     const att = src === undefined ? undefined : scaledColumnOf(src);
+    if (att?.lazy === true) lazy = true;
     if (att === undefined) scale = -1;
     else if (scale === -2) scale = att.scale;
     else if (scale !== att.scale) scale = -1;
   }
   if (allNull) return nullColumn(n);
+  // lazy numerics (a scan worker's) glued to columns without doubles: their Numerics first
+  if (lazy && scale < 0) for (const b of batches) if (b.columns[c] !== undefined) materializeNumerics(b.columns[c]!);
   const dst = new Array<unknown>(n);
   let at = 0;
   for (const b of batches) {
@@ -106,7 +109,7 @@ function concatColumn(batches: readonly Batch[], c: number, n: number): readonly
       f.set(att.f.length === b.length ? att.f : att.f.subarray(0, b.length), at);
       at += b.length;
     }
-    attachScaled(dst, f, scale);
+    attachScaledLike(dst, f, { f, scale, lazy });
   }
   return dst;
 }

@@ -10,6 +10,7 @@
  * again row by row (nothing is stepped) so the error is the one of the first failing row, as PostgreSQL's
  * per-row evaluation reports it.
  */
+import { materializeAllNumerics } from '../../common/pgtypes/numeric-column.ts';
 import { CountState } from '../../functions/aggregates.ts';
 import type { NumericSum } from '../../functions/numeric-sum.ts';
 import type { AggregateDef, AggregateState } from '../../functions/registry-types.ts';
@@ -132,6 +133,7 @@ export class VectorAggregation {
 
   /** the row closures over the batch (group keys first, as the row-at-a-time loop), to raise the first failing row's error */
   #rowByRow(cols: Cols, n: number, groupOf: (row: number) => unknown): void {
+    materializeAllNumerics(cols);
     for (let i = 0; i < n; i++) {
       groupOf(i);
       for (const a of this.#aggs) {

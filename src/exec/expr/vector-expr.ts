@@ -18,6 +18,7 @@
  * vector-operator.ts (operators, numeric and date fast paths), vector-control.ts (CASE, COALESCE, AND/OR/NOT),
  * vector-row-kernels.ts (calls, casts, IS NULL, op ANY (array)), vector-values.ts (selections).
  */
+import { materializeAllNumerics } from '../../common/pgtypes/numeric-column.ts';
 import { Oid } from '../../common/pgtypes/oids.ts';
 import type { Expr } from '../../sql/index.ts';
 import type { Env } from '../context.ts';
@@ -97,6 +98,8 @@ export class VectorCompiler {
     const runners: SubqueryRunner[] = [];
     const row: RowFn = compileNode(e, this.env, runners, { value: null });
     return (cols, n, sel) => {
+      // the row closure reads the columns themselves: lazy numeric columns (a scan worker's) get their Numerics
+      materializeAllNumerics(cols);
       const out = new Array<unknown>(n).fill(null);
       const m = selCount(sel, n);
       for (let j = 0; j < m; j++) { const i = sel === null ? j : sel[j]!; out[i] = row(cols, i); }

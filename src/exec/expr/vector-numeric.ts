@@ -7,7 +7,7 @@
  * with Numeric (bigint) instead, so answers are exactly numeric.c's either way.
  */
 import { Numeric } from '../../common/pgtypes/numeric.ts';
-import { scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
+import { materializeNumerics, scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
 import type { ScaledVec, Sel, Vec } from './vector-types.ts';
 import { selCount } from './vector-types.ts';
 
@@ -65,7 +65,7 @@ export function toScaled(vec: Vec, sel: Sel, n: number): ScaledVec | null {
 
 /** the rows of `sel` as Numeric values (NULL where `nul`) */
 export function scaledToValues(s: ScaledVec, sel: Sel, n: number): readonly unknown[] {
-  if (s.src !== undefined) return s.src;
+  if (s.src !== undefined) { materializeNumerics(s.src); return s.src; }
   const out = new Array<unknown>(n).fill(null);
   const { f, scale, nul } = s;
   const m = selCount(sel, n);

@@ -34,6 +34,26 @@ import { explainKb, noteExplainDetail, noteMemoryDetail } from '../memory/memory
 import { AggregateMemory } from '../memory/aggregate-memory.ts';
 import { workerFlushBytes } from './worker-flush-bytes.ts';
 import type { SourceParallelScan } from '../../iceberg/parallel/source-parallel-scan.ts';
+import { scaledOnlyField } from '../../iceberg/read/arrow-fast-columns.ts';
+import type { ScanPredicate } from '../../catalog/table-source.ts';
+
+/** the table columns a pushed predicate reads */
+function predicateColumns(p: ScanPredicate, out: Set<number>): void {
+  if ('args' in p) for (const a of p.args) predicateColumns(a, out);
+  else out.add(p.column);
+}
+
+/**
+ * the pool's fields with the decimals the workers may decode lazily marked scaledOnly (arrow-fast-columns.ts;
+ * the worker keeps a column lazy only where its fragment reads it through vector kernels, run-fragment.ts):
+ * not those a pushed filter reads (judged on JS values when not on Arrow), none when a task has delete files
+ */
+function scaledOnlyFields(pool: SourceParallelScan, projection: readonly number[], filters: readonly ScanPredicate[] | undefined): SourceParallelScan['fields'] {
+  if (pool.tasks.some((t) => t.positionDeletes.length > 0 || t.equalityDeletes.length > 0)) return pool.fields;
+  const filtered = new Set<number>();
+  for (const p of filters ?? []) predicateColumns(p, filtered);
+  return pool.fields.map((f, k) => (f.type.kind === 'primitive' && f.type.name === 'decimal' && !filtered.has(projection[k]!) ? scaledOnlyField(f) : f));
+}
 
 /**
  * The first tasks (until JUDGE_ROWS rows were decoded) decide: more partial groups than MAX_GROUPS_PER_ROW of
@@ -69,8 +89,9 @@ export class PartialAggregateExec implements ExecOperator {
       ...(filters === undefined ? {} : { filters }),
       metrics,
     };
-    const pool = await sourceParallelScan(source, scanCtx);
-    if (pool === null) return yield* this.#onMainThread();
+    const found = await sourceParallelScan(source, scanCtx);
+    if (found === null) return yield* this.#onMainThread();
+    const pool = { ...found, fields: scaledOnlyFields(found, fragment.projection, filters) };
     this.env.instrument?.addScanMetrics(chain.scan, metrics);
     const memory = queryMemory(this.env);
     const request: FragmentRequest = { fragment, eval: wireEvalContext(ctx), flushBytes: workerFlushBytes(memory.limit, pool.scan.pool.size) };

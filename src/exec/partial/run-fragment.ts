@@ -10,7 +10,8 @@
 import type { Batch } from '../../common/batch.ts';
 import { toCloneable } from '../../iceberg/parallel/cloneable.ts';
 import type { AggregateDef, AggregateState } from '../../functions/registry-types.ts';
-import type { Filter, Projection } from '../../sql/index.ts';
+import { materializeNumerics, isLazyNumeric } from '../../common/pgtypes/numeric-column.ts';
+import { someExpr, type Expr, type Filter, type Projection } from '../../sql/index.ts';
 import type { Env } from '../context.ts';
 import { compileAll, compileExpr, type Compiled } from '../expr/compile-expr.ts';
 import { compileShared } from '../expr/compile-shared.ts';
@@ -53,15 +54,38 @@ export interface PartialGroups {
 
 const noRun = (): never => { throw new Error('subqueries do not run in scan workers'); };
 
-/** widens batches of the read fields to the scan's width; unread columns share one all-NULL array */
-async function* widened(batches: AsyncIterable<Batch>, f: WireFragment): AsyncIterable<Batch> {
+/**
+ * widens batches of the read fields to the scan's width; unread columns share one all-NULL array. A lazy
+ * numeric column (pgtypes/numeric-column.ts) stays lazy only when `lazyOk(column)`: else its Numerics are
+ * made here, before any operator reads it.
+ */
+async function* widened(batches: AsyncIterable<Batch>, f: WireFragment, lazyOk: (column: number) => boolean): AsyncIterable<Batch> {
   let nulls: unknown[] = [];
   for await (const b of batches) {
     if (nulls.length < b.length) nulls = new Array<unknown>(b.length).fill(null);
     const columns: (readonly unknown[])[] = new Array<readonly unknown[]>(f.width).fill(nulls);
-    f.projection.forEach((c, k) => { columns[c] = b.columns[k]!; });
+    f.projection.forEach((c, k) => {
+      const col = b.columns[k]!;
+      if (isLazyNumeric(col) && !lazyOk(c)) materializeNumerics(col);
+      columns[c] = col;
+    });
     yield { length: b.length, columns };
   }
+}
+
+/**
+ * The scan columns a lazy numeric column may stay lazy in: read only by the aggregates' vector kernels, which
+ * take its doubles and materialize it themselves before a row closure or values are wanted (vector-expr.ts,
+ * vector-numeric.ts). So: aggregates that vectorize, groups (not rows) going back, no Projection in the
+ * fragment (its outputs would rename the column), and the column in no Filter and no group key.
+ */
+function lazyColumns(ops: readonly { readonly kind: 'Filter' | 'Projection'; readonly exprs: readonly Expr[] }[], keys: readonly Expr[], vectorized: boolean): (column: number) => boolean {
+  if (!vectorized || ops.some((o) => o.kind === 'Projection')) return () => false;
+  const read = new Set<number>();
+  for (const e of [...ops.flatMap((o) => o.exprs), ...keys]) {
+    someExpr(e, (x) => { if (x.kind === 'ColumnRef') read.add(x.index); return false; });
+  }
+  return (c) => !read.has(c);
 }
 
 /** rows between two looks at the cancel flag (expressions may be slow: a batch can take seconds) */
@@ -82,11 +106,15 @@ export async function runFragment(
   const stop = new AbortController();
   const ctx = workerExecContext(req.eval, stop.signal);
   const env: Env = { ctx, outer: [], workTables: new Map(), run: noRun };
-  let input: ExecOperator = { name: 'WorkerTaskScan', children: [], execute: () => widened(batches, f) };
-  for (const op of f.ops) {
+  const ops = f.ops.map((op) => (op.kind === 'Filter'
+    ? { kind: 'Filter' as const, exprs: [decodeExpr(op.predicate)] }
+    : { kind: 'Projection' as const, exprs: op.exprs.map(decodeExpr) }));
+  let lazyOk: (column: number) => boolean = () => false;
+  let input: ExecOperator = { name: 'WorkerTaskScan', children: [], execute: () => widened(batches, f, lazyOk) };
+  for (const op of ops) {
     input = op.kind === 'Filter'
-      ? new FilterExec({ kind: 'Filter', predicate: decodeExpr(op.predicate) } as unknown as Filter, input, env)
-      : new ProjectionExec({ kind: 'Projection', exprs: op.exprs.map(decodeExpr) } as unknown as Projection, input, env);
+      ? new FilterExec({ kind: 'Filter', predicate: op.exprs[0]! } as unknown as Filter, input, env)
+      : new ProjectionExec({ kind: 'Projection', exprs: op.exprs } as unknown as Projection, input, env);
   }
   const aggs = f.aggregates.map((a) => ({
     def: aggregateOfKey(a.def) as AggregateDef,
@@ -112,6 +140,7 @@ export async function runFragment(
   const scratch = args.map((a) => new Array<unknown>(a.fns.length));
   // a batch at a time when every argument and FILTER vectorizes (expr/vector-aggregate.ts)
   const vector = VectorAggregation.tryCreate(aggs, env);
+  lazyOk = lazyColumns(ops, keyExprs, vector !== null);
   const rowStates: AggregateState[][] = [];
   // typed group ids and states when the aggregates allow (typed-partial-groups.ts): no Map or state object per group while rows stream in
   const typed = TypedPartialGroups.tryCreate(keys, keyExprs, f.keyOids, aggs, vector, ctx);

@@ -1,6 +1,7 @@
 /** Packing batches for the trip across threads keeps every value (through a real structured clone), and the row filter keeps what may match. */
 import { describe, expect, it } from 'vitest';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
+import { attachScaled, scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
 import { pgArray } from '../../common/pgtypes/values.ts';
 import type { IcebergType } from '../spec/schema.ts';
 import { packBatch, unpackBatch } from './column-transfer.ts';
@@ -26,7 +27,7 @@ describe('column transfer', () => {
     ];
     const transfer: ArrayBufferLike[] = [];
     const packed = packBatch({ length: 3, columns }, types, transfer);
-    expect(packed.columns.map((c) => c.kind)).toEqual(['i32', 'f64', 'i64', 'bool', 'decimal', 'cloned', 'cloned', 'cloned', 'cloned']);
+    expect(packed.columns.map((c) => c.kind)).toEqual(['i32', 'f64', 'i64', 'bool', 'decimal53', 'cloned', 'cloned', 'cloned', 'cloned']);
     const arrived = structuredClone(packed, { transfer: transfer as ArrayBuffer[] });
     const out = unpackBatch(arrived);
     expect(out.columns[0]).toEqual(columns[0]);
@@ -69,3 +70,42 @@ describe('row filter', () => {
     expect(compileRowFilter({ kind: 'false' }, cols)!(batch).length).toBe(0);
   });
 });
+
+describe('decimal columns across threads', () => {
+  const dec = p('decimal', { precision: 18, scale: 2 });
+  const show = (xs: readonly unknown[]) => xs.map((v) => (Numeric.isNumeric(v) ? `${v.toString()}/${v.scale}` : v));
+  const trip = (col: unknown[]): { kind: string; out: readonly unknown[] } => {
+    const transfer: ArrayBufferLike[] = [];
+    const packed = packBatch({ length: col.length, columns: [col] }, [dec], transfer);
+    return { kind: packed.columns[0]!.kind, out: unpackBatch(structuredClone(packed, { transfer: transfer as ArrayBuffer[] })).columns[0]! };
+  };
+
+  it('below 2^53: doubles, from the attached ones when the decoder left them, attached again on arrival', () => {
+    const us = [150n, null, -1n, 2n ** 53n - 1n, -(2n ** 53n) + 1n, 8191n, 8192n];
+    const col = us.map((u) => (u === null ? null : Numeric.of(u, 2)));
+    const plainTrip = trip([...col]);
+    expect(plainTrip.kind).toBe('decimal53');
+    expect(show(plainTrip.out)).toEqual(show(col));
+    const att = scaledColumnOf(plainTrip.out)!;
+    expect([att.scale, att.f[0], att.f[3]]).toEqual([2, 150, 2 ** 53 - 1]);
+    const attached = [...col];
+    attachScaled(attached, Float64Array.from(us.map((u) => (u === null ? 0 : Number(u)))), 2);
+    const fromAtt = trip(attached);
+    expect(fromAtt.kind).toBe('decimal53');
+    expect(show(fromAtt.out)).toEqual(show(col));
+    expect(scaledColumnOf(attached)!.f.length).toBe(us.length); // the sender's doubles stay usable
+  });
+
+  it('past 2^53 or a mixed scale: bigints, then the cloned form', () => {
+    const big = [Numeric.of(2n ** 53n, 2), Numeric.of(-(2n ** 60n), 2), null];
+    const b = trip([...big]);
+    expect(b.kind).toBe('decimal');
+    expect(show(b.out)).toEqual(show(big));
+    expect(scaledColumnOf(b.out)).toBeUndefined();
+    const mixed = [Numeric.of(1n, 2), Numeric.of(1n, 3)];
+    const m = trip([...mixed]);
+    expect(m.kind).toBe('cloned');
+    expect(show(m.out)).toEqual(show(mixed));
+  });
+});
+

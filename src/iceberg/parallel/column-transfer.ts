@@ -4,7 +4,9 @@
  * unpacks them into plain arrays again. That is cheaper on the main thread than decoding Arrow there, and the
  * main thread is the one that also runs the rest of the query.
  *   int, date → Int32Array · float, double, time → Float64Array · long, timestamp* → BigInt64Array
- *   boolean → Uint8Array · decimal (one scale, fits in 64 bits) → BigInt64Array of unscaled values
+ *   boolean → Uint8Array · decimal (one scale, |unscaled| < 2^53) → Float64Array of unscaled values, taken
+ *   from the decoder's doubles when attached (pgtypes/numeric-column.ts) and attached again on arrival, so the
+ *   main thread's vector kernels read them too · decimal (one scale, fits in 64 bits) → BigInt64Array
  *   everything else (strings, uuid, binary, arrays, jsonb) → the array itself, structured-cloned
  *   (Numerics inside tagged, see cloneable.ts).
  * A value of an unexpected JS type makes the column fall back to the cloned form, so packing never changes a value.
@@ -13,7 +15,8 @@ import type { Batch } from '../../common/batch.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import type { IcebergType } from '../spec/schema.ts';
 import { fromCloneable, needsTagging, toCloneable } from './cloneable.ts';
-import { numericOfUnscaled } from '../read/arrow-fast-columns.ts';
+import { attachScaled, scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
+import { numericOfUnscaled, numericOfUnscaledNumber } from '../read/arrow-fast-columns.ts';
 
 export type PackedColumn =
   | { readonly kind: 'i32'; readonly values: Int32Array; readonly nulls: Uint8Array | null }
@@ -21,6 +24,7 @@ export type PackedColumn =
   | { readonly kind: 'i64'; readonly values: BigInt64Array; readonly nulls: Uint8Array | null }
   | { readonly kind: 'bool'; readonly values: Uint8Array; readonly nulls: Uint8Array | null }
   | { readonly kind: 'decimal'; readonly values: BigInt64Array; readonly scale: number; readonly nulls: Uint8Array | null }
+  | { readonly kind: 'decimal53'; readonly values: Float64Array; readonly scale: number; readonly nulls: Uint8Array | null }
   | { readonly kind: 'cloned'; readonly values: readonly unknown[]; readonly tagged: boolean };
 
 export interface PackedBatch {
@@ -90,18 +94,47 @@ const packBool: Packer = (col, n) => {
   return { kind: 'bool', values: out, nulls: nulls.mask };
 };
 
+const EXACT = 2 ** 53;
+
+/** the decoder's doubles (a copy: the column may live on) and the NULLs, or null when none are attached at this scale */
+function packAttachedDecimal(col: readonly unknown[], n: number, scale: number): PackedColumn | null {
+  const att = scaledColumnOf(col);
+  if (att === undefined || att.scale !== scale || att.f.length < n) return null;
+  const nulls = new NullMask(n);
+  for (let i = 0; i < n; i++) if (col[i] === null || col[i] === undefined) nulls.set(i);
+  return { kind: 'decimal53', values: att.f.slice(0, n), scale, nulls: nulls.mask };
+}
+
+/** Numerics of one scale whose unscaled values are below 2^53 as doubles, or null */
+function packDecimal53(col: readonly unknown[], n: number, scale: number): PackedColumn | null {
+  const out = new Float64Array(n);
+  const nulls = new NullMask(n);
+  for (let i = 0; i < n; i++) {
+    const v = col[i];
+    if (v === null) { nulls.set(i); continue; }
+    if (!Numeric.isNumeric(v) || v.kind !== 0 || v.scale !== scale) return null;
+    // one conversion: a double at or past 2^53 means the bigint was (rounding is monotone)
+    const d = Number(v.unscaled);
+    if (d >= EXACT || d <= -EXACT) return null;
+    out[i] = d;
+  }
+  return { kind: 'decimal53', values: out, scale, nulls: nulls.mask };
+}
+
 function packDecimal(scale: number): Packer {
-  return (col, n) => {
-    const out = new BigInt64Array(n);
-    const nulls = new NullMask(n);
-    for (let i = 0; i < n; i++) {
-      const v = col[i];
-      if (v === null) { nulls.set(i); continue; }
-      if (!Numeric.isNumeric(v) || !v.isFinite() || v.scale !== scale || v.unscaled < INT64_MIN || v.unscaled > INT64_MAX) return null;
-      out[i] = v.unscaled;
-    }
-    return { kind: 'decimal', values: out, scale, nulls: nulls.mask };
-  };
+  return (col, n) => packAttachedDecimal(col, n, scale) ?? packDecimal53(col, n, scale) ?? packDecimal64(col, n, scale);
+}
+
+function packDecimal64(col: readonly unknown[], n: number, scale: number): PackedColumn | null {
+  const out = new BigInt64Array(n);
+  const nulls = new NullMask(n);
+  for (let i = 0; i < n; i++) {
+    const v = col[i];
+    if (v === null) { nulls.set(i); continue; }
+    if (!Numeric.isNumeric(v) || !v.isFinite() || v.scale !== scale || v.unscaled < INT64_MIN || v.unscaled > INT64_MAX) return null;
+    out[i] = v.unscaled;
+  }
+  return { kind: 'decimal', values: out, scale, nulls: nulls.mask };
 }
 
 function packerFor(t: IcebergType): Packer | null {
@@ -148,6 +181,12 @@ function unpackColumn(p: PackedColumn, n: number): unknown[] {
     case 'decimal':
       for (let i = 0; i < n; i++) out[i] = nulls !== null && nulls[i] === 1 ? null : numericOfUnscaled(p.values[i]!, p.scale);
       return out;
+    case 'decimal53': {
+      const f = p.values, scale = p.scale;
+      for (let i = 0; i < n; i++) out[i] = nulls !== null && nulls[i] === 1 ? null : numericOfUnscaledNumber(f[i]!, scale);
+      attachScaled(out, f, scale);
+      return out;
+    }
     default: {
       const values = p.values;
       if (nulls === null) for (let i = 0; i < n; i++) out[i] = values[i];

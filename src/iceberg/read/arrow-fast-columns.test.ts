@@ -5,9 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { DateDay, Decimal, Dictionary, Int32, Utf8, makeData, vectorFromArray, type Data } from 'apache-arrow';
 import { arrowDataToValues } from './arrow-values.ts';
-import { fastPrimitiveValues, numericOfUnscaled } from './arrow-fast-columns.ts';
-import { parsePrimitive } from '../spec/schema.ts';
+import { fastPrimitiveValues, numericOfUnscaled, scaledOnlyField } from './arrow-fast-columns.ts';
+import { parsePrimitive, type PrimitiveType } from '../spec/schema.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
+import { isLazyNumeric, LAZY_NUMERIC, materializeAllNumerics, materializeNumerics, scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
+import { takeColumn, concatColumns } from '../../exec/join-gather.ts';
+import { scaledToValues, toScaled } from '../../exec/expr/vector-numeric.ts';
 
 function decimalData(vals: (bigint | null)[], scale: number): Data {
   const words = new Uint32Array(vals.length * 4);
@@ -78,5 +81,55 @@ describe('fastPrimitiveValues', () => {
     }
     expect(numericOfUnscaled(42n, 2)).toBe(numericOfUnscaled(42n, 2));
     expect(numericOfUnscaled(42n, 2)).not.toBe(numericOfUnscaled(42n, 3));
+  });
+
+  describe('scaledOnly decimals (lazy columns)', () => {
+    const lazyType = scaledOnlyField({ id: 1, name: 'x', required: false, type: parsePrimitive('decimal(15, 2)') }).type as PrimitiveType;
+    const small = [0n, 1n, -1n, 8191n, 8192n, -8193n, 123456789n, 2n ** 53n - 1n, -(2n ** 53n) + 1n, null, 4294967296n];
+
+    it('gives placeholders and the exact doubles; materializing gives the eager values', () => {
+      const d = decimalData(small, 2);
+      const col = fastPrimitiveValues(d, lazyType)!;
+      expect(isLazyNumeric(col)).toBe(true);
+      expect(col.map((v) => (v === null ? null : v === LAZY_NUMERIC))).toEqual(small.map((v) => (v === null ? null : true)));
+      const att = scaledColumnOf(col)!;
+      expect([...att.f].filter((_x, i) => small[i] !== null)).toEqual(small.filter((v) => v !== null).map(Number));
+      expect(() => (col[0] as Numeric).unscaled).toThrow(/lazy numeric/);
+      materializeNumerics(col);
+      expect(isLazyNumeric(col)).toBe(false);
+      expect(plain(col)).toEqual(plain(arrowDataToValues(d, parsePrimitive('decimal(15, 2)'))));
+      // the type mark survives structured clone (it travels to the scan workers)
+      expect(structuredClone(lazyType)).toEqual(lazyType);
+    });
+
+    it('selected rows and sliced chunks', () => {
+      const d = decimalData(small, 2).slice(2, 8);
+      const col = fastPrimitiveValues(d, lazyType, [0, 3, 5])!;
+      materializeAllNumerics([col]);
+      expect(plain(col)).toEqual(plain([-1n, -8193n, 2n ** 53n - 1n].map((u) => Numeric.of(u, 2))));
+    });
+
+    it('a value past 2^53 makes the chunk eager (no doubles can hold it)', () => {
+      const d = decimalData([5n, 2n ** 53n, null], 2);
+      const col = fastPrimitiveValues(d, lazyType)!;
+      expect(isLazyNumeric(col)).toBe(false);
+      expect(plain(col)).toEqual(plain([Numeric.of(5n, 2), Numeric.of(2n ** 53n, 2), null]));
+    });
+
+    it('stays lazy through take and concat, and the vector kernels hand out Numerics when values are wanted', () => {
+      const d = decimalData([150n, null, -2n, 99n], 2);
+      const col = fastPrimitiveValues(d, lazyType)!;
+      const taken = takeColumn(col, Int32Array.from([3, -1, 0]), 3);
+      expect(isLazyNumeric(taken)).toBe(true);
+      const glued = concatColumns([{ length: 4, columns: [col] }, { length: 3, columns: [taken] }], 1).columns[0]!;
+      expect(isLazyNumeric(glued)).toBe(true);
+      // glued to a column without doubles: Numerics first
+      const mixed = concatColumns([{ length: 3, columns: [taken] }, { length: 1, columns: [[Numeric.of(7n, 2)]] }], 1).columns[0]!;
+      expect(plain([...mixed])).toEqual(plain([Numeric.of(99n, 2), null, Numeric.of(150n, 2), Numeric.of(7n, 2)]));
+      const s = toScaled({ tag: 'values', v: glued }, null, 7)!;
+      expect([...s.nul!]).toEqual([0, 1, 0, 0, 0, 1, 0]);
+      expect(plain([...scaledToValues(s, null, 7)])).toEqual(plain([150n, null, -2n, 99n, 99n, null, 150n].map((u) => (u === null ? null : Numeric.of(u, 2)))));
+      expect(isLazyNumeric(glued)).toBe(false);
+    });
   });
 });

@@ -4,7 +4,10 @@
  * no per-value closures, no arrow-js `get()`. Values are exactly the generic path's:
  * - decimal128: the unscaled value from its little-endian 32-bit words through a double when it fits in
  *   53 bits (BigInt(number) instead of four bigint shifts), else the exact bigint path; |unscaled| < 8192
- *   shares one immutable Numeric per (value, scale);
+ *   shares one immutable Numeric per (value, scale). A type marked scaledOnly (a scan worker's partial
+ *   aggregate that reads the column only through the vector kernels) gets a lazy column instead when every
+ *   value fits: the doubles and LAZY_NUMERIC placeholders, no Numeric or bigint per value
+ *   (pgtypes/numeric-column.ts);
  * - utf8: a chunk whose bytes are all ASCII is decoded once (latin1 = ASCII there) and sliced; one-byte
  *   strings come from a shared table (char(1) flags); other chunks decode per value like arrow-js does;
  * - dictionary<utf8>: each dictionary entry is decoded once and the JS strings reused;
@@ -13,8 +16,8 @@
  */
 import { Type, type Data, type DataType } from 'apache-arrow';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
-import { attachScaled } from '../../common/pgtypes/numeric-column.ts';
-import type { PrimitiveType } from '../spec/schema.ts';
+import { attachLazyScaled, attachScaled, LAZY_NUMERIC } from '../../common/pgtypes/numeric-column.ts';
+import type { IcebergType, NestedField, PrimitiveType } from '../spec/schema.ts';
 
 const TWO32 = 4294967296;
 /** high word bound of a non-negative value < 2^53 (w1 < 2^21) */
@@ -57,8 +60,46 @@ export function numericOfUnscaled(u: bigint, scale: number): Numeric {
   return u >= -SMALL_N && u < SMALL_N ? smallNumeric(Number(u), scale) : Numeric.of(u, scale);
 }
 
+/** numericOfUnscaled for an unscaled value that is an exact integer in a double (|u| < 2^53) */
+export function numericOfUnscaledNumber(u: number, scale: number): Numeric {
+  return u >= -SMALL && u < SMALL ? smallNumeric(u, scale) : Numeric.of(BigInt(u), scale);
+}
+
 /** the rows a loop visits: `rows`, or 0..length-1 */
 type Rows = readonly number[] | null;
+
+/** the (non-spec) key marking a decimal type whose columns may come back lazy; a string, so it survives structured clone */
+const SCALED_ONLY = 'lakegate:scaledOnly';
+
+/** `f` with its decimal type marked scaledOnly (the reader may hand back lazy columns for it) */
+export function scaledOnlyField(f: NestedField): NestedField {
+  return { ...f, type: { ...f.type, [SCALED_ONLY]: true } as unknown as IcebergType };
+}
+
+const isScaledOnly = (t: PrimitiveType): boolean => (t as PrimitiveType & { [SCALED_ONLY]?: boolean })[SCALED_ONLY] === true;
+
+/**
+ * a scaledOnly decimal128 chunk as a lazy column (numeric-column.ts), or null when a value does not fit in a
+ * double exactly (then the Numerics are built as usual)
+ */
+function lazyDecimal128Values(d: Data, scale: number, rows: Rows): unknown[] | null {
+  const n = rows === null ? d.length : rows.length, out = new Array<unknown>(n);
+  const vals = d.values as Uint32Array;
+  const bm = nullsOf(d), off = d.offset;
+  const f = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const i = rows === null ? k : rows[k]!;
+    if (bm !== null && isNullAt(bm, off + i)) { out[k] = null; continue; }
+    const at = i * 4;
+    const w1 = vals[at + 1]!, w2 = vals[at + 2]!, w3 = vals[at + 3]!;
+    if (w3 === 0 && w2 === 0 && w1 < HI53) f[k] = w1 * TWO32 + vals[at]!;
+    else if (w3 === 0xffffffff && w2 === 0xffffffff && w1 >= NEG_HI53) f[k] = (w1 - TWO32) * TWO32 + vals[at]!;
+    else return null;
+    out[k] = LAZY_NUMERIC;
+  }
+  attachLazyScaled(out, f, scale);
+  return out;
+}
 
 function decimal128Values(d: Data, scale: number, rows: Rows): unknown[] {
   const n = rows === null ? d.length : rows.length, out = new Array<unknown>(n);
@@ -200,7 +241,8 @@ export function fastPrimitiveValues(d: Data, t: PrimitiveType, rows: Rows = null
   const type = d.type as DataType & { bitWidth?: number; isSigned?: boolean; unit?: number };
   switch (t.name) {
     case 'decimal':
-      return tid === Type.Decimal && type.bitWidth === 128 ? decimal128Values(d, t.scale ?? 0, rows) : null;
+      if (tid !== Type.Decimal || type.bitWidth !== 128) return null;
+      return (isScaledOnly(t) ? lazyDecimal128Values(d, t.scale ?? 0, rows) : null) ?? decimal128Values(d, t.scale ?? 0, rows);
     case 'string':
       if (tid === Type.Utf8) return utf8Values(d, rows);
       return tid === Type.Dictionary ? dictionaryStringValues(d, rows) : null;
