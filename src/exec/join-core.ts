@@ -5,7 +5,8 @@
  */
 import type { Batch } from '../common/batch.ts';
 import type { JoinType } from '../sql/index.ts';
-import { concatColumns, IndexBuffer, nullColumns, take } from './join-gather.ts';
+import { concatColumns } from '../common/batch-concat.ts';
+import { IndexBuffer, nullColumns, take } from './join-gather.ts';
 import type { JoinResidual } from './join-residual.ts';
 
 /**

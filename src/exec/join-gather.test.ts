@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { isNullColumn, nullColumn, type Batch } from '../common/batch.ts';
 import { Numeric } from '../common/pgtypes/numeric.ts';
 import { attachScaled, scaledColumnOf } from '../common/pgtypes/numeric-column.ts';
-import { concatColumns, IndexBuffer, nullColumns, take, takeColumn } from './join-gather.ts';
+import { concatColumns } from '../common/batch-concat.ts';
+import { IndexBuffer, nullColumns, take, takeColumn } from './join-gather.ts';
 
 const num = (u: number, scale = 2): Numeric => Numeric.of(BigInt(u), scale);
 

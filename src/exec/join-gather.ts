@@ -1,7 +1,7 @@
 /**
- * Column-at-a-time assembly of join output and build sides: `take` picks rows of a batch by index into new
- * columns, `concatColumns` glues the batches of a build side together. Both are where a join spends its
- * copying, so they skip what needs no copy:
+ * Column-at-a-time assembly of join output: `take` picks rows of a batch by index into new columns (the build
+ * side's batches are glued by common/batch-concat.ts). It is where a join spends its copying, so it skips what
+ * needs no copy:
  *  - a shared all-NULL column (common/batch.ts nullColumn: the columns a scan does not read, which stay in
  *    the plan's layout) becomes another shared null column — never copied row by row;
  *  - a numeric column's exact doubles (pgtypes/numeric-column.ts) follow the rows they belong to, so the
@@ -9,7 +9,7 @@
  *    instead of converting every Numeric's bigint again.
  */
 import { isNullColumn, nullColumn, type Batch } from '../common/batch.ts';
-import { attachScaledLike, materializeNumerics, scaledColumnOf } from '../common/pgtypes/numeric-column.ts';
+import { attachScaledLike, scaledColumnOf } from '../common/pgtypes/numeric-column.ts';
 
 /** growable row-index list (the pairs a join forms): an Int32Array, doubled when full */
 export class IndexBuffer {
@@ -72,54 +72,4 @@ export function take(batch: Batch, idx: ArrayLike<number>, n: number, width = ba
 export function nullColumns(width: number, n: number): (readonly unknown[])[] {
   const col = nullColumn(n);
   return new Array<readonly unknown[]>(width).fill(col);
-}
-
-/** one column of the batches, end to end (shared null columns stay one shared null column) */
-function concatColumn(batches: readonly Batch[], c: number, n: number): readonly unknown[] {
-  let allNull = true;
-  let scale = -2, lazy = false;
-  for (const b of batches) {
-    const src = b.columns[c];
-    if (src !== undefined && !isNullColumn(src)) allNull = false;
-    if (b.length === 0) continue;
-    const att = src === undefined ? undefined : scaledColumnOf(src);
-    if (att?.lazy === true) lazy = true;
-    if (att === undefined) scale = -1;
-    else if (scale === -2) scale = att.scale;
-    else if (scale !== att.scale) scale = -1;
-  }
-  if (allNull) return nullColumn(n);
-  // lazy numerics (a scan worker's) glued to columns without doubles: their Numerics first
-  if (lazy && scale < 0) for (const b of batches) if (b.columns[c] !== undefined) materializeNumerics(b.columns[c]!);
-  const dst = new Array<unknown>(n);
-  let at = 0;
-  for (const b of batches) {
-    const src = b.columns[c];
-    const len = b.length;
-    if (src === undefined) { for (let i = 0; i < len; i++) dst[at + i] = null; }
-    else for (let i = 0; i < len; i++) dst[at + i] = src[i] ?? null;
-    at += len;
-  }
-  if (scale >= 0) {
-    const f = new Float64Array(n);
-    at = 0;
-    for (const b of batches) {
-      if (b.length === 0) continue;
-      const att = scaledColumnOf(b.columns[c]!)!;
-      f.set(att.f.length === b.length ? att.f : att.f.subarray(0, b.length), at);
-      at += b.length;
-    }
-    attachScaledLike(dst, f, { f, scale, lazy });
-  }
-  return dst;
-}
-
-/** the batches as one batch of `width` columns */
-export function concatColumns(batches: readonly Batch[], width: number): Batch {
-  if (batches.length === 1 && batches[0]!.columns.length === width) return batches[0]!;
-  let n = 0;
-  for (const b of batches) n += b.length;
-  const cols = new Array<readonly unknown[]>(width);
-  for (let c = 0; c < width; c++) cols[c] = concatColumn(batches, c, n);
-  return { columns: cols, length: n };
 }

@@ -5,6 +5,7 @@
  */
 import { Piscina } from 'piscina';
 import type { Batch } from '../../common/batch.ts';
+import { concatColumns } from '../../common/batch-concat.ts';
 import type { NestedField } from '../spec/schema.ts';
 import type { IcebergIO } from '../io.ts';
 import { DeleteLoader } from '../read/delete-loader.ts';
@@ -47,14 +48,6 @@ function lateHistoryFor(scanId: string): LateHistory {
     if (lateHistories.size > DELETE_CACHE_SCANS) lateHistories.delete(lateHistories.keys().next().value!);
   }
   return h;
-}
-
-function concat(batches: readonly Batch[]): Batch {
-  if (batches.length === 1) return batches[0]!;
-  const width = batches[0]!.columns.length;
-  const columns: unknown[][] = [];
-  for (let c = 0; c < width; c++) columns.push(batches.flatMap((b) => b.columns[c] as unknown[]));
-  return { length: batches.reduce((n, b) => n + b.length, 0), columns };
 }
 
 const CANCELED: ScanTaskResult = { ok: false, canceled: true, error: null };
@@ -124,7 +117,7 @@ export default async function runScanTask(req: ScanTaskRequest | MergeTaskReques
     let pending: Batch[] = [];
     let pendingRows = 0;
     const flush = (): void => {
-      if (pendingRows > 0) out.push(packBatch(concat(pending), types, transfer));
+      if (pendingRows > 0) out.push(packBatch(concatColumns(pending, types.length), types, transfer));
       pending = [];
       pendingRows = 0;
     };

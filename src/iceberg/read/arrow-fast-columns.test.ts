@@ -9,7 +9,8 @@ import { fastPrimitiveValues, numericOfUnscaled, scaledOnlyField } from './arrow
 import { parsePrimitive, type PrimitiveType } from '../spec/schema.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import { isLazyNumeric, LAZY_NUMERIC, materializeAllNumerics, materializeNumerics, scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
-import { takeColumn, concatColumns } from '../../exec/join-gather.ts';
+import { takeColumn } from '../../exec/join-gather.ts';
+import { concatColumns } from '../../common/batch-concat.ts';
 import { scaledToValues, toScaled } from '../../exec/expr/vector-numeric.ts';
 
 function decimalData(vals: (bigint | null)[], scale: number): Data {

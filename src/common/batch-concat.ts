@@ -1,0 +1,58 @@
+/**
+ * Batches glued end to end, column by column: a join's build side (exec/join-core.ts) and a scan worker's small
+ * batches before they are packed for the main thread (iceberg/parallel/scan-worker.ts). Exact doubles attached to
+ * decimal columns (pgtypes/numeric-column.ts) survive when every piece has them at one scale, so the receiver's
+ * kernels need no Numeric → scaled conversion.
+ */
+import { isNullColumn, nullColumn, type Batch } from './batch.ts';
+import { attachScaledLike, materializeNumerics, scaledColumnOf } from './pgtypes/numeric-column.ts';
+
+/** one column of the batches, end to end (shared null columns stay one shared null column) */
+function concatColumn(batches: readonly Batch[], c: number, n: number): readonly unknown[] {
+  let allNull = true;
+  let scale = -2, lazy = false;
+  for (const b of batches) {
+    const src = b.columns[c];
+    if (src !== undefined && !isNullColumn(src)) allNull = false;
+    if (b.length === 0) continue;
+    const att = src === undefined ? undefined : scaledColumnOf(src);
+    if (att?.lazy === true) lazy = true;
+    if (att === undefined) scale = -1;
+    else if (scale === -2) scale = att.scale;
+    else if (scale !== att.scale) scale = -1;
+  }
+  if (allNull) return nullColumn(n);
+  // lazy numerics (a scan worker's) glued to columns without doubles: their Numerics first
+  if (lazy && scale < 0) for (const b of batches) if (b.columns[c] !== undefined) materializeNumerics(b.columns[c]!);
+  const dst = new Array<unknown>(n);
+  let at = 0;
+  for (const b of batches) {
+    const src = b.columns[c];
+    const len = b.length;
+    if (src === undefined) { for (let i = 0; i < len; i++) dst[at + i] = null; }
+    else for (let i = 0; i < len; i++) dst[at + i] = src[i] ?? null;
+    at += len;
+  }
+  if (scale >= 0) {
+    const f = new Float64Array(n);
+    at = 0;
+    for (const b of batches) {
+      if (b.length === 0) continue;
+      const att = scaledColumnOf(b.columns[c]!)!;
+      f.set(att.f.length === b.length ? att.f : att.f.subarray(0, b.length), at);
+      at += b.length;
+    }
+    attachScaledLike(dst, f, { f, scale, lazy });
+  }
+  return dst;
+}
+
+/** the batches as one batch of `width` columns */
+export function concatColumns(batches: readonly Batch[], width: number): Batch {
+  if (batches.length === 1 && batches[0]!.columns.length === width) return batches[0]!;
+  let n = 0;
+  for (const b of batches) n += b.length;
+  const cols = new Array<readonly unknown[]>(width);
+  for (let c = 0; c < width; c++) cols[c] = concatColumn(batches, c, n);
+  return { columns: cols, length: n };
+}
