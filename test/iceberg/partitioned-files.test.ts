@@ -1,11 +1,12 @@
 /**
  * Issue #3 "no small-file mess": a partitioned COPY or INSERT … SELECT writes ONE data file per partition per
  * statement even when the partition buffer budget (lowered here to 48 KiB so a small statement flushes every
- * partition many times) forces the rows out early: the flushes become row groups of the partition's open file.
+ * partition many times) forces the rows out early: the flushes are merged into ONE row group of the partition's
+ * open file (up to 128Ki rows), so scans do not pay for the many partitions a load held open.
  * Checked over the wire and on disk: files per partition (`t$files`), row groups per file (Parquet footers),
  * record counts and id bounds equal to what SQL computes per month, answers equal to an unpartitioned table,
  * the same files read by DuckDB and by icebird; with a small write.target-file-size-bytes a partition rolls into
- * several multi-row-group files (a file closes once a flush takes it past the target, as ParquetDataWriter's do).
+ * several files (a file closes once a flush takes it past the target, as ParquetDataWriter's do).
  */
 import { readFileSync, readdirSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,16 +72,15 @@ describe('partitioned writes: one file per partition per statement', () => {
   });
 
   for (const t of ['bym', 'ins']) {
-    it(`${t === 'bym' ? 'COPY' : 'INSERT … SELECT'}: one file per month, several row groups each, answers as unpartitioned`, async () => {
+    it(`${t === 'bym' ? 'COPY' : 'INSERT … SELECT'}: one file per month of one row group, answers as unpartitioned`, async () => {
       const months = await rows(`SELECT count(DISTINCT date_trunc('month', d)) + 1 FROM lake.flat`);
       const files = await rows(`SELECT partition->>'d_month', count(*), sum(record_count) FROM lake."${t}$files" GROUP BY 1 ORDER BY 1`);
       expect(String(files.length)).toBe(months[0]![0]);
       expect(files.every((f) => f[1] === '1')).toBe(true);
       expect(files.reduce((s, f) => s + Number(f[2]), 0)).toBe(N);
-      // the budget flushed every partition many times: the flushes are row groups of the one file
+      // the budget flushed every partition many times: the flushes are merged into the file's one row group
       const paths = (await rows(`SELECT file_path FROM lake."${t}$files"`)).map((r) => r[0]!);
-      const groups = paths.map(rowGroups);
-      expect(groups.filter((g) => g > 1).length).toBeGreaterThan(paths.length / 2);
+      expect(paths.map(rowGroups).every((g) => g === 1)).toBe(true);
       expect(await digest(t)).toEqual(await digest('flat'));
     }, 60_000);
   }
@@ -93,14 +93,14 @@ describe('partitioned writes: one file per partition per statement', () => {
     expect(fromFiles).toEqual(fromSql);
   });
 
-  it('a small write.target-file-size-bytes rolls a partition into several files of several row groups', async () => {
+  it('a small write.target-file-size-bytes rolls a partition into several files', async () => {
     const files = await rows(`SELECT partition->>'d_year', count(*), sum(record_count) FROM lake."roll$files" GROUP BY 1 ORDER BY 1`);
     expect(files.reduce((s, f) => s + Number(f[2]), 0)).toBe(N);
     const big = files.filter((f) => Number(f[2]) > 5000);
     expect(big.length).toBeGreaterThan(3);
     for (const f of big) expect(Number(f[1])).toBeGreaterThan(1);
     const paths = (await rows(`SELECT file_path FROM lake."roll$files" WHERE record_count > 2000`)).map((r) => r[0]!);
-    expect(paths.map(rowGroups).filter((g) => g > 1).length).toBeGreaterThan(paths.length / 2);
+    expect(paths.map(rowGroups).every((g) => g === 1)).toBe(true);
     expect(await digest('roll')).toEqual(await digest('flat'));
   });
 

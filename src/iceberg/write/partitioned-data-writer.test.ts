@@ -2,8 +2,9 @@
  * PartitionedDataWriter with typed batches (COPY) against the same rows as JS values: for every partition
  * transform over every typed column kind (and JS-values columns), the same partitions (tuples, directories),
  * the same rows per partition in the same order, the same per-file metrics; many partitions under a small
- * buffer budget still write one file per partition (several row groups, metrics merged over them) without
- * losing or reordering rows, and roll at the target size; the fast grouping helpers equal the transforms
+ * buffer budget still write one file per partition without losing or reordering rows, its many flushes merged
+ * into row groups of up to rowGroupRows rows (metrics merged over them), and roll at the target size; the
+ * encoded pieces held for merging stay within their own budget; the fast grouping helpers equal the transforms
  * they stand for.
  */
 import { describe, expect, it } from 'vitest';
@@ -68,9 +69,11 @@ interface Written {
   readonly rows: unknown[][];
   /** row groups of each file */
   readonly rowGroups: number[];
+  /** rows of each row group of each file */
+  readonly groupRows: number[];
 }
 
-async function write(spec: Spec, plain: boolean, options: { partitionBufferBytes?: number; targetFileSizeBytes?: number; batches?: number; rows?: number } = {}): Promise<Map<string, Written>> {
+async function write(spec: Spec, plain: boolean, options: { partitionBufferBytes?: number; targetFileSizeBytes?: number; rowGroupRows?: number; batches?: number; rows?: number } = {}): Promise<Map<string, Written>> {
   const fields = bindPartitionSpec({
     specId: 0,
     fields: spec.map(([col, transform], k) => ({ sourceId: schema.fields.find((f) => f.name === col)!.id, fieldId: 1000 + k, name: `${col}_${k}`, transform })),
@@ -86,11 +89,13 @@ async function write(spec: Spec, plain: boolean, options: { partitionBufferBytes
   for (const f of await w.close()) {
     const dir = f.path.slice(0, f.path.lastIndexOf('/'));
     let p = out.get(dir);
-    if (p === undefined) out.set(dir, (p = { files: [], rows: [], rowGroups: [] }));
+    if (p === undefined) out.set(dir, (p = { files: [], rows: [], rowGroups: [], groupRows: [] }));
     p.files.push(f);
     const bytes = io.files.get(f.path)!;
     expect(f.fileSizeInBytes).toBe(bytes.byteLength);
-    p.rowGroups.push(listField(parquetFooterOf(bytes).meta, 4).length);
+    const groups = listField(parquetFooterOf(bytes).meta, 4);
+    p.rowGroups.push(groups.length);
+    p.groupRows.push(...groups.map((g) => intField(g.v as TStruct, 3)!));
     for await (const chunk of readParquetColumns(bytes, f.path, schema.fields.map((x) => ({ fieldId: x.id, type: x.type, missingValue: null })))) {
       for (let r = 0; r < chunk.length; r++) p.rows.push(chunk.columns.map((c) => c[r]));
     }
@@ -144,7 +149,7 @@ describe('PartitionedDataWriter: typed batches = JS values', () => {
     }, 30_000);
   }
 
-  it('many partitions under a small budget: one file per partition of several row groups, every row once, in order, same metrics', async () => {
+  it('many partitions under a small budget: one file per partition, its flushes merged into one row group, every row once, in order, same metrics', async () => {
     const spec: Spec = [['d', 'month']];
     const plain = await write(spec, true, { batches: 6, rows: 1500 });
     const typed = await write(spec, false, { batches: 6, rows: 1500, partitionBufferBytes: 32 * 1024 });
@@ -157,11 +162,27 @@ describe('PartitionedDataWriter: typed batches = JS values', () => {
       // metrics merged over the row groups = metrics of the rows written in one piece
       expect([dir, metricsOf(t.files)]).toEqual([dir, metricsOf(p.files)]);
     }
-    const groups = [...typed.values()].flatMap((p) => p.rowGroups);
-    // the budget flushed partitions many times: their rows became row groups of the same file
-    expect(groups.filter((g) => g > 1).length).toBeGreaterThan(plain.size / 2);
+    // the budget flushed partitions many times (see the stats test): the pieces were merged into one row group
+    expect([...typed.values()].every((p) => p.rowGroups.length === 1 && p.rowGroups[0] === 1)).toBe(true);
     expect(Math.max(...[...plain.values()].flatMap((p) => p.rowGroups))).toBe(1);
   }, 120_000);
+
+  it('row groups of a partitioned write are rowGroupRows rows whatever the budget (pieces merged, a new group when the next would not fit)', async () => {
+    const typed = await write([['d', 'year']], false, { batches: 10, rows: 2000, partitionBufferBytes: 24 * 1024, rowGroupRows: 1000 });
+    const plain = await write([['d', 'year']], true, { batches: 10, rows: 2000 });
+    for (const [dir, p] of plain) {
+      const t = typed.get(dir)!;
+      expect([dir, t.rows]).toEqual([dir, p.rows]);
+      expect(t.groupRows.reduce((s, n) => s + n, 0)).toBe(p.rows.length);
+      // flushes of ≈ 24 KiB / 5 partitions ≈ 100–300 rows each fill row groups up to 1000 rows
+      const full = t.groupRows.slice(0, -1);
+      for (const n of full) {
+        expect(n).toBeLessThanOrEqual(1000);
+        expect(n).toBeGreaterThan(600);
+      }
+    }
+    expect([...typed.values()].some((p) => p.groupRows.length > 2)).toBe(true);
+  }, 60_000);
 
   it('a partition rolls to a new file at the target size, not before', async () => {
     const spec: Spec = [['i', 'bucket[2]']];
@@ -169,10 +190,10 @@ describe('PartitionedDataWriter: typed batches = JS values', () => {
     const rows = [...typed.values()].reduce((s, p) => s + p.rows.length, 0);
     expect(rows).toBe(16_000);
     for (const p of typed.values()) {
-      // ≈ 8000 rows × ≈ 37 Arrow bytes per partition: several files, each of several row groups
+      // ≈ 8000 rows × ≈ 37 Arrow bytes per partition: several files, each of one row group (its flushes merged)
       expect(p.files.length).toBeGreaterThan(2);
       expect(p.files.length).toBeLessThan(10);
-      expect(Math.max(...p.rowGroups)).toBeGreaterThan(1);
+      expect(Math.max(...p.rowGroups)).toBe(1);
       expect(p.files.reduce((s, f) => s + f.recordCount, 0)).toBe(p.rows.length);
     }
   }, 60_000);
@@ -196,10 +217,10 @@ describe('PartitionedDataWriter: typed batches = JS values', () => {
     expect(w.stats.idleFlushes).toBe(0);
     const files = await w.close();
     expect(files.reduce((s, f) => s + f.recordCount, 0)).toBe(rows);
-    // every budget flush became a row group of a file, plus the last rows of a partition at close (if any came after its last flush)
+    // every budget flush became a piece, and each partition's pieces one row group
     const groups = files.reduce((s, f) => s + listField(parquetFooterOf(io.files.get(f.path)!).meta, 4).length, 0);
-    expect(groups).toBeGreaterThanOrEqual(w.stats.budgetFlushes);
-    expect(groups).toBeLessThanOrEqual(w.stats.budgetFlushes + files.length);
+    expect(groups).toBe(files.length);
+    expect(w.stats.heldFlushes).toBe(0);
     // every column chunk of every row group keeps its page index (ColumnIndex 6/7, OffsetIndex 4/5: PAGES reads them)
     for (const f of files) {
       for (const g of listField(parquetFooterOf(io.files.get(f.path)!).meta, 4)) {
@@ -209,6 +230,24 @@ describe('PartitionedDataWriter: typed batches = JS values', () => {
         }
       }
     }
+  }, 60_000);
+
+  it('encoded pieces held past partitionHeldBytes: the partitions holding the most write theirs as a row group', async () => {
+    const fields = bindPartitionSpec({ specId: 0, fields: [{ sourceId: 4, fieldId: 1000, name: 'd_month', transform: 'month' }] }, schema);
+    const io = memoryWriteIO();
+    const held = 24 * 1024;
+    const w = new PartitionedDataWriter(io, 'memory://t/data', schema, fields, { relationName: 't', workerMinBytes: Infinity, partitionBufferBytes: 32 * 1024, idleFlushMinBytes: Infinity, partitionHeldBytes: held });
+    const heldNow = (): number => [...(w as unknown as { open: Map<string, { writer: { heldBytes: number } }> }).open.values()].reduce((s, o) => s + o.writer.heldBytes, 0);
+    for (let k = 0; k < 8; k++) {
+      await w.add(typedBatch(k, 1500));
+      expect(heldNow()).toBeLessThanOrEqual(held);
+    }
+    expect(w.stats.heldFlushes).toBeGreaterThan(3);
+    const files = await w.close();
+    expect(files.reduce((s, f) => s + f.recordCount, 0)).toBe(12_000);
+    const groups = files.reduce((s, f) => s + listField(parquetFooterOf(io.files.get(f.path)!).meta, 4).length, 0);
+    expect(groups).toBeGreaterThan(files.length);
+    expect(groups).toBeLessThanOrEqual(files.length + w.stats.heldFlushes);
   }, 60_000);
 
   it('idle encoders: the largest partition is flushed early once it holds idleFlushMinBytes, well below the budget', async () => {

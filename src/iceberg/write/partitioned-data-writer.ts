@@ -14,7 +14,11 @@
  * before), and row groups come out at ≈ 2 × budget / partitions. While the encode threads are idle, the
  * largest partition is also flushed once it holds IDLE_FLUSH_MIN_BYTES, so they start before the budget is
  * reached. A partition's file is closed only at the target size or at the end of the statement, so a
- * statement writes one file per partition up to the target size (not one per flush).
+ * statement writes one file per partition up to the target size (not one per flush). Flushed rows are encoded
+ * into pieces that the partition's writer holds and merges into row groups of up to rowGroupRows rows
+ * (StreamingDataWriter `mergeRowGroups`), so row groups do not shrink with the number of open partitions; the
+ * held pieces of all partitions are bounded too (`partitionHeldBytes`): past it, the partitions holding the
+ * most write theirs as a row group.
  */
 import type { Batch } from '../../common/batch.ts';
 import type { Schema } from '../spec/schema.ts';
@@ -38,22 +42,37 @@ export interface PartitionedDataWriterOptions extends StreamingDataWriterOptions
   readonly partitionBufferBytes?: number;
   /** encode threads idle: the largest partition is flushed once it holds this much (IDLE_FLUSH_MIN_BYTES) */
   readonly idleFlushMinBytes?: number;
+  /** bytes of encoded pieces held by all partitions for their next row group (partitionWriteDefaults.heldBytes) */
+  readonly partitionHeldBytes?: number;
 }
 
 /**
- * 256 MiB of Arrow-sized rows across partitions: TPC-H lineitem by month (≈ 80 partitions) then writes row
- * groups of ≈ 2–3 MiB … the target size instead of holding all of SF 1 (≈ 900 MiB) until the end
+ * 192 MiB of Arrow-sized rows across partitions: TPC-H lineitem by month (84 partitions) is flushed in pieces of
+ * ≈ 2–5 MiB (10k–30k rows) instead of holding all of SF 1 (≈ 900 MiB) until the end; the pieces' size no longer
+ * makes the row groups' (they are merged), only the encoder's per-piece cost
  */
-export const DEFAULT_PARTITION_BUFFER_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_PARTITION_BUFFER_BYTES = 192 * 1024 * 1024;
 
 /**
  * the budget of writers constructed without `partitionBufferBytes` (the server's): tests over the wire lower it
  * to see partitions flushed many times within a small statement
  */
-export const partitionWriteDefaults = { bufferBytes: DEFAULT_PARTITION_BUFFER_BYTES };
+export const partitionWriteDefaults = { bufferBytes: DEFAULT_PARTITION_BUFFER_BYTES, heldBytes: 0 };
 
-/** rows gathered per partition before they go to its writer as one batch */
-export const STAGE_ROWS = 16 * 1024;
+/**
+ * encoded pieces held for merging by all partitions (Parquet is ≈ 4× smaller than the rows' Arrow bytes): TPC-H
+ * lineitem SF 1 by month is ≈ 210 MB of Snappy Parquet, so its months end in one or two row groups of 30k–70k
+ * rows (was ≈ 11k), with the rows' budget at most ≈ 350 MiB held by the statement
+ */
+export const DEFAULT_PARTITION_HELD_BYTES = 160 * 1024 * 1024;
+partitionWriteDefaults.heldBytes = DEFAULT_PARTITION_HELD_BYTES;
+
+/**
+ * rows gathered per partition before they go to its writer as one batch. A full stage keeps its room for the
+ * next rows, and every open partition's room counts against the budget: 16Ki rows of lineitem (2.7 MB) × 84
+ * months filled most of the 256 MiB with empty room, and partitions were flushed as pieces of a few hundred rows
+ */
+export const STAGE_ROWS = 4 * 1024;
 
 /** a partition's row group is small (buffer / partitions): worth a worker thread from 1 MiB on */
 const PARTITION_WORKER_MIN_BYTES = 1024 * 1024;
@@ -75,6 +94,8 @@ export interface PartitionWriteStats {
   idleFlushes: number;
   /** most bytes held by all partitions when an add returned (at most the budget) */
   maxHeldBytes: number;
+  /** row groups written because the encoded pieces held by all partitions passed partitionHeldBytes */
+  heldFlushes: number;
 }
 
 interface Open {
@@ -88,7 +109,8 @@ export class PartitionedDataWriter {
   private readonly budget: number;
   private readonly idleFlushMin: number;
   private readonly fileOptions: StreamingDataWriterOptions;
-  readonly stats: PartitionWriteStats = { budgetFlushes: 0, idleFlushes: 0, maxHeldBytes: 0 };
+  private readonly heldBudget: number;
+  readonly stats: PartitionWriteStats = { budgetFlushes: 0, idleFlushes: 0, maxHeldBytes: 0, heldFlushes: 0 };
 
   constructor(
     private readonly io: IcebergWriteIO,
@@ -97,10 +119,11 @@ export class PartitionedDataWriter {
     private readonly fields: readonly BoundPartitionField[],
     options: PartitionedDataWriterOptions = {},
   ) {
-    const { partitionBufferBytes, idleFlushMinBytes, ...fileOptions } = options;
+    const { partitionBufferBytes, idleFlushMinBytes, partitionHeldBytes, ...fileOptions } = options;
     this.budget = partitionBufferBytes ?? partitionWriteDefaults.bufferBytes;
+    this.heldBudget = partitionHeldBytes ?? partitionWriteDefaults.heldBytes;
     this.idleFlushMin = idleFlushMinBytes ?? IDLE_FLUSH_MIN_BYTES;
-    this.fileOptions = { workerMinBytes: PARTITION_WORKER_MIN_BYTES, busyInThreadMaxBytes: PARTITION_BUSY_IN_THREAD_MAX_BYTES, dictionaryChoice: {}, ...fileOptions };
+    this.fileOptions = { workerMinBytes: PARTITION_WORKER_MIN_BYTES, busyInThreadMaxBytes: PARTITION_BUSY_IN_THREAD_MAX_BYTES, dictionaryChoice: {}, mergeRowGroups: true, ...fileOptions };
   }
 
   async add(batch: Batch): Promise<void> {
@@ -179,9 +202,9 @@ export class PartitionedDataWriter {
     }
   }
 
-  /** hands a partition's staged rows to its writer */
-  private async drain(o: Open): Promise<void> {
-    if (o.stage !== null && o.stage.rows > 0) await o.writer.add(o.stage.finish());
+  /** hands a partition's staged rows to its writer (`keepCapacity`: TypedStage.finish) */
+  private async drain(o: Open, keepCapacity = true): Promise<void> {
+    if (o.stage !== null && o.stage.rows > 0) await o.writer.add(o.stage.finish(keepCapacity));
   }
 
   private heldBytes(o: Open): number {
@@ -216,10 +239,25 @@ export class PartitionedDataWriter {
       }
     }
     if (total > this.stats.maxHeldBytes) this.stats.maxHeldBytes = total;
+    await this.boundHeld();
+  }
+
+  /** encoded pieces held past their budget: the partitions holding the most write theirs as a row group */
+  private async boundHeld(): Promise<void> {
+    const held = [...this.open.values()].map((o) => ({ o, bytes: o.writer.heldBytes }));
+    let total = held.reduce((s, h) => s + h.bytes, 0);
+    if (total <= this.heldBudget) return;
+    held.sort((a, b) => b.bytes - a.bytes);
+    for (const h of held) {
+      if (total <= this.heldBudget) break;
+      await h.o.writer.mergeHeld();
+      total -= h.bytes;
+      this.stats.heldFlushes++;
+    }
   }
 
   private async flushPartition(o: Open): Promise<void> {
-    await this.drain(o);
+    await this.drain(o, false);
     await o.writer.flushRowGroup();
   }
 

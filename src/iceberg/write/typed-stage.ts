@@ -200,14 +200,17 @@ export class TypedStage {
     for (let g = 0; g < stages.length; g++) stages[g]!.rows += Math.max(0, counts[g]!);
   }
 
-  /** the staged rows as one batch; the stage is empty afterwards */
-  finish(): TypedBatch {
+  /**
+   * the staged rows as one batch; the stage is empty afterwards. `keepCapacity`: the next rows start at the size
+   * this batch reached (no growing from START_ROWS again); false when the partition was flushed early, so an
+   * idle partition does not hold (and count against the budget) room it may not fill
+   */
+  finish(keepCapacity = true): TypedBatch {
     const rows = this.rows;
     const typed = this.stages.map((s) => this.column(s, rows));
     this.stages = [];
     this.rows = 0;
-    // the next rows of this partition start at the size this batch reached (no growing from START_ROWS again)
-    this.nextCapacity = Math.max(this.capacity, START_ROWS);
+    this.nextCapacity = keepCapacity ? Math.max(this.capacity, START_ROWS) : START_ROWS;
     this.capacity = 0;
     return new TypedBatch(rows, typed);
   }
