@@ -6,10 +6,11 @@
  * Order matters: constants are folded first (so `date '1994-01-01' + interval '1 year'` is a Literal the
  * pushdown rules can use), IN lists over computed expressions become `= ANY` (or_equalities_to_any), WHERE
  * moves below FROM-subquery projections, `x IN (SELECT …)` becomes a semi join on x's table, WHERE goes into
- * per-leaf filters of inner joins, OR join conditions add per-input filters, dimensions are joined into bushy
- * branches before the fact table (join_dimension_branches), semi joins with few keys become inner joins over
- * the distinct keys (semi_join_to_distinct_inner, so choose_build_side can hand them to the big scan), then
- * filters, limits and finally the needed columns are recorded on the scans.
+ * per-leaf filters of inner joins, ON conjuncts over one input into Filters on it (push_down_join_conditions),
+ * OR join conditions add per-input filters, dimensions are joined into bushy branches before the fact table
+ * (join_dimension_branches), semi joins with few keys become inner joins over the distinct keys
+ * (semi_join_to_distinct_inner, so choose_build_side can hand them to the big scan), then filters, limits and
+ * finally the needed columns are recorded on the scans.
  */
 import type { LogicalPlan } from '../../sql/index.ts';
 import type { ExecContext } from '../context.ts';
@@ -19,6 +20,7 @@ import { simplifyExpressions } from './simplify-expressions.ts';
 import { orEqualitiesToAny } from './or-equalities-to-any.ts';
 import { pushFilterBelowProjectionRule } from './push-filter-below-projection.ts';
 import { reorderInnerJoinsRule } from './reorder-inner-joins.ts';
+import { pushDownJoinConditions } from './push-down-join-conditions.ts';
 import { subqueryToSemiJoin } from './subquery-to-semi-join.ts';
 import { deriveOrFilters } from './derive-or-filters.ts';
 import { joinDimensionBranches } from './join-dimension-branches.ts';
@@ -36,6 +38,7 @@ export const OPTIMIZER_RULES: readonly OptimizerRule[] = [
   pushFilterBelowProjectionRule,
   subqueryToSemiJoin,
   reorderInnerJoinsRule,
+  pushDownJoinConditions,
   deriveOrFilters,
   joinDimensionBranches,
   semiJoinToDistinctInner,
