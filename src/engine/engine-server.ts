@@ -120,9 +120,12 @@ export class EngineServer {
     return this.peers?.processes ?? 1;
   }
 
-  /** before a statement: one that reads other sessions first gathers the peers' (multi-process only) */
-  async beforeStatement(text: string): Promise<void> {
-    if (this.peers !== null && READS_SESSIONS.test(text)) await this.peers.gather();
+  /**
+   * before a statement: one that reads other sessions first gathers the peers' (multi-process only); a
+   * promise only then, so that the other statements do not await per statement
+   */
+  beforeStatement(text: string): Promise<void> | undefined {
+    return this.peers !== null && READS_SESSIONS.test(text) ? this.peers.gather() : undefined;
   }
 
   /** pg_stat_activity rows of this process's sessions */

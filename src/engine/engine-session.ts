@@ -179,6 +179,22 @@ export class EngineSession implements HandlerSession {
     }
   }
 
+  /** simpleQuery() of a one-statement text without an async generator (HandlerSession.simpleQueryNow) */
+  simpleQueryNow(sql: string): StatementResult | Promise<StatementResult> | null {
+    this.mirrorFreshUntilSync = false;
+    this.tx.endImplicit();
+    let statements: ParsedStatement[];
+    try {
+      statements = this.parsed(sql, true);
+    } catch (e) {
+      this.failTransaction();
+      throw e;
+    }
+    // none or several: simpleQuery (the parse is cached by text)
+    if (statements.length !== 1) return null;
+    return this.runParsedNow(statements[0]!, [], null);
+  }
+
   /**
    * parse trees by text, shared by the server's sessions (LruCache.get already marks the use). `shaped`
    * (simple protocol only): a SELECT differing from a learned one only in integer constants takes that
@@ -254,12 +270,21 @@ export class EngineSession implements HandlerSession {
   }
 
   async execute(prepared: PreparedStatement, params: readonly unknown[]): Promise<StatementResult> {
+    return this.executeNow(prepared, params);
+  }
+
+  /** execute() without a promise when the statement completes at once (HandlerSession.executeNow) */
+  executeNow(prepared: PreparedStatement, params: readonly unknown[]): StatementResult | Promise<StatementResult> {
     const p = prepared as EnginePrepared;
-    if (p.parsed === null) return { kind: 'empty' };
-    return this.runParsed(p.parsed, params, p);
+    if (p.parsed === null) return EMPTY_RESULT;
+    return this.runParsedNow(p.parsed, params, p);
   }
 
   async sync(): Promise<void> {
+    this.syncNow();
+  }
+
+  syncNow(): void {
     this.mirrorFreshUntilSync = false;
     this.tx.endImplicit();
     // an implicit transaction ends at Sync; lakegate commits each statement as it finishes
@@ -287,43 +312,61 @@ export class EngineSession implements HandlerSession {
 
   /** runs one parsed statement; queries stream, everything else completes here */
   async runParsed(stmt: ParsedStatement, params: readonly unknown[], prepared: EnginePrepared | null): Promise<StatementResult> {
+    return this.runParsedNow(stmt, params, prepared);
+  }
+
+  /**
+   * runParsed without a promise when nothing must be awaited: a cached SELECT plan over a fresh mirror whose
+   * operator tree runs to its end at once (reusable-plan.ts runNow) answers synchronously; anything else
+   * answers a promise. Errors end the statement and fail the transaction either way.
+   */
+  runParsedNow(stmt: ParsedStatement, params: readonly unknown[], prepared: EnginePrepared | null): StatementResult | Promise<StatementResult> {
     this.checkNotFailed(stmt.ast);
     this.beginStatement(stmt.text);
     // the Parse of this pipeline refreshed the Iceberg mirror already: one check per client round trip
     const fresh = this.mirrorFreshUntilSync && prepared !== null;
     this.mirrorFreshUntilSync = false;
     try {
-      if (this.server.peers !== null) await this.server.beforeStatement(stmt.text);
-      if (isQuery(stmt.ast) && !hasInto(stmt.ast)) {
-        return await this.runQuery(stmt, params, prepared, fresh);
-      }
-      if (!fresh) await this.iceberg?.refresh();
-      const result = await routeUtility(this, stmt, params);
-      if (result.kind !== 'rows') this.endStatement();
-      else return { ...result, batches: this.guard(result.batches) };
-      return result;
+      const gathering = this.server.peers === null ? undefined : this.server.beforeStatement(stmt.text);
+      const result = gathering === undefined ? this.runStatement(stmt, params, prepared, fresh) : gathering.then(() => this.runStatement(stmt, params, prepared, fresh));
+      return result instanceof Promise ? result.catch((e: unknown) => { throw this.statementFailed(e); }) : result;
     } catch (e) {
-      this.endStatement();
-      this.failTransaction();
-      throw toGatewayError(e);
+      throw this.statementFailed(e);
     }
   }
 
-  private async runQuery(stmt: ParsedStatement, params: readonly unknown[], prepared: EnginePrepared | null, fresh: boolean): Promise<StatementResult> {
+  /** a failed statement: it ends, the transaction block (if any) fails, the error is a GatewayError */
+  private statementFailed(e: unknown): GatewayError {
+    this.endStatement();
+    this.failTransaction();
+    return toGatewayError(e);
+  }
+
+  private runStatement(stmt: ParsedStatement, params: readonly unknown[], prepared: EnginePrepared | null, fresh: boolean): StatementResult | Promise<StatementResult> {
+    if (isQuery(stmt.ast) && !hasInto(stmt.ast)) return this.runQuery(stmt, params, prepared, fresh);
+    return this.runUtility(stmt, params, fresh);
+  }
+
+  private async runUtility(stmt: ParsedStatement, params: readonly unknown[], fresh: boolean): Promise<StatementResult> {
+    if (!fresh) await this.iceberg?.refresh();
+    const result = await routeUtility(this, stmt, params);
+    if (result.kind !== 'rows') this.endStatement();
+    else return { ...result, batches: this.guard(result.batches) };
+    return result;
+  }
+
+  /** a promise only when the mirror must be refreshed first or a DML statement's count awaited */
+  private runQuery(stmt: ParsedStatement, params: readonly unknown[], prepared: EnginePrepared | null, fresh: boolean): StatementResult | Promise<StatementResult> {
     // simple-protocol queries repeat verbatim (dashboards, pgbench): reuse the bound plan while the catalog
     // and search_path are unchanged; bound plans are immutable, so sharing them is safe
     const simple = prepared === null && params.length === 0;
-    let key = simple ? this.planKey(stmt.text) : '';
-    let cached = simple ? this.planCache.get(key) : prepared !== null && prepared.bound !== null && prepared.catalogVersion === this.planVersion ? prepared.bound : undefined;
-    // the Iceberg mirror is brought up to date unless the plan at hand reads nothing of the catalog (SELECT 1)
+    const key = simple ? this.textPlanKey(stmt) : '';
+    const cached = simple ? this.planCache.get(key) : prepared !== null && prepared.bound !== null && prepared.catalogVersion === this.planVersion ? prepared.bound : undefined;
+    // the Iceberg mirror is brought up to date unless the plan at hand reads nothing of the catalog (SELECT 1);
+    // after a refresh the plan is looked up again (the catalog version may have moved)
     if (!fresh && (cached === undefined || !isCatalogFree(cached))) {
-      const version = this.planVersion;
       const refreshing = this.iceberg?.refreshIfStale();
-      if (refreshing !== undefined) await refreshing;
-      if (this.planVersion !== version) {
-        key = simple ? this.planKey(stmt.text) : '';
-        cached = simple ? this.planCache.get(key) : undefined;
-      }
+      if (refreshing !== undefined) return refreshing.then(() => this.runQuery(stmt, params, prepared, true));
     }
     let bound: BoundQuery;
     if (cached !== undefined) {
@@ -366,7 +409,7 @@ export class EngineSession implements HandlerSession {
     if (Array.isArray(nodeBody(stmt.ast).returningList) && (nodeBody(stmt.ast).returningList as unknown[]).length > 0) {
       return { kind: 'rows', columns: toResultColumns(bound.columns), batches, tag: (n) => `${verb} ${n}` };
     }
-    return { kind: 'command', tag: `${verb} ${await countRows(batches)}` };
+    return countRows(batches).then((n) => ({ kind: 'command', tag: `${verb} ${n}` }));
   }
 
   /**
@@ -412,6 +455,19 @@ export class EngineSession implements HandlerSession {
   }
 
   private readonly literalKeys = new WeakMap<LiteralNormalised, { readonly version: number; readonly searchPath: string; readonly key: string }>();
+
+  /** planKey of a statement's text, kept per parsed statement as literalPlanKey keeps a shape's */
+  private textPlanKey(stmt: ParsedStatement): string {
+    const version = this.planVersion;
+    const searchPath = this.fromSettings().searchPath;
+    const kept = this.textKeys.get(stmt);
+    if (kept !== undefined && kept.version === version && kept.searchPath === searchPath) return kept.key;
+    const key = this.planKey(stmt.text);
+    this.textKeys.set(stmt, { version, searchPath, key });
+    return key;
+  }
+
+  private readonly textKeys = new WeakMap<ParsedStatement, { readonly version: number; readonly searchPath: string; readonly key: string }>();
 
   /**
    * A SELECT's operator tree kept per bound plan and run again (reusable-plan.ts): expressions compiled once
@@ -480,7 +536,7 @@ export class EngineSession implements HandlerSession {
 
   private beginStatement(text: string): void {
     this.currentQuery = text;
-    this.statementStart = BigInt(Date.now()) * 1000n;
+    this.statementStart = nowMicros();
     this.queryStart = this.statementStart;
     this.active = true;
     // one controller serves statement after statement until a cancel uses it up (creating one per statement costs)
@@ -531,6 +587,20 @@ export class EngineSession implements HandlerSession {
   }
 }
 
+/** the last millisecond a statement started in, and its microseconds: statements of one ms share the bigint */
+let lastMs = -1;
+let lastMicros = 0n;
+
+/** Date.now() in microseconds as a bigint (the timestamps' representation), without a new BigInt per statement */
+function nowMicros(): bigint {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastMicros = BigInt(ms) * 1000n;
+  }
+  return lastMicros;
+}
+
 /** the batches of a result computed at once (StatementResult.ready), as the stream `batches` */
 class ReadyBatches implements AsyncIterable<Batch> {
   constructor(private readonly ready: readonly Batch[]) {}
@@ -543,6 +613,8 @@ class ReadyBatches implements AsyncIterable<Batch> {
 function readyBatches(ready: readonly Batch[]): AsyncIterable<Batch> {
   return new ReadyBatches(ready);
 }
+
+const EMPTY_RESULT: StatementResult = { kind: 'empty' };
 
 /** a closure made per statement would cost an allocation (and tsx's keepNames a defineProperty) each time */
 function selectTag(n: number): string {

@@ -134,3 +134,61 @@ describe('statements answered at once', () => {
     expect((await exec(p, [2000])).rows).toEqual([['new']]);
   });
 });
+
+describe('answers without a promise (executeNow, simpleQueryNow, syncNow)', () => {
+  it('a cached prepared point lookup and SELECT 1 answer synchronously, with the rows of execute()', async () => {
+    const p = await session.prepare('SELECT v, id FROM n.clean WHERE id = $1 AND v IS NOT NULL', [23]);
+    await exec(p, [1]);
+    await exec(p, [2]); // the session's operator tree is built by now
+    for (const id of [3, 999, 5000]) {
+      const now = session.executeNow(p, [id]);
+      expect(now, `id ${id}`).not.toBeInstanceOf(Promise);
+      session.syncNow();
+      const rows = await resultRows(now as StatementResult);
+      expect(rows).toEqual((await exec(p, [id])).rows);
+      expect(rows).toEqual(id <= 1000 ? [[expect.any(String), id]] : []);
+    }
+    const one = session.simpleQueryNow('SELECT 1 AS a');
+    expect(one).not.toBeInstanceOf(Promise);
+    expect(await resultRows(one as StatementResult)).toEqual([[1]]);
+  });
+
+  it('several statements, none, utility statements and DML keep their paths', async () => {
+    expect(session.simpleQueryNow('SELECT 1; SELECT 2')).toBeNull();
+    expect(session.simpleQueryNow(';')).toBeNull();
+    const show = await session.simpleQueryNow('SHOW search_path');
+    expect(show?.kind).toBe('rows');
+    await run('CREATE TEMP TABLE tmp_now (a int)');
+    const ins = await session.simpleQueryNow('INSERT INTO tmp_now VALUES (1), (2)');
+    expect(ins).toEqual({ kind: 'command', tag: 'INSERT 0 2' });
+  });
+
+  it('errors are thrown (or rejected) and fail an open transaction block', async () => {
+    expect(() => session.simpleQueryNow('SELEC 1')).toThrow(/syntax error/);
+    const p = await session.prepare('SELECT 10 / $1::int', [23]);
+    await run('BEGIN');
+    const failing = (): unknown => session.executeNow(p, [0]);
+    expect(failing).toThrow(/division by zero/);
+    expect(session.transactionStatus()).toBe('E');
+    expect(() => session.simpleQueryNow('SELECT 1')).toThrow(/current transaction is aborted/);
+    await run('ROLLBACK');
+    expect(session.transactionStatus()).toBe('I');
+    const ok = session.executeNow(p, [5]);
+    expect(await resultRows(ok as StatementResult)).toEqual([[2]]);
+  });
+
+  it('a filter over a lookup judges few rows a row at a time: NULLs, other conjuncts and errors as before', async () => {
+    await run('CREATE TABLE n.small (id int, v text, w int)');
+    await run(`INSERT INTO n.small VALUES (1, 'a', 1), (2, NULL, 0), (3, 'c', NULL)`);
+    const p = await session.prepare('SELECT id FROM n.small WHERE id = $1 AND v = $2', [23, 25]);
+    await exec(p, [1, 'a']);
+    expect((await exec(p, [1, 'a'])).rows).toEqual([[1]]);
+    expect((await exec(p, [2, 'a'])).rows).toEqual([]);
+    expect((await exec(p, [1, 'b'])).rows).toEqual([]);
+    const q = await session.prepare('SELECT id FROM n.small WHERE id = $1 AND 10 / w > 1', [23]);
+    await exec(q, [1]);
+    expect((await exec(q, [1])).rows).toEqual([[1]]);
+    expect((await exec(q, [3])).rows).toEqual([]);
+    await expect(exec(q, [2])).rejects.toThrow(/division by zero/);
+  });
+});

@@ -20,14 +20,14 @@ import { authenticate, type AuthConfig } from './auth/authenticator.ts';
 import type { CancelRegistry } from './cancel-registry.ts';
 import type { ValueCodec } from './encode/value-codec.ts';
 import { ExtendedQuery } from './extended-query.ts';
-import type { HandlerSession, OutputSettings, QueryHandler } from './handler.ts';
+import type { HandlerSession, OutputSettings, QueryHandler, StatementResult } from './handler.ts';
 import { MessageQueue } from './message-queue.ts';
 import * as msg from './protocol/backend-serializer.ts';
 import { BufferWriter } from './protocol/buffer-writer.ts';
 import type { FrontendMessage, StartupMessage } from './protocol/frontend-messages.ts';
 import { FrontendParser } from './protocol/frontend-parser.ts';
 import { readIntoReusedBuffer } from './socket-reader.ts';
-import { sendStatementResult } from './statement-result.ts';
+import { sendStatementResult, sendStatementResultNow } from './statement-result.ts';
 import { expandStartupParameters } from './startup-options.ts';
 import type { WireIO } from './wire-io.ts';
 import { upgradeToTls } from './tls-upgrade.ts';
@@ -336,12 +336,14 @@ export class PgConnection implements WireIO {
       if (skipToSync && m.type !== 'Sync' && m.type !== 'Terminate') continue;
       try {
         switch (m.type) {
-          case 'Query':
+          case 'Query': {
             if (extended.hasUnnamed) await extended.dropUnnamed();
-            await this.simpleQuery(m.sql);
+            const querying = this.simpleQuery(m.sql);
+            if (querying !== undefined) await querying;
             rfq = this.readyForQuery(extended);
             if (rfq !== undefined) await rfq;
             break;
+          }
           case 'Parse':
             parseMark = this.queue.received;
             await extended.parse(m);
@@ -354,19 +356,23 @@ export class PgConnection implements WireIO {
           case 'Describe':
             extended.describe(m);
             break;
-          case 'Execute':
-            await extended.execute(m);
+          case 'Execute': {
+            const executing = extended.execute(m);
+            if (executing !== undefined) await executing;
             break;
+          }
           case 'Close':
             await extended.close(m);
             break;
           case 'Flush':
             await this.flush();
             break;
-          case 'Sync':
+          case 'Sync': {
             skipToSync = false;
-            await this.sync(extended);
+            const syncing = this.sync(extended);
+            if (syncing !== undefined) await syncing;
             break;
+          }
           case 'Terminate':
             return;
           case 'CopyData':
@@ -400,7 +406,45 @@ export class PgConnection implements WireIO {
     }
   }
 
-  private async simpleQuery(sql: string): Promise<void> {
+  /**
+   * A simple Query; a promise only when something must be awaited. One statement goes through the handler's
+   * simpleQueryNow when it has one (no async iterator, no promise for a result computed at once).
+   */
+  private simpleQuery(sql: string): Promise<void> | undefined {
+    const session = this.session;
+    if (session.simpleQueryNow === undefined) return this.simpleQueryStream(sql);
+    try {
+      const one = session.simpleQueryNow(sql);
+      if (one === null) return this.simpleQueryStream(sql);
+      if (one instanceof Promise) return one.then((r) => this.sendOne(r), (e: unknown) => this.queryFailed(e));
+      return this.sendOne(one);
+    } catch (e) {
+      this.queryFailed(e);
+      return undefined;
+    }
+  }
+
+  private sendOne(result: StatementResult): Promise<void> | undefined {
+    this.settingsCache = null;
+    try {
+      const sending = sendStatementResultNow(this, result);
+      return sending === undefined ? undefined : sending.catch((e: unknown) => this.queryFailed(e));
+    } catch (e) {
+      this.queryFailed(e);
+      return undefined;
+    }
+  }
+
+  /** a statement's error: ErrorResponse (a FATAL one is rethrown: the connection ends) */
+  private queryFailed(e: unknown): void {
+    if (e instanceof ClientGone || this.closed) return;
+    const ge = this.report(e);
+    if (ge.severity === 'FATAL' || ge.severity === 'PANIC') throw ge;
+    this.w.abortMessage();
+    msg.ErrorResponse(this.w, ge);
+  }
+
+  private async simpleQueryStream(sql: string): Promise<void> {
     let any = false;
     try {
       for await (const result of this.session.simpleQuery(sql)) {
@@ -411,25 +455,28 @@ export class PgConnection implements WireIO {
       }
       if (!any) msg.EmptyQueryResponse(this.w);
     } catch (e) {
-      if (e instanceof ClientGone || this.closed) return;
-      const ge = this.report(e);
-      if (ge.severity === 'FATAL' || ge.severity === 'PANIC') throw ge;
-      this.w.abortMessage();
-      msg.ErrorResponse(this.w, ge);
+      this.queryFailed(e);
     }
   }
 
-  private async sync(extended: ExtendedQuery): Promise<void> {
+  /** Sync: the handler's sync, then ReadyForQuery; a promise only when something must be awaited */
+  private sync(extended: ExtendedQuery): Promise<void> | undefined {
+    const session = this.session;
     try {
-      await this.session.sync();
+      if (session.syncNow !== undefined) session.syncNow();
+      else return session.sync().then(() => this.readyForQuery(extended), (e: unknown) => this.syncFailed(e, extended));
     } catch (e) {
-      const ge = this.report(e);
-      if (ge.severity === 'FATAL') throw ge;
-      this.w.abortMessage();
-      msg.ErrorResponse(this.w, ge);
+      return this.syncFailed(e, extended);
     }
-    const rfq = this.readyForQuery(extended);
-    if (rfq !== undefined) await rfq;
+    return this.readyForQuery(extended);
+  }
+
+  private syncFailed(e: unknown, extended: ExtendedQuery): Promise<void> | undefined {
+    const ge = this.report(e);
+    if (ge.severity === 'FATAL') throw ge;
+    this.w.abortMessage();
+    msg.ErrorResponse(this.w, ge);
+    return this.readyForQuery(extended);
   }
 
   /** ParameterStatus changes, ReadyForQuery, flush; a promise only when something must be awaited. */

@@ -118,45 +118,63 @@ export class ExtendedQuery {
     else NoData(this.io.w);
   }
 
-  async execute(m: Execute): Promise<void> {
+  /** Execute; a promise only when something must be awaited (the handler's answer, a row stream, a full socket, COPY) */
+  execute(m: Execute): Promise<void> | undefined {
     const portal = this.portal(m.portal);
     if (!portal.started) {
       portal.started = true;
-      const result = await this.io.session.execute(portal.statement, portal.params);
-      portal.result = result;
-      switch (result.kind) {
-        case 'rows':
-          portal.cursor = new RowCursor(result.batches, rowEncoding(result.columns, portal.resultFormats), result.ready ?? null);
-          break;
-        case 'command':
-          CommandComplete(this.io.w, result.tag);
-          return;
-        case 'empty':
-          EmptyQueryResponse(this.io.w);
-          return;
-        case 'copyOut':
-          await sendCopyOut(this.io, result);
-          return;
-        case 'copyIn':
-          await receiveCopyIn(this.io, result);
-          return;
-      }
+      const session = this.io.session;
+      const result = session.executeNow !== undefined ? session.executeNow(portal.statement, portal.params) : session.execute(portal.statement, portal.params);
+      if (result instanceof Promise) return result.then((r) => this.started(portal, r, m));
+      return this.started(portal, result, m);
     }
+    return this.resume(portal, m);
+  }
+
+  /** the first Execute of a portal, with the handler's result */
+  private started(portal: Portal, result: StatementResult, m: Execute): Promise<void> | undefined {
+    portal.result = result;
+    switch (result.kind) {
+      case 'rows':
+        portal.cursor = new RowCursor(result.batches, rowEncoding(result.columns, portal.resultFormats), result.ready ?? null);
+        return this.resume(portal, m);
+      case 'command':
+        CommandComplete(this.io.w, result.tag);
+        return undefined;
+      case 'empty':
+        EmptyQueryResponse(this.io.w);
+        return undefined;
+      case 'copyOut':
+        return sendCopyOut(this.io, result);
+      case 'copyIn':
+        return receiveCopyIn(this.io, result);
+    }
+  }
+
+  /** rows up to the Execute's limit, then CommandComplete or PortalSuspended */
+  private resume(portal: Portal, m: Execute): Promise<void> | undefined {
     const result = portal.result;
     if (portal.cursor && result?.kind === 'rows') {
-      let n = portal.cursor.send(this.io, m.maxRows);
-      if (typeof n !== 'number') n = await n;
-      if (this.io.isClosed()) return;
-      if (portal.cursor.done) CommandComplete(this.io.w, result.tag(n));
-      else {
-        PortalSuspended(this.io.w);
-        await this.io.flush();
-      }
-    } else if (result?.kind === 'empty') {
-      EmptyQueryResponse(this.io.w);
-    } else {
-      throw new GatewayError(SqlState.object_not_in_prerequisite_state, `portal "${m.portal}" cannot be run`);
+      const n = portal.cursor.send(this.io, m.maxRows);
+      if (typeof n !== 'number') return n.then((sent) => this.sent(portal, sent));
+      return this.sent(portal, n);
     }
+    if (result?.kind === 'empty') {
+      EmptyQueryResponse(this.io.w);
+      return undefined;
+    }
+    throw new GatewayError(SqlState.object_not_in_prerequisite_state, `portal "${m.portal}" cannot be run`);
+  }
+
+  private sent(portal: Portal, n: number): Promise<void> | undefined {
+    const result = portal.result;
+    if (this.io.isClosed() || result?.kind !== 'rows') return undefined;
+    if (portal.cursor!.done) {
+      CommandComplete(this.io.w, result.tag(n));
+      return undefined;
+    }
+    PortalSuspended(this.io.w);
+    return this.io.flush();
   }
 
   async close(m: Close): Promise<void> {

@@ -94,6 +94,11 @@ export interface HandlerSession {
 
   /** Simple query: one result per statement, in order. Throws (GatewayError) at the failing statement. */
   simpleQuery(sql: string): AsyncIterable<StatementResult>;
+  /**
+   * Optional: a simple Query of exactly one statement without an async iterator: its result, or a promise of
+   * it; null when the text holds no statement or several (wire/ then calls simpleQuery). Throws as simpleQuery.
+   */
+  simpleQueryNow?(sql: string): StatementResult | Promise<StatementResult> | null;
 
   /** Parse: `paramTypes` are the OIDs the client gave (0 = infer). */
   prepare(sql: string, paramTypes: readonly number[]): Promise<PreparedStatement>;
@@ -103,8 +108,15 @@ export interface HandlerSession {
    * keeps the iterator for the next Execute (PortalSuspended).
    */
   execute(prepared: PreparedStatement, params: readonly unknown[]): Promise<StatementResult>;
+  /**
+   * Optional: execute() that answers the result itself, not a promise, when the statement completed without
+   * waiting (the engine's cached small plans); otherwise the promise execute() would give. wire/ prefers it.
+   */
+  executeNow?(prepared: PreparedStatement, params: readonly unknown[]): StatementResult | Promise<StatementResult>;
   /** Sync in the extended protocol: ends the implicit transaction if any. */
   sync(): Promise<void>;
+  /** Optional: sync() for a handler whose Sync never waits (wire/ then awaits nothing) */
+  syncNow?(): void;
   /**
    * wire/ calls this before a message that reached the server after the last Parse began (the client waited
    * for an answer in between, e.g. Parse + Flush): what the Parse checked for the messages pipelined with it

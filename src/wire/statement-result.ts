@@ -52,6 +52,29 @@ export async function sendStatementResult(io: WireIO, result: StatementResult): 
   }
 }
 
+/**
+ * sendStatementResult without a promise when nothing must be awaited: rows the handler computed at once
+ * (StatementResult.ready) that fit the socket, a command tag, an empty query. Else the promise of the same.
+ */
+export function sendStatementResultNow(io: WireIO, result: StatementResult): Promise<void> | undefined {
+  if (result.kind === 'command') {
+    CommandComplete(io.w, result.tag);
+    return undefined;
+  }
+  if (result.kind === 'empty') {
+    EmptyQueryResponse(io.w);
+    return undefined;
+  }
+  if (result.kind !== 'rows' || result.ready === undefined) return sendStatementResult(io, result);
+  RowDescription(io.w, result.columns);
+  // ready batches hold no stream to release: nothing to close whatever happens
+  const cursor = new RowCursor(result.batches, rowEncoding(result.columns, result.binary === true ? [1] : []), result.ready);
+  const n = cursor.send(io, 0);
+  if (typeof n !== 'number') return n.then((sent) => (io.isClosed() ? undefined : CommandComplete(io.w, result.tag(sent))));
+  if (!io.isClosed()) CommandComplete(io.w, result.tag(n));
+  return undefined;
+}
+
 export async function sendCopyOut(io: WireIO, result: Extract<StatementResult, { kind: 'copyOut' }>): Promise<void> {
   CopyOutResponse(io.w, result.format, result.columnCount);
   for await (const chunk of result.data) {

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Oid } from '../../src/common/pgtypes/oids.ts';
+import { resetEnvSettings } from '../../src/common/env-settings.ts';
 import { emptyScanMetrics, type ColumnDef, type ScanPredicate } from '../../src/catalog/table-source.ts';
 import { checkPruning, openWarehouse, TestTable, type Warehouse } from './pruning-helpers.ts';
 
@@ -21,12 +22,14 @@ describe('row-group pruning', () => {
   beforeAll(async () => {
     // bytes read are what this measures: no decoded-column cache (src/iceberg/read/file-cache.ts)
     process.env['LAKEGATE_FILE_CACHE_SIZE'] = '0';
+    resetEnvSettings();
     wh = await openWarehouse();
     table = await TestTable.create(wh, 'rg', COLUMNS);
     await table.insert(Array.from({ length: N }, (_v, i) => [BigInt(i), 19000 + Math.floor(i / 1000), i % 5 === 0 ? null : `n${i % 97}`]), 50_000);
   }, 60_000);
   afterAll(async () => {
     delete process.env['LAKEGATE_FILE_CACHE_SIZE'];
+    resetEnvSettings();
     await wh.close();
   });
 

@@ -55,7 +55,8 @@ export class FilterExec implements ExecOperator {
     const out: Batch[] = [];
     for (const b of input) {
       let keep: number[] | Int32Array;
-      if (vec !== null) keep = selectRows(vec, pred.fn, b);
+      // a point lookup's few rows: the row closure allocates nothing, the vector path a column per operand
+      if (vec !== null && b.length > ROW_AT_A_TIME_MAX) keep = selectRows(vec, pred.fn, b);
       else {
         keep = [];
         for (let i = 0; i < b.length; i++) if (pred.fn(b.columns, i) === true) keep.push(i);
@@ -66,6 +67,9 @@ export class FilterExec implements ExecOperator {
     return out;
   }
 }
+
+/** batches up to this many rows are judged a row at a time on the small-plan path (executeSync) */
+const ROW_AT_A_TIME_MAX = 8;
 
 /** the rows where the vectorized predicate is true; on an error, the row closure raises the first row's */
 function selectRows(vec: VecFn, row: RowFn, b: Batch): Int32Array {

@@ -7,6 +7,7 @@
  * Split: with a scan worker pool, the main thread holds half and the workers share the other half.
  */
 import type { SessionView } from '../../catalog/session-view.ts';
+import { envSetting } from '../../common/env-settings.ts';
 import { configureFileCache, DEFAULT_FILE_CACHE_BYTES } from './file-cache.ts';
 import { setManifestCacheEnabled } from '../scan/manifest-cache.ts';
 
@@ -14,7 +15,7 @@ export const FILE_CACHE_SIZE_SETTING = 'lakegate.file_cache_size';
 
 /** the default in kB: LAKEGATE_FILE_CACHE_SIZE when it is a non-negative integer, else 64 MiB */
 export function defaultFileCacheKb(): number {
-  const env = process.env['LAKEGATE_FILE_CACHE_SIZE']?.trim();
+  const env = envSetting('LAKEGATE_FILE_CACHE_SIZE')?.trim();
   return env !== undefined && /^\d+$/.test(env) ? Number(env) : DEFAULT_FILE_CACHE_BYTES / 1024;
 }
 

@@ -15,6 +15,7 @@
  */
 import type { Data } from 'apache-arrow';
 import { pgError } from '../../common/errors.ts';
+import { envFlagOn, isOffSpelling } from '../../common/env-settings.ts';
 import type { ScanMetrics } from '../../catalog/table-source.ts';
 import type { SessionView } from '../../catalog/session-view.ts';
 import type { IcebergType } from '../spec/schema.ts';
@@ -266,9 +267,9 @@ export const LATE_MATERIALIZATION_SETTING = 'lakegate.late_materialization';
 /** the server-wide default: environment LAKEGATE_LATE_MATERIALIZATION=off (benchmark A/B runs) */
 const ENV = 'LAKEGATE_LATE_MATERIALIZATION';
 
-const isOff = (v: string): boolean => /^(off?|f(a(l(se?)?)?)?|no?|0)$/.test(v.trim().toLowerCase());
-
 export function lateMaterializationOn(session: Pick<SessionView, 'getSetting'> | undefined): boolean {
-  const v = session?.getSetting(LATE_MATERIALIZATION_SETTING, true) ?? process.env[ENV];
-  return v === undefined || v === null || v === '' || !isOff(v);
+  const v = session?.getSetting(LATE_MATERIALIZATION_SETTING, true);
+  // unset in the session: the environment's default, read once (common/env-settings.ts)
+  if (v === undefined || v === null) return envFlagOn(ENV);
+  return v === '' || !isOffSpelling(v);
 }

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultRows, simpleQueryRows } from '../../engine/testing/result-rows.ts';
 import { createQueryEngine, type QueryEngine } from '../../engine/index.ts';
 import type { EngineSession } from '../../engine/engine-session.ts';
-import { pointKeyOf } from './point-lookup.ts';
+import { MAX_POINT_KEYS, pointKeyOf } from './point-lookup.ts';
 import { pointIndexStats, probePointIndex } from './point-index.ts';
 import { fileCacheStats } from './file-cache.ts';
 import type { BoundPredicate } from '../scan/bound-predicate.ts';
@@ -157,6 +157,10 @@ describe('pointKeyOf and probePointIndex', () => {
     expect(pointKeyOf({ kind: 'or', args: [eq, eq] })).toBeNull();
     expect(pointKeyOf({ kind: 'compare', op: '=', fieldId: 1, type: { kind: 'primitive', name: 'double' }, value: 5 })).toBeNull();
     expect(pointKeyOf({ kind: 'compare', op: '=', fieldId: 1, type: { kind: 'primitive', name: 'string' }, value: 'a', padded: true })).toBeNull();
+    // a join's runtime key filter (thousands of keys) is no lookup: the scan workers judge it
+    const keys = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
+    expect(pointKeyOf({ kind: 'in', fieldId: 3, type: t, values: keys(MAX_POINT_KEYS) })?.values).toHaveLength(MAX_POINT_KEYS);
+    expect(pointKeyOf({ kind: 'in', fieldId: 3, type: t, values: keys(MAX_POINT_KEYS + 1) })).toBeNull();
   });
   it('answers ascending distinct offsets', () => {
     const index = new Map<unknown, number | number[]>([[1, 4], [2, [0, 9]], [3n, 2]]);

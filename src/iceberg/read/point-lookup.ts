@@ -14,6 +14,7 @@
  */
 import type { Batch } from '../../common/batch.ts';
 import type { SessionView } from '../../catalog/session-view.ts';
+import { envFlagOn, isOffSpelling } from '../../common/env-settings.ts';
 import type { IcebergIO } from '../io.ts';
 import type { FileScanTask } from '../scan/table-scan.ts';
 import type { NestedField, PrimitiveType } from '../spec/schema.ts';
@@ -39,11 +40,20 @@ export interface PointKey {
   readonly only: boolean;
 }
 
+/**
+ * an IN list longer than this is a join's runtime key filter (exec/runtime-key-filter.ts: thousands of keys),
+ * not a lookup: the scan workers judge it on every row in parallel, as a bitmap or set. As a lookup it kept the
+ * scan on this thread (iceberg-table-source.ts pointLookupHere) reading uncached files one by one, with a
+ * probe per key per row group (TPC-H SF 1 q3's orders scan and q22's, with 30,000 and 19,000 customer keys)
+ */
+export const MAX_POINT_KEYS = 256;
+
 /** The equality conjunct of a pushed (rows-bound) filter that an index can answer, or null. */
 export function pointKeyOf(filter: BoundPredicate): PointKey | null {
   const conjuncts = filter.kind === 'and' ? filter.args : [filter];
   for (const c of conjuncts) {
     if (c.kind !== 'compare' && c.kind !== 'in') continue;
+    if (c.kind === 'in' && c.values.length > MAX_POINT_KEYS) continue;
     if (c.padded === true || !INDEXABLE_TYPES.has(c.type.name)) continue;
     if (c.kind === 'compare' && c.op !== '=') continue;
     return { fieldId: c.fieldId, type: c.type, values: c.kind === 'in' ? c.values : [c.value], only: conjuncts.length === 1 };
@@ -53,11 +63,11 @@ export function pointKeyOf(filter: BoundPredicate): PointKey | null {
 
 export const POINT_INDEX_SETTING = 'lakegate.point_index';
 
-const isOff = (v: string): boolean => /^(off?|f(a(l(se?)?)?)?|no?|0)$/.test(v.trim().toLowerCase());
-
 export function pointIndexOn(session: Pick<SessionView, 'getSetting'> | undefined): boolean {
-  const v = session?.getSetting(POINT_INDEX_SETTING, true) ?? process.env['LAKEGATE_POINT_INDEX'];
-  return v === undefined || v === null || v === '' || !isOff(v);
+  const v = session?.getSetting(POINT_INDEX_SETTING, true);
+  // unset in the session: the environment's default, read once (common/env-settings.ts)
+  if (v === undefined || v === null) return envFlagOn('LAKEGATE_POINT_INDEX');
+  return v === '' || !isOffSpelling(v);
 }
 
 export interface PointLookupOptions {

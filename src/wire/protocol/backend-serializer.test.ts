@@ -38,6 +38,20 @@ describe('backend serializer golden bytes', () => {
     expect(bytes((w) => m.RowDescription(w, cols.slice(1), [1]))).toBe(hex('54 0000001a 0001 6200 00000000 0000 00000019 ffff ffffffff 0001'));
   });
 
+  it('RowDescription of one columns array: the kept bytes, per uniform format, mid-buffer too', () => {
+    const cols = [{ name: 'id', tableOid: 16384, columnAttr: 1, typeOid: 23, typeSize: 4, typeMod: -1 }];
+    const text = hex('54 0000001b 0001 696400 00004000 0001 00000017 0004 ffffffff 0000');
+    const binary = hex('54 0000001b 0001 696400 00004000 0001 00000017 0004 ffffffff 0001');
+    for (let i = 0; i < 2; i++) {
+      expect(bytes((w) => m.RowDescription(w, cols))).toBe(text);
+      expect(bytes((w) => m.RowDescription(w, cols, [0]))).toBe(text);
+      expect(bytes((w) => m.RowDescription(w, cols, [1]))).toBe(binary);
+      expect(bytes((w) => m.RowDescription(w, cols, [1]))).toBe(binary);
+    }
+    // written after other messages (the kept copy starts at the message, not at the buffer's start)
+    expect(bytes((w) => { m.BindComplete(w); m.RowDescription(w, cols); m.RowDescription(w, cols, [1]); })).toBe(hex('32 00000004') + text + binary);
+  });
+
   it('DataRow, CommandComplete, EmptyQueryResponse', () => {
     expect(bytes((w) => m.DataRow(w, ['1', null, new Uint8Array([0xab])]))).toBe(hex('44 00000014 0003 00000001 31 ffffffff 00000001 ab'));
     expect(bytes((w) => m.CommandComplete(w, 'SELECT 1'))).toBe(hex('43 0000000d') + Buffer.from('SELECT 1\0').toString('hex'));

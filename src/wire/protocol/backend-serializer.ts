@@ -43,8 +43,31 @@ export function ReadyForQuery(w: BufferWriter, status: 'I' | 'T' | 'E'): void {
   w.startMessage(BackendCode.ReadyForQuery).u8(status.charCodeAt(0)).endMessage();
 }
 
+/**
+ * The bytes of RowDescription messages whose columns are all text (0) or all binary (1), by columns array:
+ * a cached plan hands out the same array on every execution, so Describe / a simple query copies the message
+ * instead of encoding it again.
+ */
+const rowDescriptions = [new WeakMap<readonly ResultColumn[], Buffer>(), new WeakMap<readonly ResultColumn[], Buffer>()] as const;
+
 /** formats: one per column, or one for all, or none (all text), as Bind gives them */
 export function RowDescription(w: BufferWriter, columns: readonly ResultColumn[], formats: readonly number[] = []): void {
+  const uniform = formats.length === 0 ? 0 : formats.length === 1 ? formats[0]! : -1;
+  if (uniform !== 0 && uniform !== 1) {
+    encodeRowDescription(w, columns, formats);
+    return;
+  }
+  const cached = rowDescriptions[uniform].get(columns);
+  if (cached !== undefined) {
+    w.bytes(cached);
+    return;
+  }
+  const start = w.length;
+  encodeRowDescription(w, columns, formats);
+  rowDescriptions[uniform].set(columns, Buffer.from(w.peek().subarray(start)));
+}
+
+function encodeRowDescription(w: BufferWriter, columns: readonly ResultColumn[], formats: readonly number[]): void {
   w.startMessage(BackendCode.RowDescription).i16(columns.length);
   for (let i = 0; i < columns.length; i++) {
     const c = columns[i]!;
