@@ -160,16 +160,20 @@ export class EngineSession implements HandlerSession {
     return `${this.planVersion}\u0000${this.fromSettings().searchPath}\u0000${rest}`;
   }
 
-  async *simpleQuery(sql: string): AsyncIterable<StatementResult> {
+  /** a simple Query's statements: ends an implicit transaction; a parse error fails an explicit one */
+  private simpleStatements(sql: string): ParsedStatement[] {
     this.mirrorFreshUntilSync = false;
     this.tx.endImplicit();
-    let statements: ParsedStatement[];
     try {
-      statements = this.parsed(sql, true);
+      return this.parsed(sql, true);
     } catch (e) {
       this.failTransaction();
       throw e;
     }
+  }
+
+  async *simpleQuery(sql: string): AsyncIterable<StatementResult> {
+    const statements = this.simpleStatements(sql);
     if (statements.length === 0) {
       yield { kind: 'empty' };
       return;
@@ -181,15 +185,7 @@ export class EngineSession implements HandlerSession {
 
   /** simpleQuery() of a one-statement text without an async generator (HandlerSession.simpleQueryNow) */
   simpleQueryNow(sql: string): StatementResult | Promise<StatementResult> | null {
-    this.mirrorFreshUntilSync = false;
-    this.tx.endImplicit();
-    let statements: ParsedStatement[];
-    try {
-      statements = this.parsed(sql, true);
-    } catch (e) {
-      this.failTransaction();
-      throw e;
-    }
+    const statements = this.simpleStatements(sql);
     // none or several: simpleQuery (the parse is cached by text)
     if (statements.length !== 1) return null;
     return this.runParsedNow(statements[0]!, [], null);

@@ -8,6 +8,18 @@ import { badRequest, RestError } from './rest-errors.ts';
 
 export type Doc = Record<string, unknown>;
 
+/** `set-properties` of a table or view metadata document */
+export function setProperties(doc: Doc, updates: Doc): void {
+  doc['properties'] = { ...((doc['properties'] as Doc | undefined) ?? {}), ...updates };
+}
+
+/** `remove-properties` of a table or view metadata document (unknown keys are ignored, as in Iceberg Java) */
+export function removeProperties(doc: Doc, removals: unknown): void {
+  const props = { ...((doc['properties'] as Doc | undefined) ?? {}) };
+  for (const k of Array.isArray(removals) ? removals : []) delete props[String(k)];
+  doc['properties'] = props;
+}
+
 const big = (v: unknown): bigint | null => (v === undefined || v === null ? null : BigInt(String(v)));
 const num = (v: unknown, what: string): number => {
   if (typeof v !== 'number' && typeof v !== 'bigint') throw badRequest(`Malformed update: "${what}" must be a number`);
@@ -186,13 +198,8 @@ export function applyUpdates(base: Doc, updates: readonly Doc[], now: bigint): D
         break;
       }
       case 'set-location': doc['location'] = String(u['location']); break;
-      case 'set-properties': doc['properties'] = { ...((doc['properties'] as Doc | undefined) ?? {}), ...((u['updates'] as Doc | undefined) ?? {}) }; break;
-      case 'remove-properties': {
-        const props = { ...((doc['properties'] as Doc | undefined) ?? {}) };
-        for (const k of Array.isArray(u['removals']) ? u['removals'] : []) delete props[String(k)];
-        doc['properties'] = props;
-        break;
-      }
+      case 'set-properties': setProperties(doc, (u['updates'] as Doc | undefined) ?? {}); break;
+      case 'remove-properties': removeProperties(doc, u['removals']); break;
       default:
         throw badRequest(`Unsupported table update: ${String(u['action'])}`);
     }

@@ -8,7 +8,7 @@
  * @see https://iceberg.apache.org/view-spec/
  */
 import { badRequest, RestError } from './rest-errors.ts';
-import type { Doc } from './table-updates.ts';
+import { removeProperties, setProperties, type Doc } from './table-updates.ts';
 
 const VERSION_HISTORY_SIZE = 'version.history.num-entries';
 const DEFAULT_VERSION_HISTORY_SIZE = 10;
@@ -138,14 +138,11 @@ export function applyViewUpdates(base: Doc, updates: readonly Doc[], now: number
         break;
       }
       case 'set-properties':
-        doc['properties'] = { ...((doc['properties'] as Doc | undefined) ?? {}), ...object(u['updates'] ?? {}, 'updates') };
+        setProperties(doc, object(u['updates'] ?? {}, 'updates'));
         break;
-      case 'remove-properties': {
-        const props = { ...((doc['properties'] as Doc | undefined) ?? {}) };
-        for (const k of Array.isArray(u['removals']) ? u['removals'] : []) delete props[String(k)];
-        doc['properties'] = props;
+      case 'remove-properties':
+        removeProperties(doc, u['removals']);
         break;
-      }
       default:
         throw badRequest(`Unsupported view update: ${String(u['action'])}`);
     }
