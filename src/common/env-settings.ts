@@ -25,15 +25,24 @@ export function envSetting(name: string): string | undefined {
   return v;
 }
 
+/** a switch's value: on unless it spells off (unset and empty are on) */
+export function spelledOn(v: string | null | undefined): boolean {
+  return v === undefined || v === null || v === '' || !isOffSpelling(v);
+}
+
 /** a switch that is on unless the variable spells off (unset and empty are on) */
 export function envFlagOn(name: string): boolean {
   let on = flags.get(name);
   if (on === undefined) {
-    const v = envSetting(name);
-    on = v === undefined || v === '' || !isOffSpelling(v);
+    on = spelledOn(envSetting(name));
     flags.set(name, on);
   }
   return on;
+}
+
+/** a session setting's switch (null / undefined: unset), else the environment variable's default */
+export function settingFlagOn(sessionValue: string | null | undefined, envName: string): boolean {
+  return sessionValue === undefined || sessionValue === null ? envFlagOn(envName) : spelledOn(sessionValue);
 }
 
 /** forgets every value read: the next envSetting / envFlagOn reads process.env again */

@@ -441,29 +441,29 @@ export class EngineSession implements HandlerSession {
    * the shape's text is long, and a fresh key string would be hashed whole on every lookup.
    */
   private literalPlanKey(norm: LiteralNormalised): string {
-    const version = this.planVersion;
-    const searchPath = this.fromSettings().searchPath;
-    const kept = this.literalKeys.get(norm);
-    if (kept !== undefined && kept.version === version && kept.searchPath === searchPath) return kept.key;
-    const key = this.planKey(`${norm.literals.map((l) => l.oid).join(',')}\u0000${norm.key}`);
-    this.literalKeys.set(norm, { version, searchPath, key });
-    return key;
+    return this.keptPlanKey(norm, shapeKeyText);
   }
 
-  private readonly literalKeys = new WeakMap<LiteralNormalised, { readonly version: number; readonly searchPath: string; readonly key: string }>();
-
-  /** planKey of a statement's text, kept per parsed statement as literalPlanKey keeps a shape's */
+  /** planKey of a statement's text */
   private textPlanKey(stmt: ParsedStatement): string {
+    return this.keptPlanKey(stmt, statementText);
+  }
+
+  /**
+   * planKey(rest()) kept per parsed statement or literal shape (`owner`) while the catalog version and
+   * search_path stay: a repeated statement builds no key string
+   */
+  private keptPlanKey<T extends object>(owner: T, rest: (owner: T) => string): string {
     const version = this.planVersion;
     const searchPath = this.fromSettings().searchPath;
-    const kept = this.textKeys.get(stmt);
+    const kept = this.planKeys.get(owner);
     if (kept !== undefined && kept.version === version && kept.searchPath === searchPath) return kept.key;
-    const key = this.planKey(stmt.text);
-    this.textKeys.set(stmt, { version, searchPath, key });
+    const key = this.planKey(rest(owner));
+    this.planKeys.set(owner, { version, searchPath, key });
     return key;
   }
 
-  private readonly textKeys = new WeakMap<ParsedStatement, { readonly version: number; readonly searchPath: string; readonly key: string }>();
+  private readonly planKeys = new WeakMap<object, { readonly version: number; readonly searchPath: string; readonly key: string }>();
 
   /**
    * A SELECT's operator tree kept per bound plan and run again (reusable-plan.ts): expressions compiled once
@@ -611,6 +611,15 @@ function readyBatches(ready: readonly Batch[]): AsyncIterable<Batch> {
 }
 
 const EMPTY_RESULT: StatementResult = { kind: 'empty' };
+
+/** the plan-key text of a literal shape: its parameters' types and its normalised text (module-level: no closure per statement) */
+function shapeKeyText(norm: LiteralNormalised): string {
+  return `${norm.literals.map((l) => l.oid).join(',')}\u0000${norm.key}`;
+}
+
+function statementText(stmt: ParsedStatement): string {
+  return stmt.text;
+}
 
 /** a closure made per statement would cost an allocation (and tsx's keepNames a defineProperty) each time */
 function selectTag(n: number): string {

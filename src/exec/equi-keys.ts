@@ -3,7 +3,7 @@
  * comparison type) and a residual predicate. Subqueries and outer references stay in the residual.
  */
 import { Oid } from '../common/pgtypes/oids.ts';
-import { someExpr, transformExpr, type Expr, type OpExpr } from '../sql/index.ts';
+import { conjunctsOf, someExpr, transformExpr, type Expr, type OpExpr } from '../sql/index.ts';
 import type { EquiKeys } from './operators/hash-join-exec.ts';
 
 const INTS = new Set<number>([Oid.int2, Oid.int4, Oid.int8]);
@@ -21,9 +21,6 @@ function side(e: Expr, leftWidth: number): 'left' | 'right' | 'none' | 'mixed' {
   return l ? 'left' : r ? 'right' : 'none';
 }
 
-function conjuncts(e: Expr): Expr[] {
-  return e.kind === 'BoolOp' && e.op === 'and' ? e.args.flatMap(conjuncts) : [e];
-}
 
 export function extractEquiKeys(cond: Expr | null, leftWidth: number): EquiKeys | null {
   if (cond === null) return null;
@@ -32,7 +29,7 @@ export function extractEquiKeys(cond: Expr | null, leftWidth: number): EquiKeys 
   const ops: OpExpr[] = [];
   const rest: Expr[] = [];
   const rebase = (e: Expr): Expr => transformExpr(e, (x) => (x.kind === 'ColumnRef' && x.levelsUp === 0 ? { ...x, index: x.index - leftWidth } : undefined));
-  for (const c of conjuncts(cond)) {
+  for (const c of conjunctsOf(cond)) {
     if (c.kind === 'Op' && c.name === '=' && c.left !== null && c.type.oid === Oid.bool) {
       const lt = c.leftType!.oid;
       const rt = c.rightType.oid;

@@ -4,7 +4,7 @@
  * passes through unchanged move below its projection, so its expensive expressions run for the kept rows only.
  * Conjuncts with subqueries, or reading computed columns, stay above.
  */
-import { someExpr, transformExpr, type Expr, type Filter, type LogicalPlan } from '../sql/index.ts';
+import { andOf, conjunctsOf, someExpr, transformExpr, type Expr, type Filter, type LogicalPlan } from '../sql/index.ts';
 
 export function pushFilterBelowProjection(filter: Filter): LogicalPlan | null {
   const proj = filter.input;
@@ -26,14 +26,8 @@ export function pushFilterBelowProjection(filter: Filter): LogicalPlan | null {
   }
   if (pushed.length === 0) return null;
   const below = pushed.map((c) => transformExpr(c, (x) => (x.kind === 'ColumnRef' && x.levelsUp === 0 ? proj.exprs[x.index]! : undefined)));
-  const moved: LogicalPlan = { ...proj, input: { kind: 'Filter', input: proj.input, predicate: and(below), columns: proj.input.columns } };
-  return kept.length === 0 ? moved : { kind: 'Filter', input: moved, predicate: and(kept), columns: filter.columns };
+  const moved: LogicalPlan = { ...proj, input: { kind: 'Filter', input: proj.input, predicate: andOf(below), columns: proj.input.columns } };
+  return kept.length === 0 ? moved : { kind: 'Filter', input: moved, predicate: andOf(kept), columns: filter.columns };
 }
 
-function conjunctsOf(e: Expr): Expr[] {
-  return e.kind === 'BoolOp' && e.op === 'and' ? e.args.flatMap(conjunctsOf) : [e];
-}
 
-function and(es: readonly Expr[]): Expr {
-  return es.length === 1 ? es[0]! : { kind: 'BoolOp', op: 'and', args: es, type: es[0]!.type };
-}

@@ -10,7 +10,7 @@
  * Inner joins commute, so the result is the same set of rows (order is unspecified without ORDER BY).
  */
 import { Oid } from '../common/pgtypes/oids.ts';
-import { someExpr, transformExpr, type Expr, type Filter, type LogicalPlan } from '../sql/index.ts';
+import { andOf, conjunctsOf, someExpr, transformExpr, type Expr, type Filter, type LogicalPlan } from '../sql/index.ts';
 
 interface Leaf {
   readonly plan: LogicalPlan;
@@ -64,7 +64,7 @@ export function reorderInnerJoins(filter: Filter): LogicalPlan | null {
     const local = conjuncts.filter((c) => c.leaves !== null && ((c.leaves.size === 1 && c.leaves.has(li)) || (c.leaves.size === 0 && plan === null)));
     for (const c of local) used.add(c);
     let leafPlan: LogicalPlan = l.plan;
-    if (local.length > 0) leafPlan = { kind: 'Filter', input: l.plan, predicate: and(local.map((c) => remap(c.expr, (i) => i - l.offset))), columns: l.plan.columns };
+    if (local.length > 0) leafPlan = { kind: 'Filter', input: l.plan, predicate: andOf(local.map((c) => remap(c.expr, (i) => i - l.offset))), columns: l.plan.columns };
     joined.add(li);
     if (plan === null) {
       plan = leafPlan;
@@ -81,7 +81,7 @@ export function reorderInnerJoins(filter: Filter): LogicalPlan | null {
       joinType: 'inner',
       left: plan,
       right: leafPlan,
-      condition: ready.length === 0 ? null : and(ready.map((c) => remap(c.expr, inJoin))),
+      condition: ready.length === 0 ? null : andOf(ready.map((c) => remap(c.expr, inJoin))),
       lateral: false,
       columns: [...plan.columns, ...leafPlan.columns],
     };
@@ -94,7 +94,7 @@ export function reorderInnerJoins(filter: Filter): LogicalPlan | null {
     columns: filter.columns,
   };
   const rest = conjuncts.filter((c) => !used.has(c)).map((c) => c.expr);
-  return rest.length === 0 ? restored : { kind: 'Filter', input: restored, predicate: and(rest), columns: filter.columns };
+  return rest.length === 0 ? restored : { kind: 'Filter', input: restored, predicate: andOf(rest), columns: filter.columns };
 }
 
 function isInnerJoin(p: LogicalPlan): p is Extract<LogicalPlan, { kind: 'Join' }> {
@@ -114,13 +114,7 @@ function flatten(p: LogicalPlan, offset: number, leaves: Leaf[], conds: Expr[]):
   return true;
 }
 
-function conjunctsOf(e: Expr): Expr[] {
-  return e.kind === 'BoolOp' && e.op === 'and' ? e.args.flatMap(conjunctsOf) : [e];
-}
 
-function and(es: readonly Expr[]): Expr {
-  return es.length === 1 ? es[0]! : { kind: 'BoolOp', op: 'and', args: es, type: es[0]!.type };
-}
 
 /** leaves read by a conjunct; null when it holds a subquery (its inner plan may read this row: keep on top) */
 function leavesRead(e: Expr, leafOf: (index: number) => number): Set<number> | null {

@@ -15,6 +15,6 @@ export type { JoinType } from './logical/join.ts';
 export type { PushedPredicate, PushedValue } from './logical/table-scan.ts';
 export { planChildren } from './logical/plan.ts';
 export type * from './logical/expr.ts';
-export { transformExpr, exprChildren, someExpr, exprEquals } from './logical/expr.ts';
+export { transformExpr, exprChildren, someExpr, exprEquals, conjunctsOf, andOf } from './logical/expr.ts';
 export type { FunctionRegistry } from './binder/function-registry.ts';
 export { mapPlanExprs, mapExprDeep } from './logical/tree.ts';

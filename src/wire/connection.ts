@@ -27,7 +27,7 @@ import { BufferWriter } from './protocol/buffer-writer.ts';
 import type { FrontendMessage, StartupMessage } from './protocol/frontend-messages.ts';
 import { FrontendParser } from './protocol/frontend-parser.ts';
 import { readIntoReusedBuffer } from './socket-reader.ts';
-import { sendStatementResult, sendStatementResultNow } from './statement-result.ts';
+import { sendStatementResult } from './statement-result.ts';
 import { expandStartupParameters } from './startup-options.ts';
 import type { WireIO } from './wire-io.ts';
 import { upgradeToTls } from './tls-upgrade.ts';
@@ -427,7 +427,7 @@ export class PgConnection implements WireIO {
   private sendOne(result: StatementResult): Promise<void> | undefined {
     this.settingsCache = null;
     try {
-      const sending = sendStatementResultNow(this, result);
+      const sending = sendStatementResult(this, result);
       return sending === undefined ? undefined : sending.catch((e: unknown) => this.queryFailed(e));
     } catch (e) {
       this.queryFailed(e);

@@ -22,57 +22,50 @@ import { FrontendCode } from './protocol/message-codes.ts';
 import { RowCursor } from './row-cursor.ts';
 import type { WireIO } from './wire-io.ts';
 
-/** Simple-query flavour: the whole result, with RowDescription for row results, text format. */
-export async function sendStatementResult(io: WireIO, result: StatementResult): Promise<void> {
+/**
+ * Simple-query flavour: the whole result, with RowDescription for row results, text format. A promise only
+ * when something must be awaited: rows computed at once (StatementResult.ready) that fit the socket, a
+ * command tag and an empty query are sent here and now.
+ */
+export function sendStatementResult(io: WireIO, result: StatementResult): Promise<void> | undefined {
   switch (result.kind) {
-    case 'rows': {
-      RowDescription(io.w, result.columns);
-      const cursor = new RowCursor(result.batches, rowEncoding(result.columns, result.binary === true ? [1] : []), result.ready ?? null);
-      try {
-        let n = cursor.send(io, 0);
-        if (typeof n !== 'number') n = await n;
-        if (!io.isClosed()) CommandComplete(io.w, result.tag(n));
-      } finally {
-        if (!cursor.done) await cursor.close();
-      }
-      return;
-    }
+    case 'rows':
+      return result.ready === undefined ? sendStreamedRows(io, result) : sendReadyRows(io, result, result.ready);
     case 'command':
       CommandComplete(io.w, result.tag);
-      return;
+      return undefined;
     case 'empty':
       EmptyQueryResponse(io.w);
-      return;
+      return undefined;
     case 'copyOut':
-      await sendCopyOut(io, result);
-      return;
+      return sendCopyOut(io, result);
     case 'copyIn':
-      await receiveCopyIn(io, result);
-      return;
+      return receiveCopyIn(io, result);
   }
 }
 
-/**
- * sendStatementResult without a promise when nothing must be awaited: rows the handler computed at once
- * (StatementResult.ready) that fit the socket, a command tag, an empty query. Else the promise of the same.
- */
-export function sendStatementResultNow(io: WireIO, result: StatementResult): Promise<void> | undefined {
-  if (result.kind === 'command') {
-    CommandComplete(io.w, result.tag);
-    return undefined;
-  }
-  if (result.kind === 'empty') {
-    EmptyQueryResponse(io.w);
-    return undefined;
-  }
-  if (result.kind !== 'rows' || result.ready === undefined) return sendStatementResult(io, result);
+type RowsResult = Extract<StatementResult, { kind: 'rows' }>;
+
+/** rows the handler computed at once: they hold no stream, so nothing needs closing whatever happens */
+function sendReadyRows(io: WireIO, result: RowsResult, ready: NonNullable<RowsResult['ready']>): Promise<void> | undefined {
   RowDescription(io.w, result.columns);
-  // ready batches hold no stream to release: nothing to close whatever happens
-  const cursor = new RowCursor(result.batches, rowEncoding(result.columns, result.binary === true ? [1] : []), result.ready);
+  const cursor = new RowCursor(result.batches, rowEncoding(result.columns, result.binary === true ? [1] : []), ready);
   const n = cursor.send(io, 0);
   if (typeof n !== 'number') return n.then((sent) => (io.isClosed() ? undefined : CommandComplete(io.w, result.tag(sent))));
   if (!io.isClosed()) CommandComplete(io.w, result.tag(n));
   return undefined;
+}
+
+async function sendStreamedRows(io: WireIO, result: RowsResult): Promise<void> {
+  RowDescription(io.w, result.columns);
+  const cursor = new RowCursor(result.batches, rowEncoding(result.columns, result.binary === true ? [1] : []), null);
+  try {
+    let n = cursor.send(io, 0);
+    if (typeof n !== 'number') n = await n;
+    if (!io.isClosed()) CommandComplete(io.w, result.tag(n));
+  } finally {
+    if (!cursor.done) await cursor.close();
+  }
 }
 
 export async function sendCopyOut(io: WireIO, result: Extract<StatementResult, { kind: 'copyOut' }>): Promise<void> {

@@ -15,7 +15,7 @@
  * aggregates or volatile functions. Runs after reorder_inner_joins, which leaves such conjuncts in the join
  * condition of the join that meets both of their tables.
  */
-import { exprEquals, someExpr, transformExpr, type Expr, type Filter, type LogicalPlan } from '../../sql/index.ts';
+import { andOf, conjunctsOf, exprEquals, someExpr, transformExpr, type Expr, type Filter, type LogicalPlan } from '../../sql/index.ts';
 import type { OptimizerRule } from './optimizer-rule.ts';
 import { transformPlanUp } from './plan-rewrite.ts';
 
@@ -24,13 +24,7 @@ export const deriveOrFilters: OptimizerRule = {
   apply: (plan) => transformPlanUp(plan, rewrite),
 };
 
-function conjunctsOf(e: Expr): Expr[] {
-  return e.kind === 'BoolOp' && e.op === 'and' ? e.args.flatMap(conjunctsOf) : [e];
-}
 
-function andOf(es: readonly Expr[]): Expr {
-  return es.length === 1 ? es[0]! : { kind: 'BoolOp', op: 'and', args: es, type: es[0]!.type };
-}
 
 function refs(e: Expr): number[] {
   const out: number[] = [];

@@ -21,7 +21,7 @@
  * Only for analytic joins (every leaf sized, one ≥ 100,000 rows) where some dimension hangs off another.
  */
 import { Oid } from '../../common/pgtypes/oids.ts';
-import { someExpr, transformExpr, type ColumnRefExpr, type Expr, type Join, type LogicalPlan } from '../../sql/index.ts';
+import { andOf, conjunctsOf, someExpr, transformExpr, type ColumnRefExpr, type Expr, type Join, type LogicalPlan } from '../../sql/index.ts';
 import type { OptimizerRule } from './optimizer-rule.ts';
 import { transformPlanDown } from './plan-rewrite.ts';
 import { estimate } from './row-estimate.ts';
@@ -66,13 +66,7 @@ function isInnerJoin(p: LogicalPlan): p is Join {
 /** subqueries read the row they sit in; volatile calls must run as often as written: such trees stay as they are */
 const hasSubquery = (e: Expr): boolean => someExpr(e, (x) => x.kind === 'Subquery' || ((x.kind === 'Call' || x.kind === 'SetCall') && x.def.volatility === 'v'));
 
-function conjunctsOf(e: Expr): Expr[] {
-  return e.kind === 'BoolOp' && e.op === 'and' ? e.args.flatMap(conjunctsOf) : [e];
-}
 
-function and(es: readonly Expr[]): Expr {
-  return es.length === 1 ? es[0]! : { kind: 'BoolOp', op: 'and', args: es, type: es[0]!.type };
-}
 
 function remap(e: Expr, to: (index: number) => number): Expr {
   return transformExpr(e, (x) => (x.kind === 'ColumnRef' && x.levelsUp === 0 ? { ...x, index: to(x.index) } : undefined));
@@ -141,8 +135,8 @@ export function snowflake(root: LogicalPlan, built?: WeakSet<LogicalPlan>): Logi
     if (local.length === 0) return { plan: l.plan, order: [li] };
     const preds = local.map((c) => remap(c.expr, (i) => i - l.offset));
     const plan: LogicalPlan = l.plan.kind === 'Filter'
-      ? { ...l.plan, predicate: and([...conjunctsOf(l.plan.predicate), ...preds]) }
-      : { kind: 'Filter', input: l.plan, predicate: and(preds), columns: l.plan.columns };
+      ? { ...l.plan, predicate: andOf([...conjunctsOf(l.plan.predicate), ...preds]) }
+      : { kind: 'Filter', input: l.plan, predicate: andOf(preds), columns: l.plan.columns };
     return { plan, order: [li] };
   };
   const join = (a: Branch, b: Branch): Branch => {
@@ -153,7 +147,7 @@ export function snowflake(root: LogicalPlan, built?: WeakSet<LogicalPlan>): Logi
     const at = positions(order);
     const plan: Join = {
       kind: 'Join', joinType: 'inner', left: a.plan, right: b.plan, lateral: false,
-      condition: ready.length === 0 ? null : and(ready.map((c) => remap(c.expr, (i) => at(i)))),
+      condition: ready.length === 0 ? null : andOf(ready.map((c) => remap(c.expr, (i) => at(i)))),
       columns: [...a.plan.columns, ...b.plan.columns],
     };
     built?.add(plan);

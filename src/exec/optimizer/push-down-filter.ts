@@ -8,7 +8,7 @@
  */
 import { dateToTimestamp, sessionZoneOf, timestampToTimestamptz } from '../../functions/index.ts';
 import type { SessionConversions } from './exact-value.ts';
-import { someExpr, transformExpr, type Expr, type LogicalPlan, type PushedPredicate } from '../../sql/index.ts';
+import { conjunctsOf, someExpr, transformExpr, type Expr, type LogicalPlan, type PushedPredicate } from '../../sql/index.ts';
 import type { OptimizerRule } from './optimizer-rule.ts';
 import { mapNodeExprs, mapSubqueryPlans, withChildren } from './plan-rewrite.ts';
 import { pushedPredicateOf } from './pushed-predicate-of.ts';
@@ -30,9 +30,6 @@ export const pushDownFilter: OptimizerRule = {
 /** the execution's TimeZone-dependent conversions, for the (synchronous) duration of one apply() */
 let session: SessionConversions | undefined;
 
-function conjunctsOf(e: Expr): Expr[] {
-  return e.kind === 'BoolOp' && e.op === 'and' ? e.args.flatMap(conjunctsOf) : [e];
-}
 
 /** conjuncts that only read this level's row: no subqueries, no outer references */
 function local(e: Expr | null): Expr[] {

@@ -9,7 +9,7 @@
  * (they decide matching, not which rows appear), as do conjuncts with subqueries (their plans read the join's
  * row by position). WHERE conjuncts over inner joins are reorder_inner_joins' business; this handles ON.
  */
-import { someExpr, transformExpr, type Expr, type Join, type LogicalPlan } from '../../sql/index.ts';
+import { andOf, conjunctsOf, someExpr, transformExpr, type Expr, type Join, type LogicalPlan } from '../../sql/index.ts';
 import type { OptimizerRule } from './optimizer-rule.ts';
 import { transformPlanUp } from './plan-rewrite.ts';
 
@@ -18,13 +18,7 @@ export const pushDownJoinConditions: OptimizerRule = {
   apply: (plan) => transformPlanUp(plan, (p) => (p.kind === 'Join' ? pushJoinConditions(p) : p)),
 };
 
-function conjunctsOf(e: Expr): Expr[] {
-  return e.kind === 'BoolOp' && e.op === 'and' ? e.args.flatMap(conjunctsOf) : [e];
-}
 
-function andOf(es: readonly Expr[]): Expr {
-  return es.length === 1 ? es[0]! : { kind: 'BoolOp', op: 'and', args: es, type: es[0]!.type };
-}
 
 /** which inputs a conjunct reads: 'left', 'right', 'both', 'none', or null when it must stay (subquery) */
 function sideOf(e: Expr, lw: number): 'left' | 'right' | 'both' | 'none' | null {

@@ -14,7 +14,7 @@
  * right side is at most a quarter of the left; semi joins that will build their (small) left input stay.
  */
 import { Oid } from '../../common/pgtypes/oids.ts';
-import { someExpr, transformExpr, type Expr, type Join, type LogicalPlan, type OpExpr } from '../../sql/index.ts';
+import { conjunctsOf, someExpr, transformExpr, type Expr, type Join, type LogicalPlan, type OpExpr } from '../../sql/index.ts';
 import type { OptimizerRule } from './optimizer-rule.ts';
 import { transformPlanUp } from './plan-rewrite.ts';
 import { estimate } from './row-estimate.ts';
@@ -31,9 +31,6 @@ const MIN_RATIO = 4;
 /** types whose `=` agrees with DISTINCT's notion of "the same value" (no collations, scales or -0/NaN) */
 const IDENTITY_EQ_TYPES: ReadonlySet<number> = new Set([Oid.int2, Oid.int4, Oid.int8, Oid.date]);
 
-function conjunctsOf(e: Expr): Expr[] {
-  return e.kind === 'BoolOp' && e.op === 'and' ? e.args.flatMap(conjunctsOf) : [e];
-}
 
 /** columns of this level an expression reads; null when it may not be moved (subquery, outer or volatile) */
 function columnsRead(e: Expr): number[] | null {

@@ -12,7 +12,7 @@
  * the hashed subplan: with NULLs on either side it is not an anti join. Runs before reorder_inner_joins, so
  * the join order sees the reduced leaf.
  */
-import { someExpr, transformExpr, type Expr, type Filter, type Join, type LogicalPlan, type SubqueryExpr } from '../../sql/index.ts';
+import { andOf, conjunctsOf, someExpr, transformExpr, type Expr, type Filter, type Join, type LogicalPlan, type SubqueryExpr } from '../../sql/index.ts';
 import type { OptimizerRule } from './optimizer-rule.ts';
 import { transformPlanUp } from './plan-rewrite.ts';
 
@@ -21,13 +21,7 @@ export const subqueryToSemiJoin: OptimizerRule = {
   apply: (plan) => transformPlanUp(plan, (p) => (p.kind === 'Filter' ? rewriteFilter(p) ?? p : p)),
 };
 
-function conjunctsOf(e: Expr): Expr[] {
-  return e.kind === 'BoolOp' && e.op === 'and' ? e.args.flatMap(conjunctsOf) : [e];
-}
 
-function andOf(es: readonly Expr[]): Expr {
-  return es.length === 1 ? es[0]! : { kind: 'BoolOp', op: 'and', args: es, type: es[0]!.type };
-}
 
 /** the conjunct as an uncorrelated ANY subquery whose test reads this level's row and the subquery's row only */
 function asAnySubquery(c: Expr): SubqueryExpr | null {

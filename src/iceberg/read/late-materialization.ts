@@ -15,7 +15,7 @@
  */
 import type { Data } from 'apache-arrow';
 import { pgError } from '../../common/errors.ts';
-import { envFlagOn, isOffSpelling } from '../../common/env-settings.ts';
+import { settingFlagOn } from '../../common/env-settings.ts';
 import type { ScanMetrics } from '../../catalog/table-source.ts';
 import type { SessionView } from '../../catalog/session-view.ts';
 import type { IcebergType } from '../spec/schema.ts';
@@ -268,8 +268,5 @@ export const LATE_MATERIALIZATION_SETTING = 'lakegate.late_materialization';
 const ENV = 'LAKEGATE_LATE_MATERIALIZATION';
 
 export function lateMaterializationOn(session: Pick<SessionView, 'getSetting'> | undefined): boolean {
-  const v = session?.getSetting(LATE_MATERIALIZATION_SETTING, true);
-  // unset in the session: the environment's default, read once (common/env-settings.ts)
-  if (v === undefined || v === null) return envFlagOn(ENV);
-  return v === '' || !isOffSpelling(v);
+  return settingFlagOn(session?.getSetting(LATE_MATERIALIZATION_SETTING, true), ENV);
 }

@@ -8,6 +8,7 @@
  *
  * `LAKEGATE_PAGE_INDEX=off` (environment, inherited by the scan workers) switches it off for A/B runs.
  */
+import { spelledOn } from '../../common/env-settings.ts';
 import type { ScanMetrics } from '../../catalog/table-source.ts';
 import type { IcebergIO } from '../io.ts';
 import { referencedFieldIds, type BoundPredicate } from '../scan/bound-predicate.ts';
@@ -19,9 +20,9 @@ export type PageMetrics = Pick<ScanMetrics, 'pageIndexRowGroups' | 'pageIndexRow
 
 const ENV = 'LAKEGATE_PAGE_INDEX';
 
+/** read per call, not through envFlagOn's cache: page-index.test.ts switches it at runtime (and it is off the lookup path) */
 export function pageIndexOn(): boolean {
-  const v = process.env[ENV];
-  return v === undefined || !/^(off?|f(a(l(se?)?)?)?|no?|0)$/.test(v.trim().toLowerCase());
+  return spelledOn(process.env[ENV]);
 }
 
 const add = (m: PageMetrics | undefined, k: keyof PageMetrics, n: number): void => {

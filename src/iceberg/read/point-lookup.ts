@@ -14,7 +14,7 @@
  */
 import type { Batch } from '../../common/batch.ts';
 import type { SessionView } from '../../catalog/session-view.ts';
-import { envFlagOn, isOffSpelling } from '../../common/env-settings.ts';
+import { settingFlagOn } from '../../common/env-settings.ts';
 import type { IcebergIO } from '../io.ts';
 import type { FileScanTask } from '../scan/table-scan.ts';
 import type { NestedField, PrimitiveType } from '../spec/schema.ts';
@@ -64,10 +64,7 @@ export function pointKeyOf(filter: BoundPredicate): PointKey | null {
 export const POINT_INDEX_SETTING = 'lakegate.point_index';
 
 export function pointIndexOn(session: Pick<SessionView, 'getSetting'> | undefined): boolean {
-  const v = session?.getSetting(POINT_INDEX_SETTING, true);
-  // unset in the session: the environment's default, read once (common/env-settings.ts)
-  if (v === undefined || v === null) return envFlagOn('LAKEGATE_POINT_INDEX');
-  return v === '' || !isOffSpelling(v);
+  return settingFlagOn(session?.getSetting(POINT_INDEX_SETTING, true), 'LAKEGATE_POINT_INDEX');
 }
 
 export interface PointLookupOptions {

@@ -16,7 +16,7 @@
  * keeps such subqueries as SubPlans, would not raise it.
  */
 import type { SqlType } from '../../common/pgtypes/oids.ts';
-import { exprEquals, someExpr, transformExpr, type BoolOpExpr, type ColumnRefExpr, type Expr, type OpExpr, type SubqueryExpr } from '../logical/expr.ts';
+import { andOf, conjunctsOf, exprEquals, someExpr, transformExpr, type BoolOpExpr, type ColumnRefExpr, type Expr, type OpExpr, type SubqueryExpr } from '../logical/expr.ts';
 import type { Aggregate, Filter, LogicalPlan, Projection } from '../logical/plan.ts';
 import type { PlanColumn } from '../logical/plan-column.ts';
 import { mapExprDeep, mapPlanExprs } from '../logical/tree.ts';
@@ -55,13 +55,7 @@ export function planWhere(input: LogicalPlan, predicate: Expr): LogicalPlan {
   return { kind: 'Projection', input: plan, exprs: input.columns.map((c, i) => colRef(i, c, 0)), columns: input.columns };
 }
 
-function conjunctsOf(e: Expr): Expr[] {
-  return e.kind === 'BoolOp' && e.op === 'and' ? e.args.flatMap(conjunctsOf) : [e];
-}
 
-function andOf(es: readonly Expr[]): Expr {
-  return es.length === 1 ? es[0]! : { kind: 'BoolOp', op: 'and', args: es, type: es[0]!.type };
-}
 
 function colRef(index: number, c: { readonly name: string; readonly type: SqlType }, levelsUp: number): ColumnRefExpr {
   return { kind: 'ColumnRef', index, levelsUp, type: c.type, name: c.name };

@@ -135,6 +135,16 @@ export function transformExpr(e: Expr, fn: (e: Expr) => Expr | undefined): Expr 
   }
 }
 
+/** the conjuncts of an AND tree (nested ANDs flattened); any other expression is its own one conjunct */
+export function conjunctsOf(e: Expr): Expr[] {
+  return e.kind === 'BoolOp' && e.op === 'and' ? e.args.flatMap(conjunctsOf) : [e];
+}
+
+/** the conjunction of one or more conjuncts (one stays itself) */
+export function andOf(es: readonly Expr[]): Expr {
+  return es.length === 1 ? es[0]! : { kind: 'BoolOp', op: 'and', args: es, type: es[0]!.type };
+}
+
 export function someExpr(e: Expr, pred: (e: Expr) => boolean): boolean {
   if (pred(e)) return true;
   return exprChildren(e).some((c) => someExpr(c, pred));
