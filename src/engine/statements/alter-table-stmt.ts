@@ -20,8 +20,9 @@ import { lookupRelation, tablePropertyOption } from './ddl.ts';
 import { sqlTypeOf } from './type-name.ts';
 import { cookDefaultText } from './cook-default.ts';
 import { deparseSync } from './deparse.ts';
-import { dependentObjectsError, describeRelation, dropDependents, dropSubject, viewDependencies } from './view-dependencies.ts';
+import { describeRelation, dropDependents, dropSubject, viewDependencies } from './view-dependencies.ts';
 import { planViewRenames } from './view-rename.ts';
+import { planViewColumnRenames } from './view-column-rename.ts';
 import { checkNoNulls, dropMemoryColumn, finishMemoryAlter, memoryAlterState, valuesPerRow } from './alter-memory-table.ts';
 
 const TAG = { kind: 'command', tag: 'ALTER TABLE' } as const;
@@ -277,13 +278,6 @@ async function checkViewDependencies(session: EngineSession, rel: RelationInfo, 
   }
 }
 
-/** lakegate's views keep their query as SQL text, and a renamed column is not followed into it (a renamed relation is: view-rename.ts) */
-function refuseRenameUnderViews(session: EngineSession, rel: RelationInfo, what: string, column?: string): void {
-  const deps = viewDependencies(session, [rel], column);
-  if (deps.length === 0) return;
-  throw dependentObjectsError(session, what, deps, 'Views keep their query as SQL text here: drop the dependent views, rename the column, then create them again.');
-}
-
 /** ALTER TABLE … RENAME TO / RENAME COLUMN … TO … */
 export const runRename: UtilityHandler = async (session, stmt) => {
   const body = nodeBody(stmt.ast);
@@ -295,7 +289,10 @@ export const runRename: UtilityHandler = async (session, stmt) => {
   const newName = String(body.newname ?? '');
   if (renameType === 'OBJECT_COLUMN') {
     const from = String(body.subname ?? '');
-    if (rel.source.columns.some((c) => c.name === from)) refuseRenameUnderViews(session, rel, `rename column ${from} of ${describeRelation(session, rel)}`, from);
+    // views reading the column follow it, as in PostgreSQL (planned against the catalog as it is)
+    const followColumn = rel.source.columns.some((c) => c.name === from) && !rel.source.columns.some((c) => c.name === newName)
+      ? planViewColumnRenames(session, rel, from, newName, `rename column ${from} of ${describeRelation(session, rel)}`)
+      : undefined;
     if (isIceberg(session, rel)) {
       await session.iceberg!.alterSchema(rel.schema, rel.name, [{ kind: 'rename', from, to: newName }]);
     } else {
@@ -307,6 +304,7 @@ export const runRename: UtilityHandler = async (session, stmt) => {
       state.columns[i] = { ...state.columns[i]!, name: newName };
       install(session, rel, finishMemoryAlter(state, rel.name).rel);
     }
+    await followColumn?.();
     session.server.catalogChanged();
     return { kind: 'command', tag: 'ALTER TABLE' };
   }

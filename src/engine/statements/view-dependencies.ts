@@ -7,8 +7,8 @@
  *
  * DROP TABLE / DROP VIEW / DROP SCHEMA / ALTER TABLE DROP COLUMN use it for 2BP01 ("cannot drop table t
  * because other objects depend on it") and for CASCADE; ALTER COLUMN TYPE for 0A000; RENAME TO / SET SCHEMA
- * to rewrite the views that follow (view-rename.ts); RENAME COLUMN to refuse (2BP01), since lakegate's views
- * keep their SQL as text (PostgreSQL's follow a renamed column by number).
+ * and RENAME COLUMN to rewrite the views that follow (view-rename.ts, view-column-rename.ts: lakegate's views
+ * keep their SQL as text where PostgreSQL's follow a renamed relation or column by number).
  * @see https://www.postgresql.org/docs/current/ddl-depend.html
  */
 import { pgError, type GatewayError } from '../../common/errors.ts';

@@ -12,7 +12,7 @@ import { ViewSource } from '../view-source.ts';
 import { deparseSync } from './deparse.ts';
 import { viewDependencies } from './view-dependencies.ts';
 
-interface RangeVarNode { schemaname?: string; relname?: string; alias?: { aliasname?: string } }
+export interface RangeVarNode { schemaname?: string; relname?: string; alias?: { aliasname?: string; colnames?: unknown[] } }
 
 /** CTE names of a query (an unqualified FROM item with such a name is the CTE, not a relation) */
 function cteNames(node: unknown, into: Set<string>): Set<string> {
@@ -46,26 +46,22 @@ function resolve(session: EngineSession, rv: RangeVarNode, searchPath: readonly 
   return undefined;
 }
 
-/**
- * Plans the rewrite of the views reading `rel` for its move to `toSchema`.`toName`; the returned function
- * (run after the rename) replaces them.
- */
-export function planViewRenames(session: EngineSession, rel: RelationInfo, toSchema: string, toName: string): () => Promise<void> {
-  const plans: { view: RelationInfo; source: ViewSource; sql: string }[] = [];
-  for (const { view, on } of viewDependencies(session, [rel])) {
-    if (on.oid !== rel.oid || !(view.source instanceof ViewSource)) continue;
-    const query = structuredClone(view.source.query);
-    const ctes = cteNames(query, new Set());
-    for (const rv of rangeVars(query, [])) {
-      if (rv.schemaname === undefined && rv.relname !== undefined && ctes.has(rv.relname)) continue;
-      if (resolve(session, rv, view.source.searchPath)?.oid !== rel.oid) continue;
-      rv.alias ??= { aliasname: rv.relname! };
-      rv.relname = toName;
-      if (rv.schemaname !== undefined || toSchema !== rel.schema) rv.schemaname = toSchema;
-    }
-    const sql = deparseSync(query);
-    plans.push({ view, sql, source: new ViewSource(view.source.columns, query, view.source.searchPath, session.server.functions) });
-  }
+/** the FROM items of a view's query that name `rel` (CTE names excluded), resolved by the view's search_path */
+export function relationFromItems(session: EngineSession, query: unknown, rel: RelationInfo, searchPath: readonly string[]): RangeVarNode[] {
+  const ctes = cteNames(query, new Set());
+  return rangeVars(query, []).filter((rv) => !(rv.schemaname === undefined && rv.relname !== undefined && ctes.has(rv.relname))
+    && resolve(session, rv, searchPath)?.oid === rel.oid);
+}
+
+/** a view and its rewritten query, to be stored once the statement that required the rewrite is done */
+export interface ViewRewrite { readonly view: RelationInfo; readonly query: unknown }
+
+/** replaces each view's query (memory and temp views in place, Iceberg views with a new version) */
+export function replaceViewQueries(session: EngineSession, rewrites: readonly ViewRewrite[]): () => Promise<void> {
+  const plans = rewrites.map(({ view, query }) => {
+    const old = view.source as ViewSource;
+    return { view, sql: deparseSync(query), source: new ViewSource(old.columns, query, old.searchPath, session.server.functions) };
+  });
   return async () => {
     for (const { view, source, sql } of plans) {
       const iceberg = session.iceberg;
@@ -80,4 +76,23 @@ export function planViewRenames(session: EngineSession, rel: RelationInfo, toSch
       else session.catalog.db.replaceRelation(replaced);
     }
   };
+}
+
+/**
+ * Plans the rewrite of the views reading `rel` for its move to `toSchema`.`toName`; the returned function
+ * (run after the rename) replaces them.
+ */
+export function planViewRenames(session: EngineSession, rel: RelationInfo, toSchema: string, toName: string): () => Promise<void> {
+  const rewrites: ViewRewrite[] = [];
+  for (const { view, on } of viewDependencies(session, [rel])) {
+    if (on.oid !== rel.oid || !(view.source instanceof ViewSource)) continue;
+    const query = structuredClone(view.source.query);
+    for (const rv of relationFromItems(session, query, rel, view.source.searchPath)) {
+      rv.alias ??= { aliasname: rv.relname! };
+      rv.relname = toName;
+      if (rv.schemaname !== undefined || toSchema !== rel.schema) rv.schemaname = toSchema;
+    }
+    rewrites.push({ view, query });
+  }
+  return replaceViewQueries(session, rewrites);
 }
