@@ -155,6 +155,7 @@ export const SUPPORTED_ENDPOINTS: readonly string[] = [
   'HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}',
   'DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}',
   'POST /v1/{prefix}/namespaces/{namespace}/register',
+  'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/unregister',
   'POST /v1/{prefix}/tables/rename',
   'POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics',
   'GET /v1/{prefix}/namespaces/{namespace}/views',
@@ -164,6 +165,7 @@ export const SUPPORTED_ENDPOINTS: readonly string[] = [
   'HEAD /v1/{prefix}/namespaces/{namespace}/views/{view}',
   'DELETE /v1/{prefix}/namespaces/{namespace}/views/{view}',
   'POST /v1/{prefix}/views/rename',
+  'POST /v1/{prefix}/namespaces/{namespace}/register-view',
 ];
 
 function sameSecret(a: string, b: string): boolean {

@@ -31,6 +31,8 @@ export async function routeCatalogRequest(ctx: RestContext, req: RestRequest): P
         return ns.updateNamespaceProperties(ctx, namespace, req);
       } else if (s[2] === 'register' && s.length === 3 && m === 'POST') {
         return tables.registerTable(ctx, namespace, req);
+      } else if (s[2] === 'register-view' && s.length === 3 && m === 'POST') {
+        return views.registerView(ctx, namespace, req);
       } else if (s[2] === 'tables') {
         if (s.length === 3) {
           if (m === 'GET') return tables.listTables(ctx, namespace);
@@ -41,6 +43,8 @@ export async function routeCatalogRequest(ctx: RestContext, req: RestRequest): P
           if (m === 'HEAD') return tables.tableExists(ctx, id);
           if (m === 'DELETE') return tables.dropTable(ctx, id);
           if (m === 'POST') return commitTable(ctx, id, req);
+        } else if (s.length === 5 && s[4] === 'unregister' && m === 'POST') {
+          return tables.unregisterTable(ctx, { namespace, name: s[3]! });
         } else if (s.length === 5 && s[4] === 'metrics' && m === 'POST') {
           return { status: 204 }; // metrics reports are accepted and dropped
         }

@@ -1,10 +1,10 @@
 /**
- * Table endpoints of the Iceberg REST catalog API: list, load, HEAD, DELETE, register, rename
+ * Table endpoints of the Iceberg REST catalog API: list, load, HEAD, DELETE, register, unregister, rename
  * (create: create-table-route.ts; commit: commit-table-route.ts).
  */
 import { noSuchNamespace, noSuchTable } from '../iceberg/catalog-errors.ts';
 import type { Namespace, TableIdentifier } from '../iceberg/iceberg-catalog.ts';
-import { loadTableResult } from './load-table-result.ts';
+import { loadTableResult, readMetadataText } from './load-table-result.ts';
 import { badRequest } from './rest-errors.ts';
 import { bodyObject, json, noContent, stringArray, stringField, type RestContext, type RestRequest, type RestResponse } from './rest-request.ts';
 
@@ -52,6 +52,19 @@ export async function registerTable(ctx: RestContext, namespace: Namespace, req:
   }
   await ctx.changed();
   return result;
+}
+
+/**
+ * POST /namespaces/{ns}/tables/{table}/unregister → UnregisterTableResult { metadata-location, metadata }:
+ * the catalog forgets the table (its pointer goes, with the catalog's compare-and-swap semantics of a drop),
+ * its data and metadata files stay so another catalog can register them.
+ */
+export async function unregisterTable(ctx: RestContext, id: TableIdentifier): Promise<RestResponse> {
+  const { metadataLocation } = await ctx.catalog.loadTableLocation(id); // 404 for a missing table
+  const text = await readMetadataText(ctx.io, metadataLocation);
+  if (!(await ctx.catalog.dropTable(id))) throw noSuchTable(id);
+  await ctx.changed();
+  return { status: 200, body: `{"metadata-location":${JSON.stringify(metadataLocation)},"metadata":${text}}` };
 }
 
 /** a TableIdentifier field of a request body (rename's source / destination) */

@@ -1,14 +1,14 @@
 /**
  * View endpoints of the Iceberg REST catalog API over a catalog that stores views (the SQL catalog's VIEW
- * rows): list, load (LoadViewResult has LoadTableResult's shape), HEAD, DELETE, rename (create:
+ * rows): list, load (LoadViewResult has LoadTableResult's shape), HEAD, DELETE, rename, register (create:
  * create-view-route.ts; replace/commit: commit-view-route.ts).
  */
 import { GatewayError } from '../../common/errors.ts';
 import { noSuchNamespace } from '../iceberg/catalog-errors.ts';
 import type { IcebergCatalog, Namespace, TableIdentifier } from '../iceberg/iceberg-catalog.ts';
-import { loadTableResult } from './load-table-result.ts';
-import { RestError, notImplemented } from './rest-errors.ts';
-import { bodyObject, json, noContent, type RestContext, type RestRequest, type RestResponse } from './rest-request.ts';
+import { loadTableResult, readMetadataText } from './load-table-result.ts';
+import { RestError, badRequest, notImplemented } from './rest-errors.ts';
+import { bodyObject, json, noContent, stringField, type RestContext, type RestRequest, type RestResponse } from './rest-request.ts';
 import { tableIdentifierField } from './table-routes.ts';
 
 export type ViewCatalogMethods = Required<Pick<IcebergCatalog, 'listViews' | 'loadViewLocation' | 'createView' | 'commitView' | 'dropView' | 'renameView'>>;
@@ -83,4 +83,32 @@ export async function renameView(ctx: RestContext, req: RestRequest): Promise<Re
   await v.renameView(source, destination);
   await ctx.changed();
   return noContent;
+}
+
+/**
+ * POST /namespaces/{ns}/register-view { name, metadata-location } → LoadViewResult: a pointer to an existing
+ * view metadata file (written by another catalog). The file is read and checked to be view metadata first,
+ * so a bad location fails before any pointer exists.
+ */
+export async function registerView(ctx: RestContext, namespace: Namespace, req: RestRequest): Promise<RestResponse> {
+  const v = views(ctx);
+  const body = bodyObject(req);
+  const id: TableIdentifier = { namespace, name: stringField(body, 'name') };
+  const location = stringField(body, 'metadata-location');
+  if (!(await ctx.catalog.namespaceExists(namespace))) throw noSuchNamespace(namespace);
+  const text = await readMetadataText(ctx.io, location);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw badRequest(`Malformed view metadata file: ${location}`);
+  }
+  const d = doc as Record<string, unknown>;
+  if (typeof d['view-uuid'] !== 'string' || !Array.isArray(d['versions'])) throw badRequest(`Not a view metadata file (no view-uuid / versions): ${location}`);
+  const name = [...namespace, id.name].join('.');
+  if (await ctx.catalog.tableExists(id)) throw new RestError(409, 'AlreadyExistsException', `Table with same name already exists: ${name}`);
+  if ((await v.listViews(namespace)).some((x) => x.name === id.name)) throw new RestError(409, 'AlreadyExistsException', `View with same name already exists: ${name}`);
+  await v.createView(id, location);
+  await ctx.changed();
+  return loadViewResult(location, text);
 }

@@ -113,4 +113,31 @@ describe('REST CreateView / CommitView', () => {
     expect(r.json!['metadata'].versions.map((v: { 'version-id': number }) => v['version-id'])).toEqual([2, 3]);
     expect(r.json!['metadata']['version-log'].every((e: { 'version-id': number }) => e['version-id'] !== 1)).toBe(true);
   });
+
+  it('register-view: a pointer to an existing view metadata file (drop, then register it again)', async () => {
+    const loaded = await http('GET', '/v1/lakegate/namespaces/lake/views/v1');
+    const location: string = loaded.json!['metadata-location'];
+    expect((await http('DELETE', '/v1/lakegate/namespaces/lake/views/v1')).status).toBe(204);
+    expect((await http('GET', '/v1/lakegate/namespaces/lake/views/v1')).status).toBe(404);
+    const r = await http('POST', '/v1/lakegate/namespaces/lake/register-view', { name: 'v1', 'metadata-location': location });
+    expect(r).toMatchObject({ status: 200, json: { 'metadata-location': location, metadata: { 'view-uuid': loaded.json!['metadata']['view-uuid'] } } });
+    expect((await http('GET', '/v1/lakegate/namespaces/lake/views/v1')).json!['metadata-location']).toBe(location);
+    // the name is taken now; a table's metadata is not a view's; missing namespace; missing file
+    expect(await http('POST', '/v1/lakegate/namespaces/lake/register-view', { name: 'v1', 'metadata-location': location })).toMatchObject({ status: 409, json: { error: { type: 'AlreadyExistsException' } } });
+    const table = (await http('GET', '/v1/lakegate/namespaces/lake/tables/bunnies')).json!['metadata-location'] as string;
+    expect(await http('POST', '/v1/lakegate/namespaces/lake/register-view', { name: 'v2', 'metadata-location': table })).toMatchObject({ status: 400, json: { error: { type: 'BadRequestException' } } });
+    expect(await http('POST', '/v1/lakegate/namespaces/nope/register-view', { name: 'v2', 'metadata-location': location })).toMatchObject({ status: 404, json: { error: { type: 'NoSuchNamespaceException' } } });
+    expect((await http('GET', '/v1/lakegate/namespaces/lake/views')).json).toEqual({ identifiers: [{ namespace: ['lake'], name: 'v1' }] });
+  });
+
+  it('unregister: the table leaves the catalog, its files stay and register brings it back', async () => {
+    const before = await http('GET', '/v1/lakegate/namespaces/lake/tables/bunnies');
+    const location: string = before.json!['metadata-location'];
+    const r = await http('POST', '/v1/lakegate/namespaces/lake/tables/bunnies/unregister');
+    expect(r).toMatchObject({ status: 200, json: { 'metadata-location': location, metadata: { 'table-uuid': before.json!['metadata']['table-uuid'] } } });
+    expect((await http('GET', '/v1/lakegate/namespaces/lake/tables/bunnies')).status).toBe(404);
+    expect(await http('POST', '/v1/lakegate/namespaces/lake/tables/bunnies/unregister')).toMatchObject({ status: 404, json: { error: { type: 'NoSuchTableException' } } });
+    expect((await http('POST', '/v1/lakegate/namespaces/lake/register', { name: 'bunnies', 'metadata-location': location })).status).toBe(200);
+    expect((await http('GET', '/v1/lakegate/namespaces/lake/tables/bunnies')).json!['metadata-location']).toBe(location);
+  });
 });
