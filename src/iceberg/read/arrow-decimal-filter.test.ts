@@ -12,6 +12,7 @@ import type { PrimitiveType } from '../spec/schema.ts';
 import { compileRowTest } from '../parallel/row-filter.ts';
 import { compileArrowSelect } from './arrow-row-filter.ts';
 import { arrowDataToValues } from './arrow-values.ts';
+import { setExactDoubles } from './exact-doubles.ts';
 
 const SCALE = 2;
 const TYPE: PrimitiveType = { kind: 'primitive', name: 'decimal', precision: 38, scale: SCALE };
@@ -60,6 +61,21 @@ describe('decimal compares on Arrow words', () => {
       }
     }
     expect(checked).toBe(90);
+  });
+
+  it('judges the exact doubles a JS-decoded chunk carries the same way (exact-doubles.ts)', () => {
+    const small = unscaled.map((u) => (u !== null && (u > 2n ** 52n || u < -(2n ** 52n)) ? 7n : u));
+    const d = decimalData(small);
+    setExactDoubles(d, Float64Array.from(small, (u) => Number(u ?? 0n)));
+    const vals = arrowDataToValues(decimalData(small), TYPE, 'test');
+    for (const value of [Numeric.parse('0.055'), Numeric.parse('-5'), Numeric.parse('11.20'), Numeric.of(2n ** 53n + 46n, 2)]) {
+      for (const op of OPS) {
+        const p: BoundPredicate = { kind: 'compare', op, fieldId: 1, type: TYPE, value };
+        const test = compileRowTest(p, new Map([[1, 0]]))!;
+        const want = Array.from({ length: N }, (_v, r) => r).filter((r) => test([vals], r));
+        expect(compileArrowSelect(p, new Map([[1, 0]]))!([d], N), `${op} ${value.toString()}`).toEqual({ rows: want, complete: true });
+      }
+    }
   });
 
   it('leaves another scale, NaN and infinities to the JS test', () => {

@@ -10,6 +10,7 @@ import { Numeric, pow10 } from '../../common/pgtypes/numeric.ts';
 import { compareOpTest, type BoundPredicate } from '../scan/bound-predicate.ts';
 import { decimalWordsToBigInt } from './arrow-fast-columns.ts';
 import { EXACT, NOTHING, isNullAt, validity, type ArrowNode } from './arrow-leaf.ts';
+import { exactDoublesOf } from './exact-doubles.ts';
 
 const TWO32 = 4294967296;
 /** high word bounds of values in [-2^53, 2^53) (see arrow-fast-columns.ts) */
@@ -40,9 +41,23 @@ export function decimalLeaf(p: BoundPredicate, c: number): ArrowNode | null {
   return (data, length, keep) => {
     const d = data[c];
     const type = d?.type as (DataType & { bitWidth?: number; scale?: number }) | undefined;
-    if (d === undefined || d.typeId !== Type.Decimal || type?.bitWidth !== 128 || (type.scale ?? 0) !== scale || !(d.values instanceof Uint32Array)) return NOTHING;
-    const vals = d.values;
+    if (d === undefined || d.typeId !== Type.Decimal || type?.bitWidth !== 128 || (type.scale ?? 0) !== scale) return NOTHING;
     const bm = validity(d), off = d.offset;
+    // the decoder's exact doubles (exact-doubles.ts): no words read or built
+    const doubles = qn === null ? undefined : exactDoublesOf(d);
+    if (doubles !== undefined) {
+      for (let i = 0; i < length; i++) {
+        if (keep[i] === 0) continue;
+        if (bm !== null && isNullAt(bm, off + i)) { keep[i] = 0; continue; }
+        const u = doubles[i]!;
+        let cmp = u < qn! ? -1 : u > qn! ? 1 : 0;
+        if (!exact) cmp = cmp <= 0 ? -1 : 1;
+        if (!test(cmp)) keep[i] = 0;
+      }
+      return EXACT;
+    }
+    if (!(d.values instanceof Uint32Array)) return NOTHING;
+    const vals = d.values;
     for (let i = 0; i < length; i++) {
       if (keep[i] === 0) continue;
       if (bm !== null && isNullAt(bm, off + i)) { keep[i] = 0; continue; }

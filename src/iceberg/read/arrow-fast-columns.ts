@@ -18,6 +18,7 @@ import { Type, type Data, type DataType } from 'apache-arrow';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import { attachLazyScaled, attachScaled, LAZY_NUMERIC } from '../../common/pgtypes/numeric-column.ts';
 import type { IcebergType, NestedField, PrimitiveType } from '../spec/schema.ts';
+import { exactDoublesOf } from './exact-doubles.ts';
 
 const TWO32 = 4294967296;
 /** high word bound of a non-negative value < 2^53 (w1 < 2^21) */
@@ -84,6 +85,16 @@ const isScaledOnly = (t: PrimitiveType): boolean => (t as PrimitiveType & { [SCA
  */
 function lazyDecimal128Values(d: Data, scale: number, rows: Rows): unknown[] | null {
   const n = rows === null ? d.length : rows.length, out = new Array<unknown>(n);
+  const exact = exactDoublesOf(d);
+  if (exact !== undefined) {
+    const bm = nullsOf(d), off = d.offset;
+    const f = rows === null ? exact.slice(0, n) : new Float64Array(n);
+    if (rows !== null) for (let k = 0; k < n; k++) f[k] = exact[rows[k]!]!;
+    if (bm === null) out.fill(LAZY_NUMERIC);
+    else for (let k = 0; k < n; k++) out[k] = isNullAt(bm, off + (rows === null ? k : rows[k]!)) ? null : LAZY_NUMERIC;
+    attachLazyScaled(out, f, scale);
+    return out;
+  }
   const vals = d.values as Uint32Array;
   const bm = nullsOf(d), off = d.offset;
   const f = new Float64Array(n);
@@ -103,8 +114,21 @@ function lazyDecimal128Values(d: Data, scale: number, rows: Rows): unknown[] | n
 
 function decimal128Values(d: Data, scale: number, rows: Rows): unknown[] {
   const n = rows === null ? d.length : rows.length, out = new Array<unknown>(n);
-  const vals = d.values as Uint32Array;
   const bm = nullsOf(d), off = d.offset;
+  const exact = exactDoublesOf(d);
+  if (exact !== undefined) {
+    const f = new Float64Array(n);
+    for (let k = 0; k < n; k++) {
+      const i = rows === null ? k : rows[k]!;
+      if (bm !== null && isNullAt(bm, off + i)) { out[k] = null; continue; }
+      const u = exact[i]!;
+      f[k] = u;
+      out[k] = u >= -SMALL && u < SMALL ? smallNumeric(u, scale) : Numeric.of(BigInt(u), scale);
+    }
+    attachScaled(out, f, scale);
+    return out;
+  }
+  const vals = d.values as Uint32Array;
   // the unscaled values as doubles too, for the vector kernels (pgtypes/numeric-column.ts); dropped past 2^53
   let f: Float64Array | null = new Float64Array(n);
   for (let k = 0; k < n; k++) {
@@ -170,6 +194,9 @@ function utf8ValuesAt(d: Data, rows: readonly number[]): unknown[] {
   return out;
 }
 
+/** the JS strings of a dictionary (a Vector shared by the batches of one chunk) */
+const dictionaryEntries = new WeakMap<object, string[]>();
+
 /**
  * dictionary-encoded strings: entries decoded once (String() of each, as the generic path does); with `rows`,
  * only the entries those rows use
@@ -181,9 +208,16 @@ function dictionaryStringValues(d: Data, rows: Rows): unknown[] | null {
   const bm = nullsOf(d), off = d.offset;
   let entryOf: (e: number) => string;
   if (rows === null) {
-    const entries: string[] = [];
-    for (const c of dict.data) for (const v of utf8Values(c)) entries.push(String(v));
-    entryOf = (e) => entries[e]!;
+    // the batches of one decoded chunk share their dictionary: its entries are decoded once
+    let entries = dictionaryEntries.get(dict);
+    if (entries === undefined) {
+      entries = [];
+      for (const c of dict.data) for (const v of utf8Values(c)) entries.push(String(v));
+      dictionaryEntries.set(dict, entries);
+    }
+    const n = d.length, out = new Array<unknown>(n), all = entries;
+    for (let i = 0; i < n; i++) out[i] = bm !== null && isNullAt(bm, off + i) ? null : all[Number(idx[i]!)]!;
+    return out;
   } else {
     // entries by chunk of the dictionary, decoded on first use
     const starts: number[] = [];

@@ -11,6 +11,10 @@
  *   columns through the async ranged reader.
  * - Other files (and bytes given whole) open a parquet-wasm ParquetFile over ranged reads (range-blob.ts) and
  *   fetch only the projected column chunks, as before.
+ * Either way, row groups whose asked columns are flat leaves of the shapes lakegate writes (js-row-group-decode.ts:
+ * PLAIN / dictionary pages, snappy or none) are decoded in JS from the column chunks alone, with no WASM decode
+ * and no Arrow IPC hop; the ParquetFile is then opened only for a row group that needs it.
+ * `LAKEGATE_PARQUET_JS_DECODE=off` sends everything through parquet-wasm (A/B runs, diagnosis).
  */
 import { ParquetFile } from 'parquet-wasm';
 import { tableFromIPC, type Field } from 'apache-arrow';
@@ -19,7 +23,9 @@ import type { IcebergIO } from '../io.ts';
 import { GuardedReads, fileReadError } from '../read-errors.ts';
 import { fieldIdOf } from './arrow-values.ts';
 import { addToRowGroup, cachedRowGroup, fileCacheKey, isSmallFile } from './file-cache.ts';
-import { readParquetFooter } from './parquet-footer.ts';
+import { readParquetFooter, type ParquetFooter } from './parquet-footer.ts';
+import { envFlagOn } from '../../common/env-settings.ts';
+import { decodeRowGroupJs, jsLeavesFor } from './js-row-group-decode.ts';
 import { rangeBlob } from './range-blob.ts';
 import { trapWasmPanics } from './wasm-panic-trap.ts';
 import { assembleRowGroup, decodeRowGroupAsync, decodeRowGroupSync, type DecodedRowGroup, type DecodedTable } from './row-group-decode.ts';
@@ -73,20 +79,48 @@ export async function openParquet(
   return { file, fields: tableFromIPC(file.schema().intoIPCStream()).schema.fields, rowGroupRows };
 }
 
+/** the JS decoder is on unless LAKEGATE_PARQUET_JS_DECODE spells off */
+export const jsDecodeOn = (): boolean => envFlagOn('LAKEGATE_PARQUET_JS_DECODE');
+
+/**
+ * Row group `rg`'s columns `names` decoded in JS from chunks fetched by `read`, or null when one of them needs
+ * parquet-wasm (js-row-group-decode.ts). Damaged data: XX001 naming the file.
+ */
+async function decodeJs(footer: ParquetFooter, rg: number, names: readonly string[], uri: string, read: (offset: number, length: number) => Promise<Uint8Array>, guard: GuardedReads | null): Promise<DecodedTable | null> {
+  const leaves = jsLeavesFor(footer, names);
+  if (leaves === null) return null;
+  try {
+    return await decodeRowGroupJs(footer, rg, leaves, read);
+  } catch (e) {
+    throw guard === null ? fileReadError('Parquet', uri, e) : guard.error('Parquet', uri, e);
+  }
+}
+
 class WasmFileSource implements ParquetSource {
+  private file: Promise<ParquetFile> | null;
+
   private constructor(
-    private readonly file: ParquetFile,
+    file: ParquetFile | null,
     readonly fields: readonly { name: string; fieldId: number | null }[],
     readonly rowGroupRows: readonly number[],
     private readonly uri: string,
     private readonly guard: GuardedReads | null,
-  ) {}
+    private readonly input: ParquetInput,
+    /** the footer when row groups may be decoded in JS (the ParquetFile is then opened on first need) */
+    private readonly footer: ParquetFooter | null,
+  ) {
+    this.file = file === null ? null : Promise.resolve(file);
+  }
 
   static async open(input: ParquetInput, uri: string): Promise<WasmFileSource> {
     // one guard for the open and every decode: it remembers a failed ranged read (read-errors.ts)
     const guard = input instanceof Uint8Array ? null : new GuardedReads(input.io);
+    if (jsDecodeOn() && !(input instanceof Uint8Array)) {
+      const footer = await readParquetFooter(input.io, uri, input.size);
+      return new WasmFileSource(null, footer.topLevel, footer.rowGroups.map((r) => r.numRows), uri, guard, input, footer);
+    }
     const { file, fields, rowGroupRows } = await openParquet(input, uri, guard);
-    return new WasmFileSource(file, fields.map((f) => ({ name: f.name, fieldId: fieldIdOf(f) })), rowGroupRows, uri, guard);
+    return new WasmFileSource(file, fields.map((f) => ({ name: f.name, fieldId: fieldIdOf(f) })), rowGroupRows, uri, guard, input, null);
   }
 
   async decode(rg: number, names: readonly string[], idByName: ReadonlyMap<string, number>): Promise<DecodedRowGroup> {
@@ -94,16 +128,24 @@ class WasmFileSource implements ParquetSource {
     return assembleRowGroup(t.batchLengths, names, (n) => t.byName.get(n) ?? [], idByName);
   }
 
-  decodeTable(rg: number, names: readonly string[]): Promise<DecodedTable> {
-    return decodeRowGroupAsync(this.file, rg, names, this.uri, this.guard);
+  async decodeTable(rg: number, names: readonly string[]): Promise<DecodedTable> {
+    const input = this.input;
+    if (this.footer !== null && !(input instanceof Uint8Array)) {
+      const t = await decodeJs(this.footer, rg, names, this.uri, (o, l) => input.io.readRange(this.uri, o, l), this.guard);
+      if (t !== null) return t;
+    }
+    this.file ??= openParquet(input, this.uri, this.guard).then((o) => o.file);
+    return decodeRowGroupAsync(await this.file, rg, names, this.uri, this.guard);
   }
 
   free(): void {
-    try {
-      this.file.free();
-    } catch {
-      // still borrowed by a read whose decoder panicked (wasm-panic-trap.ts): leave it to the GC
-    }
+    void this.file?.then((f) => {
+      try {
+        f.free();
+      } catch {
+        // still borrowed by a read whose decoder panicked (wasm-panic-trap.ts): leave it to the GC
+      }
+    }, () => {});
   }
 }
 
@@ -129,6 +171,7 @@ class SmallFileSource implements ParquetSource {
     readonly rowGroupRows: readonly number[],
     private readonly tail: { readonly offset: number; readonly bytes: Uint8Array },
     private readonly metrics: CacheMetrics | undefined,
+    private readonly footer: ParquetFooter,
   ) {
     this.key = fileCacheKey(uri, size);
   }
@@ -136,7 +179,7 @@ class SmallFileSource implements ParquetSource {
   static async open(io: IcebergIO, uri: string, size: number, metrics: CacheMetrics | undefined): Promise<SmallFileSource> {
     // `io` counts the tail read when the footer is not cached yet (footerCachedIO)
     const footer = await readParquetFooter(io, uri, size);
-    return new SmallFileSource(io, uri, size, footer.topLevel, footer.rowGroups.map((r) => r.numRows), { offset: footer.tailOffset, bytes: footer.tail }, metrics);
+    return new SmallFileSource(io, uri, size, footer.topLevel, footer.rowGroups.map((r) => r.numRows), { offset: footer.tailOffset, bytes: footer.tail }, metrics, footer);
   }
 
   private async fileBytes(): Promise<Uint8Array> {
@@ -171,6 +214,16 @@ class SmallFileSource implements ParquetSource {
    */
   private async decodeFresh(rg: number, names: readonly string[]): Promise<DecodedTable> {
     const whole = this.size <= TINY_BYTES || (this.size <= WHOLE_DECODE_BYTES && names.length * 2 >= this.fields.length) || names.length >= this.fields.length;
+    if (jsDecodeOn()) {
+      // the file's bytes when they are in memory already (tail cached whole, or read before), else ranged reads
+      const inMemory = whole ? await this.fileBytes() : this.bytes ?? (this.tail.offset === 0 && this.tail.bytes.byteLength === this.size ? this.tail.bytes : null);
+      const read = inMemory !== null
+        ? (o: number, l: number) => Promise.resolve(inMemory.subarray(o, o + l))
+        : (o: number, l: number) => this.io.readRange(this.uri, o, l);
+      // decoded whole (every column cached) when parquet-wasm's sync reader would have been used
+      const t = await decodeJs(this.footer, rg, whole ? this.fields.map((f) => f.name) : names, this.uri, read, null);
+      if (t !== null) return t;
+    }
     if (whole) return decodeRowGroupSync(await this.fileBytes(), rg, names, this.uri);
     this.ranged ??= WasmFileSource.open({ io: this.io, size: this.size }, this.uri);
     return (await this.ranged).decodeTable(rg, names);

@@ -1,0 +1,310 @@
+/**
+ * One row group's columns decoded in JS (parquet-page-decoder.ts) straight into Arrow data of the types
+ * parquet-wasm produces for them — Int32, Date32, Int64, Decimal128, Float32/64, Utf8 — so everything after
+ * the decode (Arrow filters, conversion to JS values, the decoded-column cache) is unchanged, without the
+ * WASM decode, the Arrow IPC copy out of WASM memory and the IPC parse. Dictionary-encoded strings with a
+ * small dictionary stay dictionary<utf8> (every reader of Arrow data here handles it, and each entry is
+ * decoded once). Only flat top-level leaves of the shapes listed in jsLeafOf qualify; any other column, or a
+ * page the decoder does not handle, makes the whole call answer null and the caller use parquet-wasm.
+ */
+import { DateDay, Decimal, Dictionary, Float32, Float64, Int32, Int64, Utf8, makeData, makeVector, type Data, type DataType } from 'apache-arrow';
+import type { ThriftStruct } from './thrift-compact.ts';
+import { asNumber, type ParquetFooter } from './parquet-footer.ts';
+import { CODEC, decodeColumnChunk, PHYSICAL, UnsupportedPage, type DecodedChunk } from './parquet-page-decoder.ts';
+import { ROWS_PER_BATCH, type DecodedTable } from './row-group-decode.ts';
+import { setExactDoubles } from './exact-doubles.ts';
+
+type LeafKind = 'int32' | 'date' | 'int64' | 'decimal' | 'float' | 'double' | 'string';
+
+export interface JsLeaf {
+  readonly name: string;
+  /** index of its column chunk in each row group */
+  readonly index: number;
+  readonly physical: number;
+  readonly optional: boolean;
+  readonly kind: LeafKind;
+  readonly precision: number;
+  readonly scale: number;
+}
+
+/** encodings a column chunk may list (PLAIN, PLAIN_DICTIONARY, RLE, RLE_DICTIONARY) */
+const ENCODINGS = new Set([0, 2, 3, 8]);
+/** a dictionary with more entries than this share of its rows is turned into plain utf8 (each batch would judge it whole) */
+const DICT_SHARE = 4;
+
+/** the kind of a flat leaf this decoder produces, or null (converted_type / logicalType of parquet.thrift) */
+function kindOf(e: ThriftStruct): { kind: LeafKind; precision: number; scale: number } | null {
+  const physical = asNumber(e.get(1));
+  const converted = asNumber(e.get(6));
+  const logical = e.get(10) as ThriftStruct | undefined;
+  const lk = logical === undefined ? undefined : [...logical.keys()][0];
+  const plain = { precision: 0, scale: 0 };
+  const intOf = (bits: number): boolean => {
+    if (lk === 10) {
+      const i = logical!.get(10) as ThriftStruct;
+      return asNumber(i.get(1)) === bits && i.get(2) === true;
+    }
+    return lk === undefined && (converted === undefined || converted === (bits === 32 ? 17 : 18));
+  };
+  switch (physical) {
+    case PHYSICAL.INT32:
+      if (lk === 6 || (lk === undefined && converted === 6)) return { kind: 'date', ...plain };
+      return intOf(32) ? { kind: 'int32', ...plain } : null;
+    case PHYSICAL.INT64: {
+      if (lk === 5 || (lk === undefined && converted === 5)) {
+        const d = lk === 5 ? (logical!.get(5) as ThriftStruct) : null;
+        const precision = asNumber(d === null ? e.get(8) : d.get(2)) ?? 0;
+        const scale = asNumber(d === null ? e.get(7) : d.get(1)) ?? 0;
+        return precision >= 1 && precision <= 18 && scale >= 0 ? { kind: 'decimal', precision, scale } : null;
+      }
+      return intOf(64) ? { kind: 'int64', ...plain } : null;
+    }
+    case PHYSICAL.FLOAT: return lk === undefined && converted === undefined ? { kind: 'float', ...plain } : null;
+    case PHYSICAL.DOUBLE: return lk === undefined && converted === undefined ? { kind: 'double', ...plain } : null;
+    case PHYSICAL.BYTE_ARRAY: return lk === 1 || (lk === undefined && converted === 0) ? { kind: 'string', ...plain } : null;
+    default: return null;
+  }
+}
+
+/**
+ * The JS-decodable leaves for top-level columns `names`, or null when one of them is not (nested, repeated,
+ * another type or annotation, no field id: the footer lists only leaves with ids).
+ */
+export function jsLeavesFor(footer: ParquetFooter, names: readonly string[]): JsLeaf[] | null {
+  const out: JsLeaf[] = [];
+  for (const name of names) {
+    const top = footer.topLevel.find((t) => t.name === name);
+    const leaf = top?.fieldId == null ? undefined : footer.leafByFieldId.get(top.fieldId);
+    if (leaf === undefined) return null;
+    const rep = asNumber(leaf.element.get(3)) ?? 0;
+    if (rep !== 0 && rep !== 1) return null;
+    const k = kindOf(leaf.element);
+    if (k === null) return null;
+    out.push({ name, index: leaf.index, physical: asNumber(leaf.element.get(1))!, optional: rep === 1, ...k });
+  }
+  return out;
+}
+
+/** where a leaf's column chunk lies in the file, or null when it cannot be read here (other file, codec, encoding) */
+export function chunkSpan(footer: ParquetFooter, rg: number, leaf: JsLeaf): { offset: number; length: number; codec: number } | null {
+  const group = footer.rowGroups[rg];
+  const cc = group?.chunks[leaf.index];
+  const md = group?.columns[leaf.index];
+  if (cc === undefined || md === undefined || cc.get(1) !== undefined) return null; // field 1: file_path (another file)
+  const codec = asNumber(md.get(4));
+  if (codec !== CODEC.UNCOMPRESSED && codec !== CODEC.SNAPPY) return null;
+  const encodings = md.get(2);
+  if (!Array.isArray(encodings) || !encodings.every((x) => typeof x === 'number' && ENCODINGS.has(x))) return null;
+  const data = asNumber(md.get(9));
+  const dict = asNumber(md.get(11));
+  const length = asNumber(md.get(7));
+  if (data === undefined || length === undefined || asNumber(md.get(5)) !== group!.numRows) return null;
+  const offset = dict !== undefined && dict > 0 && dict < data ? dict : data;
+  return { offset, length, codec };
+}
+
+function arrowTypeOf(leaf: JsLeaf): DataType {
+  switch (leaf.kind) {
+    case 'int32': return new Int32();
+    case 'date': return new DateDay();
+    case 'int64': return new Int64();
+    case 'decimal': return new Decimal(leaf.scale, leaf.precision, 128);
+    case 'float': return new Float32();
+    case 'double': return new Float64();
+    case 'string': return new Utf8();
+  }
+}
+
+/** the validity bitmap of rows [start, start + n) and its NULL count */
+function validity(defined: Uint8Array | null, start: number, n: number): { nullBitmap?: Uint8Array; nullCount: number } {
+  if (defined === null) return { nullCount: 0 };
+  const bm = new Uint8Array((n + 7) >> 3);
+  let nulls = 0;
+  for (let i = 0; i < n; i++) {
+    if (defined[start + i] === 1) bm[i >> 3]! |= 1 << (i & 7);
+    else nulls++;
+  }
+  return nulls === 0 ? { nullCount: 0 } : { nullBitmap: bm, nullCount: nulls };
+}
+
+/** Decimal128 words of rows [start, start + n) of int64 unscaled values (sign-extended) */
+function decimalWords(src: Int32Array, start: number, n: number): Uint32Array {
+  const words = new Int32Array(n * 4);
+  for (let i = 0; i < n; i++) {
+    const lo = src[2 * (start + i)]!, hi = src[2 * (start + i) + 1]!;
+    const ext = hi >> 31, j = 4 * i;
+    words[j] = lo;
+    words[j + 1] = hi;
+    words[j + 2] = ext;
+    words[j + 3] = ext;
+  }
+  return new Uint32Array(words.buffer);
+}
+
+/** int64 unscaled values as doubles, or null when one is past 2^53 in magnitude */
+function exactDoubles(src: Int32Array): Float64Array | null {
+  const n = src.length >> 1;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const hi = src[2 * i + 1]!;
+    if (hi < -0x200000 || hi >= 0x200000) return null;
+    out[i] = hi * 4294967296 + (src[2 * i]! >>> 0);
+  }
+  return out;
+}
+
+/**
+ * A Decimal128 chunk whose 4-word values are built on first read of `values`: the conversion to JS values
+ * reads the exact doubles instead (exact-doubles.ts), so scans that only aggregate or compare them never
+ * write 16 bytes per value.
+ */
+function lazyDecimalData(type: Decimal, src: Int32Array, start: number, n: number, v: { nullBitmap?: Uint8Array; nullCount: number }): Data {
+  const d = makeData({ type, length: n, ...v });
+  let words: Uint32Array | null = null;
+  Object.defineProperty(d, 'values', {
+    configurable: true,
+    enumerable: true,
+    get: () => (words ??= decimalWords(src, start, n)),
+    set: (x: Uint32Array) => { words = x; },
+  });
+  return d;
+}
+
+/** one decoded chunk as Arrow data per batch of ROWS_PER_BATCH rows; `bytes` counts their buffers */
+function toArrow(leaf: JsLeaf, c: DecodedChunk, lengths: readonly number[]): { data: Data[]; bytes: number } {
+  const type = arrowTypeOf(leaf);
+  const data: Data[] = [];
+  let bytes = 0;
+  let start = 0;
+  if (leaf.kind === 'string') {
+    const s = c.strings!;
+    const dictEntries = s.dict === null ? 0 : s.dict.offsets.length - 1;
+    if (s.indices !== null && s.dict !== null && dictEntries * DICT_SHARE <= c.rows) {
+      const dictType = new Dictionary(new Utf8(), new Int32());
+      const dictionary = makeVector(makeData({ type: new Utf8(), length: dictEntries, nullCount: 0, valueOffsets: s.dict.offsets, data: s.dict.bytes }));
+      bytes += s.dict.bytes.byteLength + s.dict.offsets.byteLength;
+      for (const n of lengths) {
+        const v = validity(c.defined, start, n);
+        const idx = s.indices.subarray(start, start + n);
+        data.push(makeData({ type: dictType, length: n, data: idx, dictionary, ...v }));
+        bytes += idx.byteLength + (v.nullBitmap?.byteLength ?? 0);
+        start += n;
+      }
+      return { data, bytes };
+    }
+    const { offsets, bytes: strBytes } = s.indices !== null && s.dict !== null ? materialize(s.indices, s.dict, c.defined, c.rows) : { offsets: s.offsets!, bytes: s.bytes! };
+    for (const n of lengths) {
+      const base = offsets[start]!;
+      const offs = new Int32Array(n + 1);
+      for (let i = 0; i <= n; i++) offs[i] = offsets[start + i]! - base;
+      const v = validity(c.defined, start, n);
+      const vals = strBytes.subarray(base, offsets[start + n]!);
+      data.push(makeData({ type: type as Utf8, length: n, valueOffsets: offs, data: vals, ...v }));
+      bytes += offs.byteLength + vals.byteLength + (v.nullBitmap?.byteLength ?? 0);
+      start += n;
+    }
+    return { data, bytes };
+  }
+  const raw = c.raw!;
+  const buf = raw.buffer, at = raw.byteOffset;
+  if (leaf.kind === 'decimal') {
+    const src = new Int32Array(buf, at, raw.byteLength >> 2);
+    const doubles = exactDoubles(src);
+    for (const n of lengths) {
+      const v = validity(c.defined, start, n);
+      const d = lazyDecimalData(type as Decimal, src, start, n, v);
+      if (doubles !== null) setExactDoubles(d, doubles.subarray(start, start + n));
+      data.push(d);
+      bytes += n * 16 + (v.nullBitmap?.byteLength ?? 0);
+      start += n;
+    }
+    return { data, bytes };
+  }
+  for (const n of lengths) {
+    const v = validity(c.defined, start, n);
+    let values: Int32Array | BigInt64Array | Float32Array | Float64Array;
+    switch (leaf.kind) {
+      case 'int32': case 'date': values = new Int32Array(buf, at + start * 4, n); break;
+      case 'float': values = new Float32Array(buf, at + start * 4, n); break;
+      case 'int64': values = new BigInt64Array(buf, at + start * 8, n); break;
+      default: values = new Float64Array(buf, at + start * 8, n);
+    }
+    data.push(makeData({ type: type as Int32, length: n, data: values as Int32Array, ...v }));
+    bytes += values.byteLength + (v.nullBitmap?.byteLength ?? 0);
+    start += n;
+  }
+  return { data, bytes };
+}
+
+/** dictionary indices → plain utf8 offsets and bytes (NULL rows empty) */
+function materialize(indices: Int32Array, dict: { offsets: Int32Array; bytes: Uint8Array }, defined: Uint8Array | null, rows: number): { offsets: Int32Array; bytes: Uint8Array } {
+  const offsets = new Int32Array(rows + 1);
+  let total = 0;
+  for (let r = 0; r < rows; r++) {
+    if (defined === null || defined[r] === 1) { const e = indices[r]!; total += dict.offsets[e + 1]! - dict.offsets[e]!; }
+    offsets[r + 1] = total;
+  }
+  const bytes = new Uint8Array(total);
+  for (let r = 0; r < rows; r++) {
+    const a = offsets[r]!, b = offsets[r + 1]!;
+    if (b === a) continue;
+    const e = indices[r]!, s = dict.offsets[e]!;
+    if (b - a < 16) for (let k = 0; k < b - a; k++) bytes[a + k] = dict.bytes[s + k]!;
+    else bytes.set(dict.bytes.subarray(s, s + b - a), a);
+  }
+  return { offsets, bytes };
+}
+
+/** chunks closer than this are fetched in one read (each ranged read costs an open, a stat or a request) */
+const COALESCE_GAP = 256 * 1024;
+
+/** the bytes of each span, neighbouring spans (gap ≤ COALESCE_GAP) fetched in one read */
+async function readSpans(spans: readonly { offset: number; length: number }[], read: (offset: number, length: number) => Promise<Uint8Array>): Promise<Uint8Array[]> {
+  const order = spans.map((_s, i) => i).sort((a, b) => spans[a]!.offset - spans[b]!.offset);
+  const groups: number[][] = [];
+  let end = -Infinity;
+  for (const i of order) {
+    const s = spans[i]!;
+    if (groups.length > 0 && s.offset - end <= COALESCE_GAP) groups[groups.length - 1]!.push(i);
+    else groups.push([i]);
+    end = Math.max(end, s.offset + s.length); // sorted by offset: a new group's span ends past the old end
+  }
+  const out: Uint8Array[] = new Array(spans.length);
+  await Promise.all(groups.map(async (g) => {
+    const from = Math.min(...g.map((i) => spans[i]!.offset));
+    const to = Math.max(...g.map((i) => spans[i]!.offset + spans[i]!.length));
+    const bytes = await read(from, to - from);
+    for (const i of g) out[i] = bytes.subarray(spans[i]!.offset - from, spans[i]!.offset - from + spans[i]!.length);
+  }));
+  return out;
+}
+
+/**
+ * Row group `rg`'s `leaves` (jsLeavesFor), their chunks fetched through `read`, decoded; null when a chunk
+ * or a page is of a shape the JS decoder leaves to parquet-wasm. Damaged data throws (the caller names the file).
+ */
+export async function decodeRowGroupJs(footer: ParquetFooter, rg: number, leaves: readonly JsLeaf[], read: (offset: number, length: number) => Promise<Uint8Array>): Promise<DecodedTable | null> {
+  const spans = leaves.map((l) => chunkSpan(footer, rg, l));
+  if (spans.some((s) => s === null)) return null;
+  const rows = footer.rowGroups[rg]!.numRows;
+  const lengths: number[] = [];
+  for (let off = 0; off < rows; off += ROWS_PER_BATCH) lengths.push(Math.min(ROWS_PER_BATCH, rows - off));
+  const chunks = await readSpans(spans as { offset: number; length: number }[], read);
+  const byName = new Map<string, Data[]>();
+  let bytes = 0;
+  for (const [i, leaf] of leaves.entries()) {
+    const bytesOf = chunks[i]!;
+    if (bytesOf.byteLength < spans[i]!.length) throw new Error(`column chunk of "${leaf.name}" is cut short`);
+    let decoded: DecodedChunk;
+    try {
+      decoded = decodeColumnChunk(bytesOf, spans[i]!.codec, leaf.physical, leaf.optional, rows);
+    } catch (e) {
+      if (e instanceof UnsupportedPage) return null;
+      throw new Error(`row group ${rg} column "${leaf.name}": ${(e as Error).message}`, { cause: e });
+    }
+    const a = toArrow(leaf, decoded, lengths);
+    byName.set(leaf.name, a.data);
+    bytes += a.bytes;
+  }
+  return { batchLengths: lengths, byName, ipcBytes: bytes };
+}

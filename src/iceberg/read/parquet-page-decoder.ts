@@ -1,0 +1,283 @@
+/**
+ * A JS decoder of one Parquet column chunk (its pages, in file order) for the flat column shapes lakegate
+ * itself writes: required or optional top-level leaves, data pages v1 and v2, PLAIN and dictionary
+ * (PLAIN_DICTIONARY / RLE_DICTIONARY) encodings, RLE definition levels, UNCOMPRESSED or SNAPPY pages.
+ * Physical types INT32, INT64, FLOAT, DOUBLE and BYTE_ARRAY. The values come out row-aligned (a NULL row
+ * holds 0 / an empty string) with a per-row `defined` mask when there are NULLs; js-row-group-decode.ts turns
+ * them into Arrow data. Anything else throws UnsupportedPage before a value is produced or after: the caller
+ * then decodes the row group with parquet-wasm instead.
+ * @see https://parquet.apache.org/docs/file-format/data-pages/ and parquet.thrift (PageHeader, DataPageHeader(V2))
+ */
+import { ThriftCompactReader, type ThriftStruct } from './thrift-compact.ts';
+import { decodeRleHybrid } from './rle-hybrid-decode.ts';
+import { snappyDecompress } from './snappy-decompress.ts';
+
+/** a page or column shape this decoder does not handle (the caller falls back to parquet-wasm) */
+export class UnsupportedPage extends Error {}
+
+/** Parquet physical types (parquet.thrift `Type`) */
+export const PHYSICAL = { INT32: 1, INT64: 2, FLOAT: 4, DOUBLE: 5, BYTE_ARRAY: 6 } as const;
+const PAGE = { DATA: 0, DICTIONARY: 2, DATA_V2: 3 } as const;
+const ENCODING = { PLAIN: 0, PLAIN_DICTIONARY: 2, RLE: 3, RLE_DICTIONARY: 8 } as const;
+export const CODEC = { UNCOMPRESSED: 0, SNAPPY: 1 } as const;
+
+export interface StringValues {
+  /** per row: an index into `dict` (dictionary-encoded chunk), else null */
+  readonly indices: Int32Array | null;
+  readonly dict: { readonly offsets: Int32Array; readonly bytes: Uint8Array } | null;
+  /** plain strings per row (when any page was PLAIN, or no dictionary): offsets into bytes */
+  readonly offsets: Int32Array | null;
+  readonly bytes: Uint8Array | null;
+}
+
+export interface DecodedChunk {
+  readonly rows: number;
+  /** 1 per row that has a value; null when no row is NULL */
+  readonly defined: Uint8Array | null;
+  /** fixed-width values, row-aligned, little-endian (width 4 or 8 bytes per row) */
+  readonly raw: Uint8Array | null;
+  readonly strings: StringValues | null;
+}
+
+const widthOf = (physical: number): number => (physical === PHYSICAL.INT32 || physical === PHYSICAL.FLOAT ? 4 : 8);
+
+function decompress(codec: number, src: Uint8Array, size: number): Uint8Array {
+  if (codec === CODEC.UNCOMPRESSED) return src;
+  return snappyDecompress(src, size);
+}
+
+const readU32 = (b: Uint8Array, p: number): number => (b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24)) >>> 0;
+
+/** a growable byte buffer with per-row offsets (plain strings) */
+class StringBuilder {
+  bytes = new Uint8Array(1024);
+  size = 0;
+  readonly offsets: Int32Array;
+  constructor(rows: number) {
+    this.offsets = new Int32Array(rows + 1);
+  }
+  reserve(n: number): void {
+    if (this.size + n <= this.bytes.length) return;
+    const next = new Uint8Array(Math.max(this.bytes.length * 2, this.size + n));
+    next.set(this.bytes.subarray(0, this.size));
+    this.bytes = next;
+  }
+  append(src: Uint8Array, a: number, b: number): void {
+    const n = b - a;
+    this.reserve(n);
+    if (n < 16) for (let k = 0; k < n; k++) this.bytes[this.size + k] = src[a + k]!;
+    else this.bytes.set(src.subarray(a, b), this.size);
+    this.size += n;
+  }
+}
+
+/** PLAIN byte arrays: `count` (4-byte length, bytes) values from `pos` → start offsets and ends in `b` */
+function plainByteArrays(b: Uint8Array, pos: number, end: number, count: number): { starts: Int32Array; ends: Int32Array } {
+  const starts = new Int32Array(count), ends = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    if (pos + 4 > end) throw new Error('PLAIN byte array past the end of the page');
+    const n = readU32(b, pos);
+    pos += 4;
+    if (pos + n > end) throw new Error('PLAIN byte array past the end of the page');
+    starts[i] = pos;
+    ends[i] = pos + n;
+    pos += n;
+  }
+  return { starts, ends };
+}
+
+/**
+ * Decodes the pages of one column chunk (`chunk`: the bytes from its first page to the end of its last) of
+ * `rows` rows. `optional`: the leaf has definition levels (max level 1).
+ */
+export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: number, optional: boolean, rows: number): DecodedChunk {
+  if (codec !== CODEC.UNCOMPRESSED && codec !== CODEC.SNAPPY) throw new UnsupportedPage(`codec ${codec}`);
+  const isString = physical === PHYSICAL.BYTE_ARRAY;
+  const width = widthOf(physical);
+  const raw = isString ? null : new Uint8Array(rows * width);
+  let defined: Uint8Array | null = null;
+  // strings: dictionary indices per row until a PLAIN page comes, then plain strings for every row
+  let dictRaw: Uint8Array | null = null;
+  let dictStr: { offsets: Int32Array; bytes: Uint8Array } | null = null;
+  let indices = null as Int32Array | null;
+  let plain = null as StringBuilder | null;
+  let row = 0;
+  let pos = 0;
+  let levelBuf = levelScratch;
+
+  while (row < rows) {
+    if (pos >= chunk.length) throw new Error(`column chunk ends after ${row} of ${rows} rows`);
+    const r = new ThriftCompactReader(chunk.subarray(pos));
+    const h = r.struct();
+    const type = h.get(1) as number;
+    const uncompressed = h.get(2) as number;
+    const compressed = h.get(3) as number;
+    const bodyStart = pos + r.pos;
+    const bodyEnd = bodyStart + compressed;
+    if (bodyEnd > chunk.length) throw new Error('page past the end of the column chunk');
+    pos = bodyEnd;
+    if (type === PAGE.DICTIONARY) {
+      const dh = h.get(7) as ThriftStruct;
+      const enc = dh.get(2) as number;
+      if (enc !== ENCODING.PLAIN && enc !== ENCODING.PLAIN_DICTIONARY) throw new UnsupportedPage(`dictionary encoding ${enc}`);
+      const n = dh.get(1) as number;
+      const body = decompress(codec, chunk.subarray(bodyStart, bodyEnd), uncompressed);
+      if (isString) {
+        const { starts, ends } = plainByteArrays(body, 0, body.length, n);
+        const offsets = new Int32Array(n + 1);
+        const sb = new StringBuilder(0);
+        for (let i = 0; i < n; i++) { sb.append(body, starts[i]!, ends[i]!); offsets[i + 1] = sb.size; }
+        dictStr = { offsets, bytes: sb.bytes.subarray(0, sb.size) };
+      } else {
+        if (n * width > body.length) throw new Error('dictionary page shorter than its values');
+        dictRaw = new Uint8Array(n * width); // an aligned copy (a Buffer's slice would be an unaligned view)
+        dictRaw.set(body.subarray(0, n * width));
+      }
+      continue;
+    }
+    if (type !== PAGE.DATA && type !== PAGE.DATA_V2) throw new UnsupportedPage(`page type ${type}`);
+    let count: number, enc: number, body: Uint8Array, p: number;
+    let nullsInPage = false;
+    const header = h.get(type === PAGE.DATA ? 5 : 8) as ThriftStruct;
+    count = header.get(1) as number;
+    if (row + count > rows) throw new Error(`data pages hold more than the row group's ${rows} rows`);
+    if (levelBuf.length < count) levelBuf = levelScratch = new Int32Array(count);
+    if (type === PAGE.DATA) {
+      enc = header.get(2) as number;
+      body = decompress(codec, chunk.subarray(bodyStart, bodyEnd), uncompressed);
+      p = 0;
+      if (optional) {
+        if ((header.get(3) as number) !== ENCODING.RLE) throw new UnsupportedPage('definition levels not RLE');
+        const len = readU32(body, 0);
+        decodeRleHybrid(body, 4, 4 + len, 1, levelBuf, 0, count);
+        p = 4 + len;
+        nullsInPage = true;
+      }
+    } else {
+      enc = header.get(4) as number;
+      const defLen = (header.get(5) as number) ?? 0;
+      const repLen = (header.get(6) as number) ?? 0;
+      if (repLen !== 0) throw new UnsupportedPage('repetition levels');
+      const isCompressed = header.get(7) !== false;
+      if (optional) {
+        decodeRleHybrid(chunk, bodyStart, bodyStart + defLen, 1, levelBuf, 0, count);
+        nullsInPage = (header.get(2) as number) > 0;
+      }
+      const dataStart = bodyStart + defLen;
+      body = isCompressed ? decompress(codec, chunk.subarray(dataStart, bodyEnd), uncompressed - defLen) : chunk.subarray(dataStart, bodyEnd);
+      p = 0;
+    }
+    // rows with a value in this page
+    let present = count;
+    if (nullsInPage) {
+      present = 0;
+      for (let k = 0; k < count; k++) present += levelBuf[k]!;
+      if (present < count && defined === null) {
+        defined = new Uint8Array(rows);
+        defined.fill(1, 0, row);
+      }
+    }
+    if (defined !== null) {
+      if (nullsInPage) for (let k = 0; k < count; k++) defined[row + k] = levelBuf[k]!;
+      else defined.fill(1, row, row + count);
+    }
+    const dense = present === count;
+    /** the row of the i-th value of this page */
+    let rowsOfValues: Int32Array | null = null;
+    if (!dense) {
+      rowsOfValues = new Int32Array(present);
+      for (let k = 0, i = 0; k < count; k++) if (levelBuf[k] === 1) rowsOfValues[i++] = row + k;
+    }
+    if (enc === ENCODING.PLAIN_DICTIONARY || enc === ENCODING.RLE_DICTIONARY) {
+      if (isString ? dictStr === null : dictRaw === null) throw new Error('dictionary-encoded page without a dictionary page');
+      const idx = scratchIndices(present);
+      const bitWidth = body[p]!;
+      decodeRleHybrid(body, p + 1, body.length, bitWidth, idx, 0, present);
+      const dictN = isString ? dictStr!.offsets.length - 1 : dictRaw!.length / width;
+      checkIndices(idx, dictN);
+      if (isString) {
+        if (plain === null) {
+          indices ??= new Int32Array(rows);
+          if (dense) indices.set(idx, row);
+          else for (let i = 0; i < present; i++) indices[rowsOfValues![i]!] = idx[i]!;
+        } else {
+          const d = dictStr!;
+          for (let k = 0, i = 0; k < count; k++) {
+            if (dense || levelBuf[k] === 1) { const e = idx[i++]!; plain.append(d.bytes, d.offsets[e]!, d.offsets[e + 1]!); }
+            plain.offsets[row + k + 1] = plain.size;
+          }
+        }
+      } else {
+        gatherFixed(dictRaw!, width, idx, raw!, row, rowsOfValues);
+      }
+    } else if (enc === ENCODING.PLAIN) {
+      if (isString) {
+        const sb = (plain ??= dictRowsToPlain(indices, dictStr, defined, row, rows));
+        indices = null;
+        const { starts, ends } = plainByteArrays(body, p, body.length, present);
+        for (let k = 0, i = 0; k < count; k++) {
+          if (dense || levelBuf[k] === 1) { sb.append(body, starts[i]!, ends[i]!); i++; }
+          sb.offsets[row + k + 1] = sb.size;
+        }
+      } else {
+        if (p + present * width > body.length) throw new Error('PLAIN values past the end of the page');
+        if (dense) raw!.set(body.subarray(p, p + present * width), row * width);
+        else for (let i = 0; i < present; i++) raw!.set(body.subarray(p + i * width, p + (i + 1) * width), rowsOfValues![i]! * width);
+      }
+    } else {
+      throw new UnsupportedPage(`data page encoding ${enc}`);
+    }
+    row += count;
+  }
+  const strings: StringValues | null = !isString ? null
+    : plain !== null ? { indices: null, dict: null, offsets: plain.offsets, bytes: plain.bytes.subarray(0, plain.size) }
+    : indices !== null ? { indices, dict: dictStr, offsets: null, bytes: null }
+    : { indices: null, dict: null, offsets: new Int32Array(rows + 1), bytes: new Uint8Array(0) }; // no values at all
+  return { rows, defined, raw, strings };
+}
+
+/** per-thread scratch for a page's definition levels and dictionary indices (both consumed within the page) */
+let levelScratch = new Int32Array(0);
+let indexScratch = new Int32Array(0);
+
+function scratchIndices(n: number): Int32Array {
+  if (indexScratch.length < n) indexScratch = new Int32Array(Math.max(n, 8192));
+  return indexScratch.subarray(0, n);
+}
+
+/** strings switch to plain at a PLAIN page: the rows so far (dictionary-encoded) are copied out */
+function dictRowsToPlain(indices: Int32Array | null, dict: { offsets: Int32Array; bytes: Uint8Array } | null, defined: Uint8Array | null, row: number, rows: number): StringBuilder {
+  const sb = new StringBuilder(rows);
+  for (let r = 0; r < row; r++) {
+    if (indices !== null && dict !== null && (defined === null || defined[r] === 1)) {
+      const e = indices[r]!;
+      sb.append(dict.bytes, dict.offsets[e]!, dict.offsets[e + 1]!);
+    }
+    sb.offsets[r + 1] = sb.size;
+  }
+  return sb;
+}
+
+/** damaged data: a dictionary index past the dictionary's end */
+function checkIndices(idx: Int32Array, entries: number): void {
+  let max = -1; // a page of NULLs only has no indices
+  for (let i = 0; i < idx.length; i++) if (idx[i]! > max) max = idx[i]!;
+  if (max >= entries) throw new Error(`dictionary index ${max} past ${entries} entries`);
+}
+
+/** dictionary entries of width 4 or 8 gathered into the rows (`rowsOfValues`, or consecutive from `row`) */
+function gatherFixed(dict: Uint8Array, width: number, idx: Int32Array, raw: Uint8Array, row: number, rowsOfValues: Int32Array | null): void {
+  const d32 = new Int32Array(dict.buffer, dict.byteOffset, dict.byteLength >> 2);
+  const o32 = new Int32Array(raw.buffer, raw.byteOffset, raw.byteLength >> 2);
+  const n = idx.length;
+  if (width === 4) {
+    if (rowsOfValues === null) for (let i = 0; i < n; i++) o32[row + i] = d32[idx[i]!]!;
+    else for (let i = 0; i < n; i++) o32[rowsOfValues[i]!] = d32[idx[i]!]!;
+  } else {
+    for (let i = 0; i < n; i++) {
+      const at = (rowsOfValues === null ? row + i : rowsOfValues[i]!) * 2, e = idx[i]! * 2;
+      o32[at] = d32[e]!;
+      o32[at + 1] = d32[e + 1]!;
+    }
+  }
+}

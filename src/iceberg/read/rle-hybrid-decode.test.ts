@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { decodeRleHybrid } from './rle-hybrid-decode.ts';
+
+/** encodes `values` as alternating RLE runs (repeats ≥ 8) and bit-packed groups, as Parquet writers do */
+function encode(values: readonly number[], bitWidth: number): Uint8Array {
+  const out: number[] = [];
+  const varint = (v: number) => { while (v >= 0x80) { out.push((v & 0x7f) | 0x80); v >>>= 7; } out.push(v); };
+  let i = 0;
+  while (i < values.length) {
+    let run = 1;
+    while (i + run < values.length && values[i + run] === values[i]) run++;
+    if (run >= 8) {
+      varint(run << 1);
+      for (let k = 0; k < (bitWidth + 7) >> 3; k++) out.push((values[i]! >> (8 * k)) & 0xff);
+      i += run;
+      continue;
+    }
+    const groups = Math.ceil(Math.min(values.length - i, 64) / 8);
+    varint((groups << 1) | 1);
+    let acc = 0n, bits = 0n;
+    for (let k = 0; k < groups * 8; k++) {
+      acc |= BigInt(values[i + k] ?? 0) << bits;
+      bits += BigInt(bitWidth);
+    }
+    for (let k = 0; k < groups * bitWidth; k++) out.push(Number((acc >> BigInt(8 * k)) & 0xffn));
+    i += groups * 8;
+  }
+  return Uint8Array.from(out);
+}
+
+describe('decodeRleHybrid', () => {
+  it('decodes RLE runs and bit-packed groups at every width up to 24', () => {
+    for (let w = 1; w <= 24; w++) {
+      const max = 2 ** w;
+      const values = Array.from({ length: 1000 }, (_, i) => (i % 100 < 30 ? (i * 2654435761) % max : (i >> 5) % max) >>> 0);
+      const bytes = encode(values, w);
+      const out = new Int32Array(1000);
+      const end = decodeRleHybrid(bytes, 0, bytes.length, w, out, 0, 1000);
+      expect([...out], `width ${w}`).toEqual(values);
+      expect(end).toBeLessThanOrEqual(bytes.length);
+    }
+  });
+
+  it('fills zeros at width 0, decodes at an offset, and throws past the end', () => {
+    const out = new Int32Array(10).fill(7);
+    decodeRleHybrid(new Uint8Array(0), 0, 0, 0, out, 2, 5);
+    expect([...out]).toEqual([7, 7, 0, 0, 0, 0, 0, 7, 7, 7]);
+    const bytes = encode([1, 1, 1, 1, 1, 1, 1, 1, 1, 1], 1);
+    expect(() => decodeRleHybrid(bytes, 0, bytes.length, 1, new Int32Array(20), 0, 20)).toThrow(/past the end/);
+  });
+});
