@@ -20,6 +20,15 @@ const isNaNValue = (v: unknown): boolean => typeof v === 'number' && Number.isNa
 /** a JS Set can decide equality for these types (same value ⇔ same SQL value) */
 const SET_TYPES = new Set(['int', 'long', 'date', 'time', 'timestamp', 'timestamptz', 'timestamp_ns', 'timestamptz_ns', 'string', 'boolean']);
 
+/** one Set per IN list (compile runs per file task; the list is shared by the tasks of a scan) */
+const valueSets = new WeakMap<readonly unknown[], ReadonlySet<unknown>>();
+
+function valueSet(values: readonly unknown[]): ReadonlySet<unknown> {
+  let set = valueSets.get(values);
+  if (set === undefined) valueSets.set(values, (set = new Set<unknown>(values)));
+  return set;
+}
+
 function compile(p: BoundPredicate, columnOfField: ReadonlyMap<number, number>): RowTest {
   switch (p.kind) {
     case 'true': return KEEP;
@@ -62,10 +71,12 @@ function compile(p: BoundPredicate, columnOfField: ReadonlyMap<number, number>):
     case 'in': {
       const { type, values } = p;
       if (SET_TYPES.has(type.name)) {
-        const set = new Set<unknown>(values);
+        // built on first use, once per values array: a runtime key filter's list (up to 100,000 keys) is one
+        // array per scan (filter-wire.ts), and the Arrow pass (arrow-row-filter.ts) usually judges it alone
+        let set: ReadonlySet<unknown> | undefined;
         return (cols, r) => {
           const v = cols[c]![r];
-          return v !== null && v !== undefined && set.has(v);
+          return v !== null && v !== undefined && (set ??= valueSet(values)).has(v);
         };
       }
       return (cols, r) => {
@@ -94,10 +105,11 @@ function paddedTest(p: Extract<BoundPredicate, { padded?: true }>, c: number): R
       };
     }
     case 'in': {
-      const set = new Set<unknown>(p.values);
+      const { values } = p;
+      let set: ReadonlySet<unknown> | undefined;
       return (cols, r) => {
         const v = trimmed(cols, r);
-        return v !== null && set.has(v);
+        return v !== null && (set ??= valueSet(values)).has(v);
       };
     }
     case 'startsWith': {
