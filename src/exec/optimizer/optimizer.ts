@@ -9,7 +9,8 @@
  * per-leaf filters of inner joins, ON conjuncts over one input into Filters on it (push_down_join_conditions),
  * OR join conditions add per-input filters, dimensions are joined into bushy branches before the fact table
  * (join_dimension_branches), semi joins with few keys become inner joins over the distinct keys
- * (semi_join_to_distinct_inner, so choose_build_side can hand them to the big scan), then filters, limits and
+ * (semi_join_to_distinct_inner, so choose_build_side can hand them to the big scan), stacked semi / anti joins
+ * keep the more selective first (order_filtering_joins), then filters, limits and
  * finally the needed columns are recorded on the scans.
  */
 import type { LogicalPlan } from '../../sql/index.ts';
@@ -25,6 +26,7 @@ import { subqueryToSemiJoin } from './subquery-to-semi-join.ts';
 import { deriveOrFilters } from './derive-or-filters.ts';
 import { joinDimensionBranches } from './join-dimension-branches.ts';
 import { semiJoinToDistinctInner } from './semi-join-to-distinct-inner.ts';
+import { orderFilteringJoins } from './order-filtering-joins.ts';
 import { pushDownFilter } from './push-down-filter.ts';
 import { pushDownLimit } from './push-down-limit.ts';
 import { pushDownProjection } from './push-down-projection.ts';
@@ -42,6 +44,7 @@ export const OPTIMIZER_RULES: readonly OptimizerRule[] = [
   deriveOrFilters,
   joinDimensionBranches,
   semiJoinToDistinctInner,
+  orderFilteringJoins,
   pushDownFilter,
   pushDownLimit,
   pushDownProjection,

@@ -16,6 +16,7 @@ export const OPTIMIZER_RULE_NAMES = [
   'derive_or_filters',
   'join_dimension_branches',
   'semi_join_to_distinct_inner',
+  'order_filtering_joins',
   'push_down_filter',
   'push_down_limit',
   'push_down_projection',
