@@ -135,3 +135,61 @@ describe('batch probing of integer keys', () => {
     probe.forEach((_, i) => expect(first([probe], i)).toBe(firsts[i]));
   });
 });
+
+describe('32-bit and wider integer keys', () => {
+  it('an all-int32 build side does not match wider probe keys that agree in the low 32 bits', () => {
+    const build: Batch = { columns: [[5n, -1n, 2147483647n, -2147483648n, 0n, 5n]], length: 6 };
+    const t = buildJoinHashTable(build, [col0], [Oid.int8], [Oid.int8]);
+    expect(t.bytes).toBeLessThan(16 * 16 + 6 * 4);
+    const probe = [5n, 2n ** 32n + 5n, -1n, 2n ** 32n - 1n, 2147483647n, 2147483648n, -2147483648n, -2147483649n, 0n, 2n ** 32n, 2n ** 60n, null];
+    const firsts = t.batchProber([col0])([probe], probe.length);
+    expect([...firsts.subarray(0, probe.length)]).toEqual([0, -1, 1, -1, 2, -1, 3, -1, 4, -1, -1, -1]);
+    expect(matches(t, 5n)).toEqual([0, 5]);
+    expect(matches(t, 2n ** 32n + 5n)).toEqual([]);
+  });
+
+  it('a build side with one key past 32 bits keeps every key exact', () => {
+    const keys = [1, 2 ** 32 + 1, -(2 ** 40), 2 ** 31, 1, -(2 ** 31) - 1];
+    const t = buildJoinHashTable(batch(keys), [col0], [Oid.int8], [Oid.int8]);
+    expect(t.size).toBe(5);
+    expect(matches(t, 1n)).toEqual([0, 4]);
+    expect(matches(t, BigInt(2 ** 32 + 1))).toEqual([1]);
+    expect(matches(t, BigInt(-(2 ** 40)))).toEqual([2]);
+    expect(matches(t, 2n ** 31n)).toEqual([3]);
+    expect(matches(t, -(2n ** 31n) - 1n)).toEqual([5]);
+    expect(matches(t, 2n ** 31n - 1n)).toEqual([]);
+    expect([...t.heads()].sort()).toEqual([0, 1, 2, 3, 5]);
+  });
+
+  it('a build side of NULLs only matches nothing', () => {
+    const t = buildJoinHashTable(batch([null, null]), [col0], [Oid.int4], [Oid.int4]);
+    expect(t.size).toBe(0);
+    expect(matches(t, 0)).toEqual([]);
+  });
+});
+
+describe('dense integer keys (indexed by key − min)', () => {
+  it('chains duplicates, skips NULLs and matches nothing outside the key range', () => {
+    const keys = [-3, 4, null, 4, -3, 10, 0, 4];
+    const t = buildJoinHashTable(batch(keys), [col0], [Oid.int4], [Oid.int8]);
+    expect(t.size).toBe(4);
+    expect(matches(t, -3n)).toEqual([0, 4]);
+    expect(matches(t, 4)).toEqual([1, 3, 7]);
+    expect(matches(t, -0)).toEqual([6]);
+    expect(matches(t, 10n)).toEqual([5]);
+    for (const miss of [-4n, 11n, 1n, 2n ** 32n - 3n, -(2n ** 60n), null]) expect(matches(t, miss)).toEqual([]);
+    expect([...t.heads()].sort((a, b) => a - b)).toEqual([0, 1, 5, 6]);
+  });
+
+  it('uses an index no bigger than a hash table: a quarter-dense range (TPC-H order keys) as much as a full one', () => {
+    const orderKey = (i: number): number => Math.floor(i / 8) * 32 + (i % 8) + 1;
+    const keys = Array.from({ length: 4000 }, (_, i) => BigInt(orderKey(3999 - i)));
+    const t = buildJoinHashTable(batch(keys), [col0], [Oid.int8], [Oid.int8]);
+    expect(t.size).toBe(4000);
+    expect(t.bytes).toBeLessThanOrEqual(4 * (4 * 4000 + 1024) + 4000 * 4);
+    const probe = Array.from({ length: 16100 }, (_, k) => BigInt(k));
+    const firsts = t.batchProber([col0])([probe], probe.length);
+    const want = new Map(keys.map((k, j) => [k, j]));
+    probe.forEach((k, i) => expect(firsts[i]).toBe(want.get(k) ?? -1));
+  });
+});

@@ -2,9 +2,10 @@
  * The hash table of HashJoinExec over one materialized input: a chain per distinct key (`first` row, then
  * `next[j]`), built backwards so candidates come in ascending row order.
  *
- * One integer key (int2/int4/int8/date — TPC-H's every join), or two small ones packed into one number, goes into an open-addressing table of
- * typed arrays keyed by the number itself: no valueKey() call and no Map entry per row, which were most of a
- * join's time in the profiles (Map.get with boxed keys). Integers beyond ±2^53 (int8 only), or any other key
+ * One integer key (int2/int4/int8/date — TPC-H's every join), or two small ones packed into one number, is read
+ * into a typed array and indexed by the number itself: dense keys (a range at most 4× the rows) by key − min in
+ * one Int32Array, others in an open-addressing table of typed arrays — no valueKey() call and no Map entry per
+ * row, which were most of a join's time in the profiles (Map.get with boxed keys). Integers beyond ±2^53 (int8 only), or any other key
  * (text, numeric, a date with another key, three or more columns) number their distinct keys in a GroupTable —
  * typed hashing of the valueKey-normalized columns, no key string per row — probed a batch at a time.
  */
@@ -75,48 +76,52 @@ function slotOf(k: number, mask: number): number {
   return h & mask;
 }
 
+interface KeyScan {
+  /** false: a key is not representable as a number */
+  readonly ok: boolean;
+  /** every non-NULL key is a 32-bit integer */
+  readonly int32: boolean;
+  /** the smallest and largest non-NULL key (min > max: none) */
+  readonly min: number;
+  readonly max: number;
+}
+
 /**
- * open addressing with linear probing over one Float64Array of [key, first row + 1] pairs (0: an empty slot),
- * so a probe of a big build side (TPC-H orders) touches one cache line per slot, not a key array and a head array
+ * the keys of rows 0 … n-1 (`keyOf`) into `out`, NaN for a NULL key; a key not representable as a number stops
+ * the scan (`'stop'`: the build falls back) or reads as NaN (`'nan'`: a probe key that matches nothing)
  */
-function buildIntTable(rows: Batch, fns: readonly RowFn[]): JoinHashTable | null {
-  const keyOf = intKeyFn(fns);
-  const n = rows.length;
-  let cap = 16;
-  while (cap < n * 2) cap *= 2;
-  const mask = cap - 1;
-  const wrap = 2 * cap - 1;
-  const tab = new Float64Array(2 * cap);
-  const next = new Int32Array(n).fill(-1);
-  let size = 0;
-  for (let j = n - 1; j >= 0; j--) {
-    const k = keyOf(rows.columns, j);
-    if (k === null) continue;
-    if (k === undefined) return null;
-    for (let s = slotOf(k, mask) << 1; ; s = (s + 2) & wrap) {
-      const h = tab[s + 1]!;
-      if (h === 0) { tab[s] = k; tab[s + 1] = j + 1; size++; break; }
-      if (tab[s] === k) { next[j] = h - 1; tab[s + 1] = j + 1; break; }
+function keysInto(keyOf: IntKeyFn, cols: Cols, n: number, out: Float64Array, onUnrepresentable: 'stop' | 'nan'): KeyScan {
+  let int32 = true, min = Infinity, max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const k = keyOf(cols, i);
+    if (k === null) { out[i] = NaN; continue; }
+    if (k === undefined) {
+      if (onUnrepresentable === 'stop') return { ok: false, int32, min, max };
+      out[i] = NaN;
+      continue;
     }
+    out[i] = k;
+    if ((k | 0) !== k) int32 = false;
+    if (k < min) min = k;
+    if (k > max) max = k;
   }
-  const find = (k: number): number => {
-    for (let s = slotOf(k, mask) << 1; ; s = (s + 2) & wrap) {
-      const h = tab[s + 1]!;
-      if (h === 0) return -1;
-      if (tab[s] === k) return h - 1;
-    }
-  };
+  return { ok: true, int32, min, max };
+}
+
+/** the JoinHashTable over `find` (a key → its first row, or -1) */
+function intTable(rows: Batch, next: Int32Array, size: number, bytes: number, heads: () => Iterable<number>, find: (k: number) => number): JoinHashTable {
   return {
-    rows, next, size, bytes: cap * 16 + n * 4,
-    *heads() { for (let s = 1; s < tab.length; s += 2) if (tab[s] !== 0) yield tab[s]! - 1; },
+    rows, next, size, bytes, heads,
     batchProber(pfns) {
       const probeKey = intKeyFn(pfns);
       let found = new Int32Array(0);
+      let pk = new Float64Array(0);
       return (cols, n) => {
-        if (found.length < n) found = new Int32Array(Math.max(n, 1024));
+        if (found.length < n) { found = new Int32Array(Math.max(n, 1024)); pk = new Float64Array(found.length); }
+        keysInto(probeKey, cols, n, pk, 'nan');
         for (let i = 0; i < n; i++) {
-          const k = probeKey(cols, i);
-          found[i] = k === null || k === undefined ? -1 : find(k);
+          const k = pk[i]!;
+          found[i] = k !== k ? -1 : find(k);
         }
         return found;
       };
@@ -129,6 +134,88 @@ function buildIntTable(rows: Batch, fns: readonly RowFn[]): JoinHashTable | null
       };
     },
   };
+}
+
+/** a key range at most this many times the build rows (plus DIRECT_SLACK) is indexed directly by key − min */
+const DIRECT_DENSITY = 4;
+const DIRECT_SLACK = 1024;
+
+/**
+ * Integer keys, read into a typed array first. Dense keys — a range of at most DIRECT_DENSITY × the rows, as
+ * TPC-H's order keys (a quarter of their range) and its part, supplier, customer and nation keys (all of it) —
+ * index one Int32Array by key − min: no hash, no key compare, no bigger than a hash table, and a probe stream
+ * sorted by key (lineitem by l_orderkey) reads it in order instead of one cache miss per row. Other keys go
+ * into an open-addressing table (hashedTable).
+ */
+function buildIntTable(rows: Batch, fns: readonly RowFn[]): JoinHashTable | null {
+  const n = rows.length;
+  const keys = new Float64Array(n);
+  const scan = keysInto(intKeyFn(fns), rows.columns, n, keys, 'stop');
+  if (!scan.ok) return null;
+  const { min, max } = scan;
+  if (min <= max && max - min < DIRECT_DENSITY * n + DIRECT_SLACK) return directTable(rows, keys, min, max - min);
+  return hashedTable(rows, keys, scan.int32);
+}
+
+/** heads[k − min] = the first row with key k, plus one (0: none); keys in [min, min + span] */
+function directTable(rows: Batch, keys: Float64Array, min: number, span: number): JoinHashTable {
+  const n = rows.length;
+  const heads = new Int32Array(span + 1);
+  const next = new Int32Array(n).fill(-1);
+  let size = 0;
+  for (let j = n - 1; j >= 0; j--) {
+    const k = keys[j]!;
+    if (k !== k) continue;
+    const d = k - min;
+    const h = heads[d]!;
+    if (h === 0) size++;
+    else next[j] = h - 1;
+    heads[d] = j + 1;
+  }
+  // probe keys are integers (or the table could not hold them): outside [min, min + span] nothing matches
+  const find = (k: number): number => {
+    const d = k - min;
+    return d >= 0 && d <= span ? heads[d]! - 1 : -1;
+  };
+  const firstRows = function* (): Iterable<number> { for (let d = 0; d <= span; d++) if (heads[d] !== 0) yield heads[d]! - 1; };
+  return intTable(rows, next, size, heads.length * 4 + n * 4, firstRows, find);
+}
+
+/**
+ * open addressing with linear probing over one typed array of [key, first row + 1] pairs (0: an empty slot),
+ * so a probe of a big build side touches one cache line per slot, not a key array and a head array; an
+ * Int32Array when every key is a 32-bit integer (half the bytes of Float64 pairs: half the cache misses of a
+ * table larger than the caches), else a Float64Array
+ */
+function hashedTable(rows: Batch, keys: Float64Array, int32: boolean): JoinHashTable {
+  const n = rows.length;
+  let cap = 16;
+  while (cap < n * 2) cap *= 2;
+  const mask = cap - 1;
+  const wrap = 2 * cap - 1;
+  const tab = int32 ? new Int32Array(2 * cap) : new Float64Array(2 * cap);
+  const next = new Int32Array(n).fill(-1);
+  let size = 0;
+  for (let j = n - 1; j >= 0; j--) {
+    const k = keys[j]!;
+    if (k !== k) continue;
+    for (let s = slotOf(k, mask) << 1; ; s = (s + 2) & wrap) {
+      const h = tab[s + 1]!;
+      if (h === 0) { tab[s] = k; tab[s + 1] = j + 1; size++; break; }
+      if (tab[s] === k) { next[j] = h - 1; tab[s + 1] = j + 1; break; }
+    }
+  }
+  // an Int32Array table holds only 32-bit keys: any other probe key has no match
+  const find = (k: number): number => {
+    if (int32 && (k | 0) !== k) return -1;
+    for (let s = slotOf(k, mask) << 1; ; s = (s + 2) & wrap) {
+      const h = tab[s + 1]!;
+      if (h === 0) return -1;
+      if (tab[s] === k) return h - 1;
+    }
+  };
+  const firstRows = function* (): Iterable<number> { for (let s = 1; s < tab.length; s += 2) if (tab[s] !== 0) yield tab[s]! - 1; };
+  return intTable(rows, next, size, cap * (int32 ? 8 : 16) + n * 4, firstRows, find);
 }
 
 /**
