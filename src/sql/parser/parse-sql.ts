@@ -30,7 +30,9 @@ export function parseSql(sql: string): ParsedStatement[] {
   const rewritten = rewriteWithArrayOptions(blankTimeTravel(sql, clauses));
   let result: { stmts?: { stmt: unknown; stmt_location?: number; stmt_len?: number }[] };
   try {
-    result = pgQuery.parseSync(rewritten) as typeof result;
+    // libpg-query refuses text that JS's trim() empties; the grammar decides what is whitespace (a no-break
+    // space is not: a syntax error), and a statement list without statements is an empty query
+    result = pgQuery.parseSync(rewritten.trim() === '' ? `${rewritten};` : rewritten) as typeof result;
   } catch (e) {
     const details = (e as { sqlDetails?: { message: string; cursorPosition: number } }).sqlDetails;
     const message = details?.message ?? (e instanceof Error ? e.message : String(e));
