@@ -125,6 +125,25 @@ describe('statements answered at once', () => {
     expect((await exec(p, [500, 'x'])).rows).toEqual([]);
   });
 
+  it('repeated lookup values over several files: the kept pruned plans give each value its own file', async () => {
+    await run('CREATE TABLE n.parts (id int, v text)');
+    for (const [lo, hi] of [[1, 100], [101, 200], [201, 300]]) await run(`INSERT INTO n.parts SELECT g, 'p' || g FROM generate_series(${lo}, ${hi}) g`);
+    const p = await session.prepare('SELECT v FROM n.parts WHERE id = $1', [23]);
+    for (const id of [1, 150, 299]) await exec(p, [id]); // each file's first read fills the cache
+    for (let round = 0; round < 2; round++) {
+      for (const id of [1, 100, 101, 150, 200, 201, 300, 0, 301, 150]) {
+        const fast = await exec(p, [id]);
+        expect(fast.ready, `id ${id}`).toBe(true);
+        expect(fast.rows, `id ${id}`).toEqual(id >= 1 && id <= 300 ? [[`p${id}`]] : []);
+      }
+    }
+    // a new file: the next snapshot's source prunes afresh
+    await run(`INSERT INTO n.parts VALUES (301, 'new')`);
+    await exec(p, [301]);
+    expect((await exec(p, [301])).rows).toEqual([['new']]);
+    expect((await exec(p, [150])).rows).toEqual([['p150']]);
+  });
+
   it('a new snapshot is seen by the next ready lookup', async () => {
     const p = await session.prepare('SELECT v FROM n.clean WHERE id = $1', [23]);
     await exec(p, [5]);

@@ -26,9 +26,9 @@ import { indexById, type IcebergType, type NestedField, type Schema } from './sp
 import { toSqlType } from './spec/types.ts';
 import { isRowLineageField, ROW_LINEAGE_NAMES, rowLineageSchema } from './lineage/row-lineage-columns.ts';
 import { addPlanCounters, planScan, type FileScanTask, type ScanPlan } from './scan/table-scan.ts';
-import { bindPredicates, predicateKey, type BindOptions, type BoundPredicate } from './scan/bound-predicate.ts';
+import { bindPredicates, predicateKey, type BindColumn, type BindOptions, type BoundPredicate } from './scan/bound-predicate.ts';
 import { PrunablePlan } from './scan/prunable-plan.ts';
-import { cachedParquetFooter, readParquetFooter } from './read/parquet-footer.ts';
+import { readParquetFooter } from './read/parquet-footer.ts';
 import { selectRowGroups } from './read/row-group-stats.ts';
 import { DeleteLoader } from './read/delete-loader.ts';
 import { readFileScanTask } from './read/file-scan-task-reader.ts';
@@ -38,7 +38,7 @@ import { planParallelScan, readTasksInParallel, widenBatch } from './parallel/pa
 import { sharedScanPool } from './parallel/scan-pool.ts';
 import { applyFileCacheSetting, threadShare } from './read/file-cache-setting.ts';
 import { fileCacheStats, isSmallFile } from './read/file-cache.ts';
-import { pointIndexOn, pointKeyOf, pointLookup } from './read/point-lookup.ts';
+import { cachedFooterOf, pointIndexOn, pointKeyOf, pointLookup, type PointKey } from './read/point-lookup.ts';
 
 export interface IcebergTableSourceOptions {
   /** read this snapshot instead of the current one (time travel) */
@@ -144,13 +144,16 @@ export class IcebergTableSource implements TableSource {
    * out); `rows`: for filtering rows rather than pruning, char(n) equalities too (bound-predicate.ts `padded`)
    */
   bindFilters(filters?: readonly ScanPredicate[], options: BindOptions = {}): BoundPredicate {
-    return bindPredicates(filters, this.schema.fields.map((field, i) => {
+    return bindPredicates(filters, (this.bindColumns ??= this.schema.fields.map((field, i) => {
       const oid = this.columns[i]!.type.oid;
       // row lineage values are mostly inherited, not stored: their statistics cannot prune (always true)
       if (isRowLineageField(field)) return { field: { ...field, type: { kind: 'struct', fields: [] } }, comparable: false };
       return { field, comparable: oid !== Oid.bpchar && oid !== Oid.json && oid !== Oid.jsonb, padded: oid === Oid.bpchar };
-    }), options);
+    })), options);
   }
+
+  /** bindFilters' column descriptions, made once per source (its schema and columns never change) */
+  private bindColumns?: readonly BindColumn[];
 
   /** v3 tables: this snapshot with the row lineage system columns, when the statement names one (TableSource.withSystemColumns) */
   withSystemColumns(mentioned: (name: string) => boolean): IcebergTableSource {
@@ -381,13 +384,13 @@ export class IcebergTableSource implements TableSource {
     if (filter.kind === 'true') return undefined;
     const pointKey = pointKeyOf(filter);
     if (pointKey === null) return undefined;
-    const plan = this.prunedNow(this.hasPaddedColumn ? this.bindFilters(filters) : filter);
+    const plan = ctx.metrics === undefined && !this.hasPaddedColumn ? this.prunedLookup(filter, pointKey) : this.prunedNow(this.hasPaddedColumn ? this.bindFilters(filters) : filter);
     if (plan === null) return undefined;
     // scan() would read several files on the worker pool (its parallel test)
     if (poolOpen && plan.tasks.length > 0 && !fewRows(plan.tasks, pool.minRows) && !pointLookupHere(plan.tasks)) return undefined;
     // pointLookup answers synchronously when the footer is cached and no delete file must be loaded
     for (const task of plan.tasks) {
-      if (task.positionDeletes.length > 0 || cachedParquetFooter(task.file.filePath, Number(task.file.fileSizeInBytes)) === undefined) return undefined;
+      if (task.positionDeletes.length > 0 || cachedFooterOf(task.file) === undefined) return undefined;
     }
     ctx.signal.throwIfAborted();
     const { wanted, fields } = this.projected(ctx.projection);
@@ -413,6 +416,26 @@ export class IcebergTableSource implements TableSource {
     }
     return out;
   }
+
+  /**
+   * prunedNow of a lookup of one value (`col = v`, nothing else pushed), kept by value: the plan depends on the
+   * filter alone, so a repeated value (pgbench's 1,000 ids) is not pruned again. Only where no metrics are asked
+   * (a kept plan's counters are reported once). Bounded: cleared at LOOKUP_PLANS entries.
+   */
+  private prunedLookup(filter: BoundPredicate, key: PointKey): ScanPlan | null {
+    if (filter.kind !== 'compare' || filter.op !== '=' || !key.only || this.prunableReady === null) return this.prunedNow(filter);
+    let kept = this.lookupPlans;
+    if (kept === undefined || kept.fieldId !== filter.fieldId) this.lookupPlans = kept = { fieldId: filter.fieldId, plans: new Map() };
+    let plan = kept.plans.get(filter.value);
+    if (plan === undefined) {
+      plan = this.prunedBy(this.prunableReady, filter);
+      if (kept.plans.size >= LOOKUP_PLANS) kept.plans.clear();
+      kept.plans.set(filter.value, plan);
+    }
+    return plan;
+  }
+
+  private lookupPlans?: { readonly fieldId: number; readonly plans: Map<unknown, ScanPlan> };
 
   /** scanNow's DeleteLoader (field lookups only) */
   private lookupDeletes?: DeleteLoader;
@@ -449,6 +472,9 @@ function pointLookupHere(tasks: readonly FileScanTask[]): boolean {
   }
   return rows * 8 <= fileCacheStats().limitBytes / 2;
 }
+
+/** lookup values whose pruned plans scanNow keeps per source */
+const LOOKUP_PLANS = 4096;
 
 /** filter sets whose plans one source keeps */
 const PLAN_CACHE_SIZE = 16;

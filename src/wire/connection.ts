@@ -344,10 +344,12 @@ export class PgConnection implements WireIO {
             if (rfq !== undefined) await rfq;
             break;
           }
-          case 'Parse':
+          case 'Parse': {
             parseMark = this.queue.received;
-            await extended.parse(m);
+            const parsing = extended.parse(m);
+            if (parsing !== undefined) await parsing;
             break;
+          }
           case 'Bind': {
             const binding = extended.bind(m);
             if (binding !== undefined) await binding;

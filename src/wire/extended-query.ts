@@ -39,12 +39,20 @@ export class ExtendedQuery {
 
   constructor(private readonly io: WireIO) {}
 
-  async parse(m: Parse): Promise<void> {
+  /** Parse; a promise only when the handler's answer must be awaited (prepareNow answered a promise, or is absent) */
+  parse(m: Parse): Promise<void> | undefined {
     if (m.name !== '' && this.statements.has(m.name)) {
       throw new GatewayError(SqlState.duplicate_prepared_statement, `prepared statement "${m.name}" already exists`);
     }
-    const prepared = await this.io.session.prepare(m.sql, m.paramTypes);
-    this.statements.set(m.name, prepared);
+    const session = this.io.session;
+    const prepared = session.prepareNow !== undefined ? session.prepareNow(m.sql, m.paramTypes) : session.prepare(m.sql, m.paramTypes);
+    if (prepared instanceof Promise) return prepared.then((p) => this.parsed(m.name, p));
+    this.parsed(m.name, prepared);
+    return undefined;
+  }
+
+  private parsed(name: string, prepared: PreparedStatement): void {
+    this.statements.set(name, prepared);
     ParseComplete(this.io.w);
   }
 

@@ -103,6 +103,11 @@ export interface HandlerSession {
   /** Parse: `paramTypes` are the OIDs the client gave (0 = infer). */
   prepare(sql: string, paramTypes: readonly number[]): Promise<PreparedStatement>;
   /**
+   * Optional: prepare() that answers the statement itself, not a promise, when nothing had to be awaited (the
+   * engine's cached plans over an up-to-date catalog); otherwise the promise prepare() would give. wire/ prefers it.
+   */
+  prepareNow?(sql: string, paramTypes: readonly number[]): PreparedStatement | Promise<PreparedStatement>;
+  /**
    * Bind + Execute: params are already decoded JS values (see pgtypes/values.ts) typed as
    * prepared.paramTypes. Returns the (lazy) result; wire/ pulls batches up to the Execute row limit and
    * keeps the iterator for the next Execute (PortalSuspended).

@@ -9,6 +9,8 @@ export class ByteLru<V> {
   readonly #map = new Map<string, { readonly value: V; readonly bytes: number }>();
   #bytes = 0;
   #limit: number;
+  /** the most recently used entry (the map's last), or null */
+  #newest: { readonly value: V; readonly bytes: number } | null = null;
   evictions = 0;
 
   constructor(limitBytes: number) {
@@ -32,8 +34,12 @@ export class ByteLru<V> {
   get(key: string): V | undefined {
     const e = this.#map.get(key);
     if (e === undefined) return undefined;
-    this.#map.delete(key);
-    this.#map.set(key, e);
+    // a repeated lookup of the newest entry (a pgbench lookup's one row group) needs no move
+    if (e !== this.#newest) {
+      this.#map.delete(key);
+      this.#map.set(key, e);
+      this.#newest = e;
+    }
     return e.value;
   }
 
@@ -50,7 +56,9 @@ export class ByteLru<V> {
   set(key: string, value: V, bytes: number): boolean {
     this.delete(key);
     if (!this.admits(bytes)) return false;
-    this.#map.set(key, { value, bytes });
+    const e = { value, bytes };
+    this.#map.set(key, e);
+    this.#newest = e;
     this.#bytes += bytes;
     this.#shrink();
     return true;
@@ -61,6 +69,7 @@ export class ByteLru<V> {
     if (e === undefined) return;
     this.#map.delete(key);
     this.#bytes -= e.bytes;
+    if (e === this.#newest) this.#newest = null;
   }
 
   /** a new bound; entries past it go, least recently used first */
@@ -71,6 +80,7 @@ export class ByteLru<V> {
 
   clear(): void {
     this.#map.clear();
+    this.#newest = null;
     this.#bytes = 0;
   }
 
@@ -78,6 +88,7 @@ export class ByteLru<V> {
     for (const [k, e] of this.#map) {
       if (this.#bytes <= this.#limit) break;
       this.#map.delete(k);
+      if (e === this.#newest) this.#newest = null;
       this.#bytes -= e.bytes;
       this.evictions++;
     }

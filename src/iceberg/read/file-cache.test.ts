@@ -187,4 +187,27 @@ describe('ByteLru', () => {
     expect(lru.bytes).toBe(0);
     expect(lru.size).toBe(0);
   });
+
+  it('keeps recency right when the newest entry is read again, deleted or replaced', () => {
+    const lru = new ByteLru<string>(100);
+    lru.set('a', 'A', 25);
+    lru.set('b', 'B', 25);
+    for (let i = 0; i < 3; i++) expect(lru.get('b')).toBe('B'); // the newest: read without a move
+    expect(lru.get('a')).toBe('A'); // a moves past b
+    lru.set('c', 'C', 25);
+    lru.set('d', 'D', 25);
+    lru.set('e', 'E', 25); // b is the least recently used now
+    expect(lru.has('b')).toBe(false);
+    expect(lru.has('a')).toBe(true);
+    lru.delete('e'); // the newest goes: a read of c moves c past d
+    expect(lru.get('c')).toBe('C');
+    lru.set('f', 'F', 25);
+    lru.set('g', 'G', 25); // a goes; d stays, older than c
+    expect(['a', 'c', 'd', 'f', 'g'].filter((k) => lru.has(k))).toEqual(['c', 'd', 'f', 'g']);
+    lru.set('i', 'I', 25); // then d
+    expect(lru.has('d')).toBe(false);
+    lru.clear();
+    lru.set('h', 'H', 25);
+    expect(lru.get('h')).toBe('H');
+  });
 });

@@ -38,9 +38,44 @@ export interface FileCacheCounters {
 
 const lru = new ByteLru<CachedRowGroup>(DEFAULT_FILE_CACHE_BYTES);
 
-export const fileCacheKey = (uri: string, size: number): string => `${size}:${uri}`;
+/**
+ * Keys are kept per file and row group: a key built afresh per lookup is a new string whose whole text is hashed
+ * by each Map operation (a point lookup asks several times per execution); a kept one carries its hash.
+ */
+interface FileKeys {
+  readonly size: number;
+  readonly key: string;
+  /** entry keys by row group */
+  readonly rowGroups: string[];
+}
 
-const entryKey = (fileKey: string, rg: number): string => `${rg}#${fileKey}`;
+const KEPT_FILE_KEYS = 4096;
+/** by uri (the DataFile's string: its hash is computed once), then size */
+const fileKeys = new Map<string, FileKeys>();
+/** by file key (a kept string), for entryKey */
+const byFileKey = new Map<string, FileKeys>();
+
+function keysOf(uri: string, size: number): FileKeys {
+  let k = fileKeys.get(uri);
+  if (k === undefined || k.size !== size) {
+    if (fileKeys.size >= KEPT_FILE_KEYS) {
+      fileKeys.clear();
+      byFileKey.clear();
+    }
+    k = { size, key: `${size}:${uri}`, rowGroups: [] };
+    fileKeys.set(uri, k);
+    byFileKey.set(k.key, k);
+  }
+  return k;
+}
+
+export const fileCacheKey = (uri: string, size: number): string => keysOf(uri, size).key;
+
+function entryKey(fileKey: string, rg: number): string {
+  const k = byFileKey.get(fileKey);
+  if (k === undefined) return `${rg}#${fileKey}`;
+  return (k.rowGroups[rg] ??= `${rg}#${fileKey}`);
+}
 
 /** Sets this thread's bound (bytes); entries past it go at once. 0 turns caching (and whole-file reads) off. */
 export function configureFileCache(limitBytes: number): void {

@@ -17,6 +17,7 @@ import type { SessionView } from '../../catalog/session-view.ts';
 import { settingFlagOn } from '../../common/env-settings.ts';
 import type { IcebergIO } from '../io.ts';
 import type { FileScanTask } from '../scan/table-scan.ts';
+import type { DataFile } from '../spec/manifest.ts';
 import type { NestedField, PrimitiveType } from '../spec/schema.ts';
 import { referencedFieldIds, type BoundPredicate } from '../scan/bound-predicate.ts';
 import { compileRowTest } from '../parallel/row-filter.ts';
@@ -89,7 +90,7 @@ export function pointLookup(io: IcebergIO, task: FileScanTask, fields: readonly 
   if (task.equalityDeletes.length > 0 || file.fileFormat !== 'PARQUET' || !isSmallFile(size) || fields.some(isRowLineageField)) return null;
   const uri = file.filePath;
   // the usual case answers synchronously: footer cached (planning read it) and no delete file to load
-  const footer = cachedParquetFooter(uri, size);
+  const footer = cachedFooterOf(file);
   if (footer !== undefined && task.positionDeletes.length === 0) return lookupIn(footer, NO_DELETES, task, fields, filter, key, deletes, options);
   return (async () => {
     const deleted = new Set<number>();
@@ -100,29 +101,32 @@ export function pointLookup(io: IcebergIO, task: FileScanTask, fields: readonly 
 
 const NO_DELETES: ReadonlySet<number> = new Set();
 
+/** footers of small files found in the footer cache, by data file: a repeated lookup builds no cache key */
+const footers = new WeakMap<DataFile, ParquetFooter>();
+
+/** cachedParquetFooter of a data file (kept per DataFile object once found; footers of a path never change) */
+export function cachedFooterOf(file: DataFile): ParquetFooter | undefined {
+  let footer = footers.get(file);
+  if (footer === undefined) {
+    const size = Number(file.fileSizeInBytes);
+    footer = cachedParquetFooter(file.filePath, size);
+    if (footer !== undefined && isSmallFile(size)) footers.set(file, footer);
+  }
+  return footer;
+}
+
 /** pointLookup over the file's footer, with its deleted row positions */
 function lookupIn(footer: ParquetFooter, deleted: ReadonlySet<number>, task: FileScanTask, fields: readonly NestedField[], filter: BoundPredicate, key: PointKey, deletes: DeleteLoader, options: PointLookupOptions): Batch[] | null {
   const uri = task.file.filePath, size = Number(task.file.fileSizeInBytes);
-  const { nameById, starts } = layoutOf(footer);
+  const layout = layoutOf(footer);
+  const { nameById, starts } = layout;
   const keyName = nameById?.get(key.fieldId);
   if (nameById === null || keyName === undefined) return null;
-  // the requests readFileScanTask makes: projected fields, then filter fields not projected
-  const requests: NestedField[] = [...fields];
-  const filterIds = referencedFieldIds(filter);
-  for (const id of filterIds) {
-    if (requests.some((f) => f.id === id)) continue;
-    const field = deletes.fieldById(id);
-    if (field === undefined) return null;
-    requests.push(field);
-  }
-  const filterNames = new Set<string>(), otherNames = new Set<string>();
-  for (const f of requests) {
-    const name = nameById.get(f.id);
-    if (name !== undefined) (filterIds.has(f.id) ? filterNames : otherNames).add(name);
-  }
-  for (const n of filterNames) otherNames.delete(n);
+  const columns = requestsOf(layout, nameById, fields, filter, key, deletes);
+  if (columns === null) return null;
+  const { requests, filterNames, otherNames } = columns;
   const fileKey = fileCacheKey(uri, size);
-  const groups = task.rowGroups ?? footer.rowGroups.map((_r, i) => i);
+  const groups = task.rowGroups ?? layout.allRowGroups;
   // every row group must be cached with its key column and probed by a sorted search or the index, and one with
   // candidate rows with every column asked: else the usual read
   const entries: { rg: number; entry: CachedRowGroup; rows: number[] }[] = [];
@@ -138,12 +142,12 @@ function lookupIn(footer: ParquetFooter, deleted: ReadonlySet<number>, task: Fil
       rows = probePointIndex(index, key.values);
     }
     if (rows.length > 0) {
-      for (const n of filterNames) if (!entry.columns.has(n)) return null;
-      for (const n of otherNames) if (!entry.columns.has(n)) return null;
+      for (let i = 0; i < filterNames.length; i++) if (!entry.columns.has(filterNames[i]!)) return null;
+      for (let i = 0; i < otherNames.length; i++) if (!entry.columns.has(otherNames[i]!)) return null;
     }
     entries.push({ rg, entry, rows });
   }
-  const test = key.only ? null : compileRowTest(filter, new Map(requests.map((f, i) => [f.id, i])));
+  const test = key.only ? null : compileRowTest(filter, columns.columnOfField);
   const m = options.metrics;
   if (m) m.rowGroupsTotal += footer.rowGroups.length;
   const out: Batch[] = [];
@@ -151,8 +155,8 @@ function lookupIn(footer: ParquetFooter, deleted: ReadonlySet<number>, task: Fil
     const rows = footer.rowGroups[rg]!.numRows;
     // late materialization's counters and history for this row group (both phases answered by the cache)
     const h = options.lateHistory;
-    const oneRead = h !== undefined && h.rowGroups >= 2 && h.matched * 2 > h.rowGroups && otherNames.size > 0;
-    const firstLookups = filterNames.size + (oneRead ? otherNames.size : 0);
+    const oneRead = h !== undefined && h.rowGroups >= 2 && h.matched * 2 > h.rowGroups && otherNames.length > 0;
+    const firstLookups = filterNames.length + (oneRead ? otherNames.length : 0);
     if (m) {
       m.rowGroupsScanned++;
       m.rowsDecoded += rows;
@@ -170,8 +174,8 @@ function lookupIn(footer: ParquetFooter, deleted: ReadonlySet<number>, task: Fil
     add(m, 'lateRowGroupsMatched', 1);
     add(m, 'lateRowsMaterialized', picked.length);
     if (!oneRead) {
-      add(m, 'fileCacheLookups', otherNames.size);
-      add(m, 'fileCacheHits', otherNames.size);
+      add(m, 'fileCacheLookups', otherNames.length);
+      add(m, 'fileCacheHits', otherNames.length);
     }
     const base = starts[rg]!;
     const kept = deleted.size === 0 ? picked : picked.filter((r) => !deleted.has(base + r));
@@ -181,11 +185,61 @@ function lookupIn(footer: ParquetFooter, deleted: ReadonlySet<number>, task: Fil
   return out;
 }
 
+/** the columns a lookup reads: what readFileScanTask requests — projected fields, then filter fields not projected */
+interface Requests {
+  readonly requests: readonly NestedField[];
+  /** Parquet names of the filter's columns, and of the other requested columns */
+  readonly filterNames: readonly string[];
+  readonly otherNames: readonly string[];
+  /** position in `requests` by field id (the row test's columns) */
+  readonly columnOfField: ReadonlyMap<number, number>;
+}
+
+/**
+ * Requests by file layout, projected fields and the filter's field ids (the key's id alone when the filter is
+ * the key's conjunct), derived once: a repeated lookup builds no arrays or sets. Null: a filter field is unknown.
+ */
+const requestsKept = new WeakMap<FileLayout, WeakMap<readonly NestedField[], Map<number | string, Requests | null>>>();
+
+function requestsOf(layout: FileLayout, nameById: ReadonlyMap<number, string>, fields: readonly NestedField[], filter: BoundPredicate, key: PointKey, deletes: DeleteLoader): Requests | null {
+  const filterIds = key.only ? null : referencedFieldIds(filter);
+  const idsKey = filterIds === null ? key.fieldId : [...filterIds].sort((a, b) => a - b).join(',');
+  let byFields = requestsKept.get(layout);
+  if (byFields === undefined) requestsKept.set(layout, (byFields = new WeakMap()));
+  let byIds = byFields.get(fields);
+  if (byIds === undefined) byFields.set(fields, (byIds = new Map()));
+  let kept = byIds.get(idsKey);
+  if (kept === undefined && !byIds.has(idsKey)) {
+    kept = buildRequests(nameById, fields, filterIds ?? new Set([key.fieldId]), deletes);
+    byIds.set(idsKey, kept);
+  }
+  return kept ?? null;
+}
+
+function buildRequests(nameById: ReadonlyMap<number, string>, fields: readonly NestedField[], filterIds: ReadonlySet<number>, deletes: DeleteLoader): Requests | null {
+  const requests: NestedField[] = [...fields];
+  for (const id of filterIds) {
+    if (requests.some((f) => f.id === id)) continue;
+    const field = deletes.fieldById(id);
+    if (field === undefined) return null;
+    requests.push(field);
+  }
+  const filterNames = new Set<string>(), otherNames = new Set<string>();
+  for (const f of requests) {
+    const name = nameById.get(f.id);
+    if (name !== undefined) (filterIds.has(f.id) ? filterNames : otherNames).add(name);
+  }
+  for (const n of filterNames) otherNames.delete(n);
+  return { requests, filterNames: [...filterNames], otherNames: [...otherNames], columnOfField: new Map(requests.map((f, i) => [f.id, i])) };
+}
+
 interface FileLayout {
   /** Parquet column name by field id; null when a top-level column has no field id (name mapping applies) */
   readonly nameById: ReadonlyMap<number, string> | null;
   /** file row position of each row group's first row */
   readonly starts: readonly number[];
+  /** every row group's index */
+  readonly allRowGroups: readonly number[];
 }
 
 const layouts = new WeakMap<ParquetFooter, FileLayout>();
@@ -201,7 +255,7 @@ function layoutOf(footer: ParquetFooter): FileLayout {
       starts.push(at);
       at += footer.rowGroups[rg]!.numRows;
     }
-    layout = { nameById: footer.topLevel.some((f) => f.fieldId === null) ? null : nameById, starts };
+    layout = { nameById: footer.topLevel.some((f) => f.fieldId === null) ? null : nameById, starts, allRowGroups: footer.rowGroups.map((_r, i) => i) };
     layouts.set(footer, layout);
   }
   return layout;
