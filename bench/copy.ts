@@ -28,6 +28,8 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { csvField, money, TPCH_COLUMNS, tpchRows } from './tpch/index.ts';
 import { freePort, startPgCluster } from '../test/helpers/pg-cluster.ts';
+import { parquetFooterOf } from '../src/iceberg/write/parquet-splice.ts';
+import { intField, listField, type TStruct } from '../src/iceberg/write/thrift-compact-tree.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -123,7 +125,27 @@ interface Result {
   mainCpuSeconds?: number;
   countOk?: boolean;
   sumOk?: boolean;
+  /** lakegate: the Parquet data files written, their row groups, and rows per row group (min / median / max) */
+  files?: number;
+  rowGroups?: number;
+  rowGroupRows?: [number, number, number];
   error?: string;
+}
+
+/** the data files under the warehouse: how many, their row groups and the rows of each (Parquet footers) */
+function layoutOf(warehouse: string, r: Result): void {
+  const rows: number[] = [];
+  let files = 0;
+  for (const f of readdirSync(warehouse, { recursive: true }) as string[]) {
+    if (!f.endsWith('.parquet')) continue;
+    files++;
+    const { meta } = parquetFooterOf(readFileSync(join(warehouse, f)));
+    for (const rg of listField(meta, 4)) rows.push(intField((rg as { v: TStruct }).v, 3) ?? 0);
+  }
+  rows.sort((a, b) => a - b);
+  r.files = files;
+  r.rowGroups = rows.length;
+  if (rows.length > 0) r.rowGroupRows = [rows[0]!, rows[rows.length >> 1]!, rows[rows.length - 1]!];
 }
 
 /** `backend`: PostgreSQL, whose COPY runs in the connection's backend process: its CPU seconds go to `onCpu` */
@@ -266,6 +288,7 @@ async function runLakegate(gen: Generated): Promise<Result> {
     }
     r.peakRssMb = vmHwmMb(child.pid!);
     await verify(url, 'tpch.lineitem', gen, r);
+    layoutOf(warehouse, r);
   } catch (e) {
     r.error = (e as Error).message;
   } finally {
@@ -322,6 +345,11 @@ try {
   const pgCpu = results.find((r) => r.target === 'pg')?.cpuSeconds;
   const lgCpu = results.find((r) => r.target === 'lakegate')?.cpuSeconds;
   if (pgCpu !== undefined && lgCpu !== undefined) console.log(`server CPU seconds per row, pg / lakegate: ${(pgCpu / lgCpu).toFixed(2)}× (lakegate's work can spread over cores; PostgreSQL's COPY is one process)`);
+  for (const r of results) {
+    if (r.files === undefined) continue;
+    const [lo, mid, hi] = r.rowGroupRows ?? [0, 0, 0];
+    console.log(`${r.target} data files: ${r.files}, row groups: ${r.rowGroups} (${(r.rowGroups! / Math.max(1, r.files)).toFixed(1)} per file), rows per row group: min ${lo}, median ${mid}, max ${hi}`);
+  }
   for (const r of results) if (r.error !== undefined) console.log(`${r.target}: ${r.error}`);
   mkdirSync('bench/results', { recursive: true });
   const out = join('bench/results', `copy-${date.replace(/[:.]/g, '-').slice(0, 19)}.json`);

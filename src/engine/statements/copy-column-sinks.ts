@@ -33,6 +33,22 @@ function digit(src: Uint8Array, i: number): number {
   return d >= 0 && d <= 9 ? d : -1;
 }
 
+/**
+ * the column's canonical spellings go to a typed buffer (every type but the JS-values ones): a load of
+ * such columns makes only transferable buffers (copy-parallel-decoder.ts)
+ */
+export function hasTypedSink(type: SqlType): boolean {
+  switch (type.oid) {
+    case Oid.int2: case Oid.int4: case Oid.int8: case Oid.date: case Oid.text: case Oid.varchar: case Oid.bpchar: return true;
+    case Oid.numeric: {
+      if (type.typmod < 4) return false;
+      const precision = ((type.typmod - 4) >> 16) & 0xffff;
+      return precision <= 38 && ((type.typmod - 4) & 0xffff) <= precision;
+    }
+    default: return false;
+  }
+}
+
 export class CopyColumnSink {
   private readonly mode: Mode;
   private builder: ColumnBuilder;
@@ -99,9 +115,10 @@ export class CopyColumnSink {
     this.chooseFast();
   }
 
-  /** the rows so far as a column; the next rows go into a new buffer */
-  finish(): TypedColumn {
+  /** the rows so far as a column; the next rows go into a new buffer (`more` false: there are none, no buffer is made) */
+  finish(more = true): TypedColumn {
     const col = this.builder.finish();
+    if (!more) return col;
     this.builder = this.newBuilder();
     this.chooseFast();
     return col;

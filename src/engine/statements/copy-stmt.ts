@@ -16,6 +16,7 @@ import { parseCopyOptions, type CopyOptions } from './copy-options.ts';
 import { CopyOutEncoder, type CopyColumn } from './copy-out-encoder.ts';
 import { decodeCopyInBinaryTyped } from './copy-binary-decoder.ts';
 import { decodeCopyInTyped } from './copy-typed-decoder.ts';
+import { decodeCopyInParallel, decodeWorkersEnabled, parallelDecodable } from './copy-parallel-decoder.ts';
 import { TypedBatch, type TypedColumn } from '../../iceberg/write/typed-columns.ts';
 import { lookupRelation } from './ddl.ts';
 import { MemoryTable } from '../memory-table.ts';
@@ -94,10 +95,14 @@ function copyFrom(session: EngineSession, body: Record<string, unknown>, options
       const width = source.columns.length;
       const identity = indexes.length === width && indexes.every((ci, k) => ci === k);
       async function* batches(): AsyncIterable<Batch> {
-        // typed column buffers (copy-typed-decoder.ts, copy-binary-decoder.ts); columns missing from the attlist stay NULL
+        // typed column buffers (copy-typed-decoder.ts, copy-binary-decoder.ts; text/csv of typed columns on the
+        // decode workers when LAKEGATE_COPY_DECODE_WORKERS=on: copy-parallel-decoder.ts); columns missing from the
+        // attlist stay NULL
         const decoded = options.format === 'binary'
           ? decodeCopyInBinaryTyped(data, target, settings)
-          : decodeCopyInTyped(data, options, target, settings);
+          : decodeWorkersEnabled() && parallelDecodable(options, target)
+            ? decodeCopyInParallel(data, options, target, settings)
+            : decodeCopyInTyped(data, options, target, settings);
         for await (const b of decoded) {
           if (identity) {
             yield b;

@@ -79,6 +79,8 @@ export class CopyTypedDecoder {
   private readonly forceNotNull: boolean[];
   private readonly forceNull: boolean[];
   private line = 0;
+  /** newlines inside quotes of the csv record just read: PostgreSQL counts them as lines (CopyReadLineText) */
+  private quotedNewlines = 0;
   private rows = 0;
   /**
    * clean records (no quote in csv, no backslash in text) take a path without RecordFields: csv with the
@@ -115,6 +117,11 @@ export class CopyTypedDecoder {
     this.cleanPath = clean && (this.csv ? this.nullBytes.length === 0 : this.nullBytes.includes(92));
   }
 
+  /** records read so far (header and end marker included): the line number errors name */
+  get lines(): number {
+    return this.line;
+  }
+
   /** true once `\.` was read (the rest of the input is ignored) */
   get finished(): boolean {
     return this.ended;
@@ -142,7 +149,7 @@ export class CopyTypedDecoder {
       }
       const recordStart = pos;
       pos = nl + 1;
-      this.line++;
+      this.line += 1 + this.quotedNewlines;
       if (isEndMarker(buf, recordStart, nl)) {
         this.ended = true;
         break;
@@ -161,10 +168,10 @@ export class CopyTypedDecoder {
     return this.done.splice(0);
   }
 
-  /** the rows of the last, partial batch */
-  finish(): TypedBatch | null {
+  /** the rows of the last, partial batch (`more` false: the decoder is not used afterwards) */
+  finish(more = true): TypedBatch | null {
     if (this.rows === 0) return null;
-    const b = new TypedBatch(this.rows, this.sinks.map((s) => s.finish()));
+    const b = new TypedBatch(this.rows, this.sinks.map((s) => s.finish(more)));
     this.rows = 0;
     return b;
   }
@@ -236,6 +243,7 @@ export class CopyTypedDecoder {
     const f = this.fields;
     f.count = 0;
     f.scratchPos = 0;
+    this.quotedNewlines = 0;
     let i = start;
     for (;;) {
       const fs = i;
@@ -298,6 +306,7 @@ export class CopyTypedDecoder {
               continue;
             }
           }
+          if (c === 10) this.quotedNewlines++;
           f.scratchByte(c);
           i++;
         } else if (c === quote) {

@@ -16,6 +16,9 @@ export const PH = { type: 1, uncompressed: 2, compressed: 3, crc: 4, dataPage: 5
 export const ENC = { plainDictionary: 2, rle: 3, rleDictionary: 8 } as const;
 export const CODEC = { uncompressed: 0, snappy: 1 } as const;
 
+/** arrow-rs's default dictionary page size limit (WriterProperties dictionary_page_size_limit), in bytes */
+export const DICTIONARY_PAGE_LIMIT = 1024 * 1024;
+
 /** what a merge needs of a leaf column: its physical type, max definition level and statistics order */
 export interface Leaf {
   readonly physical: number;
@@ -103,6 +106,8 @@ export function mergeDictionaries(dicts: readonly (Page | null)[], codec: number
     // a piece whose numbering is kept (the first one) has its pages copied as they are
     return identity ? null : map;
   });
+  // parquet-wasm (arrow-rs) keeps a dictionary page within 1 MiB and writes PLAIN past it; a merged one may not grow beyond either
+  if (size > DICTIONARY_PAGE_LIMIT) throw new Unsupported('merged dictionary page over the dictionary page size limit');
   const raw = new Uint8Array(size);
   let p = 0;
   for (const v of values) {

@@ -176,6 +176,37 @@ describe('mergeRowGroups', () => {
   });
 });
 
+describe('merged dictionary page size', () => {
+  /** one string column of `n` distinct 60-byte values starting at `from` (a dictionary of ≈ 64 bytes per value) */
+  const wide = (from: number, n: number): Uint8Array => {
+    const s = Array.from({ length: n }, (_, i) => `value-${String(from + i).padStart(8, '0')}-${'x'.repeat(46)}`);
+    return encodeParquetIpc(tableToIPC(tableFromArrays({ s }), 'stream'), { rowGroupRows: 1 << 20 });
+  };
+  const dictionaryBytes = (file: Uint8Array): number => {
+    const { meta } = parquetFooterOf(file);
+    const cc = (listField(meta, 4)[0] as { v: TStruct }).v;
+    const md = structField((listField(cc, 1)[0] as { v: TStruct }).v, 3)!;
+    const at = intField(md, 11);
+    if (at === undefined) return 0;
+    const { struct } = decodeThriftStruct(file.subarray(at));
+    return intField(struct, 2) ?? 0;
+  };
+
+  it('stays within the 1 MiB dictionary page limit: pieces whose dictionaries would not fit are not merged', () => {
+    const a = wide(0, 10_000);
+    const b = wide(10_000, 10_000);
+    // each piece is dictionary-encoded (≈ 640 kB), both together would need ≈ 1.3 MB
+    expect(dictionaryBytes(a)).toBeGreaterThan(600_000);
+    expect(dictionaryBytes(a)).toBeLessThanOrEqual(1 << 20);
+    expect(mergeRowGroups([a, b])).toBeNull();
+    // the same values twice fit: merged, one dictionary of 10,000 values
+    const same = mergeRowGroups([a, wide(0, 10_000)]);
+    expect(same).not.toBeNull();
+    expect(dictionaryBytes(same!)).toBe(dictionaryBytes(a));
+    expect(rowsOf(same!)).toHaveLength(20_000);
+  });
+});
+
 describe('remapDictionaryIndices', () => {
   it('renumbers RLE and bit-packed runs at a new width', () => {
     // bit width 2; RLE run of 5 × index 3; bit-packed 1 group: 0 1 2 3 0 1 2 3

@@ -9,8 +9,8 @@
  * footer's key-value metadata (Arrow schema) kept. ParquetSplice then appends the result like any piece.
  *
  * Scope: flat schemas (no repeated or group fields), data page v1 for renumbered pages (parquet-wasm's
- * default), codecs UNCOMPRESSED and SNAPPY (snappyjs re-compresses renumbered pages). Anything else → null:
- * the caller keeps the pieces as separate row groups.
+ * default), codecs UNCOMPRESSED and SNAPPY (snappyjs re-compresses renumbered pages), merged dictionaries within
+ * the 1 MiB dictionary page limit. Anything else → null: the caller keeps the pieces as separate row groups.
  * @see https://parquet.apache.org/docs/file-format/ and parquet.thrift (field ids below)
  */
 import { CODEC, ENC, PH, Unsupported, mergeDictionaries, remappedPage, type Leaf, type Page } from './parquet-dictionary-merge.ts';

@@ -32,3 +32,19 @@ export function giveBuffers(buffers: Iterable<ArrayBufferLike>): void {
     pooledBytes += b.byteLength;
   }
 }
+
+/** takes pooled buffers of up to `maxBytes` in all, whatever their sizes (handed to a decode worker's own pool) */
+export function takeSpareBuffers(maxBytes: number): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  let bytes = 0;
+  for (const [size, list] of free) {
+    while (list.length > 0 && bytes + size <= maxBytes) {
+      const b = list.pop()!;
+      pooled.delete(b);
+      pooledBytes -= size;
+      bytes += size;
+      out.push(b);
+    }
+  }
+  return out;
+}
