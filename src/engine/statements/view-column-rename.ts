@@ -15,7 +15,7 @@ import type { CatalogView, RelationInfo } from '../../catalog/catalog-view.ts';
 import { bindQuery } from '../../sql/index.ts';
 import type { EngineSession } from '../engine-session.ts';
 import { ViewSource } from '../view-source.ts';
-import { dependentObjectsError, viewDependencies, type ViewDependency } from './view-dependencies.ts';
+import { dependentObjectsError, viewDependencies, withRelationColumns, type ViewDependency } from './view-dependencies.ts';
 import { relationFromItems, replaceViewQueries, type ViewRewrite } from './view-rename.ts';
 
 interface StringNode { String?: { sval?: string } }
@@ -24,17 +24,7 @@ interface ResTargetNode { name?: string; val?: { ColumnRef?: ColumnRefNode } }
 
 /** the catalog as the binder will see it once `from` of `target` is called `to` */
 function withRenamedColumn(catalog: CatalogView, target: RelationInfo, from: string, to: string): CatalogView {
-  const columns = target.source.columns.map((c) => (c.name === from ? { ...c, name: to } : c));
-  const source = new Proxy(target.source, { get: (t, p, r) => (p === 'columns' ? columns : Reflect.get(t, p, r)) });
-  const renamed: RelationInfo = { ...target, source };
-  return new Proxy(catalog, {
-    get: (t, p) => {
-      const v = Reflect.get(t, p, t) as unknown;
-      if (p === 'findRelation') return (schema: string, name: string) => { const r = catalog.findRelation(schema, name); return r?.oid === target.oid ? renamed : r; };
-      if (p === 'relationByOid') return (oid: number) => (oid === target.oid ? renamed : catalog.relationByOid(oid));
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(t) : v;
-    },
-  });
+  return withRelationColumns(catalog, target, target.source.columns.map((c) => (c.name === from ? { ...c, name: to } : c)));
 }
 
 /** keys that carry names, SQL positions or runtime objects: what a rename may change without changing the plan */

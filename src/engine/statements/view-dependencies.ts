@@ -53,19 +53,23 @@ function bindView(session: EngineSession, source: ViewSource, catalog: CatalogVi
   });
 }
 
-/** the catalog as the binder sees it, with one column of `target` hidden (methods of the source see the hidden list too) */
-function withoutColumn(catalog: CatalogView, target: RelationInfo, column: string): CatalogView {
-  const columns = target.source.columns.filter((c) => c.name !== column);
+/** the catalog as the binder sees it with `target` showing `columns` (methods of the source see them too) */
+export function withRelationColumns(catalog: CatalogView, target: RelationInfo, columns: RelationInfo['source']['columns']): CatalogView {
   const source = new Proxy(target.source, { get: (t, p, r) => (p === 'columns' ? columns : Reflect.get(t, p, r)) });
-  const hidden: RelationInfo = { ...target, source };
+  const changed: RelationInfo = { ...target, source };
   return new Proxy(catalog, {
     get: (t, p) => {
       const v = Reflect.get(t, p, t) as unknown;
-      if (p === 'findRelation') return (schema: string, name: string) => { const r = catalog.findRelation(schema, name); return r?.oid === target.oid ? hidden : r; };
-      if (p === 'relationByOid') return (oid: number) => (oid === target.oid ? hidden : catalog.relationByOid(oid));
+      if (p === 'findRelation') return (schema: string, name: string) => { const r = catalog.findRelation(schema, name); return r?.oid === target.oid ? changed : r; };
+      if (p === 'relationByOid') return (oid: number) => (oid === target.oid ? changed : catalog.relationByOid(oid));
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(t) : v;
     },
   });
+}
+
+/** the catalog as the binder sees it, with one column of `target` hidden */
+function withoutColumn(catalog: CatalogView, target: RelationInfo, column: string): CatalogView {
+  return withRelationColumns(catalog, target, target.source.columns.filter((c) => c.name !== column));
 }
 
 /** does the view read `column` of `target`? (it reads `target`) */
