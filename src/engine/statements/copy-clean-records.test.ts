@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CopyTypedDecoder } from './copy-typed-decoder.ts';
-import type { CopyTarget } from './copy-in-decoder.ts';
+import { csvOptions, textOptions, typedCopyTarget } from '../testing/copy-fixtures.ts';
 import type { CopyOptions } from './copy-options.ts';
 import { Oid, type SqlType } from '../../common/pgtypes/oids.ts';
 import { DEFAULT_OUTPUT_SETTINGS } from '../../common/pgtypes/output-settings.ts';
@@ -16,16 +16,9 @@ import { toGatewayError } from '../../common/errors.ts';
 import { rowsOfBatch } from '../../common/batch.ts';
 import { mulberry32 } from '../../common/prng.ts';
 
-const csv: CopyOptions = {
-  format: 'csv', header: false, delimiter: ',', nullString: '', quote: '"', escape: '"', forceQuote: [], forceNotNull: [], forceNull: [],
-};
-const text: CopyOptions = { ...csv, format: 'text', delimiter: '\t', nullString: '\\N' };
-const numeric = (p: number, s: number): SqlType => ({ oid: Oid.numeric, typmod: ((p << 16) | s) + 4 });
-const types: SqlType[] = [
-  { oid: Oid.int4, typmod: -1 }, { oid: Oid.int8, typmod: -1 }, numeric(15, 2), { oid: Oid.date, typmod: -1 },
-  { oid: Oid.text, typmod: -1 }, { oid: Oid.varchar, typmod: 9 }, { oid: Oid.bpchar, typmod: 7 },
-];
-const target: CopyTarget = { table: 't', columns: types.map((type, i) => ({ name: `c${i}`, type })) };
+const csv = csvOptions;
+const text = textOptions;
+const { types, target } = typedCopyTarget(5);
 
 const rng = mulberry32;
 

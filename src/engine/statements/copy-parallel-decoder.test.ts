@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeCopyInTyped } from './copy-typed-decoder.ts';
 import { decodeCopyInParallel, parallelDecodable, type ParallelDecodeOptions } from './copy-parallel-decoder.ts';
 import { CopyChunker, csvRecordsEnd } from './copy-chunker.ts';
+import { csvOptions, textOptions, typedCopyTarget } from '../testing/copy-fixtures.ts';
 import type { CopyTarget } from './copy-in-decoder.ts';
 import type { CopyOptions } from './copy-options.ts';
 import { Oid, type SqlType } from '../../common/pgtypes/oids.ts';
@@ -18,16 +19,9 @@ import { rowsOfBatch } from '../../common/batch.ts';
 import { mulberry32 } from '../../common/prng.ts';
 import type { TypedBatch } from '../../iceberg/write/typed-columns.ts';
 
-const csv: CopyOptions = {
-  format: 'csv', header: false, delimiter: ',', nullString: '', quote: '"', escape: '"', forceQuote: [], forceNotNull: [], forceNull: [],
-};
-const text: CopyOptions = { ...csv, format: 'text', delimiter: '\t', nullString: '\\N' };
-const numeric = (p: number, s: number): SqlType => ({ oid: Oid.numeric, typmod: ((p << 16) | s) + 4 });
-const types: SqlType[] = [
-  { oid: Oid.int4, typmod: -1 }, { oid: Oid.int8, typmod: -1 }, numeric(15, 2), { oid: Oid.date, typmod: -1 },
-  { oid: Oid.text, typmod: -1 }, { oid: Oid.varchar, typmod: 13 }, { oid: Oid.bpchar, typmod: 7 },
-];
-const target: CopyTarget = { table: 't', columns: types.map((type, i) => ({ name: `c${i}`, type })) };
+const csv = csvOptions;
+const text = textOptions;
+const { types, target } = typedCopyTarget(9);
 const enc = new TextEncoder();
 
 const good: readonly (readonly string[])[] = [
