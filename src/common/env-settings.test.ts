@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { envFlagOn, envSetting, isOffSpelling, resetEnvSettings } from './env-settings.ts';
+import { envFlagOn, envFlagSetOn, envSetting, isOffSpelling, resetEnvSettings } from './env-settings.ts';
 
 const NAME = 'LAKEGATE_ENV_SETTINGS_TEST';
 
@@ -36,5 +36,18 @@ describe('envSetting / envFlagOn', () => {
   it("PostgreSQL's spellings of off", () => {
     for (const v of ['off', 'of', 'OFF', ' false ', 'f', 'fal', 'no', 'n', '0']) expect(isOffSpelling(v), v).toBe(true);
     for (const v of ['on', 'true', 'yes', '1', 'o', 'offf', 'nope']) expect(isOffSpelling(v), v).toBe(false);
+  });
+
+  it('envFlagSetOn: off unless set to something other than off', () => {
+    delete process.env[NAME];
+    resetEnvSettings();
+    expect(envFlagSetOn(NAME)).toBe(false);
+    for (const [v, on] of [['on', true], ['1', true], ['', false], ['off', false], ['no', false]] as const) {
+      process.env[NAME] = v;
+      resetEnvSettings();
+      expect(envFlagSetOn(NAME), v).toBe(on);
+    }
+    delete process.env[NAME];
+    resetEnvSettings();
   });
 });

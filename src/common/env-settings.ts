@@ -40,6 +40,18 @@ export function envFlagOn(name: string): boolean {
   return on;
 }
 
+/** a switch that is off unless the variable is set to something other than an off spelling */
+export function envFlagSetOn(name: string): boolean {
+  const key = `${name}?`;
+  let on = flags.get(key);
+  if (on === undefined) {
+    const v = envSetting(name);
+    on = v !== undefined && v !== '' && !isOffSpelling(v);
+    flags.set(key, on);
+  }
+  return on;
+}
+
 /** a session setting's switch (null / undefined: unset), else the environment variable's default */
 export function settingFlagOn(sessionValue: string | null | undefined, envName: string): boolean {
   return sessionValue === undefined || sessionValue === null ? envFlagOn(envName) : spelledOn(sessionValue);

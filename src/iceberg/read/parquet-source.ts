@@ -11,10 +11,10 @@
  *   columns through the async ranged reader.
  * - Other files (and bytes given whole) open a parquet-wasm ParquetFile over ranged reads (range-blob.ts) and
  *   fetch only the projected column chunks, as before.
- * Either way, row groups whose asked columns are flat leaves of the shapes lakegate writes (js-row-group-decode.ts:
- * PLAIN / dictionary pages, snappy or none) are decoded in JS from the column chunks alone, with no WASM decode
- * and no Arrow IPC hop; the ParquetFile is then opened only for a row group that needs it.
- * `LAKEGATE_PARQUET_JS_DECODE=off` sends everything through parquet-wasm (A/B runs, diagnosis).
+ * With `LAKEGATE_PARQUET_JS_DECODE=on`, row groups whose asked columns are flat leaves of the shapes lakegate
+ * writes (js-row-group-decode.ts: PLAIN / dictionary pages, snappy or none) are decoded in JS from the column
+ * chunks alone, with no WASM decode and no Arrow IPC hop; the ParquetFile is then opened only for a row group that
+ * needs it. Off by default until its SF 1 regressions (see jsDecodeOn) are understood.
  */
 import { ParquetFile } from 'parquet-wasm';
 import { tableFromIPC, type Field } from 'apache-arrow';
@@ -24,7 +24,7 @@ import { GuardedReads, fileReadError } from '../read-errors.ts';
 import { fieldIdOf } from './arrow-values.ts';
 import { addToRowGroup, cachedRowGroup, fileCacheKey, isSmallFile } from './file-cache.ts';
 import { readParquetFooter, type ParquetFooter } from './parquet-footer.ts';
-import { envFlagOn } from '../../common/env-settings.ts';
+import { envFlagSetOn } from '../../common/env-settings.ts';
 import { decodeRowGroupJs, jsLeavesFor } from './js-row-group-decode.ts';
 import { rangeBlob } from './range-blob.ts';
 import { trapWasmPanics } from './wasm-panic-trap.ts';
@@ -79,8 +79,11 @@ export async function openParquet(
   return { file, fields: tableFromIPC(file.schema().intoIPCStream()).schema.fields, rowGroupRows };
 }
 
-/** the JS decoder is on unless LAKEGATE_PARQUET_JS_DECODE spells off */
-export const jsDecodeOn = (): boolean => envFlagOn('LAKEGATE_PARQUET_JS_DECODE');
+/**
+ * the JS decoder is off unless LAKEGATE_PARQUET_JS_DECODE=on: at SF 1 it saved nothing on q1/q6 and made q19
+ * (1.34 → 1.90 s), q20 (0.34 → 0.71 s) and q11 (0.24 → 0.35 s) slower (session 10, not yet diagnosed)
+ */
+export const jsDecodeOn = (): boolean => envFlagSetOn('LAKEGATE_PARQUET_JS_DECODE');
 
 /**
  * Row group `rg`'s columns `names` decoded in JS from chunks fetched by `read`, or null when one of them needs
