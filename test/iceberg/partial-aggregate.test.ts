@@ -6,13 +6,10 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireSharedScanPool, sharedScanPool } from '../../src/iceberg/parallel/scan-pool.ts';
-import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
-import { sharedPgCluster } from '../helpers/pg-cluster.ts';
+import { sharedScanPool } from '../../src/iceberg/parallel/scan-pool.ts';
+import { startPartialAggregatePair, textRows, type PartialAggregatePair } from '../helpers/partial-aggregate-pair.ts';
 
-const passthrough = { getTypeParser: () => (v: string) => v };
-const rows = async (c: pg.Client, sql: string, values: unknown[] = []): Promise<string[][]> =>
-  ((await c.query({ text: sql, values, rowMode: 'array' })).rows as unknown[][]).map((r) => r.map((v) => (v === null ? 'NULL' : String(v))));
+const rows = textRows;
 
 const TABLE = '(id int8 NOT NULL, k int4, g text, q numeric(12,2), f float8, d date, b bool)';
 /** four INSERTs: four data files, NULLs in every nullable column */
@@ -36,42 +33,19 @@ const QUERIES: readonly (readonly [string, string, unknown[]?])[] = [
 ];
 
 describe('partial aggregates in the scan workers', () => {
-  let server: LakegateServer;
+  let pair: PartialAggregatePair;
   let lg: pg.Client;
   let ref: pg.Client;
-  let release: () => Promise<void>;
+  let setPartial: (on: boolean) => Promise<void>;
 
   beforeAll(async () => {
-    // the test server runs without workers (helpers): this process's pool is ours, minRows 0 for a small table
-    release = acquireSharedScanPool({ size: 2, minRows: 0 });
-    const cluster = await sharedPgCluster();
-    ref = new pg.Client({ connectionString: cluster.url, types: passthrough as never });
-    await ref.connect();
-    await ref.query('DROP SCHEMA IF EXISTS pa CASCADE');
-    await ref.query('CREATE SCHEMA pa');
-    await ref.query(`CREATE TABLE pa.t ${TABLE}`);
-    server = await startLakegate();
-    lg = new pg.Client({ connectionString: server.url, types: passthrough as never });
-    await lg.connect();
-    await lg.query('CREATE SCHEMA pa');
-    await lg.query(`CREATE TABLE pa.t ${TABLE}`);
-    for (const sql of INSERTS) {
-      await ref.query(sql);
-      await lg.query(sql);
-    }
+    pair = await startPartialAggregatePair('pa', TABLE, INSERTS);
+    ({ lg, ref, setPartial } = pair);
     for (const c of [ref, lg]) await c.query("SET TimeZone = 'America/New_York'");
   }, 120_000);
   afterAll(async () => {
-    await ref?.query('DROP SCHEMA IF EXISTS pa CASCADE');
-    await ref?.end();
-    await lg?.end();
-    await server?.close();
-    await release?.();
+    await pair?.close();
   });
-
-  const setPartial = async (on: boolean): Promise<void> => {
-    await lg.query(`SET lakegate.disabled_optimizer_rules = '${on ? '' : 'partial_aggregate'}'`);
-  };
 
   it('shows Finalize / Partial Aggregate in EXPLAIN, and not when the rule is off', async () => {
     await setPartial(true);

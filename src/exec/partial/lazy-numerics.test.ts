@@ -6,13 +6,10 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireSharedScanPool, sharedScanPool } from '../../iceberg/parallel/scan-pool.ts';
-import { startLakegate, type LakegateServer } from '../../../test/helpers/lakegate-server.ts';
-import { sharedPgCluster } from '../../../test/helpers/pg-cluster.ts';
+import { sharedScanPool } from '../../iceberg/parallel/scan-pool.ts';
+import { startPartialAggregatePair, textRows, type PartialAggregatePair } from '../../../test/helpers/partial-aggregate-pair.ts';
 
-const passthrough = { getTypeParser: () => (v: string) => v };
-const rows = async (c: pg.Client, sql: string): Promise<string[][]> =>
-  ((await c.query({ text: sql, rowMode: 'array' })).rows as unknown[][]).map((r) => r.map((v) => (v === null ? 'NULL' : String(v))));
+const rows = textRows;
 
 const TABLE = '(id int8 NOT NULL, k int4, q numeric(12,2), r numeric(10,4), big numeric(38,2))';
 const INSERTS = [0, 1, 2, 3].map((part) => `INSERT INTO ln.t SELECT i, i % 7,
@@ -35,40 +32,18 @@ const QUERIES: readonly (readonly [string, string])[] = [
 ];
 
 describe('lazy numeric columns in the scan workers', () => {
-  let server: LakegateServer;
+  let pair: PartialAggregatePair;
   let lg: pg.Client;
   let ref: pg.Client;
-  let release: () => Promise<void>;
+  let setPartial: (on: boolean) => Promise<void>;
 
   beforeAll(async () => {
-    release = acquireSharedScanPool({ size: 2, minRows: 0 });
-    const cluster = await sharedPgCluster();
-    ref = new pg.Client({ connectionString: cluster.url, types: passthrough as never });
-    await ref.connect();
-    await ref.query('DROP SCHEMA IF EXISTS ln CASCADE');
-    await ref.query('CREATE SCHEMA ln');
-    await ref.query(`CREATE TABLE ln.t ${TABLE}`);
-    server = await startLakegate();
-    lg = new pg.Client({ connectionString: server.url, types: passthrough as never });
-    await lg.connect();
-    await lg.query('CREATE SCHEMA ln');
-    await lg.query(`CREATE TABLE ln.t ${TABLE}`);
-    for (const sql of INSERTS) {
-      await ref.query(sql);
-      await lg.query(sql);
-    }
+    pair = await startPartialAggregatePair('ln', TABLE, INSERTS);
+    ({ lg, ref, setPartial } = pair);
   }, 120_000);
   afterAll(async () => {
-    await ref?.query('DROP SCHEMA IF EXISTS ln CASCADE');
-    await ref?.end();
-    await lg?.end();
-    await server?.close();
-    await release?.();
+    await pair?.close();
   });
-
-  const setPartial = async (on: boolean): Promise<void> => {
-    await lg.query(`SET lakegate.disabled_optimizer_rules = '${on ? '' : 'partial_aggregate'}'`);
-  };
 
   it.each(QUERIES)('%s: same answer in the workers, serially, and as PostgreSQL', async (_name, sql) => {
     await setPartial(true);
