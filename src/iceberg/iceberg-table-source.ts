@@ -213,7 +213,6 @@ export class IcebergTableSource implements TableSource {
     return plan;
   }
 
-  /** planBound's answer when it needs no await: a filter over a small snapshot whose plan is kept; else null */
   /** a plan's pruning counters and footer bytes into a scan's metrics; its manifest cache lookups (made when the plan was) only once */
   private reportPlan(metrics: ScanMetrics, plan: ScanPlan): void {
     addPlanCounters(metrics, plan.counters);
