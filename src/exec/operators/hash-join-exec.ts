@@ -9,7 +9,7 @@
  * builds a hash table of the big subquery side (TPC-H Q4, Q21, Q22). When the right side aggregates by the
  * join key, the left's few keys also filter its input first (runtime-key-filter.ts; TPC-H Q17).
  */
-import type { Batch } from '../../common/batch.ts';
+import { nullColumn, type Batch } from '../../common/batch.ts';
 import { someExpr, transformExpr, type Expr, type Join, type OpExpr } from '../../sql/index.ts';
 import { checkAbort, queryMemory, type Env } from '../context.ts';
 import { compileAll } from '../expr/compile-expr.ts';
@@ -21,7 +21,8 @@ import type { ExecOperator } from '../operator.ts';
 import { explainKb, noteMemoryDetail } from '../memory/memory-explain.ts';
 import type { MemoryReservation } from '../memory/memory-reservation.ts';
 import { estimateBatchBytes } from '../memory/size-estimate.ts';
-import { MAX_RUNTIME_FILTER_KEYS, probeSideFilterable, runKeyFiltered, withKeyFilter } from '../runtime-key-filter.ts';
+import { MAX_KEY_FILTER_KEYS, probeSideFilterable, runKeyFiltered, withKeyFilter } from '../runtime-key-filter.ts';
+import { deadJoinColumns } from '../optimizer/prune-join-columns.ts';
 
 export interface EquiKeys {
   /** over the left row */
@@ -51,10 +52,19 @@ export class HashJoinExec implements ExecOperator {
   get children(): readonly ExecOperator[] { return [this.left, this.right]; }
   /** EXPLAIN ANALYZE: the runtime key filter handed to the right side, if any */
   #runtimeFilter: string | null = null;
+  /** input columns nothing above the join reads (prune_join_columns): passed on as shared NULL columns */
+  #deadLeft: readonly number[] = [];
+  #deadRight: readonly number[] = [];
 
   async *execute(): AsyncIterable<Batch> {
     // the build side and its hash table are held in the query's memory budget (53200 past it)
     const mem = queryMemory(this.env).reserve('Hash Join');
+    const dead = deadJoinColumns(this.plan);
+    if (dead !== null) {
+      const lw = this.plan.left.columns.length;
+      this.#deadLeft = dead.filter((i) => i < lw);
+      this.#deadRight = dead.filter((i) => i >= lw).map((i) => i - lw);
+    }
     try {
       yield* this.plan.buildSide === 'left' && canBuildLeft(this.keys, this.plan) ? this.#runBuildLeft(mem) : this.#run(mem);
     } finally {
@@ -63,10 +73,11 @@ export class HashJoinExec implements ExecOperator {
     }
   }
 
-  async #build(input: AsyncIterable<Batch>, width: number, keys: readonly Expr[], probeKeys: readonly Expr[], mem: MemoryReservation): Promise<JoinHashTable> {
+  async #build(input: AsyncIterable<Batch>, width: number, keys: readonly Expr[], probeKeys: readonly Expr[], mem: MemoryReservation, dead: readonly number[]): Promise<JoinHashTable> {
     const rbs: Batch[] = [];
-    for await (const b of input) {
+    for await (const raw of input) {
       checkAbort(this.env);
+      const b = withNullColumns(raw, dead);
       mem.grow(estimateBatchBytes(b));
       rbs.push(b);
     }
@@ -83,14 +94,15 @@ export class HashJoinExec implements ExecOperator {
     const lw = this.plan.left.columns.length;
     const rw = this.plan.right.columns.length;
     const jt = this.plan.joinType;
-    const table = await this.#build(this.right.execute(), rw, this.keys.right, this.keys.left, mem);
+    const table = await this.#build(this.right.execute(), rw, this.keys.right, this.keys.left, mem, this.#deadRight);
     const { rows: rb, next } = table;
     const lk = compileAll(this.keys.left, this.env);
     const probe = table.batchProber(lk.fns);
     const cond = JoinResidual.of(this.keys.residual, this.env);
     const matched = jt === 'right' || jt === 'full' ? new Uint8Array(rb.length) : null;
-    for await (const lb of await this.#probeInput(table, 'left')) {
+    for await (const raw of await this.#probeInput(table, 'left')) {
       checkAbort(this.env);
+      const lb = withNullColumns(raw, this.#deadLeft);
       await lk.prepare(lb);
       const firsts = probe(lb.columns, lb.length);
       const cands = { first: (i: number): number => firsts[i]!, next };
@@ -104,7 +116,7 @@ export class HashJoinExec implements ExecOperator {
     const lw = this.plan.left.columns.length;
     const rw = this.plan.right.columns.length;
     const jt = this.plan.joinType;
-    const table = await this.#build(this.left.execute(), lw, this.keys.left, this.keys.right, mem);
+    const table = await this.#build(this.left.execute(), lw, this.keys.left, this.keys.right, mem, this.#deadLeft);
     const { rows: lb, next } = table;
     // the combined row joinBlock forms is [right, left]: re-base the residual, and put emitted columns back
     const swapped = this.keys.residual && transformExpr(this.keys.residual, (x) => (x.kind === 'ColumnRef' && x.levelsUp === 0 ? { ...x, index: x.index < lw ? x.index + rw : x.index - lw } : undefined));
@@ -114,8 +126,9 @@ export class HashJoinExec implements ExecOperator {
     const matched = jt === 'inner' || jt === 'right' ? null : new Uint8Array(lb.length);
     const rk = compileAll(this.keys.right, this.env);
     const probe = table.batchProber(rk.fns);
-    for await (const rb of await this.#probeInput(table, 'right')) {
+    for await (const raw of await this.#probeInput(table, 'right')) {
       checkAbort(this.env);
+      const rb = withNullColumns(raw, this.#deadRight);
       await rk.prepare(rb);
       const firsts = probe(rb.columns, rb.length);
       const cands = { first: (i: number): number => firsts[i]!, next };
@@ -141,7 +154,7 @@ export class HashJoinExec implements ExecOperator {
     const jt = this.plan.joinType;
     const input = side === 'right' ? this.right : this.left;
     const [probeKeys, buildKeys] = side === 'right' ? [this.keys.right, this.keys.left] : [this.keys.left, this.keys.right];
-    if (table.size > MAX_RUNTIME_FILTER_KEYS) return input.execute();
+    if (table.size > MAX_KEY_FILTER_KEYS) return input.execute();
     if (side === 'right' ? jt === 'right' || jt === 'full' : !probeSideFilterable(this.plan)) return input.execute();
     const k = probeKeys.findIndex((e, i) => e.kind === 'ColumnRef' && e.levelsUp === 0 && sameTypeEq(this.keys.ops[i]!));
     if (k < 0) return input.execute();
@@ -168,6 +181,15 @@ export class HashJoinExec implements ExecOperator {
     this.#runtimeFilter = `  Runtime Filter: ${key.name} (${values.length} value${values.length === 1 ? '' : 's'})`;
     return runKeyFiltered(filtered, this.env);
   }
+}
+
+/** `b` with the columns `dead` as shared NULL columns (join-gather.ts and batch-concat.ts copy none of them) */
+function withNullColumns(b: Batch, dead: readonly number[]): Batch {
+  if (dead.length === 0) return b;
+  const columns = b.columns.slice();
+  const nulls = nullColumn(b.length);
+  for (const c of dead) if (c < columns.length) columns[c] = nulls;
+  return { columns, length: b.length };
 }
 
 function sameTypeEq(op: OpExpr): boolean {

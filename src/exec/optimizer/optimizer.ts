@@ -11,7 +11,8 @@
  * (join_dimension_branches), semi joins with few keys become inner joins over the distinct keys
  * (semi_join_to_distinct_inner, so choose_build_side can hand them to the big scan), stacked semi / anti joins
  * keep the more selective first (order_filtering_joins), then filters, limits and
- * finally the needed columns are recorded on the scans.
+ * finally the needed columns are recorded on the scans; plain conjuncts go below those with subqueries
+ * (split_subquery_filters), and the joins' unread output columns are marked last (prune_join_columns).
  */
 import type { LogicalPlan } from '../../sql/index.ts';
 import type { ExecContext } from '../context.ts';
@@ -28,11 +29,13 @@ import { joinDimensionBranches } from './join-dimension-branches.ts';
 import { semiJoinToDistinctInner } from './semi-join-to-distinct-inner.ts';
 import { orderFilteringJoins } from './order-filtering-joins.ts';
 import { pushDownFilter } from './push-down-filter.ts';
+import { splitSubqueryFilters } from './split-subquery-filters.ts';
 import { pushDownLimit } from './push-down-limit.ts';
 import { pushDownProjection } from './push-down-projection.ts';
 import { chooseBuildSide } from './choose-build-side.ts';
 import { aggregateFromMetadata } from './aggregate-from-metadata.ts';
 import { partialAggregateRule } from '../partial/partial-aggregate-rule.ts';
+import { pruneJoinColumns } from './prune-join-columns.ts';
 
 export const OPTIMIZER_RULES: readonly OptimizerRule[] = [
   simplifyExpressions,
@@ -46,12 +49,15 @@ export const OPTIMIZER_RULES: readonly OptimizerRule[] = [
   semiJoinToDistinctInner,
   orderFilteringJoins,
   pushDownFilter,
+  splitSubqueryFilters,
   pushDownLimit,
   pushDownProjection,
   chooseBuildSide,
   partialAggregateRule,
   // last: the Aggregate aggregate_from_metadata keeps as its fallback then carries partial_aggregate's mark
   aggregateFromMetadata,
+  // after every rewrite: it marks the joins of the plan that runs
+  pruneJoinColumns,
 ];
 
 export interface RuleTiming {

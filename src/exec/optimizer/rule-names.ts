@@ -18,11 +18,13 @@ export const OPTIMIZER_RULE_NAMES = [
   'semi_join_to_distinct_inner',
   'order_filtering_joins',
   'push_down_filter',
+  'split_subquery_filters',
   'push_down_limit',
   'push_down_projection',
   'choose_build_side',
   'partial_aggregate',
   'aggregate_from_metadata',
+  'prune_join_columns',
 ] as const;
 
 export type OptimizerRuleName = (typeof OPTIMIZER_RULE_NAMES)[number];

@@ -1,0 +1,76 @@
+/**
+ * How many keys a runtime key filter may carry into a scan: integer keys travel as one typed array and are
+ * probed as a bitmap, so a big scan takes up to MAX_SCAN_INT_KEYS of them (TPC-H Q3 at SF1: 145,000 orders
+ * keys into lineitem); other key types and filters below an aggregate keep the smaller cap.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Oid, sqlType } from '../common/pgtypes/oids.ts';
+import { initParser, type Join, type LogicalPlan } from '../sql/index.ts';
+import { MemoryCatalog } from '../sql/testing/memory-catalog.ts';
+import { allPlanNodes } from './optimizer/plan-rewrite.ts';
+import { bindPlan } from './testing/optimizer-fixture.ts';
+import { StrictTable } from './testing/strict-table.ts';
+import { MAX_RUNTIME_FILTER_KEYS, MAX_SCAN_FILTER_KEYS, MAX_SCAN_INT_KEYS, scanKeyLimit, withKeyFilter } from './runtime-key-filter.ts';
+
+beforeAll(async () => { await initParser(); });
+
+/** a table that claims `rows` rows (the estimate is all the cap reads) */
+class ClaimedTable extends StrictTable {
+  constructor(columns: ConstructorParameters<typeof StrictTable>[0], private readonly claimed: number) { super(columns, []); }
+  get estimatedRows(): number { return this.claimed; }
+}
+
+const col = (name: string, oid: number) => ({ name, type: sqlType(oid), nullable: false });
+
+function catalog(factRows: number): MemoryCatalog {
+  const cat = new MemoryCatalog();
+  cat.addRelation({ schema: 'public', name: 'fact', source: new ClaimedTable([col('k8', Oid.int8), col('k4', Oid.int4), col('t', Oid.text), col('v', Oid.int4)], factRows) });
+  cat.addRelation({ schema: 'public', name: 'dim', source: new ClaimedTable([col('k8', Oid.int8), col('k4', Oid.int4), col('t', Oid.text)], 1000) });
+  return cat;
+}
+
+const joinOf = (cat: MemoryCatalog, sql: string): Join => allPlanNodes(bindPlan(cat, sql)).filter((n): n is Join => n.kind === 'Join').at(-1)!;
+const eqOf = (j: Join) => {
+  const c = j.condition!;
+  if (c.kind !== 'Op') throw new Error('expected a = condition');
+  return c;
+};
+const keys = (n: number, f: (i: number) => unknown): unknown[] => Array.from({ length: n }, (_, i) => f(i));
+const scanOf = (p: LogicalPlan | undefined): Extract<LogicalPlan, { kind: 'TableScan' }> | undefined =>
+  p === undefined ? undefined : allPlanNodes(p).find((n): n is Extract<LogicalPlan, { kind: 'TableScan' }> => n.kind === 'TableScan');
+
+describe('runtime key filter caps', () => {
+  it('lets integer keys into a big scan up to 1 key per 16 rows, capped at MAX_SCAN_INT_KEYS', () => {
+    const scan = scanOf(bindPlan(catalog(6_000_000), 'SELECT * FROM fact'))!;
+    expect(scanKeyLimit(scan, Oid.int8)).toBe(375_000);
+    expect(scanKeyLimit(scan, Oid.int4)).toBe(375_000);
+    expect(scanKeyLimit(scan, Oid.text)).toBe(MAX_RUNTIME_FILTER_KEYS);
+    expect(scanKeyLimit(scan)).toBe(MAX_RUNTIME_FILTER_KEYS);
+    const huge = scanOf(bindPlan(catalog(100_000_000), 'SELECT * FROM fact'))!;
+    expect(scanKeyLimit(huge, Oid.int8)).toBe(MAX_SCAN_INT_KEYS);
+    const small = scanOf(bindPlan(catalog(3_000), 'SELECT * FROM fact'))!;
+    expect(scanKeyLimit(small, Oid.int8)).toBe(MAX_SCAN_FILTER_KEYS);
+  });
+
+  it('pushes 150,000 bigint keys into a 6M-row scan, but not 150,000 text keys', () => {
+    const cat = catalog(6_000_000);
+    const j = joinOf(cat, 'SELECT d.t FROM dim d JOIN fact f ON f.k8 = d.k8');
+    const f = withKeyFilter(j.right, 0, eqOf(j), keys(150_000, (i) => BigInt(i * 4 + 1)));
+    expect(f?.plan.kind).toBe('TableScan');
+    const pushed = scanOf(f?.plan)?.filters?.at(-1);
+    expect(pushed).toMatchObject({ kind: 'in', column: 0 });
+    expect(pushed !== undefined && 'values' in pushed && Array.isArray(pushed.values) ? pushed.values.length : 0).toBe(150_000);
+    // past 1 key per 16 rows the filter keeps too much to pay
+    expect(withKeyFilter(j.right, 0, eqOf(j), keys(380_000, (i) => BigInt(i)))).toBeNull();
+    const t = joinOf(cat, 'SELECT d.t FROM dim d JOIN fact f ON f.t = d.t');
+    expect(withKeyFilter(t.right, 2, eqOf(t), keys(150_000, (i) => `k${i}`))).toBeNull();
+    expect(withKeyFilter(t.right, 2, eqOf(t), keys(90_000, (i) => `k${i}`))?.plan.kind).toBe('TableScan');
+  });
+
+  it('keeps the smaller cap below an aggregate (the keys become a Filter evaluated per row)', () => {
+    const cat = catalog(6_000_000);
+    const j = joinOf(cat, 'SELECT d.t, a.n FROM dim d JOIN (SELECT k4, count(*) AS n FROM fact GROUP BY k4) a ON a.k4 = d.k4');
+    expect(withKeyFilter(j.right, 0, eqOf(j), keys(MAX_RUNTIME_FILTER_KEYS, (i) => i))).not.toBeNull();
+    expect(withKeyFilter(j.right, 0, eqOf(j), keys(MAX_RUNTIME_FILTER_KEYS + 1, (i) => i))).toBeNull();
+  });
+});
