@@ -9,6 +9,8 @@ import { clearFileCache, configureFileCache, DEFAULT_FILE_CACHE_BYTES } from './
 import { readParquetFooter } from './parquet-footer.ts';
 import { readParquetColumns } from './parquet-reader.ts';
 import { decodeRowGroupJs, jsLeavesFor } from './js-row-group-decode.ts';
+import { arrowDataToValues } from './arrow-values.ts';
+import { isDeepStrictEqual } from 'node:util';
 
 const N = 20_000;
 const P = (name: string, extra: Partial<IcebergType> = {}): IcebergType => ({ kind: 'primitive', name, ...extra }) as IcebergType;
@@ -132,6 +134,33 @@ describe('JS Parquet page decoding', () => {
     });
   }
 
+  it('decodes only the pages holding the asked rows: same values there, placeholders elsewhere', async () => {
+    for (const opts of [cases[2]![1], cases[3]![1]]) {
+      const bytes = writeFile(cols, opts);
+      const footer = await readParquetFooter(ioOf(bytes), 'mem://sel.parquet', bytes.byteLength);
+      const leaves = jsLeavesFor(footer, cols.map((c) => c.name))!;
+      const read = (o: number, l: number) => Promise.resolve(bytes.subarray(o, o + l));
+      const whole = (await decodeRowGroupJs(footer, 0, leaves, read))!;
+      const at = [5, 6, 7000, 11_999];
+      const part = (await decodeRowGroupJs(footer, 0, leaves, read, at))!;
+      expect(part.batchLengths).toEqual(whole.batchLengths);
+      let placeholders = 0;
+      for (const [c, col] of cols.entries()) {
+        let start = 0;
+        for (const [b, len] of whole.batchLengths.entries()) {
+          const all = arrowDataToValues(whole.byName.get(col.name)![b]!, col.ice, 'mem://sel.parquet');
+          const got = arrowDataToValues(part.byName.get(col.name)![b]!, col.ice, 'mem://sel.parquet');
+          for (let r = 0; r < len; r++) {
+            if (at.includes(start + r)) expect(got[r], `${cols[c]!.name} row ${start + r}`).toEqual(all[r]);
+            else if (!isDeepStrictEqual(got[r], all[r])) placeholders++;
+          }
+          start += len;
+        }
+      }
+      expect(placeholders).toBeGreaterThan(N / 4); // pages without asked rows were not decoded
+    }
+  });
+
   it('a v2 data page file with only dictionary-encodable columns decodes in JS', async () => {
     // V2 writers use DELTA encodings once a dictionary is off or full; with a roomy dictionary every page is RLE_DICTIONARY
     const few = cols.filter((c) => c.name === 'qty' || c.name === 'flag' || c.name === 'd');
@@ -157,6 +186,25 @@ describe('JS Parquet page decoding', () => {
     expect(txt![9]).toBe(`comment 9 ${'x'.repeat(9)} über`);
     expect(txt![10]).toBe('');
     expect(txt![17]).toBeNull();
+  });
+
+  it('Decimal128 words built on demand equal the written ones (doubles kept in place, negatives sign-extended)', async () => {
+    const few = cols.filter((c) => c.name === 'price' || c.name === 'qty' || c.name === 'big');
+    const bytes = writeFile(few, { codec: Compression.SNAPPY, dictionary: true, version: WriterVersion.V1 });
+    const footer = await readParquetFooter(ioOf(bytes), 'mem://words.parquet', bytes.byteLength);
+    const t = (await decodeRowGroupJs(footer, 0, jsLeavesFor(footer, few.map((c) => c.name))!, (o, l) => Promise.resolve(bytes.subarray(o, o + l))))!;
+    for (const c of few) {
+      const want = c.data.values as Uint32Array;
+      let start = 0;
+      for (const d of t.byName.get(c.name)!) {
+        const got = d.values as Uint32Array;
+        for (let i = 0; i < d.length; i++) {
+          if (!d.getValid(i)) continue;
+          expect([...got.subarray(4 * i, 4 * i + 4)], `${c.name} row ${start + i}`).toEqual([...want.subarray(4 * (start + i), 4 * (start + i) + 4)]);
+        }
+        start += d.length;
+      }
+    }
   });
 
   it('names the file when a column chunk is damaged (XX001)', async () => {

@@ -10,7 +10,7 @@
 import { DateDay, Decimal, Dictionary, Float32, Float64, Int32, Int64, Utf8, makeData, makeVector, type Data, type DataType } from 'apache-arrow';
 import type { ThriftStruct } from './thrift-compact.ts';
 import { asNumber, type ParquetFooter } from './parquet-footer.ts';
-import { CODEC, decodeColumnChunk, PHYSICAL, UnsupportedPage, type DecodedChunk } from './parquet-page-decoder.ts';
+import { CODEC, decodeColumnChunk, pagesHoldingRows, PHYSICAL, UnsupportedPage, type DecodedChunk } from './parquet-page-decoder.ts';
 import { ROWS_PER_BATCH, type DecodedTable } from './row-group-decode.ts';
 import { setExactDoubles } from './exact-doubles.ts';
 
@@ -86,7 +86,7 @@ export function jsLeavesFor(footer: ParquetFooter, names: readonly string[]): Js
 }
 
 /** where a leaf's column chunk lies in the file, or null when it cannot be read here (other file, codec, encoding) */
-export function chunkSpan(footer: ParquetFooter, rg: number, leaf: JsLeaf): { offset: number; length: number; codec: number } | null {
+export function chunkSpan(footer: ParquetFooter, rg: number, leaf: JsLeaf): { offset: number; length: number; codec: number; uncompressed: number } | null {
   const group = footer.rowGroups[rg];
   const cc = group?.chunks[leaf.index];
   const md = group?.columns[leaf.index];
@@ -100,7 +100,7 @@ export function chunkSpan(footer: ParquetFooter, rg: number, leaf: JsLeaf): { of
   const length = asNumber(md.get(7));
   if (data === undefined || length === undefined || asNumber(md.get(5)) !== group!.numRows) return null;
   const offset = dict !== undefined && dict > 0 && dict < data ? dict : data;
-  return { offset, length, codec };
+  return { offset, length, codec, uncompressed: asNumber(md.get(6)) ?? 0 };
 }
 
 function arrowTypeOf(leaf: JsLeaf): DataType {
@@ -141,15 +141,32 @@ function decimalWords(src: Int32Array, start: number, n: number): Uint32Array {
   return new Uint32Array(words.buffer);
 }
 
-/** int64 unscaled values as doubles, or null when one is past 2^53 in magnitude */
-function exactDoubles(src: Int32Array): Float64Array | null {
+/** Decimal128 words of rows [start, start + n) of exact doubles (|v| < 2^53) */
+function decimalWordsOfDoubles(f: Float64Array, start: number, n: number): Uint32Array {
+  const words = new Int32Array(n * 4);
+  for (let i = 0; i < n; i++) {
+    const v = f[start + i]!;
+    const hi = Math.floor(v / 4294967296), ext = hi < 0 ? -1 : 0, j = 4 * i;
+    words[j] = v - hi * 4294967296; // 0 ≤ low word < 2^32: its bits
+    words[j + 1] = hi;
+    words[j + 2] = ext;
+    words[j + 3] = ext;
+  }
+  return new Uint32Array(words.buffer);
+}
+
+/**
+ * int64 unscaled values turned into doubles in place (the same 8 bytes a value: no second buffer for the
+ * garbage collector to account), or null — values untouched — when one is past 2^53 in magnitude
+ */
+function exactDoublesInPlace(src: Int32Array): Float64Array | null {
   const n = src.length >> 1;
-  const out = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const hi = src[2 * i + 1]!;
     if (hi < -0x200000 || hi >= 0x200000) return null;
-    out[i] = hi * 4294967296 + (src[2 * i]! >>> 0);
   }
+  const out = new Float64Array(src.buffer, src.byteOffset, n);
+  for (let i = 0; i < n; i++) out[i] = src[2 * i + 1]! * 4294967296 + (src[2 * i]! >>> 0); // reads both words before the write
   return out;
 }
 
@@ -158,13 +175,13 @@ function exactDoubles(src: Int32Array): Float64Array | null {
  * reads the exact doubles instead (exact-doubles.ts), so scans that only aggregate or compare them never
  * write 16 bytes per value.
  */
-function lazyDecimalData(type: Decimal, src: Int32Array, start: number, n: number, v: { nullBitmap?: Uint8Array; nullCount: number }): Data {
+function lazyDecimalData(type: Decimal, src: Int32Array | Float64Array, start: number, n: number, v: { nullBitmap?: Uint8Array; nullCount: number }): Data {
   const d = makeData({ type, length: n, ...v });
   let words: Uint32Array | null = null;
   Object.defineProperty(d, 'values', {
     configurable: true,
     enumerable: true,
-    get: () => (words ??= decimalWords(src, start, n)),
+    get: () => (words ??= src instanceof Float64Array ? decimalWordsOfDoubles(src, start, n) : decimalWords(src, start, n)),
     set: (x: Uint32Array) => { words = x; },
   });
   return d;
@@ -209,10 +226,10 @@ function toArrow(leaf: JsLeaf, c: DecodedChunk, lengths: readonly number[]): { d
   const buf = raw.buffer, at = raw.byteOffset;
   if (leaf.kind === 'decimal') {
     const src = new Int32Array(buf, at, raw.byteLength >> 2);
-    const doubles = exactDoubles(src);
+    const doubles = exactDoublesInPlace(src);
     for (const n of lengths) {
       const v = validity(c.defined, start, n);
-      const d = lazyDecimalData(type as Decimal, src, start, n, v);
+      const d = lazyDecimalData(type as Decimal, doubles ?? src, start, n, v);
       if (doubles !== null) setExactDoubles(d, doubles.subarray(start, start + n));
       data.push(d);
       bytes += n * 16 + (v.nullBitmap?.byteLength ?? 0);
@@ -282,8 +299,10 @@ async function readSpans(spans: readonly { offset: number; length: number }[], r
 /**
  * Row group `rg`'s `leaves` (jsLeavesFor), their chunks fetched through `read`, decoded; null when a chunk
  * or a page is of a shape the JS decoder leaves to parquet-wasm. Damaged data throws (the caller names the file).
+ * With `atRows` (ascending row-group-local rows), only the pages holding one of them are decoded: the other
+ * rows hold placeholders (late materialization reads the rows it selected and nothing else).
  */
-export async function decodeRowGroupJs(footer: ParquetFooter, rg: number, leaves: readonly JsLeaf[], read: (offset: number, length: number) => Promise<Uint8Array>): Promise<DecodedTable | null> {
+export async function decodeRowGroupJs(footer: ParquetFooter, rg: number, leaves: readonly JsLeaf[], read: (offset: number, length: number) => Promise<Uint8Array>, atRows?: ArrayLike<number>): Promise<DecodedTable | null> {
   const spans = leaves.map((l) => chunkSpan(footer, rg, l));
   if (spans.some((s) => s === null)) return null;
   const rows = footer.rowGroups[rg]!.numRows;
@@ -297,7 +316,7 @@ export async function decodeRowGroupJs(footer: ParquetFooter, rg: number, leaves
     if (bytesOf.byteLength < spans[i]!.length) throw new Error(`column chunk of "${leaf.name}" is cut short`);
     let decoded: DecodedChunk;
     try {
-      decoded = decodeColumnChunk(bytesOf, spans[i]!.codec, leaf.physical, leaf.optional, rows);
+      decoded = decodeColumnChunk(bytesOf, spans[i]!.codec, leaf.physical, leaf.optional, rows, spans[i]!.uncompressed, atRows === undefined ? undefined : pagesHoldingRows(atRows));
     } catch (e) {
       if (e instanceof UnsupportedPage) return null;
       throw new Error(`row group ${rg} column "${leaf.name}": ${(e as Error).message}`, { cause: e });

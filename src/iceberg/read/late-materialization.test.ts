@@ -17,6 +17,7 @@ import { openParquetSource } from './parquet-source.ts';
 import { configureFileCache, DEFAULT_FILE_CACHE_BYTES } from './file-cache.ts';
 import { lateMaterializationOn, recut, valuesAtRows, type ChunkFilter, type Selected } from './late-materialization.ts';
 import { memoryWriteIO } from '../write/testing/memory-write-io.ts';
+import { resetEnvSettings } from '../../common/env-settings.ts';
 
 const memoryIO = memoryWriteIO;
 
@@ -121,12 +122,42 @@ describe('late materialization', () => {
     expect(m.bytesRead).toBeGreaterThan(0);
     expect(m.bytesRead).toBeLessThan(full.bytesRead * 0.45);
     // once most row groups of the scan had matches, every column comes in one read: same rows, all bytes
-    const history = { rowGroups: 10, matched: 9 };
-    const m1 = emptyScanMetrics();
-    const f1 = { ...chunkFilter({ kind: 'compare', op: '=', fieldId: 1, type: typeOf(1), value: 25_001 }, reqs), history };
-    expect(await collect(readParquetColumns({ io, size }, path, reqs, { filter: f1, metrics: m1 }))).toEqual(one);
-    expect(m1.bytesRead).toBeGreaterThan(full.bytesRead * 0.9);
-    expect(history).toEqual({ rowGroups: 14, matched: 10 });
+    // (parquet-wasm); the JS decoder keeps two reads, its second decoding only the pages holding picked rows
+    for (const js of [false, true]) {
+      process.env.LAKEGATE_PARQUET_JS_DECODE = js ? 'on' : 'off';
+      resetEnvSettings();
+      onTestFinished(() => { delete process.env.LAKEGATE_PARQUET_JS_DECODE; resetEnvSettings(); });
+      const history = { rowGroups: 10, matched: 9 };
+      const m1 = emptyScanMetrics();
+      const f1 = { ...chunkFilter({ kind: 'compare', op: '=', fieldId: 1, type: typeOf(1), value: 25_001 }, reqs), history };
+      expect(await collect(readParquetColumns({ io, size }, path, reqs, { filter: f1, metrics: m1 }))).toEqual(one);
+      if (js) expect(m1.bytesRead).toBeLessThan(full.bytesRead * 0.45);
+      else expect(m1.bytesRead).toBeGreaterThan(full.bytesRead * 0.9);
+      expect(history).toEqual({ rowGroups: 14, matched: 10 });
+    }
+  });
+
+  it('the JS decoder decodes only the pages holding picked rows, with the same rows as parquet-wasm', async () => {
+    configureFileCache(0);
+    onTestFinished(() => { configureFileCache(DEFAULT_FILE_CACHE_BYTES); delete process.env.LAKEGATE_PARQUET_JS_DECODE; resetEnvSettings(); });
+    const N = 60_000;
+    const { io, path, size } = await writeFile(N, 30_000);
+    const reqs = requests([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // rows over both row groups (pages of ~20k rows: the second group's second page holds none), several
+    // batches; string, decimal and NULL-bearing columns in phase 2
+    const expected = [3, 4, 8191, 8192, 22_222, 29_999, 30_000, 45_000];
+    const p: BoundPredicate = { kind: 'in', fieldId: 1, type: typeOf(1), values: expected };
+    const got: Awaited<ReturnType<typeof collect>>[] = [];
+    for (const js of [false, true]) {
+      process.env.LAKEGATE_PARQUET_JS_DECODE = js ? 'on' : 'off';
+      resetEnvSettings();
+      const m = emptyScanMetrics();
+      got.push(await collect(readParquetColumns({ io, size }, path, reqs, { filter: { ...chunkFilter(p, reqs), history: { rowGroups: 10, matched: 10 } }, metrics: m })));
+      expect(m).toMatchObject({ lateRowGroups: 2, lateRowGroupsMatched: 2, lateRowsMaterialized: expected.length });
+    }
+    expect(got[0]!.positions).toEqual(expected);
+    expect(got[0]!.rows).toEqual(expected.map((k) => row(k)));
+    expect(got[1]).toEqual(got[0]);
   });
 
   it('a filter column missing from the file filters as its constant value', async () => {

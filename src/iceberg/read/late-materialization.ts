@@ -154,6 +154,14 @@ export function recut(sel: readonly Selected[], batches: readonly { start: numbe
   return out;
 }
 
+/** the row-group-local rows of `sel` (ascending), `n` of them */
+function pickedRows(sel: readonly Selected[], n: number): Int32Array {
+  const out = new Int32Array(n);
+  let k = 0;
+  for (const x of sel) for (const r of x.rows) out[k++] = x.start + r;
+  return out;
+}
+
 export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<ColumnChunk> {
   const { columns, filter, nameById, idByName, uri, rg, rows, metrics } = r;
   const nameOf = (c: number): string | undefined => nameById.get(columns[c]!.fieldId);
@@ -170,8 +178,10 @@ export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<Col
     const n = nameOf(i);
     if (n !== undefined && !firstAt.has(i)) otherNames.add(n);
   });
-  // most row groups had matches: every column in one read, only the conversion to JS values is late
-  const oneRead = oneReadFor(filter.history) && filterNames.size > 0 && otherNames.size > 0;
+  // most row groups had matches: every column in one read, only the conversion to JS values is late — unless
+  // the source decodes just the pages holding the picked rows (the JS decoder), which a single read cannot
+  const selective = r.source.pageSelective === true && r.source.decodeAt !== undefined;
+  const oneRead = !selective && oneReadFor(filter.history) && filterNames.size > 0 && otherNames.size > 0;
   const selected: Selected[] = [];
   let picked = 0;
   const p1 = filterNames.size === 0 ? null : await r.source.decode(rg, [...filterNames, ...(oneRead ? otherNames : [])], idByName);
@@ -234,8 +244,13 @@ export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<Col
   add(metrics, 'lateRowGroupsMatched', 1);
   add(metrics, 'lateRowsMaterialized', picked);
 
-  // phase 2: the other columns, only the picked rows converted
-  const p2 = otherNames.size === 0 ? null : oneRead ? p1 : await r.source.decode(rg, [...otherNames], idByName);
+  // phase 2: the other columns, only the picked rows converted (and, page-selective, only their pages decoded)
+  let p2: DecodedRowGroup | null = null;
+  if (otherNames.size > 0) {
+    if (oneRead) p2 = p1;
+    else if (selective) p2 = await r.source.decodeAt!(rg, [...otherNames], idByName, pickedRows(selected, picked));
+    p2 ??= await r.source.decode(rg, [...otherNames], idByName);
+  }
   const batches = batchesOf(p2, rows);
   if (batches.reduce((n, b) => n + b.length, 0) !== rows) throw mismatch(uri, rg);
   // both phases decode batches of ROWS_PER_BATCH from the row group's start: re-cut only if they differ

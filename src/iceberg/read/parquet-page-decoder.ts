@@ -41,20 +41,29 @@ export interface DecodedChunk {
 
 const widthOf = (physical: number): number => (physical === PHYSICAL.INT32 || physical === PHYSICAL.FLOAT ? 4 : 8);
 
+/**
+ * per-thread scratch for decompressed page bodies: every body is consumed (copied into the chunk's values, or
+ * decoded into indices / levels) before the next page is decompressed
+ */
+let bodyScratch = new Uint8Array(0);
+
 function decompress(codec: number, src: Uint8Array, size: number): Uint8Array {
   if (codec === CODEC.UNCOMPRESSED) return src;
-  return snappyDecompress(src, size);
+  if (bodyScratch.length < size) bodyScratch = new Uint8Array(Math.max(size, 256 * 1024));
+  return snappyDecompress(src, size, bodyScratch);
 }
 
 const readU32 = (b: Uint8Array, p: number): number => (b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24)) >>> 0;
 
 /** a growable byte buffer with per-row offsets (plain strings) */
 class StringBuilder {
-  bytes = new Uint8Array(1024);
+  bytes: Uint8Array;
   size = 0;
   readonly offsets: Int32Array;
-  constructor(rows: number) {
+  /** `capacity`: the bytes expected (grows past it by doubling) */
+  constructor(rows: number, capacity = 1024) {
     this.offsets = new Int32Array(rows + 1);
+    this.bytes = new Uint8Array(Math.max(capacity, 1024));
   }
   reserve(n: number): void {
     if (this.size + n <= this.bytes.length) return;
@@ -87,10 +96,28 @@ function plainByteArrays(b: Uint8Array, pos: number, end: number, count: number)
 }
 
 /**
- * Decodes the pages of one column chunk (`chunk`: the bytes from its first page to the end of its last) of
- * `rows` rows. `optional`: the leaf has definition levels (max level 1).
+ * Which data pages to decode: `wanted(first, count)` for the page of rows [first, first + count), asked in row
+ * order. A page not wanted is neither decompressed nor decoded: its rows hold placeholders (0, dictionary entry
+ * 0 or an empty string) that the caller never reads.
  */
-export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: number, optional: boolean, rows: number): DecodedChunk {
+export type PageFilter = (first: number, count: number) => boolean;
+
+/** the PageFilter of the pages holding one of `rows` (ascending row-group-local rows) */
+export function pagesHoldingRows(rows: ArrayLike<number>): PageFilter {
+  let at = 0;
+  return (first, count) => {
+    while (at < rows.length && rows[at]! < first) at++;
+    return at < rows.length && rows[at]! < first + count;
+  };
+}
+
+/**
+ * Decodes the pages of one column chunk (`chunk`: the bytes from its first page to the end of its last) of
+ * `rows` rows. `optional`: the leaf has definition levels (max level 1). `uncompressedBytes` (the chunk's
+ * total_uncompressed_size, an upper bound of its plain string bytes) sizes the string buffer once. `wanted`:
+ * decode only some data pages (PageFilter); the dictionary page is always decoded.
+ */
+export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: number, optional: boolean, rows: number, uncompressedBytes = 0, wanted?: PageFilter): DecodedChunk {
   if (codec !== CODEC.UNCOMPRESSED && codec !== CODEC.SNAPPY) throw new UnsupportedPage(`codec ${codec}`);
   const isString = physical === PHYSICAL.BYTE_ARRAY;
   const width = widthOf(physical);
@@ -125,7 +152,7 @@ export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: nu
       if (isString) {
         const { starts, ends } = plainByteArrays(body, 0, body.length, n);
         const offsets = new Int32Array(n + 1);
-        const sb = new StringBuilder(0);
+        const sb = new StringBuilder(0, body.length);
         for (let i = 0; i < n; i++) { sb.append(body, starts[i]!, ends[i]!); offsets[i + 1] = sb.size; }
         dictStr = { offsets, bytes: sb.bytes.subarray(0, sb.size) };
       } else {
@@ -141,6 +168,21 @@ export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: nu
     const header = h.get(type === PAGE.DATA ? 5 : 8) as ThriftStruct;
     count = header.get(1) as number;
     if (row + count > rows) throw new Error(`data pages hold more than the row group's ${rows} rows`);
+    if (wanted !== undefined && !wanted(row, count)) {
+      // placeholders: raw and dictionary indices stay 0; plain strings get empty values
+      if (isString) {
+        const pageEnc = header.get(type === PAGE.DATA ? 2 : 4) as number;
+        if (plain === null && (pageEnc === ENCODING.PLAIN || dictStr === null)) {
+          plain = dictRowsToPlain(indices, dictStr, defined, row, rows, uncompressedBytes);
+          indices = null;
+        }
+        if (plain !== null) plain.offsets.fill(plain.size, row + 1, row + count + 1);
+        else indices ??= new Int32Array(rows);
+      }
+      if (defined !== null) defined.fill(1, row, row + count);
+      row += count;
+      continue;
+    }
     if (levelBuf.length < count) levelBuf = levelScratch = new Int32Array(count);
     if (type === PAGE.DATA) {
       enc = header.get(2) as number;
@@ -212,7 +254,7 @@ export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: nu
       }
     } else if (enc === ENCODING.PLAIN) {
       if (isString) {
-        const sb = (plain ??= dictRowsToPlain(indices, dictStr, defined, row, rows));
+        const sb = (plain ??= dictRowsToPlain(indices, dictStr, defined, row, rows, uncompressedBytes));
         indices = null;
         const { starts, ends } = plainByteArrays(body, p, body.length, present);
         for (let k = 0, i = 0; k < count; k++) {
@@ -246,8 +288,8 @@ function scratchIndices(n: number): Int32Array {
 }
 
 /** strings switch to plain at a PLAIN page: the rows so far (dictionary-encoded) are copied out */
-function dictRowsToPlain(indices: Int32Array | null, dict: { offsets: Int32Array; bytes: Uint8Array } | null, defined: Uint8Array | null, row: number, rows: number): StringBuilder {
-  const sb = new StringBuilder(rows);
+function dictRowsToPlain(indices: Int32Array | null, dict: { offsets: Int32Array; bytes: Uint8Array } | null, defined: Uint8Array | null, row: number, rows: number, capacity: number): StringBuilder {
+  const sb = new StringBuilder(rows, capacity);
   for (let r = 0; r < row; r++) {
     if (indices !== null && dict !== null && (defined === null || defined[r] === 1)) {
       const e = indices[r]!;

@@ -14,7 +14,8 @@
  * With `LAKEGATE_PARQUET_JS_DECODE=on`, row groups whose asked columns are flat leaves of the shapes lakegate
  * writes (js-row-group-decode.ts: PLAIN / dictionary pages, snappy or none) are decoded in JS from the column
  * chunks alone, with no WASM decode and no Arrow IPC hop; the ParquetFile is then opened only for a row group that
- * needs it. Off by default until its SF 1 regressions (see jsDecodeOn) are understood.
+ * needs it, and late materialization's second phase decodes only the pages holding the picked rows
+ * (decodeAt). Off by default (see jsDecodeOn).
  */
 import { ParquetFile } from 'parquet-wasm';
 import { tableFromIPC, type Field } from 'apache-arrow';
@@ -41,6 +42,15 @@ export interface ParquetSource {
   readonly rowGroupRows: readonly number[];
   /** the columns `names` of row group `rg`, resolved to field ids by `idByName` */
   decode(rg: number, names: readonly string[], idByName: ReadonlyMap<string, number>): Promise<DecodedRowGroup>;
+  /**
+   * Late materialization's second phase: the columns `names` of row group `rg` where only rows `atRows`
+   * (ascending, row-group-local) are read afterwards — the JS decoder then decodes only the pages holding
+   * them; null when this source decodes whole row groups only (then `decode`). Absent on sources that cache
+   * decoded columns (small files: a whole decode is kept for the next query).
+   */
+  decodeAt?(rg: number, names: readonly string[], idByName: ReadonlyMap<string, number>, atRows: ArrayLike<number>): Promise<DecodedRowGroup | null>;
+  /** decodeAt skips pages (the JS decoder reads this file): a second phase then costs only the pages it needs */
+  readonly pageSelective?: boolean;
   /** releases WASM memory held for the file */
   free(): void;
 }
@@ -80,8 +90,11 @@ export async function openParquet(
 }
 
 /**
- * the JS decoder is off unless LAKEGATE_PARQUET_JS_DECODE=on: at SF 1 it saved nothing on q1/q6 and made q19
- * (1.34 → 1.90 s), q20 (0.34 → 0.71 s) and q11 (0.24 → 0.35 s) slower (session 10, not yet diagnosed)
+ * the JS decoder is off unless LAKEGATE_PARQUET_JS_DECODE=on. Its SF 1 slowdowns (q19, q20, q11; session 10)
+ * were the big-file path allocating a buffer per decompressed page, a doubling string buffer and a second
+ * copy of every decimal column — full garbage collections requested by external memory; fixed. Big files now
+ * also decode only the pages holding late materialization's picked rows (decodeAt). Still off: at SF 0.2 some
+ * lineitem queries (q15, q17) measured slower under load (session 11).
  */
 export const jsDecodeOn = (): boolean => envFlagSetOn('LAKEGATE_PARQUET_JS_DECODE');
 
@@ -89,11 +102,11 @@ export const jsDecodeOn = (): boolean => envFlagSetOn('LAKEGATE_PARQUET_JS_DECOD
  * Row group `rg`'s columns `names` decoded in JS from chunks fetched by `read`, or null when one of them needs
  * parquet-wasm (js-row-group-decode.ts). Damaged data: XX001 naming the file.
  */
-async function decodeJs(footer: ParquetFooter, rg: number, names: readonly string[], uri: string, read: (offset: number, length: number) => Promise<Uint8Array>, guard: GuardedReads | null): Promise<DecodedTable | null> {
+async function decodeJs(footer: ParquetFooter, rg: number, names: readonly string[], uri: string, read: (offset: number, length: number) => Promise<Uint8Array>, guard: GuardedReads | null, atRows?: ArrayLike<number>): Promise<DecodedTable | null> {
   const leaves = jsLeavesFor(footer, names);
   if (leaves === null) return null;
   try {
-    return await decodeRowGroupJs(footer, rg, leaves, read);
+    return await decodeRowGroupJs(footer, rg, leaves, read, atRows);
   } catch (e) {
     throw guard === null ? fileReadError('Parquet', uri, e) : guard.error('Parquet', uri, e);
   }
@@ -129,6 +142,17 @@ class WasmFileSource implements ParquetSource {
   async decode(rg: number, names: readonly string[], idByName: ReadonlyMap<string, number>): Promise<DecodedRowGroup> {
     const t = await this.decodeTable(rg, names);
     return assembleRowGroup(t.batchLengths, names, (n) => t.byName.get(n) ?? [], idByName);
+  }
+
+  get pageSelective(): boolean {
+    return this.footer !== null && !(this.input instanceof Uint8Array);
+  }
+
+  async decodeAt(rg: number, names: readonly string[], idByName: ReadonlyMap<string, number>, atRows: ArrayLike<number>): Promise<DecodedRowGroup | null> {
+    const input = this.input;
+    if (this.footer === null || input instanceof Uint8Array) return null;
+    const t = await decodeJs(this.footer, rg, names, this.uri, (o, l) => input.io.readRange(this.uri, o, l), this.guard, atRows);
+    return t === null ? null : assembleRowGroup(t.batchLengths, names, (n) => t.byName.get(n) ?? [], idByName);
   }
 
   async decodeTable(rg: number, names: readonly string[]): Promise<DecodedTable> {

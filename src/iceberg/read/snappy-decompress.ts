@@ -17,11 +17,16 @@ function preamble(src: Uint8Array): { length: number; pos: number } {
   }
 }
 
-/** Decompresses `src`; throws on a malformed block or when the result is not `expected` bytes long. */
-export function snappyDecompress(src: Uint8Array, expected: number): Uint8Array {
+/**
+ * Decompresses `src`; throws on a malformed block or when the result is not `expected` bytes long. With `into`
+ * (a scratch buffer of at least `expected` bytes, whose contents the caller consumes before its next use) the
+ * result is a view of it: a scan decompresses a page per call, and a fresh buffer per page made the garbage
+ * collector the biggest cost of a big-file scan.
+ */
+export function snappyDecompress(src: Uint8Array, expected: number, into?: Uint8Array): Uint8Array {
   const { length, pos: start } = preamble(src);
   if (length !== expected) throw new Error(`snappy: block holds ${length} bytes, page header says ${expected}`);
-  const out = new Uint8Array(length);
+  const out = into !== undefined && into.length >= length ? into.subarray(0, length) : new Uint8Array(length);
   let pos = start, o = 0;
   const end = src.length;
   while (pos < end) {
