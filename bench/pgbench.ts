@@ -134,7 +134,12 @@ async function spawnLakegate(processes: number): Promise<{ url: string; close():
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   // a fixed port clashes with other servers on the machine: port 0, and the port the server reports
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`lakegate did not start in 60 s: ${out}`)), 60_000);
+    const timer = setTimeout(() => {
+      // a server still starting must not outlive the run (it would keep this process waiting on its pipes)
+      child.kill('SIGKILL');
+      rmSync(warehouse, { recursive: true, force: true });
+      reject(new Error(`lakegate did not start in 60 s: ${out}`));
+    }, 60_000);
     child.stdout.on('data', () => {
       const listening = /listening on \S*:(\d+)/.exec(out);
       if (listening !== null) {

@@ -127,8 +127,15 @@ export class EngineSession implements HandlerSession {
   }
 
   takeParameterChanges(): ReadonlyArray<readonly [string, string]> {
+    // every change of a reported setting bumps the settings version: none since the last call, no array
+    const version = this.settings.version;
+    if (version === this.reportedVersion) return NO_CHANGES;
+    this.reportedVersion = version;
     return this.settings.takeChanges();
   }
+
+  /** the settings version takeParameterChanges last looked at */
+  private reportedVersion = -1;
 
   transactionStatus(): 'I' | 'T' | 'E' {
     return this.tx.status;
@@ -234,12 +241,16 @@ export class EngineSession implements HandlerSession {
     if (statements.length > 1) {
       throw pgError(SqlState.syntax_error, 'cannot insert multiple commands into a prepared statement');
     }
+    this.mirrorChecked = false;
     const prepared = this.prepareParsedNow(statements[0] ?? null, paramTypes);
     if (prepared instanceof Promise) return prepared.then(this.markFresh);
-    return this.markFresh(prepared);
+    return this.mirrorChecked ? this.markFresh(prepared) : prepared;
   }
 
-  /** set by Parse once its statement is prepared (the mirror was brought up to date, or need not be) */
+  /** set by prepareParsedNow when it brought the mirror up to date (a cached catalog-free plan skips that) */
+  private mirrorChecked = false;
+
+  /** set by a Parse that brought the mirror up to date: the Execute of the same pipeline need not check again */
   private readonly markFresh = (prepared: EnginePrepared): EnginePrepared => {
     this.mirrorFreshUntilSync = true;
     return prepared;
@@ -260,6 +271,7 @@ export class EngineSession implements HandlerSession {
     const cached = query ? this.runner.plans.get(this.runner.keys.ofParse(parsed, paramTypes)) : undefined;
     if (cached === undefined || !isCatalogFree(cached)) {
       const version = this.planVersion;
+      this.mirrorChecked = true;
       const refreshing = this.iceberg?.refreshIfStale();
       if (refreshing !== undefined) {
         return refreshing.then(() => this.preparedOf(parsed, paramTypes, query, this.planVersion !== version && query ? this.runner.plans.get(this.runner.keys.ofParse(parsed, paramTypes)) : cached));
@@ -463,6 +475,7 @@ function nowMicros(): bigint {
 }
 
 const EMPTY_RESULT: StatementResult = { kind: 'empty' };
+const NO_CHANGES: ReadonlyArray<readonly [string, string]> = Object.freeze([]);
 
 function abortReason(signal: AbortSignal): GatewayError {
   const reason: unknown = signal.reason;

@@ -113,7 +113,7 @@ async function serveProcesses(config: Config): Promise<number> {
     await new Promise<void>((resolve) => process.once('beforeExit', () => resolve()));
     return 0;
   }
-  const primary = await startPrimary({ processes: config.processes, maxConnections: config.max_connections });
+  const primary = await startPrimary({ processes: config.processes, host: config.host, port: config.port, maxConnections: config.max_connections });
   console.log(`lakegate listening on ${primary.host}:${primary.port} (${config.processes} processes)`);
   if (primary.restPort !== undefined) console.log(`lakegate Iceberg REST catalog on http://${primary.host}:${primary.restPort}`);
   return await closeOnSignal(primary);

@@ -88,7 +88,11 @@ export async function startServer(config: Config | ConfigInput = {}, handler?: Q
   options.cluster?.serveCancelRequests((pid, key) => void server.cancelLocal(pid, key));
   let addr: { port: number; host: string };
   try {
-    addr = await server.listen(cfg.port, cfg.host);
+    // a server process of `processes: N` does not listen: the primary accepts and hands connections over
+    if (options.cluster !== undefined) {
+      options.cluster.serveConnections((socket) => server.accept(socket));
+      addr = { port: cfg.port, host: cfg.host };
+    } else addr = await server.listen(cfg.port, cfg.host);
   } catch (e) {
     await engine?.close();
     await releaseWorkers();

@@ -86,6 +86,24 @@ describe('read-your-writes across servers sharing a warehouse', () => {
     }
   }, 30_000);
 
+  it('a Parse that checked nothing (a cached catalog-free plan) does not spare a later Execute its check', async () => {
+    await ca.query('create schema rw_parse');
+    await ca.query('create table rw_parse.q (id int)');
+    await ca.query('insert into rw_parse.q values (1)');
+    const raw = await RawClient.ready(a.port, { user: 'postgres' });
+    try {
+      raw.send(fe.parse('count_q', 'select count(*)::int from rw_parse.q'), fe.parse('one', 'select 1'), fe.sync());
+      await raw.until('Z');
+      await cb.query('insert into rw_parse.q values (2)');
+      // 'select 1' is cached and reads no catalog: its Parse skips the check, so the Execute must make it
+      // in one write: the Execute arrives with the Parse (else it counts as sent after the Parse's answer)
+      raw.send(Buffer.concat([fe.parse('one_again', 'select 1'), fe.bind('', 'count_q'), fe.execute(''), fe.sync()]));
+      expect(firstInt(await raw.until('Z'))).toBe(2);
+    } finally {
+      raw.end();
+    }
+  }, 30_000);
+
   it('sees ALTER TABLE from the other server (new column) at the next statement', async () => {
     await ca.query('create table rw.u (id int)');
     await cb.query('insert into rw.u values (1)');

@@ -82,7 +82,11 @@ export class PgWireServer {
     });
   }
 
-  private accept(socket: Socket): void {
+  /**
+   * Runs a connection on `socket`: the ones this server's listener accepts, and in a server process of
+   * `processes: N` the ones the primary accepted and handed over (src/server/cluster/).
+   */
+  accept(socket: Socket): void {
     if (this.closing) {
       socket.destroy();
       return;

@@ -1,18 +1,24 @@
 /**
- * The primary of `lakegate serve --processes N`: forks N server processes (node:cluster; they share the
- * listening socket, connections are handed out round-robin), relays what must cross processes (CancelRequest
- * and pg_cancel/terminate_backend by pid, pg_stat_activity gathers, server-wide max_connections), restarts a
- * server process that dies, and on close() asks every one to shut down gracefully.
+ * The primary of `lakegate serve --processes N`: forks N server processes (node:cluster), accepts the client
+ * connections itself and hands each socket to the process with the fewest open connections (node:cluster's
+ * round-robin hands a burst of connections to whichever process acknowledges first: pgbench's 8 landed 6/2
+ * in 2 of 12 starts, and the busier process then bounds the throughput), relays what must cross processes
+ * (CancelRequest and pg_cancel/terminate_backend by pid, pg_stat_activity gathers, server-wide
+ * max_connections), restarts a server process that dies, and on close() asks every one to shut down gracefully.
  *
  * Process 1 starts alone first (it writes the sample lakehouse when missing); the others start once it listens.
  * The primary never opens the warehouse.
  */
 import cluster, { type Worker } from 'node:cluster';
+import { createServer, type Socket } from 'node:net';
 import type { SessionSummary } from '../../catalog/session-view.ts';
 import { FIRST_XID_ENV, PROCESS_INDEX_ENV, nextFirstXid, processIndexOfPid, type ToPrimary, type ToWorker } from './cluster-protocol.ts';
 
 export interface PrimaryOptions {
   readonly processes: number;
+  /** where clients connect (port 0: a free port) */
+  readonly host: string;
+  readonly port: number;
   /** max_connections, counted over all processes */
   readonly maxConnections: number;
   readonly log?: (line: string) => void;
@@ -33,7 +39,12 @@ type Listening = Extract<ToPrimary, { t: 'listening' }>;
 
 interface Slot {
   worker: Worker;
+  /** admitted connections (max_connections) */
   connections: number;
+  /** sockets handed to this process and not yet closed (the balance) */
+  open: number;
+  /** it announced 'listening': it serves handed-over connections */
+  ready: boolean;
   startedAt: number;
 }
 
@@ -110,22 +121,65 @@ export async function startPrimary(options: PrimaryOptions): Promise<RunningPrim
         }
         return;
       }
+      case 'disconnected': {
+        const slot = slots.get(index);
+        if (slot !== undefined && slot.open > 0) slot.open--;
+        return;
+      }
       case 'listening':
         return;
     }
   };
+
+  /** the ready process with the fewest open connections; among equals the next one after the last chosen */
+  let lastChosen = 0;
+  const leastBusy = (): [number, Slot] | null => {
+    let best: [number, Slot] | null = null;
+    let bestRank = Infinity;
+    for (const [i, slot] of slots) {
+      if (!slot.ready || !slot.worker.isConnected()) continue;
+      // indexes are 1…MAX_PROCESSES (< 256): the rotation after lastChosen breaks ties
+      const rank = slot.open * 256 + ((i - lastChosen - 1 + 256) % 256);
+      if (rank < bestRank) {
+        best = [i, slot];
+        bestRank = rank;
+      }
+    }
+    return best;
+  };
+
+  /** hands a client socket (accepted paused: no byte read here) to the least busy server process */
+  const handOver = (socket: Socket): void => {
+    const chosen = shuttingDown ? null : leastBusy();
+    if (chosen === null) {
+      socket.destroy();
+      return;
+    }
+    const [index, slot] = chosen;
+    lastChosen = index;
+    slot.open++;
+    slot.worker.send({ t: 'connection' } satisfies ToWorker, socket, (e: Error | null) => {
+      if (e === null) return;
+      // the process went away meanwhile: the client sees its connection closed, as with a crash
+      if (slot.open > 0) slot.open--;
+      socket.destroy();
+    });
+  };
+  const listener = createServer({ pauseOnConnect: true }, handOver);
+  listener.on('error', (e) => log(`listener error: ${e.message}`));
 
   /** forks process `index`; resolves when it listens, rejects when it exits first */
   const fork = (index: number): Promise<Listening> =>
     new Promise((resolve, reject) => {
       lastFirstXid = nextFirstXid(lastFirstXid);
       const worker = cluster.fork({ [PROCESS_INDEX_ENV]: String(index), [FIRST_XID_ENV]: String(lastFirstXid) });
-      const slot: Slot = { worker, connections: 0, startedAt: Date.now() };
+      const slot: Slot = { worker, connections: 0, open: 0, ready: false, startedAt: Date.now() };
       slots.set(index, slot);
       let listening = false;
       worker.on('message', (m: ToPrimary) => {
         if (m.t === 'listening' && !listening) {
           listening = true;
+          slot.ready = true;
           resolve(m);
         }
         onMessage(index, m);
@@ -154,6 +208,7 @@ export async function startPrimary(options: PrimaryOptions): Promise<RunningPrim
 
   const close = async (): Promise<void> => {
     shuttingDown = true;
+    const listenerClosed = new Promise<void>((resolve) => listener.close(() => resolve()));
     const exits = [...slots.values()].map(
       ({ worker }) =>
         new Promise<void>((resolve) => {
@@ -166,20 +221,29 @@ export async function startPrimary(options: PrimaryOptions): Promise<RunningPrim
           }, 10_000).unref();
         }),
     );
-    await Promise.all(exits);
+    await Promise.all([...exits, listenerClosed]);
   };
 
   let first: Listening;
+  let address: { host: string; port: number };
   try {
     first = await fork(1);
     await Promise.all(Array.from({ length: options.processes - 1 }, (_, i) => fork(i + 2)));
+    address = await new Promise((resolve, reject) => {
+      listener.once('error', reject);
+      listener.listen(options.port, options.host, () => {
+        listener.off('error', reject);
+        const a = listener.address();
+        resolve({ host: options.host, port: typeof a === 'object' && a !== null ? a.port : options.port });
+      });
+    });
   } catch (e) {
     await close();
     throw e;
   }
   return {
-    host: first.host,
-    port: first.port,
+    host: address.host,
+    port: address.port,
     ...(first.restPort === undefined ? {} : { restPort: first.restPort }),
     processPids: () => new Map([...slots].map(([i, s]) => [i, s.worker.process.pid ?? 0])),
     close,

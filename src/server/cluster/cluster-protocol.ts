@@ -63,7 +63,9 @@ export type ToPrimary =
   | { readonly t: 'sessions'; readonly id: number; readonly sessions: readonly SessionSummary[] }
   /** max_connections is server-wide: a slot for a new connection, please */
   | { readonly t: 'admit'; readonly id: number }
-  | { readonly t: 'release' };
+  | { readonly t: 'release' }
+  /** a client socket the primary handed over ('connection') has closed: one fewer open here */
+  | { readonly t: 'disconnected' };
 
 export type ToWorker =
   | { readonly t: 'cancel-request'; readonly pid: number; readonly key: number }
@@ -71,4 +73,6 @@ export type ToWorker =
   | { readonly t: 'list-sessions'; readonly id: number }
   | { readonly t: 'gathered'; readonly id: number; readonly sessions: readonly SessionSummary[] }
   | { readonly t: 'admitted'; readonly id: number; readonly ok: boolean }
+  /** a client connection the primary accepted: the socket travels as the message's handle */
+  | { readonly t: 'connection' }
   | { readonly t: 'shutdown' };

@@ -15,8 +15,9 @@ export async function runClusterWorker(cfg: Config): Promise<RunningServer> {
   }
   const send = process.send.bind(process);
   const link = new WorkerLink(index, cfg.processes, {
-    send: (m: ToPrimary) => void send(m),
-    on: (_event, listener: (m: ToWorker) => void) => void process.on('message', listener as (m: unknown) => void),
+    // after the primary is gone (disconnect) a send would emit an unhandled 'error': drop it instead
+    send: (m: ToPrimary) => void (process.connected && send(m)),
+    on: (_event, listener: (m: ToWorker, handle?: unknown) => void) => void process.on('message', listener as (m: unknown, handle: unknown) => void),
   }, firstXidFromEnv(process.env[FIRST_XID_ENV]));
   // the sample lakehouse is written by process 1 only (the others start after it listens)
   const server = await startServer(index === 1 ? cfg : { ...cfg, sample_data: false }, undefined, { cluster: link });

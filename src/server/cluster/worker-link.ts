@@ -4,6 +4,7 @@
  * of their pids) and the wire server's cluster hooks (pid range, CancelRequest forwarding, server-wide
  * max_connections), and it answers what the primary relays from the other processes.
  */
+import type { Socket } from 'node:net';
 import type { ClusterPeers, LocalSessions } from '../../engine/index.ts';
 import type { SessionSummary } from '../../catalog/session-view.ts';
 import { clockXid, pidRangeOf, type ToPrimary, type ToWorker } from './cluster-protocol.ts';
@@ -13,7 +14,8 @@ const GATHER_TIMEOUT_MS = 500;
 
 export interface IpcChannel {
   send(message: ToPrimary): void;
-  on(event: 'message', listener: (message: ToWorker) => void): void;
+  /** `handle`: the client socket of a 'connection' message */
+  on(event: 'message', listener: (message: ToWorker, handle?: unknown) => void): void;
 }
 
 export class WorkerLink implements ClusterPeers {
@@ -24,6 +26,8 @@ export class WorkerLink implements ClusterPeers {
   private readonly waiting = new Map<number, (message: ToWorker) => void>();
   /** the primary asked this process to stop */
   onShutdown: () => void = () => {};
+  /** a client connection the primary accepted and handed to this process (the wire server's accept) */
+  private acceptConnection: ((socket: Socket) => void) | null = null;
 
   constructor(
     readonly index: number,
@@ -32,7 +36,7 @@ export class WorkerLink implements ClusterPeers {
     /** this fork's first transaction id (cluster-protocol.ts); default: the clock's */
     readonly firstXid: bigint = clockXid(),
   ) {
-    channel.on('message', (m) => this.receive(m));
+    channel.on('message', (m, handle) => this.receive(m, handle));
   }
 
   // ---- the wire server's hooks
@@ -51,6 +55,17 @@ export class WorkerLink implements ClusterPeers {
 
   release(): void {
     this.channel.send({ t: 'release' });
+  }
+
+  /**
+   * Serves the client connections the primary hands over (it accepts them and gives each to the process with
+   * the fewest open ones); each one's close is reported back so the primary's counts stay right.
+   */
+  serveConnections(accept: (socket: Socket) => void): void {
+    this.acceptConnection = (socket) => {
+      socket.once('close', () => this.channel.send({ t: 'disconnected' }));
+      accept(socket);
+    };
   }
 
   /** the wire server's cancel of one of this process's sessions (CancelRequest relayed by the primary) */
@@ -103,8 +118,18 @@ export class WorkerLink implements ClusterPeers {
     });
   }
 
-  private receive(m: ToWorker): void {
+  private receive(m: ToWorker, handle?: unknown): void {
     switch (m.t) {
+      case 'connection': {
+        const socket = handle as Socket | undefined;
+        if (socket === undefined || socket === null) return;
+        if (this.acceptConnection !== null) this.acceptConnection(socket);
+        else {
+          socket.destroy();
+          this.channel.send({ t: 'disconnected' });
+        }
+        return;
+      }
       case 'gathered':
       case 'admitted': {
         const resolve = this.waiting.get(m.id);
