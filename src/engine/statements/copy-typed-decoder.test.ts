@@ -142,6 +142,22 @@ describe('typed COPY decoding = the type input functions', () => {
     for (let cut = 1; cut < textInput.length; cut++) expect((await decode(textInput, text, types, 16384, [cut])).rows).toEqual(textRows);
   });
 
+  it('records wider than the field-bound arrays start (16): quoted csv and text fields beyond them keep their values', async () => {
+    const width = 40;
+    const types = Array.from({ length: width }, (_, i) => (i % 2 === 0 ? t(Oid.int4) : t(Oid.text)));
+    const row = (r: number): string[] => Array.from({ length: width }, (_, i) => (i % 2 === 0 ? String(r * 100 + i) : `v${r}_${i}`));
+    const expected = [0, 1, 2].map((r) => row(r).map((v, i) => (i % 2 === 0 ? Number(v) : v)));
+    // quoted fields send csv records through the general reader, which records every field's bounds
+    const csvInput = [0, 1, 2].map((r) => row(r).map((v, i) => (i % 2 === 1 ? `"${v}"` : v)).join(',')).join('\n') + '\n';
+    expect((await decode(csvInput, csv, types)).rows).toEqual(expected);
+    const textInput = [0, 1, 2].map((r) => row(r).map((v, i) => (i === width - 1 ? `${v}\\t` : v)).join('\t')).join('\n') + '\n';
+    const textRows = (await decode(textInput, text, types)).rows;
+    expect(textRows.map((r) => r.slice(0, width - 1))).toEqual(expected.map((r) => r.slice(0, width - 1)));
+    expect(textRows.map((r) => r[width - 1])).toEqual([0, 1, 2].map((r) => `v${r}_${width - 1}\t`));
+    // more fields than columns, past the grown arrays too: PostgreSQL's 22P04
+    await expect(decode(`${[...row(0), ...row(1)].map((v) => `"${v}"`).join(',')}\n`, csv, types)).rejects.toMatchObject({ code: '22P04', message: 'extra data after last expected column' });
+  });
+
   it('batches of batchRows rows; 22P04 and 22021 errors name what PostgreSQL names', async () => {
     const { rows } = await decode(Array.from({ length: 10 }, (_, i) => `${i},v${i}\n`).join(''), csv, [t(Oid.int4), t(Oid.text)], 3);
     expect(rows.map((r) => r[0])).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
