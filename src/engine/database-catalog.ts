@@ -7,6 +7,7 @@ import { pgError } from '../common/errors.ts';
 import { SqlState } from '../common/sqlstate.ts';
 import type { RelationInfo, SchemaInfo } from '../catalog/catalog-view.ts';
 import { StableOids } from './stable-oids.ts';
+import { MemorySequenceStore } from '../catalog/sequences/memory-sequence-store.ts';
 
 /** First OID for user objects, as in PostgreSQL (FirstNormalObjectId). */
 export const FIRST_USER_OID = 16384;
@@ -28,6 +29,8 @@ export class DatabaseCatalog {
    * and stay allowed.
    */
   localRelationsRefused = false;
+  /** sequences of the memory schemas (`public`): in this process only, like memory tables */
+  readonly sequences = new MemorySequenceStore();
   readonly stableOids = new StableOids((identity, holder) => process.stderr.write(`lakegate: OID slot of ${identity} is held by ${holder}; probing\n`));
 
   constructor(

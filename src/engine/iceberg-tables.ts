@@ -14,6 +14,10 @@ import type { TableSource } from '../catalog/table-source.ts';
 import { applySchemaChanges, purgeTableFiles, setPartitioning, type SchemaChange } from '../iceberg/index.ts';
 import type { ColumnDef } from '../catalog/table-source.ts';
 import type { DatabaseCatalog } from './database-catalog.ts';
+import { SqlCatalog } from '../catalog/iceberg/sql-catalog.ts';
+import { SqlSequenceStore } from '../catalog/sequences/sql-sequence-store.ts';
+import { SequenceSource } from '../catalog/sequences/sequence-source.ts';
+import type { StoredSequence } from '../catalog/sequences/sequence-store.ts';
 
 /** catalogs without a change token (REST, PostgreSQL-backed) are re-listed at most this often */
 const REFRESH_INTERVAL_MS = 200;
@@ -67,6 +71,10 @@ export class IcebergTables {
   /** the catalog's change token when the last refresh started (IcebergCatalog.changeToken) */
   private lastToken: number | string | undefined;
   private inFlight: Promise<void> | null = null;
+  /** sequences of Iceberg namespaces, in the SQL catalog's database; undefined on a REST catalog */
+  readonly sequences: SqlSequenceStore | undefined;
+  /** mirrored sequences by `schema\0name`: a signature of their options, their OIDs and source */
+  private readonly loadedSequences = new Map<string, { sig: string; identity: string; source: SequenceSource }>();
 
   constructor(
     private readonly db: DatabaseCatalog,
@@ -77,7 +85,9 @@ export class IcebergTables {
     private readonly write?: IcebergWriteOptions,
     /** views are mirrored only with a factory (and a catalog that stores views) */
     private readonly viewSource?: ViewSourceFactory,
-  ) {}
+  ) {
+    this.sequences = catalog instanceof SqlCatalog && write !== undefined ? new SqlSequenceStore(catalog.dialect, catalog.name) : undefined;
+  }
 
   /** CREATE VIEW can persist a view in this catalog (writable, and the catalog stores views) */
   get storesViews(): boolean {
@@ -214,6 +224,7 @@ export class IcebergTables {
         changed = true;
       }
     }
+    if (await this.refreshSequences(namespaces)) changed = true;
     // a namespace dropped through another process or engine: its schema leaves once nothing of it is left
     // here (only schemas listed before: one whose CREATE SCHEMA is still creating its namespace stays)
     for (const name of this.listedNamespaces) {
@@ -229,6 +240,54 @@ export class IcebergTables {
     for (const { schema, id, key } of found) if (await this.refreshTable(schema, id, key)) changed = true;
     for (const { schema, id, key } of foundViews) if (await this.refreshView(schema, id, key)) changed = true;
     if (changed) this.onChange();
+  }
+
+  /**
+   * Sequences of the listed namespaces become relations of kind 'S' (one query per refresh); a sequence keeps
+   * its SequenceSource and its OIDs (identity: its name) while it exists, and its latest state is noted.
+   */
+  private async refreshSequences(namespaces: ReadonlySet<string>): Promise<boolean> {
+    const store = this.sequences;
+    if (store === undefined) return false;
+    let list: readonly StoredSequence[];
+    try {
+      list = await store.list();
+    } catch (e) {
+      this.log(`cannot list sequences: ${e instanceof Error ? e.message : String(e)}`);
+      return false;
+    }
+    let changed = false;
+    const seen = new Set<string>();
+    const keyOf = (s: StoredSequence): string => `${s.namespace}\u0000${s.name}`;
+    for (const s of [...list].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0))) {
+      const schemaInfo = this.db.schema(s.namespace);
+      if (!namespaces.has(s.namespace) || schemaInfo === undefined) continue;
+      const key = keyOf(s);
+      seen.add(key);
+      const o = s.options;
+      const sig = [o.dataType, o.start, o.increment, o.min, o.max, o.cache, o.cycle, JSON.stringify(s.ownedBy ?? null)].join('/');
+      const previous = this.loadedSequences.get(key);
+      if (previous !== undefined) previous.source.latest = s;
+      if (previous?.sig === sig && this.db.findRelation(s.namespace, s.name)?.source === previous.source) continue;
+      const identity = previous?.identity ?? `sequence:${s.namespace}.${s.name}`;
+      const source = previous?.source ?? new SequenceSource(store, s);
+      this.db.replaceRelation({
+        oid: this.db.stableOids.assign(identity), schema: s.namespace, schemaOid: schemaInfo.oid, name: s.name, kind: 'S', persistence: 'p',
+        rowTypeOid: this.db.stableOids.assign(`${identity}/rowtype`), source,
+      });
+      this.loadedSequences.set(key, { sig, identity, source });
+      changed = true;
+    }
+    for (const [key, gone] of [...this.loadedSequences]) {
+      if (seen.has(key)) continue;
+      const [schema, name] = key.split('\u0000') as [string, string];
+      if (this.db.findRelation(schema, name)?.source === gone.source) this.db.removeRelation(schema, name);
+      this.loadedSequences.delete(key);
+      this.db.stableOids.release(gone.identity);
+      this.db.stableOids.releasePrefix(`${gone.identity}/`);
+      changed = true;
+    }
+    return changed;
   }
 
   /** loads a view when its pointer moved; a view whose metadata cannot be read is logged and left out */

@@ -5,6 +5,7 @@
  */
 import type { CatalogView, RelationInfo, SchemaInfo } from '../catalog/catalog-view.ts';
 import type { DatabaseCatalog } from './database-catalog.ts';
+import { MemorySequenceStore } from '../catalog/sequences/memory-sequence-store.ts';
 import { isMetadataTableOid, metadataTableOid } from './stable-oids.ts';
 import { findMetadataRelation, metadataRelationByOid, metadataTableOids } from '../iceberg/index.ts';
 
@@ -16,6 +17,8 @@ export interface SystemCatalog {
 export class SessionCatalog implements CatalogView {
   private readonly tempRelations = new Map<string, RelationInfo>();
   private tempSchemaInfo: SchemaInfo | undefined;
+  /** the session's TEMP sequences */
+  readonly tempSequences = new MemorySequenceStore();
   private readonly systemByKey: Map<string, RelationInfo>;
   private readonly systemByOid: Map<number, RelationInfo>;
   /** inside a transaction block that may write Iceberg tables: the session's view of them (iceberg-transaction.ts) */

@@ -8,6 +8,7 @@ import { fallbackFunctions, miscFunctions } from './functions/misc-functions.ts'
 import { privilegeFunctions } from './functions/privilege-functions.ts';
 import { psqlSupportFunctions } from './functions/psql-support-functions.ts';
 import { sessionFunctions } from './functions/session-functions.ts';
+import { sequenceFunctions } from './functions/sequence-functions.ts';
 
 export { fallbackFunctions } from './functions/misc-functions.ts';
 
@@ -17,6 +18,7 @@ export const pgcatalogFunctions: readonly RoutineDef[] = [
   ...privilegeFunctions,
   ...miscFunctions,
   ...psqlSupportFunctions,
+  ...sequenceFunctions,
 ];
 
 /** pgcatalogFunctions plus the fallbacks, for tests and registries without a string library. */

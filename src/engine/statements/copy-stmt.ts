@@ -20,6 +20,7 @@ import { decodeCopyInParallel, decodeWorkersEnabled, parallelDecodable } from '.
 import { TypedBatch, type TypedColumn } from '../../iceberg/write/typed-columns.ts';
 import { lookupRelation } from './ddl.ts';
 import { MemoryTable } from '../memory-table.ts';
+import { columnDefaultFills } from './column-default-fill.ts';
 
 export const runCopy: UtilityHandler = async (session, stmt, params) => {
   const body = nodeBody(stmt.ast);
@@ -94,10 +95,11 @@ function copyFrom(session: EngineSession, body: Record<string, unknown>, options
       if (source instanceof MemoryTable) session.tx.noteWrite(source);
       const width = source.columns.length;
       const identity = indexes.length === width && indexes.every((ci, k) => ci === k);
+      const fills = identity ? [] : columnDefaultFills(session, source.columns, indexes); // DEFAULTs of omitted columns (SEQ)
       async function* batches(): AsyncIterable<Batch> {
         // typed column buffers (copy-typed-decoder.ts, copy-binary-decoder.ts; text/csv of typed columns on the
         // decode workers when LAKEGATE_COPY_DECODE_WORKERS=on: copy-parallel-decoder.ts); columns missing from the
-        // attlist stay NULL
+        // attlist get their DEFAULT (column-default-fill.ts) or NULL
         const decoded = options.format === 'binary'
           ? decodeCopyInBinaryTyped(data, target, settings)
           : decodeWorkersEnabled() && parallelDecodable(options, target)
@@ -110,6 +112,7 @@ function copyFrom(session: EngineSession, body: Record<string, unknown>, options
           }
           const columns: TypedColumn[] = Array.from({ length: width }, () => ({ kind: 'values', length: b.length, values: [] }));
           indexes.forEach((ci, k) => { columns[ci] = b.typed[k]!; });
+          for (let ci = 0; ci < fills.length; ci++) if (fills[ci] != null) columns[ci] = await fills[ci]!(b.length);
           yield new TypedBatch(b.length, columns);
         }
       }

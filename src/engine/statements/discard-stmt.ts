@@ -6,6 +6,7 @@ import { pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { UtilityHandler } from './route-utility.ts';
 import { nodeBody } from '../ast.ts';
+import { sessionSequences } from '../../catalog/sequences/session-sequences.ts';
 
 export const runDiscard: UtilityHandler = async (session, stmt) => {
   const target = String(nodeBody(stmt.ast).target ?? 'DISCARD_ALL');
@@ -18,11 +19,14 @@ export const runDiscard: UtilityHandler = async (session, stmt) => {
       session.onDeallocate?.(null);
       session.settings.resetAll();
       session.catalog.dropAllTemp();
+      sessionSequences(session.catalog).discard();
       session.server.catalogChanged();
       return { kind: 'command', tag: 'DISCARD ALL' };
     case 'DISCARD_PLANS':
       return { kind: 'command', tag: 'DISCARD PLANS' };
     case 'DISCARD_SEQUENCES':
+      // currval / lastval forget their values, cached blocks are dropped
+      sessionSequences(session.catalog).discard();
       return { kind: 'command', tag: 'DISCARD SEQUENCES' };
     case 'DISCARD_TEMP':
       session.catalog.dropAllTemp();

@@ -18,6 +18,7 @@ import { runExplain } from './explain-stmt.ts';
 import { runDiscard } from './discard-stmt.ts';
 import { runCall } from './call-stmt.ts';
 import { runAlterObjectSchema, runAlterTable, runRename } from './alter-table-stmt.ts';
+import { runAlterIdentity, runAlterSequence, runCreateSequence, runDropSequence, runRenameSequence, runRenameFollowingSequences } from './sequence-stmt.ts';
 
 export type UtilityHandler = (session: EngineSession, stmt: ParsedStatement, params: readonly unknown[]) => Promise<StatementResult>;
 
@@ -38,13 +39,19 @@ const HANDLERS: Readonly<Record<string, UtilityHandler>> = {
   CreateTableAsStmt: runCreateTableAs,
   SelectStmt: runSelectInto,
   ViewStmt: runCreateView,
-  DropStmt: (session, stmt, params) => (nodeBody(stmt.ast).removeType === 'OBJECT_INDEX' ? runDropIndex : runDrop)(session, stmt, params),
+  DropStmt: (session, stmt, params) => {
+    const removeType = nodeBody(stmt.ast).removeType;
+    return (removeType === 'OBJECT_INDEX' ? runDropIndex : removeType === 'OBJECT_SEQUENCE' ? runDropSequence : runDrop)(session, stmt, params);
+  },
   IndexStmt: runCreateIndex,
   TruncateStmt: runTruncate,
   CommentStmt: runComment,
   CallStmt: runCall,
-  AlterTableStmt: runAlterTable,
-  RenameStmt: runRename,
+  // ALTER COLUMN … RESTART / SET GENERATED / SET <sequence option> of identity columns: sequence-stmt.ts (SEQ)
+  AlterTableStmt: (session, stmt, params) => (isIdentityAlter(stmt) ? runAlterIdentity : runAlterTable)(session, stmt, params),
+  RenameStmt: (session, stmt, params) => (nodeBody(stmt.ast).renameType === 'OBJECT_SEQUENCE' ? runRenameSequence(session, stmt, params) : runRenameFollowingSequences(runRename)(session, stmt, params)),
+  CreateSeqStmt: runCreateSequence,
+  AlterSeqStmt: runAlterSequence,
   AlterObjectSchemaStmt: runAlterObjectSchema,
   CopyStmt: runCopy,
   ExplainStmt: runExplain,
@@ -71,6 +78,11 @@ const FEATURE_NAMES: Readonly<Record<string, string>> = {
   GrantStmt: 'GRANT',
   MergeStmt: 'MERGE',
 };
+
+function isIdentityAlter(stmt: ParsedStatement): boolean {
+  const cmds = nodeBody(stmt.ast).cmds;
+  return Array.isArray(cmds) && cmds.length > 0 && cmds.every((c) => nodeBody(c).subtype === 'AT_SetIdentity');
+}
 
 export async function routeUtility(session: EngineSession, stmt: ParsedStatement, params: readonly unknown[]): Promise<StatementResult> {
   const kind = nodeKind(stmt.ast);

@@ -110,7 +110,6 @@ export const describeFunctions: readonly RoutineDef[] = [
   scalar('pg_get_triggerdef', [Oid.oid, Oid.bool], Oid.text, () => null),
   scalar('pg_get_statisticsobjdef_columns', [Oid.oid], Oid.text, () => null),
   scalar('pg_get_partkeydef', [Oid.oid], Oid.text, () => null),
-  scalar('pg_get_serial_sequence', [Oid.text, Oid.text], Oid.text, () => null),
   scalar('pg_tablespace_location', [Oid.oid], Oid.text, () => ''),
   scalar('pg_get_functiondef', [Oid.oid], Oid.text, ([oid], ctx) => {
     const s = snap(ctx);

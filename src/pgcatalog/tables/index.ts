@@ -15,6 +15,7 @@ import { pgClassRows } from './pg-class.ts';
 import { pgAttrdefRows, pgConstraintRows, pgIndexRows, pgRewriteRows } from './pg-constraint.ts';
 import { pgAuthidRows, pgDatabaseRows, pgRolesRows, pgUserRows } from './pg-database.ts';
 import { pgDependRows } from './pg-depend.ts';
+import { informationSchemaSequencesRows, pgSequenceRows, pgSequencesRows } from './pg-sequence.ts';
 import { pgDescriptionRows, pgShdescriptionRows } from './pg-description.ts';
 import { pgNamespaceRows } from './pg-namespace.ts';
 import { pgCastRows, pgOperatorRows } from './pg-operator.ts';
@@ -53,6 +54,9 @@ export const SYSTEM_ROW_PRODUCERS: Readonly<Record<string, RowProducer>> = {
   'pg_catalog.pg_attrdef': pgAttrdefRows,
   'pg_catalog.pg_rewrite': pgRewriteRows,
   'pg_catalog.pg_depend': pgDependRows,
+  'pg_catalog.pg_sequence': pgSequenceRows,
+  'pg_catalog.pg_sequences': pgSequencesRows,
+  'information_schema.sequences': informationSchemaSequencesRows,
   'pg_catalog.pg_description': pgDescriptionRows,
   'pg_catalog.pg_shdescription': pgShdescriptionRows,
   'pg_catalog.pg_am': pgAmRows,

@@ -8,6 +8,7 @@ import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import type { CatalogRow } from '../system-table.ts';
 import { infoSchemaTypeColumns } from './information-schema-types.ts';
 import { viewDefinitionText } from './pg-views.ts';
+import { columnSequence, shownDefault } from './pg-sequence.ts';
 
 const yesNo = (b: boolean): string => (b ? 'YES' : 'NO');
 
@@ -72,12 +73,18 @@ function* relationColumns(snap: CatalogSnapshot, rel: RelationInfo, db: string):
   const cols = snap.columnsOf(rel);
   for (let i = 0; i < cols.length; i++) {
     const c = cols[i]!;
+    const seq = rel.kind === 'r' ? columnSequence(snap, rel, c.name) : undefined;
+    const identity = seq !== undefined && seq.identity !== '' ? seq : undefined;
     yield {
       table_catalog: db, table_schema: rel.schema, table_name: rel.name, column_name: c.name,
-      ordinal_position: i + 1, column_default: c.defaultExpr ?? null, is_nullable: yesNo(c.nullable),
+      ordinal_position: i + 1, column_default: identity === undefined && c.defaultExpr !== undefined ? shownDefault(snap, c.defaultExpr) : null, is_nullable: yesNo(c.nullable),
       ...infoSchemaTypeColumns(c.type.oid, c.type.typmod),
-      udt_catalog: db, dtd_identifier: String(i + 1), is_self_referencing: 'NO', is_identity: 'NO',
-      identity_cycle: 'NO', is_generated: 'NEVER', is_updatable: yesNo(rel.kind === 'r' || rel.kind === 'p'),
+      udt_catalog: db, dtd_identifier: String(i + 1), is_self_referencing: 'NO', is_identity: yesNo(identity !== undefined),
+      identity_cycle: yesNo(identity?.options.cycle === true), is_generated: 'NEVER', is_updatable: yesNo(rel.kind === 'r' || rel.kind === 'p'),
+      ...(identity === undefined ? {} : {
+        identity_generation: identity.identity === 'a' ? 'ALWAYS' : 'BY DEFAULT', identity_start: String(identity.options.start),
+        identity_increment: String(identity.options.increment), identity_maximum: String(identity.options.max), identity_minimum: String(identity.options.min),
+      }),
     };
   }
 }

@@ -11,6 +11,7 @@ import type { CatalogRow } from '../system-table.ts';
 import { typeFacts } from '../type-facts.ts';
 import { relationIndexes } from './relation-indexes.ts';
 import { systemAttributeFactsOf } from '../system-attribute-facts.ts';
+import { identityOf } from './pg-sequence.ts';
 
 /** name, attnum, type: PostgreSQL's system columns, in the order pg_attribute lists them */
 const SYSTEM_COLUMNS: readonly (readonly [string, number, number])[] = [
@@ -67,7 +68,9 @@ function* relationAttributes(snap: CatalogSnapshot, rel: RelationInfo): Iterable
   const cols = snap.columnsOf(rel);
   const facts = systemAttributeFactsOf(rel.oid);
   for (let i = 0; i < cols.length; i++) {
-    const row = columnRow(rel.oid, cols[i]!, i + 1);
+    let row = columnRow(rel.oid, cols[i]!, i + 1);
+    const identity = rel.kind === 'r' ? identityOf(snap, rel, cols[i]!.name) : '';
+    if (identity !== '') row = { ...row, attidentity: identity, atthasdef: false };
     if (facts !== undefined) yield { ...row, attcollation: facts.collations[i] ?? 0, attndims: facts.ndims[i] ?? 0 };
     else yield rel.kind === 'v' ? { ...row, attndims: 0 } : row;
   }

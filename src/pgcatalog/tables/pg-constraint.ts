@@ -14,6 +14,7 @@ import { foreignKeyConstraints } from './foreign-key-constraints.ts';
 import { primaryKeyIndexes, relationIndexes } from './relation-indexes.ts';
 import { defaultBtreeOpclass } from './static-catalogs.ts';
 import { int2Array, int2vector, oidvector } from './vectors.ts';
+import { identityOf, shownDefault } from './pg-sequence.ts';
 
 export function* pgIndexRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   for (const pk of relationIndexes(snap)) {
@@ -57,7 +58,7 @@ export function* pgAttrdefRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
     const cols = snap.columnsOf(rel);
     for (let i = 0; i < cols.length; i++) {
       const def = cols[i]!.defaultExpr;
-      if (def !== undefined) yield { oid: attrDefOid(rel.oid, i + 1), adrelid: rel.oid, adnum: i + 1, adbin: def };
+      if (def !== undefined && identityOf(snap, rel, cols[i]!.name) === '') yield { oid: attrDefOid(rel.oid, i + 1), adrelid: rel.oid, adnum: i + 1, adbin: shownDefault(snap, def) };
     }
   }
 }

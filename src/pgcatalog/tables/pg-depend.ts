@@ -9,6 +9,7 @@ import type { CatalogRow } from '../system-table.ts';
 import { attrDefOid, ClassOid, viewRuleOid } from '../well-known-oids.ts';
 import { primaryKeyIndexes } from './relation-indexes.ts';
 import { viewReferences } from './view-references.ts';
+import { identityOf, sequenceOwnershipDepends } from './pg-sequence.ts';
 
 const dep = (classid: number, objid: number, refclassid: number, refobjid: number, refobjsubid: number, deptype: string): CatalogRow =>
   ({ classid, objid, objsubid: 0, refclassid, refobjid, refobjsubid, deptype });
@@ -23,7 +24,7 @@ export function* pgDependRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
     yield dep(ClassOid.pg_class, rel.oid, ClassOid.pg_namespace, rel.schemaOid, 0, 'n');
     const cols = snap.columnsOf(rel);
     for (let i = 0; i < cols.length; i++) {
-      if (cols[i]!.defaultExpr !== undefined) yield dep(ClassOid.pg_attrdef, attrDefOid(rel.oid, i + 1), ClassOid.pg_class, rel.oid, i + 1, 'a');
+      if (cols[i]!.defaultExpr !== undefined && identityOf(snap, rel, cols[i]!.name) === '') yield dep(ClassOid.pg_attrdef, attrDefOid(rel.oid, i + 1), ClassOid.pg_class, rel.oid, i + 1, 'a');
     }
     if ((rel.kind === 'v' || rel.kind === 'm') && rel.viewDefinition !== undefined) {
       const rule = viewRuleOid(rel.oid);
@@ -38,6 +39,8 @@ export function* pgDependRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
       }
     }
   }
+  // OWNED BY: a serial column's sequence goes with it ('a'), an identity's is part of it ('i')
+  for (const o of sequenceOwnershipDepends(snap)) yield dep(ClassOid.pg_class, o.seq, ClassOid.pg_class, o.table, o.attnum, o.deptype);
   for (const pk of primaryKeyIndexes(snap)) {
     for (const n of pk.attnums) yield dep(ClassOid.pg_constraint, pk.constraintOid, ClassOid.pg_class, pk.rel.oid, n, 'a');
     yield dep(ClassOid.pg_class, pk.oid, ClassOid.pg_constraint, pk.constraintOid, 0, 'i');
