@@ -208,7 +208,7 @@ async function countRows(batches: AsyncIterable<Batch>): Promise<number> {
   return count;
 }
 
-const QUERY_KINDS = new Set(['SelectStmt', 'InsertStmt', 'UpdateStmt', 'DeleteStmt']);
+const QUERY_KINDS = new Set(['SelectStmt', 'InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt']);
 
 export function isQuery(ast: unknown): boolean {
   return QUERY_KINDS.has(nodeKind(ast));

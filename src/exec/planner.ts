@@ -31,6 +31,7 @@ import { RecursiveCteExec, WorkTableScanExec } from './operators/recursive-cte-e
 import { FunctionScanExec } from './operators/function-scan-exec.ts';
 import { InsertExec } from './operators/insert-exec.ts';
 import { OverwriteExec } from './operators/overwrite-exec.ts';
+import { ModifyRowsExec } from './operators/modify-rows-exec.ts';
 
 type Factory<K extends PlanKind> = (p: Extract<LogicalPlan, { kind: K }>, env: Env) => ExecOperator;
 
@@ -74,6 +75,7 @@ const FACTORIES = {
   FunctionScan: (p, env) => new FunctionScanExec(p, env),
   Insert: (p, env) => new InsertExec(p, createOperator(p.input, env), env),
   Overwrite: (p, env) => new OverwriteExec(p, createOperator(p.input, env), env),
+  ModifyRows: (p, env) => new ModifyRowsExec(p, createOperator(p.input, env), env),
 } satisfies { [K in PlanKind]: Factory<K> };
 
 function instrumented(plan: LogicalPlan, op: ExecOperator, env: Env): ExecOperator {

@@ -53,7 +53,7 @@ function invariant(root: LogicalPlan): boolean {
 
 function nodesOk(p: LogicalPlan, local: Set<number>): boolean {
   if (p.kind === 'WorkTableScan') return local.has(p.id);
-  if (p.kind === 'Insert' || p.kind === 'Overwrite') return false;
+  if (p.kind === 'Insert' || p.kind === 'Overwrite' || p.kind === 'ModifyRows') return false;
   if (p.kind === 'FunctionScan' && p.def.volatility === 'v') return false;
   if (p.kind === 'RecursiveCte') local.add(p.id);
   return planChildren(p).every((c) => nodesOk(c, local));

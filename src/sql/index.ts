@@ -14,6 +14,8 @@ export type {
 export type { JoinType } from './logical/join.ts';
 export type { PushedPredicate, PushedValue } from './logical/table-scan.ts';
 export { planChildren } from './logical/plan.ts';
+export type { ModifyRows, ModifyAction } from './logical/modify-rows.ts';
+export { RowIdTarget, ROW_ID_COLUMNS } from './logical/modify-rows.ts';
 export type * from './logical/expr.ts';
 export { transformExpr, exprChildren, someExpr, exprEquals, conjunctsOf, andOf } from './logical/expr.ts';
 export type { FunctionRegistry } from './binder/function-registry.ts';

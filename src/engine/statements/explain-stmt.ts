@@ -124,7 +124,7 @@ function ruleLines(opt: OptimizedPlan): string[] {
  * DML operators pass the command's row count up as one row, which is not a result row).
  */
 function actualRows(p: LogicalPlan, rows: number): number {
-  return (p.kind === 'Insert' || p.kind === 'Overwrite') && p.returning === null ? 0 : rows;
+  return (p.kind === 'Insert' || p.kind === 'Overwrite' || p.kind === 'ModifyRows') && p.returning === null ? 0 : rows;
 }
 
 export const runExplain: UtilityHandler = async (session, stmt, params) => {

@@ -22,6 +22,7 @@ const WITH_CHILDREN = {
   Window: (p, k) => ({ ...p, input: k[0]! }),
   Insert: (p, k) => ({ ...p, input: k[0]! }),
   Overwrite: (p, k) => ({ ...p, input: k[0]! }),
+  ModifyRows: (p, k) => ({ ...p, input: k[0]! }),
   Join: (p, k) => ({ ...p, left: k[0]!, right: k[1]! }),
   SetOp: (p, k) => ({ ...p, left: k[0]!, right: k[1]! }),
   RecursiveCte: (p, k) => ({ ...p, anchor: k[0]!, recursive: k[1]! }),
@@ -55,6 +56,7 @@ const MAP_EXPRS = {
   FunctionScan: (p, m) => ({ ...p, args: p.args.map(m) }),
   Insert: (p, m) => ({ ...p, returning: p.returning && p.returning.map(m) }),
   Overwrite: (p, m) => ({ ...p, returning: p.returning && p.returning.map(m) }),
+  ModifyRows: (p, m) => ({ ...p, actions: p.actions.map((a) => ({ ...a, condition: a.condition && m(a.condition), values: a.values && a.values.map(m) })), returning: p.returning && p.returning.map(m) }),
 } satisfies { [K in PlanKind]: MapExprs<K> };
 
 /** maps the expressions of this node only (children untouched) */

@@ -48,7 +48,7 @@ export interface AddedManifest {
 
 export interface RowDeltaChanges {
   /** 'replace': compaction (maintenance/rewrite-data-files.ts), rows unchanged, Iceberg's `replace` operation */
-  readonly op: 'update' | 'delete' | 'replace';
+  readonly op: 'update' | 'delete' | 'replace' | 'append';
   readonly snapshotId: bigint;
   /** the snapshot the statement read */
   readonly baseSnapshotId: bigint;
@@ -201,7 +201,7 @@ export async function commitRowDelta(catalog: IcebergCatalog, io: IcebergWriteIO
       ['added-position-deletes', get('added-position-deletes')], ['removed-position-deletes', removedPosDeletes],
     ];
     const summary: Record<string, string> = {
-      operation: c.op === 'update' ? 'overwrite' : c.op === 'replace' ? 'replace' : 'delete',
+      operation: c.op === 'update' ? 'overwrite' : c.op === 'replace' ? 'replace' : c.op === 'append' ? 'append' : 'delete',
       ...Object.fromEntries(counters.filter(([, v]) => v !== 0n).map(([k, v]) => [k, String(v)])),
       'changed-partition-count': String(c.changedPartitions.size),
       'total-records': String(num(ps['total-records']) + get('added-records') - deletedRecords),

@@ -8,7 +8,9 @@
  *     one per partition of the data files they hit, in that partition's folder and spec, with
  *     referenced_data_file when it covers one data file;
  *   - new rows are written with the default spec, as INSERT does;
- * and everything is one snapshot (row-delta-commit.ts): operation `delete` for DELETE, `overwrite` for UPDATE.
+ * and everything is one snapshot (row-delta-commit.ts): operation `delete` for DELETE, `overwrite` for UPDATE;
+ * by what was written when MERGE or ON CONFLICT add only rows (`append`) or only delete (`delete`), as Java's
+ * BaseRowDelta.operation() decides.
  * Format v3 tables get deletion vectors instead of position delete files (row-delta-dvs.ts), replacing the
  * data file's previous DV in the same snapshot. v1 tables have no row-level deletes: 0A000.
  * v3 row lineage (§ Row Lineage, lineage/updated-row-lineage.ts): scan() also reads `_row_id` and
@@ -205,7 +207,7 @@ export class IcebergRowDelta implements RowDelta {
       for (const f of written) changed.add(changedKey(dataPart, f.partition ?? []));
     }
     this.sequenceNumber = await commitRowDelta(this.writer.catalog, this.writer.io, this.writer.id, {
-      op: this.op, snapshotId: newSnapshotId(), baseSnapshotId: t.snapshot.snapshotId, schema: t.schema, touched, removed, removedDeletes, added,
+      op: operationOf(this.op, this.deleted.size > 0, written.length > 0), snapshotId: newSnapshotId(), baseSnapshotId: t.snapshot.snapshotId, schema: t.schema, touched, removed, removedDeletes, added,
       dataSpecId: written.length > 0 ? dataPart?.specId ?? null : null, addedSummary: summary, changedPartitions: changed,
       ...(this.writer.maxRetries === undefined ? {} : { maxRetries: this.writer.maxRetries }),
     });
@@ -224,4 +226,10 @@ export class IcebergRowDelta implements RowDelta {
     const files = await w.close();
     return files[0]!;
   }
+}
+
+/** Java's BaseRowDelta.operation(): only new data files → append, only deletes → delete, both → overwrite */
+function operationOf(op: 'update' | 'delete', deletes: boolean, adds: boolean): 'update' | 'delete' | 'append' {
+  if (op === 'delete' || !adds) return 'delete';
+  return deletes ? 'update' : 'append';
 }

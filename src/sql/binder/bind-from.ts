@@ -144,7 +144,7 @@ function bindRangeVar(b: Binder, n: Node): FromResult {
 }
 
 /** PostgreSQL's checkNameSpaceConflicts: two visible FROM items of one level may not share a name (42712). */
-function checkNameConflicts(existing: readonly RangeItem[], added: readonly RangeItem[]): void {
+export function checkNameConflicts(existing: readonly RangeItem[], added: readonly RangeItem[]): void {
   for (const a of added) {
     if (a.alias === null || a.qualifiedHidden === true) continue;
     for (const e of existing) {

@@ -1,7 +1,7 @@
 /**
  * INSERT INTO t [(cols)] VALUES … | SELECT … | DEFAULT VALUES [RETURNING …] → Insert plan whose input yields
  * whole table rows: listed columns with assignment casts, the others their DEFAULT (ColumnDef.defaultExpr,
- * parsed and bound here) or NULL.
+ * parsed and bound here) or NULL. With ON CONFLICT → bind-on-conflict.ts (ModifyRows).
  */
 import { formatType } from '../../common/pgtypes/format-type.ts';
 import { Oid } from '../../common/pgtypes/oids.ts';
@@ -16,8 +16,10 @@ import { bindExpr, locOf, resolveUnknownOutput, tagOf } from './bind-expr.ts';
 import { lookupRelation } from './bind-from.ts';
 import { bindWith } from './bind-cte.ts';
 import { figureColname } from './col-name.ts';
+import { bindOnConflict } from './bind-on-conflict.ts';
 import { Scope } from './scope.ts';
 import type { Binder, OutColumn, QueryResult } from './binder.ts';
+import { identityValue } from './identity-columns.ts';
 
 type Node = Record<string, unknown>;
 
@@ -25,7 +27,7 @@ function pos(p: number | undefined): { position?: number } {
   return p === undefined ? {} : { position: p };
 }
 
-function assign(b: Binder, e: Expr, col: ColumnDef, position: number | undefined): Expr {
+export function assign(b: Binder, e: Expr, col: ColumnDef, position: number | undefined): Expr {
   const r = tryCoerce(b.env, e, col.type, 'a');
   if (r === undefined) {
     throw pgError(SqlState.datatype_mismatch, `column "${col.name}" is of type ${formatType(col.type.oid, col.type.typmod)} but expression is of type ${formatType(e.type.oid, e.type.typmod)}`, {
@@ -45,7 +47,6 @@ export function defaultFor(b: Binder, col: ColumnDef): Expr {
 }
 
 export function bindInsert(b: Binder, n: Node): QueryResult {
-  if (n.onConflictClause !== undefined) throw notSupported('INSERT … ON CONFLICT');
   if (n.withClause !== undefined) b.ctes.push(bindWith(b, n.withClause as Node, null));
   const rv = n.relation as Node;
   const rel = lookupRelation(b, rv.schemaname as string | undefined, String(rv.relname), locOf(rv));
@@ -90,6 +91,7 @@ export function bindInsert(b: Binder, n: Node): QueryResult {
         if (k < 0 || k >= items.length) return undefined;
         const [tag, node] = tagOf(items[k]);
         if (tag === 'SetToDefault') return defaultFor(b, tcols[j]!);
+        if (identityValue(b, rel, tcols[j]!, n.override) === 'default') return defaultFor(b, tcols[j]!); // identity-columns.ts (SEQ)
         const e = bindExpr(b, items[k], { scope, clause: 'VALUES', allowAgg: false, allowWindow: false, allowSrf: false });
         return assign(b, e, tcols[j]!, locOf(node));
       });
@@ -102,12 +104,16 @@ export function bindInsert(b: Binder, n: Node): QueryResult {
     const exprs = fullRow((j) => {
       const k = targetIdx.indexOf(j);
       if (k < 0 || k >= src.columns.length) return undefined;
+      if (identityValue(b, rel, tcols[j]!, n.override) === 'default') return defaultFor(b, tcols[j]!); // identity-columns.ts (SEQ)
       const c = src.columns[k]!;
       return assign(b, { kind: 'ColumnRef', index: k, levelsUp: 0, type: c.type, name: c.name }, tcols[j]!, undefined);
     });
     input = { kind: 'Projection', input: src.plan, exprs, columns: tableColumns };
   }
 
+  // ON CONFLICT: the proposed rows joined to the target on the arbiter key (bind-on-conflict.ts)
+  const upsert = n.onConflictClause === undefined ? null : bindOnConflict(b, n, input);
+  if (upsert !== null) return upsert;
   let returning: Expr[] | null = null;
   let columns: OutColumn[] = [{ name: 'count', type: INT8, tableOid: 0, attnum: 0 }];
   const retList = n.returningList as Node[] | undefined;

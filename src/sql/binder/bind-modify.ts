@@ -1,11 +1,11 @@
 /**
  * UPDATE t SET … [WHERE …] [RETURNING …] and DELETE FROM t [WHERE …] [RETURNING …] → Overwrite plan
- * (see logical/overwrite.ts). UPDATE … FROM / DELETE … USING and WHERE CURRENT OF are 0A000.
+ * (see logical/overwrite.ts); with FROM / USING → bind-modify-join.ts. WHERE CURRENT OF is 0A000.
  */
 import { formatType } from '../../common/pgtypes/format-type.ts';
 import { notSupported, pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
-import { isWritable } from '../../catalog/table-source.ts';
+import { isWritable, type ColumnDef } from '../../catalog/table-source.ts';
 import type { Expr } from '../logical/expr.ts';
 import type { LogicalPlan } from '../logical/plan.ts';
 import { BOOL, coerceToBoolean, tryCoerce, INT8 } from './coerce.ts';
@@ -15,7 +15,8 @@ import { defaultFor } from './bind-insert.ts';
 import { bindWith } from './bind-cte.ts';
 import { figureColname } from './col-name.ts';
 import { Scope } from './scope.ts';
-import type { Binder, OutColumn, QueryResult } from './binder.ts';
+import type { Binder, ExprScope, OutColumn, QueryResult } from './binder.ts';
+import { bindModifyJoin } from './bind-modify-join.ts';
 
 type Node = Record<string, unknown>;
 
@@ -24,11 +25,8 @@ function pos(p: number | undefined): { position?: number } {
 }
 
 export function bindModify(b: Binder, n: Node, op: 'update' | 'delete'): QueryResult {
-  const word = op.toUpperCase();
   if (n.withClause !== undefined) b.ctes.push(bindWith(b, n.withClause as Node, null));
-  if ((n.fromClause as unknown[] | undefined)?.length || (n.usingClause as unknown[] | undefined)?.length) {
-    throw notSupported(`${word} with ${op === 'update' ? 'FROM' : 'USING'}`);
-  }
+  if ((n.fromClause as unknown[] | undefined)?.length || (n.usingClause as unknown[] | undefined)?.length) return bindModifyJoin(b, n, op);
   const rv = n.relation as Node;
   const rel = lookupRelation(b, rv.schemaname as string | undefined, String(rv.relname), locOf(rv));
   const table = rel.source;
@@ -52,30 +50,7 @@ export function bindModify(b: Binder, n: Node, op: 'update' | 'delete'): QueryRe
   }
   const exprs: Expr[] = [...refs, flag];
   if (op === 'update') {
-    const assigned = new Map<number, Expr>();
-    for (const t of n.targetList as Node[]) {
-      const rt = t.ResTarget as Node;
-      const name = String(rt.name);
-      if (rt.indirection !== undefined) throw notSupported('UPDATE of subfields or array elements');
-      const j = tcols.findIndex((c) => c.name === name);
-      if (j < 0 && scols.some((c) => c.system && c.name === name)) throw pgError(SqlState.feature_not_supported, `cannot assign to system column "${name}"`, pos(locOf(rt)));
-      if (j < 0) throw pgError(SqlState.undefined_column, `column "${name}" of relation "${rel.name}" does not exist`, pos(locOf(rt)));
-      if (assigned.has(j)) throw pgError(SqlState.duplicate_column, `multiple assignments to same column "${name}"`, pos(locOf(rt)));
-      const [tag] = tagOf(rt.val);
-      if (tag === 'MultiAssignRef') throw notSupported('UPDATE SET (a, b) = (…)');
-      const col = tcols[j]!;
-      let e: Expr;
-      if (tag === 'SetToDefault') {
-        e = defaultFor(b, col);
-      } else {
-        e = bindExpr(b, rt.val, { ...es, clause: 'UPDATE' });
-      }
-      const c = tryCoerce(b.env, e, col.type, 'a');
-      if (c === undefined) {
-        throw pgError(SqlState.datatype_mismatch, `column "${col.name}" is of type ${formatType(col.type.oid, col.type.typmod)} but expression is of type ${formatType(e.type.oid, e.type.typmod)}`, { ...pos(locOf(tagOf(rt.val)[1])), hint: 'You will need to rewrite or cast the expression.' });
-      }
-      assigned.set(j, c);
-    }
+    const assigned = bindAssignments(b, n.targetList as Node[], tcols, scols, rel.name, { ...es, clause: 'UPDATE' });
     // new values only for affected rows (lazy CASE: SET expressions never run on rows the WHERE rejects)
     for (let j = 0; j < tcols.length; j++) {
       const v = assigned.get(j) ?? refs[j]!;
@@ -111,4 +86,31 @@ export function bindModify(b: Binder, n: Node, op: 'update' | 'delete'): QueryRe
     columns: columns.map((c) => ({ name: c.name, type: c.type })),
   };
   return { plan, columns, correlated: false };
+}
+
+/**
+ * UPDATE's SET list (also MERGE's and ON CONFLICT's): table column index → the new value, assignment-cast to
+ * the column's type; `DEFAULT` is the column's default. `scols`: the table's columns and any system columns.
+ */
+export function bindAssignments(b: Binder, targetList: readonly Node[], tcols: readonly ColumnDef[], scols: readonly ColumnDef[], relName: string, es: ExprScope): Map<number, Expr> {
+  const assigned = new Map<number, Expr>();
+  for (const t of targetList) {
+    const rt = t.ResTarget as Node;
+    const name = String(rt.name);
+    if (rt.indirection !== undefined) throw notSupported('UPDATE of subfields or array elements');
+    const j = tcols.findIndex((c) => c.name === name);
+    if (j < 0 && scols.some((c) => c.system && c.name === name)) throw pgError(SqlState.feature_not_supported, `cannot assign to system column "${name}"`, pos(locOf(rt)));
+    if (j < 0) throw pgError(SqlState.undefined_column, `column "${name}" of relation "${relName}" does not exist`, pos(locOf(rt)));
+    if (assigned.has(j)) throw pgError(SqlState.duplicate_column, `multiple assignments to same column "${name}"`, pos(locOf(rt)));
+    const [tag] = tagOf(rt.val);
+    if (tag === 'MultiAssignRef') throw notSupported('UPDATE SET (a, b) = (…)');
+    const col = tcols[j]!;
+    const e = tag === 'SetToDefault' ? defaultFor(b, col) : bindExpr(b, rt.val, es);
+    const c = tryCoerce(b.env, e, col.type, 'a');
+    if (c === undefined) {
+      throw pgError(SqlState.datatype_mismatch, `column "${col.name}" is of type ${formatType(col.type.oid, col.type.typmod)} but expression is of type ${formatType(e.type.oid, e.type.typmod)}`, { ...pos(locOf(tagOf(rt.val)[1])), hint: 'You will need to rewrite or cast the expression.' });
+    }
+    assigned.set(j, c);
+  }
+  return assigned;
 }

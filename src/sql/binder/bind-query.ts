@@ -5,13 +5,14 @@ import type { BindContext, BoundQuery } from './bind-context.ts';
 import { Binder, type QueryResult } from './binder.ts';
 import { bindInsert } from './bind-insert.ts';
 import { bindModify } from './bind-modify.ts';
+import { bindMerge } from './bind-merge.ts';
 import { tagOf } from './bind-expr.ts';
 
 type Node = Record<string, unknown>;
 
 const STATEMENT_NAMES: Record<string, string> = { MergeStmt: 'MERGE' };
 
-/** SelectStmt (incl. VALUES, set operations, WITH), InsertStmt, UpdateStmt, DeleteStmt (RETURNING optional). */
+/** SelectStmt (incl. VALUES, set operations, WITH), InsertStmt, UpdateStmt, DeleteStmt (RETURNING optional), MergeStmt. */
 export function bindQuery(ast: unknown, ctx: BindContext): BoundQuery {
   const b = new Binder(ctx, ast);
   const [tag, n] = tagOf(ast);
@@ -21,6 +22,7 @@ export function bindQuery(ast: unknown, ctx: BindContext): BoundQuery {
     case 'InsertStmt': r = bindInsert(b, n as Node); break;
     case 'UpdateStmt': r = bindModify(b, n as Node, 'update'); break;
     case 'DeleteStmt': r = bindModify(b, n as Node, 'delete'); break;
+    case 'MergeStmt': r = bindMerge(b, n as Node); break;
     default: throw notSupported(STATEMENT_NAMES[tag] ?? `statement ${tag}`);
   }
   ctx.paramTypes.forEach((t, i) => {

@@ -57,9 +57,10 @@ describe('binder', () => {
     expect(() => bindSql(e2eCatalog(), 'select * from nope.t')).toThrow(expect.objectContaining({ code: '42P01', message: 'relation "nope.t" does not exist', position: 15 }));
   });
 
-  it('rejects UPDATE … FROM and MERGE as 0A000', () => {
-    expect(() => bindSql(e2eCatalog(), 'update t set a = 1 from u')).toThrow(expect.objectContaining({ code: '0A000', message: 'UPDATE with FROM is not supported' }));
-    expect(() => bindSql(e2eCatalog(), 'merge into t using u on t.a = u.a when matched then delete')).toThrow(expect.objectContaining({ code: '0A000' }));
+  it('binds UPDATE … FROM and MERGE to ModifyRows (test/sql/dml/ runs them); refuses WHEN NOT MATCHED BY SOURCE as PostgreSQL 15', () => {
+    expect(explainPlan(bindSql(e2eCatalog(), 'update t set b = t.b || u.a from u where u.a = t.a').plan)[0]).toBe('Update: public.t');
+    expect(explainPlan(bindSql(e2eCatalog(), 'merge into t using u on t.a = u.a when matched then delete').plan)[0]).toBe('Merge: public.t');
+    expect(() => bindSql(e2eCatalog(), 'merge into t using u on t.a = u.a when not matched by source then delete')).toThrow(expect.objectContaining({ code: '42601' }));
   });
 
   it('explains plans as an indented tree', () => {

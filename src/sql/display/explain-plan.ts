@@ -30,6 +30,7 @@ const DESCRIBE = {
   WorkTableScan: (p) => `WorkTableScan: ${p.name}`,
   FunctionScan: (p) => `FunctionScan: ${p.name}(${p.args.map(exprText).join(', ')})${p.ordinality ? ' WITH ORDINALITY' : ''}`,
   Overwrite: (p) => `${p.op === 'update' ? 'Update' : 'Delete'}: ${p.name}${p.returning ? ` RETURNING ${p.returning.map(exprText).join(', ')}` : ''}`,
+  ModifyRows: (p) => `${p.command === 'merge' ? 'Merge' : p.command === 'update' ? 'Update' : p.command === 'insert' ? 'Insert' : 'Delete'}: ${p.name}${p.returning ? ` RETURNING ${p.returning.map(exprText).join(', ')}` : ''}`,
   Insert: (p) => `Insert: ${p.name}${p.returning ? ` RETURNING ${p.returning.map(exprText).join(', ')}` : ''}`,
 } satisfies { [K in PlanKind]: Describe<K> };
 
@@ -151,6 +152,7 @@ function ownExprs(p: LogicalPlan): readonly (Expr | null)[] {
     case 'Values': return p.rows.flat();
     case 'FunctionScan': return p.args;
     case 'Insert': case 'Overwrite': return p.returning ?? [];
+    case 'ModifyRows': return [...p.actions.flatMap((a) => [a.condition, ...(a.values ?? [])]), ...(p.returning ?? [])];
     default: return [];
   }
 }

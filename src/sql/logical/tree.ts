@@ -30,6 +30,7 @@ const MAPPERS = {
   FunctionScan: (p, m) => ({ ...p, args: p.args.map(m) }),
   Insert: (p, m, s) => ({ ...p, input: s(p.input, 0), returning: p.returning && p.returning.map(m) }),
   Overwrite: (p, m, s) => ({ ...p, input: s(p.input, 0), returning: p.returning && p.returning.map(m) }),
+  ModifyRows: (p, m, s) => ({ ...p, input: s(p.input, 0), actions: p.actions.map((a) => ({ ...a, condition: a.condition && m(a.condition), values: a.values && a.values.map(m) })), returning: p.returning && p.returning.map(m) }),
 } satisfies { [K in PlanKind]: Mapper<K> };
 
 export function mapPlanExprs(plan: LogicalPlan, fn: ExprMapper, depth = 0): LogicalPlan {
