@@ -14,6 +14,7 @@ import type { ColumnDef, MetadataAggregate, MetadataAggregateAnswer, MetadataAgg
 import { emptyScanMetrics } from '../catalog/table-source.ts';
 import { insertIntoIcebergTable, type IcebergTableWriter } from './commit/table-writer.ts';
 import { IcebergRowDelta } from './commit/row-delta.ts';
+import { truncateIcebergTable } from './commit/truncate-commit.ts';
 import type { IcebergIO } from './io.ts';
 import { pgError } from '../common/errors.ts';
 import { SqlState } from '../common/sqlstate.ts';
@@ -90,6 +91,8 @@ export class IcebergTableSource implements TableSource {
   readonly insert?: (batches: AsyncIterable<Batch>, ctx: ScanContext) => Promise<number>;
   /** UPDATE / DELETE (merge-on-read, commit/row-delta.ts); present with `insert` */
   readonly rowLevel?: RowLevelWriter;
+  /** TRUNCATE: one metadata-only snapshot dropping every file (commit/truncate-commit.ts); present with `insert` */
+  readonly truncate?: () => Promise<void>;
   /** how this source commits writes (the engine re-targets it at a transaction's staging catalog) */
   readonly writer?: IcebergTableWriter;
 
@@ -121,6 +124,7 @@ export class IcebergTableSource implements TableSource {
     if (writer !== undefined && id === undefined && options.schemaId === undefined && options.rowLineage !== true) {
       this.insert = (batches) => insertIntoIcebergTable(writer, this.metadata, this.schema, batches);
       this.rowLevel = { begin: (op) => new IcebergRowDelta(writer, this, op) };
+      this.truncate = async () => { await truncateIcebergTable(writer, this); };
     }
   }
 

@@ -6,7 +6,7 @@
 import { pgError, undefinedTable } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { RelationInfo } from '../../catalog/catalog-view.ts';
-import { isWritable, type ColumnDef } from '../../catalog/table-source.ts';
+import { isWritable, type ColumnDef, type WritableTableSource } from '../../catalog/table-source.ts';
 import { executePlan } from '../../exec/index.ts';
 import { deparseSync } from './deparse.ts';
 import type { UtilityHandler } from './route-utility.ts';
@@ -22,6 +22,9 @@ import { cookDefaultText } from './cook-default.ts';
 import { resolveForeignKeys, type PendingForeignKey } from './foreign-keys.ts';
 import { checkViewReplacement } from './view-replace.ts';
 import { dropDependents, dropSubject, dropView, readsTemporary, schemaDependents, viewDependencies } from './view-dependencies.ts';
+import { createColumnSequences, identitySequence, nameSequences, serialColumnType, type PlannedSequence } from './serial-columns.ts';
+import { dropOwnedSequences, ownedSequenceRelations, updateSequenceObject } from './sequence-objects.ts';
+import { applySequenceOptions } from '../../catalog/sequences/sequence-options.ts';
 
 export const runCreateSchema: UtilityHandler = async (session, stmt) => {
   const body = nodeBody(stmt.ast);
@@ -57,7 +60,7 @@ export function creationSchema(session: EngineSession, rv: unknown): { schema: s
   return { schema: first, temp: false };
 }
 
-export function registerRelation(session: EngineSession, schema: string, temp: boolean, name: string, kind: 'r' | 'v', source: RelationInfo['source'], extra: Partial<RelationInfo> = {}): RelationInfo {
+export function registerRelation(session: EngineSession, schema: string, temp: boolean, name: string, kind: 'r' | 'v' | 'S', source: RelationInfo['source'], extra: Partial<RelationInfo> = {}): RelationInfo {
   const schemaInfo = temp ? session.catalog.tempSchema() : session.catalog.db.schema(schema)!;
   const existing = session.catalog.findRelation(schema, name);
   if (existing !== undefined) throw pgError(SqlState.duplicate_table, `relation "${name}" already exists`);
@@ -99,6 +102,7 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
   const columns: ColumnDef[] = [];
   const primaryKeyNames: string[] = [];
   const foreignKeys: PendingForeignKey[] = [];
+  const planned: PlannedSequence[] = [];
   for (const element of Array.isArray(body.tableElts) ? body.tableElts : []) {
     const kind = nodeKind(element);
     const el = nodeBody(element);
@@ -107,7 +111,10 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
       if (columns.some((c) => c.name === colname)) throw pgError(SqlState.duplicate_column, `column "${colname}" specified more than once`);
       let nullable = el.is_not_null !== true;
       let defaultExpr: string | undefined;
-      const type = sqlTypeOf(el.typeName);
+      // serial types: an integer column with an owned sequence (serial-columns.ts)
+      const serial = serialColumnType(el.typeName);
+      const type = serial?.type ?? sqlTypeOf(el.typeName);
+      let sequence: PlannedSequence | undefined = serial === undefined ? undefined : { column: colname, dataType: serial.dataType, changes: {} };
       for (const c of Array.isArray(el.constraints) ? el.constraints : []) {
         const con = nodeBody(c);
         const contype = String(con.contype ?? '');
@@ -115,8 +122,19 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
         else if (contype === 'CONSTR_PRIMARY') {
           nullable = false;
           primaryKeyNames.push(colname);
-        } else if (contype === 'CONSTR_DEFAULT') defaultExpr = cookDefaultText(con.raw_expr, type) ?? deparseSync(con.raw_expr);
-        else if (contype === 'CONSTR_FOREIGN') foreignKeys.push({ constraint: con, column: colname });
+        } else if (contype === 'CONSTR_DEFAULT') {
+          if (serial !== undefined) throw pgError(SqlState.syntax_error, `multiple default values specified for column "${colname}" of table "${name}"`);
+          if (sequence !== undefined) throw pgError(SqlState.syntax_error, `both default and identity specified for column "${colname}" of table "${name}"`);
+          defaultExpr = cookDefaultText(con.raw_expr, type) ?? deparseSync(con.raw_expr);
+        } else if (contype === 'CONSTR_IDENTITY') {
+          if (sequence !== undefined) throw pgError(SqlState.syntax_error, `multiple identity specifications for column "${colname}" of table "${name}"`);
+          if (defaultExpr !== undefined) throw pgError(SqlState.syntax_error, `both default and identity specified for column "${colname}" of table "${name}"`);
+          sequence = identitySequence(colname, type, con);
+        } else if (contype === 'CONSTR_FOREIGN') foreignKeys.push({ constraint: con, column: colname });
+      }
+      if (sequence !== undefined) {
+        nullable = false;
+        planned.push(sequence);
       }
       columns.push({ name: colname, type, nullable, ...(defaultExpr === undefined ? {} : { defaultExpr }) });
     } else if (kind === 'Constraint' && el.contype === 'CONSTR_PRIMARY') {
@@ -134,6 +152,22 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
   if (body.oncommit !== undefined && body.oncommit !== 'ONCOMMIT_NOOP' && !temp) {
     throw pgError('42P16', 'ON COMMIT can only be used on temporary tables');
   }
+  // serial and identity columns: their sequences first (OWNED BY the columns), dropped again if the table fails
+  const named = nameSequences(session, schema, temp, name, planned);
+  for (const n of named) {
+    const i = columns.findIndex((c) => c.name === n.plan.column);
+    columns[i] = { ...columns[i]!, defaultExpr: n.defaultExpr };
+  }
+  const undoSequences = named.length === 0 ? null : await createColumnSequences(session, schema, temp, name, named);
+  try {
+    return await createTableWithColumns(session, body, schema, temp, name, columns, pk, foreignKeys);
+  } catch (e) {
+    await undoSequences?.();
+    throw e;
+  }
+};
+
+async function createTableWithColumns(session: EngineSession, body: Record<string, unknown>, schema: string, temp: boolean, name: string, columns: ColumnDef[], pk: number[], foreignKeys: PendingForeignKey[]): ReturnType<UtilityHandler> {
   if (await isIcebergSchema(session, schema, temp)) {
     const { partitioning, formatVersion, icebergTypes, properties } = icebergTableOptions(body.options);
     if (body.partspec !== undefined) throw pgError(SqlState.feature_not_supported, 'PARTITION BY is not supported on Iceberg tables');
@@ -155,7 +189,7 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
   });
   await noteOnCommit(session, rel, body.oncommit);
   return { kind: 'command', tag: 'CREATE TABLE' };
-};
+}
 
 async function createFromQuery(session: EngineSession, into: Record<string, unknown>, query: unknown, params: readonly unknown[], skipData: boolean, ifNotExists: boolean): Promise<number | null> {
   const rv = into.rel;
@@ -282,7 +316,12 @@ export const runDrop: UtilityHandler = async (session, stmt) => {
       if (iceberg !== undefined && (await iceberg.catalog.namespaceExists([name]))) {
         const tables = await iceberg.catalog.listTables([name]);
         const views = (await iceberg.catalog.listViews?.([name])) ?? [];
-        const objects = [...tables.map((t) => `table ${name}.${t.name}`), ...views.map((v) => `view ${name}.${v.name}`)].sort();
+        // its sequences (lakegate_sequences rows) go too; a table's own serial / identity sequences go with the table
+        const sequences = (await iceberg.sequences?.list() ?? []).filter((s) => s.namespace === name);
+        const objects = [
+          ...tables.map((t) => `table ${name}.${t.name}`), ...views.map((v) => `view ${name}.${v.name}`),
+          ...sequences.filter((s) => s.ownedBy === undefined).map((s) => `sequence ${name}.${s.name}`),
+        ].sort();
         // views in other schemas reading its tables or views go with it (CASCADE) or keep it (2BP01)
         const { lines, outside } = schemaDependents(session, name, objects);
         if (objects.length > 0 && !cascade) {
@@ -300,6 +339,7 @@ export const runDrop: UtilityHandler = async (session, stmt) => {
         for (const { view } of [...outside].reverse()) await dropView(session, view);
         for (const v of views) await iceberg.catalog.dropView?.(v);
         for (const t of tables) await iceberg.catalog.dropTable(t);
+        for (const s of sequences) await iceberg.sequences?.drop(name, s.name);
         await iceberg.catalog.dropNamespace([name]);
         droppedNamespace = true;
         await iceberg.refresh(true);
@@ -339,6 +379,7 @@ export const runDrop: UtilityHandler = async (session, stmt) => {
   // views reading what is dropped: 2BP01 before anything is dropped (RESTRICT), or dropped first (CASCADE)
   await dropDependents(session, dropSubject(session, targets), viewDependencies(session, targets), body.behavior === 'DROP_CASCADE');
   for (const rel of targets) {
+    if (rel.kind === 'r') await dropOwnedSequences(session, rel);
     if (rel.persistence === 't') session.catalog.removeTempRelation(rel.name);
     else if (session.iceberg?.isIcebergView(rel) === true) await session.iceberg.dropView(rel.schema, rel.name);
     else if (session.iceberg?.isIcebergRelation(rel) === true) {
@@ -351,15 +392,37 @@ export const runDrop: UtilityHandler = async (session, stmt) => {
   return { kind: 'command', tag: spec.tag };
 };
 
+/**
+ * TRUNCATE [TABLE] [ONLY] a, b [RESTART IDENTITY | CONTINUE IDENTITY] [CASCADE | RESTRICT]: every name is
+ * resolved before anything is emptied (one unknown name changes nothing). Memory and temp tables empty in
+ * place; an Iceberg table gets one metadata-only `delete` snapshot dropping all its files (staged inside
+ * BEGIN … COMMIT like other writes; earlier snapshots keep the rows for time travel). RESTART IDENTITY
+ * restarts the sequences the tables' columns own (serial, identity), as PostgreSQL does.
+ */
 export const runTruncate: UtilityHandler = async (session, stmt) => {
   const body = nodeBody(stmt.ast);
+  const targets: { rel: RelationInfo; source: WritableTableSource & { truncate(): Promise<void> } }[] = [];
   for (const rv of Array.isArray(body.relations) ? body.relations : []) {
     const { schema, name } = rangeVarName(rv);
     const rel = lookupRelation(session, schema === undefined ? [name] : [schema, name]);
     if (rel === undefined) throw undefinedTable(name);
-    if (!(rel.source instanceof MemoryTable)) throw pgError(SqlState.wrong_object_type, `"${name}" is not a table`);
-    session.tx.noteWrite(rel.source);
-    await rel.source.truncate();
+    const source = rel.source;
+    if (rel.kind !== 'r' || !isWritable(source) || source.truncate === undefined) throw pgError(SqlState.wrong_object_type, `"${name}" is not a table`);
+    if (!targets.some((t) => t.rel.oid === rel.oid)) targets.push({ rel, source: source as typeof source & { truncate(): Promise<void> } });
+  }
+  for (const { source } of targets) {
+    if (source instanceof MemoryTable) session.tx.noteWrite(source);
+    await source.truncate();
+  }
+  if (body.restart_seqs === true) {
+    for (const { rel } of targets) {
+      for (const seq of ownedSequenceRelations(session, rel)) {
+        await updateSequenceObject(session, seq, (s) => {
+          const { options, state } = applySequenceOptions(s.options, { restart: null }, s.state);
+          return { ...s, options, state: state ?? s.state };
+        });
+      }
+    }
   }
   return { kind: 'command', tag: 'TRUNCATE TABLE' };
 };
