@@ -6,17 +6,17 @@
  * The parser gives three statements: AlterTableStmt, RenameStmt (RENAME TO / RENAME COLUMN) and
  * AlterObjectSchemaStmt (SET SCHEMA).
  */
-import { notSupported, pgError, undefinedTable } from '../../common/errors.ts';
+import { notSupported, pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { RelationInfo } from '../../catalog/catalog-view.ts';
 import { formatType } from '../../common/pgtypes/format-type.ts';
 import { MetadataTableSource, checkTableProperty, isTablePropertyName, partitioningItems, type SchemaChange } from '../../iceberg/index.ts';
 import { applyIcebergTypesToAdds, icebergTypesItems } from '../../iceberg/write/iceberg-types-option.ts';
 import type { EngineSession } from '../engine-session.ts';
-import { constText, nodeBody, nodeKind, quoteIdent, rangeVarName, type AstNode } from '../ast.ts';
+import { constText, nodeBody, nodeKind, quoteIdent, type AstNode } from '../ast.ts';
 import { MemoryTable } from '../memory-table.ts';
 import type { UtilityHandler } from './route-utility.ts';
-import { lookupRelation, tablePropertyOption } from './ddl.ts';
+import { relationOrSkip, tablePropertyOption } from './ddl.ts';
 import { sqlTypeOf } from './type-name.ts';
 import { cookDefaultText } from './cook-default.ts';
 import { deparseSync } from './deparse.ts';
@@ -29,15 +29,8 @@ const TAG = { kind: 'command', tag: 'ALTER TABLE' } as const;
 
 /** the relation an ALTER names, or undefined after the IF EXISTS notice */
 function target(session: EngineSession, rv: unknown, missingOk: boolean): RelationInfo | undefined {
-  const { schema, name } = rangeVarName(rv);
-  const rel = lookupRelation(session, schema === undefined ? [name] : [schema, name]);
-  if (rel === undefined) {
-    if (missingOk) {
-      session.notice(`relation "${name}" does not exist, skipping`);
-      return undefined;
-    }
-    throw undefinedTable(name);
-  }
+  const rel = relationOrSkip(session, rv, missingOk);
+  if (rel === undefined) return undefined;
   if (rel.schema === 'pg_catalog' || rel.schema === 'information_schema') throw pgError(SqlState.insufficient_privilege, `permission denied: "${rel.name}" is a system catalog`);
   if (rel.source instanceof MetadataTableSource) throw pgError(SqlState.wrong_object_type, `"${rel.name}" is not a table`);
   return rel;

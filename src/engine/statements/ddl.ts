@@ -282,6 +282,19 @@ export const runCreateView: UtilityHandler = async (session, stmt) => {
   return { kind: 'command', tag: 'CREATE VIEW' };
 };
 
+/**
+ * the relation an ALTER names (`rv`: a RangeVar), or undefined after PostgreSQL's IF EXISTS notice;
+ * 42P01 names it as written (`relation "s.t" does not exist`)
+ */
+export function relationOrSkip(session: EngineSession, rv: unknown, missingOk: boolean): RelationInfo | undefined {
+  const { schema, name } = rangeVarName(rv);
+  const rel = lookupRelation(session, schema === undefined ? [name] : [schema, name]);
+  if (rel !== undefined) return rel;
+  if (!missingOk) throw undefinedTable(schema === undefined ? name : `${schema}.${name}`);
+  session.notice(`relation "${name}" does not exist, skipping`);
+  return undefined;
+}
+
 /** finds a relation by (possibly qualified) name the way DROP and TRUNCATE do */
 export function lookupRelation(session: EngineSession, names: readonly string[]): RelationInfo | undefined {
   if (names.length >= 2) return session.catalog.findRelation(names[names.length - 2]!, names[names.length - 1]!);

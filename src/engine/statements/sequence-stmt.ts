@@ -13,7 +13,7 @@ import type { EngineSession } from '../engine-session.ts';
 import { nodeBody, rangeVarName, stringList } from '../ast.ts';
 import { parseSql } from '../../sql/index.ts';
 import type { UtilityHandler } from './route-utility.ts';
-import { creationSchema, lookupRelation } from './ddl.ts';
+import { creationSchema, lookupRelation, relationOrSkip } from './ddl.ts';
 import { runAlterTable } from './alter-table-stmt.ts';
 import { IcebergTableSource } from '../../iceberg/index.ts';
 import { columnDefaultProperty } from '../../iceberg/write/new-table-metadata.ts';
@@ -53,15 +53,8 @@ export const runCreateSequence: UtilityHandler = async (session, stmt) => {
 
 /** the sequence an ALTER names, or undefined after the IF EXISTS notice */
 function alteredSequence(session: EngineSession, rv: unknown, missingOk: boolean): RelationInfo | undefined {
-  const { schema, name } = rangeVarName(rv);
-  const rel = lookupRelation(session, schema === undefined ? [name] : [schema, name]);
-  if (rel === undefined) {
-    if (missingOk) {
-      session.notice(`relation "${name}" does not exist, skipping`);
-      return undefined;
-    }
-    throw undefinedTable(schema === undefined ? name : `${schema}.${name}`);
-  }
+  const rel = relationOrSkip(session, rv, missingOk);
+  if (rel === undefined) return undefined;
   sequenceSourceOf(rel);
   return rel;
 }
@@ -201,15 +194,8 @@ export function runRenameFollowingSequences(runRename: UtilityHandler): UtilityH
  */
 export const runAlterIdentity: UtilityHandler = async (session, stmt) => {
   const body = nodeBody(stmt.ast);
-  const { schema, name } = rangeVarName(body.relation);
-  const table = lookupRelation(session, schema === undefined ? [name] : [schema, name]);
-  if (table === undefined) {
-    if (body.missing_ok === true) {
-      session.notice(`relation "${name}" does not exist, skipping`);
-      return { kind: 'command', tag: 'ALTER TABLE' };
-    }
-    throw undefinedTable(schema === undefined ? name : `${schema}.${name}`);
-  }
+  const table = relationOrSkip(session, body.relation, body.missing_ok === true);
+  if (table === undefined) return { kind: 'command', tag: 'ALTER TABLE' };
   for (const c of Array.isArray(body.cmds) ? body.cmds : []) {
     const cmd = nodeBody(c);
     const column = String(cmd.name ?? '');

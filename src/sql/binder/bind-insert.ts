@@ -46,6 +46,21 @@ export function defaultFor(b: Binder, col: ColumnDef): Expr {
   return assign(b, e, col, undefined);
 }
 
+/** positions in `tcols` of an INSERT's column list (ResTargets), with PostgreSQL's 42703 / 42701 / 0A000 */
+export function insertColumns(names: readonly Node[], tcols: readonly ColumnDef[], relName: string): number[] {
+  const idx: number[] = [];
+  for (const c of names) {
+    const rt = c.ResTarget as Node;
+    const name = String(rt.name);
+    if (rt.indirection !== undefined) throw notSupported('INSERT into subfields or array elements');
+    const i = tcols.findIndex((x) => x.name === name);
+    if (i < 0) throw pgError(SqlState.undefined_column, `column "${name}" of relation "${relName}" does not exist`, pos(locOf(rt)));
+    if (idx.includes(i)) throw pgError(SqlState.duplicate_column, `column "${name}" specified more than once`, pos(locOf(rt)));
+    idx.push(i);
+  }
+  return idx;
+}
+
 export function bindInsert(b: Binder, n: Node): QueryResult {
   if (n.withClause !== undefined) b.ctes.push(bindWith(b, n.withClause as Node, null));
   const rv = n.relation as Node;
@@ -53,16 +68,7 @@ export function bindInsert(b: Binder, n: Node): QueryResult {
   const table = rel.source;
   if (!isWritable(table)) throw pgError(SqlState.wrong_object_type, `cannot insert into relation "${rel.name}"`, pos(locOf(rv)));
   const tcols = table.columns;
-  const targetIdx: number[] = [];
-  for (const c of (n.cols as Node[] | undefined) ?? []) {
-    const rt = c.ResTarget as Node;
-    const name = String(rt.name);
-    if (rt.indirection !== undefined) throw notSupported('INSERT into subfields or array elements');
-    const i = tcols.findIndex((x) => x.name === name);
-    if (i < 0) throw pgError(SqlState.undefined_column, `column "${name}" of relation "${rel.name}" does not exist`, pos(locOf(rt)));
-    if (targetIdx.includes(i)) throw pgError(SqlState.duplicate_column, `column "${name}" specified more than once`, pos(locOf(rt)));
-    targetIdx.push(i);
-  }
+  const targetIdx = insertColumns((n.cols as Node[] | undefined) ?? [], tcols, rel.name);
   // without a column list, fewer expressions than columns leave the trailing columns to their defaults
   const explicitCols = targetIdx.length > 0;
   if (targetIdx.length === 0) tcols.forEach((_, i) => targetIdx.push(i));

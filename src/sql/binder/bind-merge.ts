@@ -14,7 +14,7 @@ import type { ModifyAction } from '../logical/modify-rows.ts';
 import { coerceToBoolean, INT8 } from './coerce.ts';
 import { bindExpr, locOf, tagOf } from './bind-expr.ts';
 import { bindFromList, checkNameConflicts } from './bind-from.ts';
-import { assign, defaultFor } from './bind-insert.ts';
+import { assign, defaultFor, insertColumns } from './bind-insert.ts';
 import { bindAssignments } from './bind-modify.ts';
 import { bindModifyTarget } from './bind-modify-join.ts';
 import { bindWith } from './bind-cte.ts';
@@ -22,10 +22,6 @@ import { Scope } from './scope.ts';
 import { syntax, type Binder, type ExprScope, type QueryResult } from './binder.ts';
 
 type Node = Record<string, unknown>;
-
-function pos(p: number | undefined): { position?: number } {
-  return p === undefined ? {} : { position: p };
-}
 
 export function bindMerge(b: Binder, n: Node): QueryResult {
   if ((n.returningList as unknown[] | undefined)?.length) syntax('syntax error at or near "RETURNING"');
@@ -99,16 +95,7 @@ function mergeAssignments<T>(bind: () => T): T {
 function insertValues(b: Binder, c: Node, tcols: readonly ColumnDef[], relName: string, es: ExprScope): Expr[] {
   const names = (c.targetList as Node[] | undefined) ?? [];
   const values = (c.values as unknown[] | undefined) ?? [];
-  const idx: number[] = [];
-  for (const x of names) {
-    const rt = x.ResTarget as Node;
-    const name = String(rt.name);
-    if (rt.indirection !== undefined) throw notSupported('INSERT into subfields or array elements');
-    const i = tcols.findIndex((col) => col.name === name);
-    if (i < 0) throw pgError(SqlState.undefined_column, `column "${name}" of relation "${relName}" does not exist`, pos(locOf(rt)));
-    if (idx.includes(i)) throw pgError(SqlState.duplicate_column, `column "${name}" specified more than once`, pos(locOf(rt)));
-    idx.push(i);
-  }
+  const idx = insertColumns(names, tcols, relName);
   const explicit = idx.length > 0;
   if (!explicit) tcols.forEach((_c, i) => idx.push(i));
   if (values.length > idx.length) syntax('INSERT has more expressions than target columns', locOf(tagOf(values[idx.length])[1]));
