@@ -26,6 +26,8 @@ import { TransactionState } from './transaction.ts';
 import { EngineSessionView } from './engine-session-view.ts';
 import { nodeBody, nodeKind, rangeVarName } from './ast.ts';
 import { lookupRelation } from './statements/ddl.ts';
+import { beginBlock, commitBlock, rollbackAll } from './statements/transaction-stmt.ts';
+import { needsImplicitBlock } from './implicit-block.ts';
 import { MemoryTable } from './memory-table.ts';
 import type { Cursor } from './statements/cursor-stmt.ts';
 import { searchPathSchemas } from './search-path.ts';
@@ -184,8 +186,19 @@ export class EngineSession implements HandlerSession {
       yield { kind: 'empty' };
       return;
     }
-    for (const stmt of statements) {
-      yield await this.runParsed(stmt, [], null);
+    if (!needsImplicitBlock(statements, this.tx.inBlock)) {
+      for (const stmt of statements) yield await this.runParsed(stmt, [], null);
+      return;
+    }
+    // one implicit transaction for the message (implicit-block.ts): commit after the last statement, else roll back
+    beginBlock(this);
+    let committed = false;
+    try {
+      for (const stmt of statements) yield await this.runParsed(stmt, [], null);
+      committed = true;
+      await commitBlock(this);
+    } finally {
+      if (!committed) await rollbackAll(this);
     }
   }
 

@@ -10,8 +10,10 @@ import { isWritable, type ColumnDef, type WritableTableSource } from '../../cata
 import { executePlan } from '../../exec/index.ts';
 import { deparseSync } from './deparse.ts';
 import type { UtilityHandler } from './route-utility.ts';
+import type { StatementResult } from '../../wire/handler.ts';
 import type { EngineSession } from '../engine-session.ts';
-import { constText, nodeBody, nodeKind, rangeVarName, stringList } from '../ast.ts';
+import { constText, nodeBody, nodeKind, rangeVarName, stringList, type AstNode } from '../ast.ts';
+import { beginBlock, commitBlock, rollbackAll } from './transaction-stmt.ts';
 import { MemoryTable } from '../memory-table.ts';
 import { sqlTypeOf } from './type-name.ts';
 import { ViewSource } from '../view-source.ts';
@@ -414,6 +416,21 @@ export const runDrop: UtilityHandler = async (session, stmt) => {
  */
 export const runTruncate: UtilityHandler = async (session, stmt) => {
   const body = nodeBody(stmt.ast);
+  const relations = Array.isArray(body.relations) ? body.relations : [];
+  // several tables outside a block: one block of their own, so that all of them empty or none (as in PostgreSQL)
+  if (relations.length < 2 || session.tx.inBlock) return truncateTables(session, body);
+  beginBlock(session);
+  try {
+    const result = await truncateTables(session, body);
+    await commitBlock(session);
+    return result;
+  } catch (e) {
+    if (session.tx.inBlock) await rollbackAll(session);
+    throw e;
+  }
+};
+
+async function truncateTables(session: EngineSession, body: AstNode): Promise<StatementResult> {
   const targets: { rel: RelationInfo; source: WritableTableSource & { truncate(): Promise<void> } }[] = [];
   for (const rv of Array.isArray(body.relations) ? body.relations : []) {
     const { schema, name } = rangeVarName(rv);
@@ -438,7 +455,7 @@ export const runTruncate: UtilityHandler = async (session, stmt) => {
     }
   }
   return { kind: 'command', tag: 'TRUNCATE TABLE' };
-};
+}
 
 export const runComment: UtilityHandler = async (session, stmt) => {
   const body = nodeBody(stmt.ast);

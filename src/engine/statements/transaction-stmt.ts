@@ -25,9 +25,7 @@ export const runTransaction: UtilityHandler = async (session, stmt) => {
         session.warning('there is already a transaction in progress', SqlState.active_sql_transaction);
         return { kind: 'command', tag };
       }
-      session.tx.begin(session.catalog.tempRelationList(), BigInt(Date.now()) * 1000n);
-      beginIcebergTransaction(session);
-      session.settings.pushFrame();
+      beginBlock(session);
       applyOptions(session, body.options);
       return { kind: 'command', tag };
     }
@@ -40,17 +38,7 @@ export const runTransaction: UtilityHandler = async (session, stmt) => {
         await rollbackAll(session);
         return { kind: 'command', tag: 'ROLLBACK' };
       }
-      await applyOnCommitActions(session);
-      try {
-        await commitIcebergTransaction(session);
-      } catch (e) {
-        // as PostgreSQL when a serializable transaction cannot commit: the error, and the transaction is gone
-        await rollbackAll(session);
-        throw e;
-      }
-      session.tx.commit();
-      session.settings.commitAll();
-      await closeCursorsAtTransactionEnd(session, true);
+      await commitBlock(session);
       return { kind: 'command', tag: 'COMMIT' };
     }
     case 'TRANS_STMT_ROLLBACK': {
@@ -100,6 +88,28 @@ export const runTransaction: UtilityHandler = async (session, stmt) => {
   }
 };
 
+/** opens a transaction block: BEGIN's work, also a multi-statement Query's implicit block (implicit-block.ts) */
+export function beginBlock(session: EngineSession): void {
+  session.tx.begin(session.catalog.tempRelationList(), BigInt(Date.now()) * 1000n);
+  beginIcebergTransaction(session);
+  session.settings.pushFrame();
+}
+
+/** COMMIT of a block that has not failed: ON COMMIT actions, the staged Iceberg pointers, settings, cursors */
+export async function commitBlock(session: EngineSession): Promise<void> {
+  await applyOnCommitActions(session);
+  try {
+    await commitIcebergTransaction(session);
+  } catch (e) {
+    // as PostgreSQL when a serializable transaction cannot commit: the error, and the transaction is gone
+    await rollbackAll(session);
+    throw e;
+  }
+  session.tx.commit();
+  session.settings.commitAll();
+  await closeCursorsAtTransactionEnd(session, true);
+}
+
 /** the transaction and savepoint frames are kept aligned with the settings frames */
 function framesAbove(session: EngineSession, depth: number): number {
   return session.tx.depth - depth;
@@ -137,7 +147,8 @@ async function commitIcebergTransaction(session: EngineSession): Promise<void> {
   if (wrote) await session.iceberg?.refresh(true);
 }
 
-async function rollbackAll(session: EngineSession): Promise<void> {
+/** ROLLBACK: staged writes forgotten, temp relations, settings and cursors as they were at BEGIN */
+export async function rollbackAll(session: EngineSession): Promise<void> {
   session.icebergTx?.rollback();
   endIcebergTransaction(session);
   const temps = session.tx.rollback();
