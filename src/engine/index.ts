@@ -110,7 +110,10 @@ export async function createQueryEngine(options: EngineOptions): Promise<QueryEn
     },
     async close(): Promise<void> {
       for (const s of [...server.sessions.values()]) await s.close();
-      for (const t of server.iceberg.values()) await t.catalog.close();
+      for (const t of server.iceberg.values()) {
+        await t.sequences?.close();
+        await t.catalog.close();
+      }
       await fileIO.close();
     },
     icebergCatalog: (database) => server.iceberg.get(database)?.catalog,

@@ -33,7 +33,8 @@ export class SequenceSource implements TableSource {
     if (ctx.signal.aborted) return;
     const seq = await this.store.read(this.namespace, this.name);
     this.latest = seq;
-    yield { length: 1, columns: [[seq.state.lastValue], [0n], [seq.state.isCalled]] };
+    const logged = this.store.loggedAhead?.(this.namespace, this.name) ?? 0;
+    yield { length: 1, columns: [[seq.state.lastValue], [BigInt(logged)], [seq.state.isCalled]] };
   }
 
   /** up to `count` next values; synchronous when the store is (memory) */

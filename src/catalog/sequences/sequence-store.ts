@@ -34,4 +34,6 @@ export interface SequenceStore {
   read(namespace: string, name: string): Promise<StoredSequence>;
   /** up to `count` next values (fewer at a bound; the next call wraps or fails with 2200H); synchronous where the store can be */
   allocate(namespace: string, name: string, count: number): SequenceAllocation | Promise<SequenceAllocation>;
+  /** values logged ahead and not handed out yet (`log_cnt`); absent: none */
+  loggedAhead?(namespace: string, name: string): number;
 }
