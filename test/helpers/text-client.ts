@@ -19,3 +19,13 @@ export async function rowsOf(c: pg.Client, sql: string): Promise<string[][]> {
   const res = await c.query({ text: sql, rowMode: 'array' });
   return (res.rows as unknown[][]).map((r) => r.map((v) => (v === null ? 'NULL' : String(v))));
 }
+
+/** the SQLSTATE a statement fails with, or 'no error' */
+export async function sqlStateOf(c: pg.Client, sql: string): Promise<string> {
+  try {
+    await c.query(sql);
+  } catch (e) {
+    return String((e as { code?: string }).code);
+  }
+  return 'no error';
+}

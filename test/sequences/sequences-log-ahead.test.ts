@@ -5,40 +5,10 @@
  * last value handed out, two servers on one warehouse still never hand out a value twice, and a killed
  * server skips at most 32 values (PostgreSQL's gap after a crash).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
-
-/** a port of SEQ's range (59800–59899) for the killed server process */
-const CHILD_PORT = 59857;
-
-async function client(url: string): Promise<pg.Client> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  return c;
-}
-
-async function rows(c: pg.Client, sql: string): Promise<string[][]> {
-  return (await c.query({ text: sql, rowMode: 'array' })).rows.map((r: unknown[]) => r.map(String));
-}
-
-function startChild(warehouse: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['bin/lakegate.mjs', 'serve', '--port', String(CHILD_PORT), '--warehouse', warehouse, '--no-sample'], {
-    cwd: join(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LAKEGATE_AUTH: 'trust' },
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer): void => {
-      out += d.toString();
-      if (out.includes('listening')) resolve(child);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`lakegate exited with ${code}: ${out}`)));
-  });
-}
+import { startLakegateProcess } from '../helpers/lakegate-process.ts';
+import { connectText as client, rowsOf as rows } from '../helpers/text-client.ts';
 
 describe('sequence values logged ahead', () => {
   let a: LakegateServer;
@@ -60,16 +30,16 @@ describe('sequence values logged ahead', () => {
     await c.query('CREATE SEQUENCE seql.s');
     // PostgreSQL 15's answers to the same statements
     expect(await rows(c, "SELECT nextval('seql.s')")).toEqual([['1']]);
-    expect(await rows(c, 'SELECT * FROM seql.s')).toEqual([['1', '32', 'true']]);
+    expect(await rows(c, 'SELECT * FROM seql.s')).toEqual([['1', '32', 't']]);
     expect(await rows(c, "SELECT nextval('seql.s')")).toEqual([['2']]);
-    expect(await rows(c, 'SELECT * FROM seql.s')).toEqual([['2', '31', 'true']]);
+    expect(await rows(c, 'SELECT * FROM seql.s')).toEqual([['2', '31', 't']]);
     await c.query('ALTER SEQUENCE seql.s INCREMENT 5');
-    expect(await rows(c, 'SELECT * FROM seql.s')).toEqual([['2', '0', 'true']]);
+    expect(await rows(c, 'SELECT * FROM seql.s')).toEqual([['2', '0', 't']]);
     expect(await rows(c, "SELECT nextval('seql.s')")).toEqual([['7']]);
     expect(await rows(c, "SELECT setval('seql.s', 100)")).toEqual([['100']]);
-    expect(await rows(c, 'SELECT * FROM seql.s')).toEqual([['100', '0', 'true']]);
+    expect(await rows(c, 'SELECT * FROM seql.s')).toEqual([['100', '0', 't']]);
     expect(await rows(c, "SELECT nextval('seql.s')")).toEqual([['105']]);
-    expect(await rows(c, 'SELECT * FROM seql.s')).toEqual([['105', '32', 'true']]);
+    expect(await rows(c, 'SELECT * FROM seql.s')).toEqual([['105', '32', 't']]);
     await c.end();
   });
 
@@ -97,10 +67,10 @@ describe('sequence values logged ahead', () => {
     const c = await client(a.url);
     await c.query('CREATE SEQUENCE seql.k');
     await c.end();
-    const child = await startChild(a.warehouse);
+    const { child, url: childUrl } = await startLakegateProcess(a.warehouse);
     let last = 0;
     try {
-      const k = await client(`postgres://postgres@127.0.0.1:${CHILD_PORT}/lakegate`);
+      const k = await client(childUrl);
       for (let i = 0; i < 5; i++) last = Number((await rows(k, "SELECT nextval('seql.k')"))[0]![0]);
       await k.end().catch(() => undefined);
     } finally {

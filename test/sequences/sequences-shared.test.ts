@@ -4,7 +4,7 @@
  * same value, INSERT … SELECT and COPY into a serial table fill it, and psql's \d / \ds print what
  * PostgreSQL 15's psql prints for the same objects.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,10 +14,8 @@ import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
+import { startLakegateProcess } from '../helpers/lakegate-process.ts';
 import { findPgBinDir, sharedPgCluster } from '../helpers/pg-cluster.ts';
-
-/** a port of SEQ's range (59800–59899) for the separate server process */
-const CHILD_PORT = 59853;
 
 async function client(url: string): Promise<pg.Client> {
   const c = new pg.Client({ connectionString: url });
@@ -29,22 +27,6 @@ async function values(c: pg.Client, sql: string): Promise<string[]> {
   return (await c.query({ text: sql, rowMode: 'array' })).rows.map((r: unknown[]) => String(r[0]));
 }
 
-/** starts `lakegate serve` as a separate process on the warehouse and waits until it listens */
-function startChild(warehouse: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['bin/lakegate.mjs', 'serve', '--port', String(CHILD_PORT), '--warehouse', warehouse, '--no-sample'], {
-    cwd: join(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LAKEGATE_AUTH: 'trust' },
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer): void => {
-      out += d.toString();
-      if (out.includes('listening')) resolve(child);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`lakegate exited with ${code}: ${out}`)));
-  });
-}
 
 describe('sequences in the SQL catalog', () => {
   let a: LakegateServer;
@@ -88,9 +70,9 @@ describe('sequences in the SQL catalog', () => {
     await c.query('CREATE SEQUENCE seqc.s');
     await c.query('CREATE TABLE seqc.t (id serial, src text)');
     await c.end();
-    const child = await startChild(a.warehouse);
+    const { child, url: childUrl } = await startLakegateProcess(a.warehouse);
     try {
-      const urls = [a.url, b.url, `postgres://postgres@127.0.0.1:${CHILD_PORT}/lakegate`];
+      const urls = [a.url, b.url, childUrl];
       const clients = await Promise.all(urls.flatMap((u) => [client(u), client(u)]));
       // single nextvals from six sessions on three servers at once
       const got = await Promise.all(clients.map(async (k) => {
