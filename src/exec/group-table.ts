@@ -13,6 +13,7 @@
  */
 import { valueKey } from '../functions/index.ts';
 import { fmix32, fnv1a } from './hash-mix.ts';
+import { DirectKeyIndex } from './direct-key-index.ts';
 
 export interface GroupTableOptions {
   /** initial slot count (a power of two); tests use tiny tables to force growth and probing */
@@ -71,6 +72,16 @@ export class GroupTable {
   /** per-batch scratch: 1 where a row repeats the previous row's key values */
   #same = new Uint8Array(0);
   readonly #nk: unknown[][];
+  /**
+   * one key column whose keys are all integers spanning a few entries per group: group ids by key − base
+   * (direct-key-index.ts); #slots / #slotKeys are then left stale and rebuilt if a key does not fit
+   */
+  #direct: DirectKeyIndex | null = null;
+  /** one key column while hashing: the least and greatest key, NaN once a key is not a safe integer */
+  #lo = Infinity;
+  #hi = -Infinity;
+  /** one key column: the group of the NULL key, -1 when none yet */
+  #nullGroup = -1;
 
   constructor(oids: readonly number[], options: GroupTableOptions = {}) {
     this.#oids = oids;
@@ -88,8 +99,14 @@ export class GroupTable {
   /** distinct key tuples so far */
   get size(): number { return this.#size; }
 
+  /** how groups are found: by key − base (direct-key-index.ts) or by hashing */
+  get indexKind(): 'direct' | 'hash' { return this.#direct !== null ? 'direct' : 'hash'; }
+
   /** bytes of the typed index (the key values are the caller's to estimate) */
-  get indexBytes(): number { return this.#slots.length * (this.#slotKeys === null ? 4 : 8) + this.#hashes.length * 4; }
+  get indexBytes(): number {
+    const index = this.#direct !== null ? this.#direct.bytes : this.#slots.length * (this.#slotKeys === null ? 4 : 8);
+    return index + this.#hashes.length * 4;
+  }
 
   /** out[i] = the group of row i (`keyCols[c][i]`, i < n), new groups added in row order */
   assign(keyCols: readonly (readonly unknown[])[], n: number, out: Int32Array): void {
@@ -117,6 +134,7 @@ export class GroupTable {
 
   /** out[i] = the group whose key equals row i's, or -1 (none, or a NULL in the key: joins never match NULL) */
   lookup(keyCols: readonly (readonly unknown[])[], n: number, out: Int32Array): void {
+    if (this.#direct !== null) return this.#lookupDirect(keyCols[0]!, n, out);
     const h = this.#hashRows(keyCols, n);
     const w = this.#oids.length;
     rows: for (let i = 0; i < n; i++) {
@@ -133,15 +151,115 @@ export class GroupTable {
     this.#releaseScratch(n);
   }
 
+  /** lookup by the direct index: every group's key is an integer inside it, or NULL (never matched) */
+  #lookupDirect(col: readonly unknown[], n: number, out: Int32Array): void {
+    const { ids, base } = this.#direct!;
+    const oid = this.#oids[0]!;
+    for (let i = 0; i < n; i++) {
+      const v = col[i];
+      let k: unknown = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : v === null || v === undefined ? null : valueKey(oid, v);
+      if (typeof k !== 'number') k = NaN;
+      const e = (k as number) - base;
+      out[i] = e >= 0 && e < ids.length && (e | 0) === e ? ids[e]! - 1 : -1;
+    }
+  }
+
   /** assign for one key column (the common GROUP BY): one pass, no scratch arrays; the same hashes as #hashRows */
   #assignOne(col: readonly unknown[], n: number, out: Int32Array): void {
+    const from = this.#direct !== null ? this.#assignDirect(col, n, out) : 0;
+    if (from < n) this.#assignHashed(col, from, n, out);
+    if (this.#direct === null && this.#slotKeys !== null && this.#lo <= this.#hi && DirectKeyIndex.fits(this.#lo, this.#hi, this.#size)) {
+      this.#direct = DirectKeyIndex.build(this.#norm[0]!, this.#size, this.#lo, this.#hi);
+      this.#slots = new Int32Array(0);
+      this.#slotKeys = new Int32Array(0);
+    }
+  }
+
+  /**
+   * #assignOne by the direct index: rows up to the first whose key is not an integer that fits (the table
+   * goes back to hashing then); returns that row, n when all fitted
+   */
+  #assignDirect(col: readonly unknown[], n: number, out: Int32Array): number {
+    let d = this.#direct!;
+    let ids = d.ids, base = d.base, len = ids.length;
+    // the previous row's key (a run of one order's lines): compared as numbers, since === on bigints is a slow
+    // call; only keys that fitted the index are kept here, and those are exact
+    let lastK = NaN, lastG = -1;
+    for (let i = 0; i < n; i++) {
+      const v = col[i];
+      if (v === null || v === undefined) {
+        if (this.#nullGroup < 0) this.#nullGroup = this.#newGroupDirect(null, null);
+        out[i] = this.#nullGroup;
+        continue;
+      }
+      const k = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : NaN;
+      if (k === lastK) { out[i] = lastG; continue; }
+      let e = k - base;
+      if (!(e >= 0 && e < len && (e | 0) === e)) {
+        // beyond ±2^52 a bigint's Number() may be rounded: fits() keeps the entries inside that range
+        if (!Number.isSafeInteger(k) || !d.extend(k, this.#size)) {
+          this.#leaveDirect();
+          return i;
+        }
+        ids = d.ids; base = d.base; len = ids.length;
+        e = k - base;
+      }
+      let g = ids[e]! - 1;
+      if (g < 0) {
+        // -0 is key 0; the first value seen is what GROUP BY shows
+        g = this.#newGroupDirect(k === 0 ? 0 : k, v);
+        ids[e] = g + 1;
+      }
+      out[i] = g;
+      lastK = k;
+      lastG = g;
+    }
+    return n;
+  }
+
+  #newGroupDirect(k: number | null, v: unknown): number {
+    const g = this.#size++;
+    if (g === this.#hashes.length) {
+      const grown = new Int32Array(g * 2);
+      grown.set(this.#hashes);
+      this.#hashes = grown;
+    }
+    this.#hashes[g] = fmix32(this.#hashKey(k) | 0);
+    const d = this.#direct!;
+    // keys may fall in the entries' headroom: lo / hi stay the true range (leaving and rebuilding rely on it)
+    if (k !== null) {
+      if (k < d.lo) d.lo = k;
+      if (k > d.hi) d.hi = k;
+    }
+    this.#norm[0]!.push(k);
+    this.values[0]!.push(v);
+    return g;
+  }
+
+  /**
+   * back to hashing (a key the direct index cannot hold): the slots rebuilt from the groups' hashes; the index
+   * may come back once there are enough groups for the wider span (the row's own key widens it as it is added)
+   */
+  #leaveDirect(): void {
+    const d = this.#direct!;
+    this.#direct = null;
+    this.#lo = d.lo;
+    this.#hi = d.hi;
+    let cap = 16;
+    while (cap < this.#size * 2 + 2) cap *= 2;
+    this.#slots = new Int32Array(cap / 2);
+    this.#grow();
+  }
+
+  /** #assignOne by hashing, rows from..n */
+  #assignHashed(col: readonly unknown[], from: number, n: number, out: Int32Array): void {
     const norm = this.#norm[0]!;
     const oid = this.#oids[0]!;
     const hashOf = this.#hashKey;
     // input sorted or clustered by the key (lineitem by l_orderkey): a row whose value is the previous row's
     // (=== implies equal keys; NaN never takes this path) is in the previous row's group, no hash or probe
     let last: unknown = NO_ROW, lastG = -1;
-    for (let i = 0; i < n; i++) {
+    for (let i = from; i < n; i++) {
       const v = col[i];
       if (v === last) { out[i] = lastG; continue; }
       let k: unknown;
@@ -198,6 +316,14 @@ export class GroupTable {
   #addOne(slot: number, hh: number, k: unknown, v: unknown): number {
     const g = this.#newGroup(slot, hh);
     if (this.#slotKeys !== null) this.#slotKeys[slot] = slotKey(k);
+    if (typeof k === 'number' && Number.isSafeInteger(k)) {
+      if (k < this.#lo) this.#lo = k;
+      if (k > this.#hi) this.#hi = k;
+    } else if (k === null) {
+      this.#nullGroup = this.#size - 1;
+    } else {
+      this.#lo = NaN;
+    }
     this.#norm[0]!.push(k);
     this.values[0]!.push(v ?? null);
     if (this.#size * 2 > this.#slots.length) this.#grow();

@@ -1,0 +1,79 @@
+/**
+ * DirectKeyIndex: group ids of one integer key column held in an array indexed by key − base, for GroupTable
+ * when every key so far is an integer and their span is a small multiple of the group count (TPC-H's order,
+ * customer and part keys: a span of at most 4× the keys). A row's group is then one array read — no hash, no
+ * probe — and rows clustered by key (a lineitem file holds its order keys ascending) read neighbouring entries
+ * instead of a cache miss each in a hash table of millions of slots (TPC-H Q18's final aggregate by l_orderkey).
+ * Entries hold group id + 1 (0: no group), so a fresh zeroed array needs no fill.
+ */
+
+/** the span of keys may be at most this many entries per group (4 bytes each; the hash index takes 20–40 bytes a group) */
+const SPAN_PER_GROUP = 32;
+/** never more entries than this (128 MiB), however many groups */
+const MAX_SPAN = 1 << 25;
+/** keys stay within ±2^52, where every integer and the Number() of every bigint there is exact */
+const KEY_LIMIT = 2 ** 52;
+/** below this many groups hashing stays: its table is small and cache-resident anyway */
+export const DIRECT_MIN_GROUPS = 256;
+
+export class DirectKeyIndex {
+  /** group id + 1 of key `base + i`, 0 when no group has that key */
+  ids: Int32Array;
+  /** the key of entry 0 */
+  base: number;
+  /** the least and greatest key of the groups (kept by the caller as groups are added; the entries add headroom) */
+  lo: number;
+  hi: number;
+
+  private constructor(base: number, span: number, lo: number, hi: number) {
+    this.base = base;
+    this.ids = new Int32Array(span);
+    this.lo = lo;
+    this.hi = hi;
+  }
+
+  /** whether `groups` groups with integer keys in [lo, hi] are worth indexing directly */
+  static fits(lo: number, hi: number, groups: number): boolean {
+    const span = hi - lo + 1;
+    return groups >= DIRECT_MIN_GROUPS && span <= MAX_SPAN && span <= SPAN_PER_GROUP * groups && lo >= -KEY_LIMIT && hi <= KEY_LIMIT;
+  }
+
+  /** the index of the `count` groups whose keys are keys[0..count): integers in [lo, hi], or null (not indexed) */
+  static build(keys: readonly unknown[], count: number, lo: number, hi: number): DirectKeyIndex {
+    const span = hi - lo + 1;
+    // headroom above the largest key: keys seen later tend to be larger (ids handed out in order)
+    // keys from 1 (ids) start the entries at 0, others leave a little room below the least key
+    const base = lo >= 0 && lo <= span >> 2 ? 0 : lo - (span >> 4);
+    const d = new DirectKeyIndex(base, Math.min(MAX_SPAN, hi - base + 1 + (span >> 2) + 64), lo, hi);
+    for (let g = 0; g < count; g++) {
+      const k = keys[g];
+      if (k !== null) d.ids[(k as number) - base] = g + 1;
+    }
+    return d;
+  }
+
+  /**
+   * makes room for integer key `k` (outside the entries) if the span with it still fits `groups` + 1 groups;
+   * false when it does not (the caller goes back to hashing)
+   */
+  extend(k: number, groups: number): boolean {
+    const lo = Math.min(this.lo, k);
+    const hi = Math.max(this.hi, k);
+    if (!DirectKeyIndex.fits(lo, hi, Math.max(groups + 1, DIRECT_MIN_GROUPS))) return false;
+    // the entries cover the old ones and k, grown by at least half on k's side
+    const end = this.base + this.ids.length;
+    const need = Math.max(end, k + 1) - Math.min(this.base, k);
+    const grown = Math.min(MAX_SPAN, Math.max(need, this.ids.length + (this.ids.length >> 1)));
+    if (grown < need) return false;
+    const base = k < this.base ? end - grown : this.base;
+    const ids = new Int32Array(grown);
+    ids.set(this.ids, this.base - base);
+    this.ids = ids;
+    this.base = base;
+    this.lo = lo;
+    this.hi = hi;
+    return true;
+  }
+
+  get bytes(): number { return this.ids.length * 4; }
+}
