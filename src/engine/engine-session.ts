@@ -32,6 +32,7 @@ import { MemoryTable } from './memory-table.ts';
 import type { Cursor } from './statements/cursor-stmt.ts';
 import { searchPathSchemas } from './search-path.ts';
 import { renderRegText } from './render-reg-text.ts';
+import { parseRegText } from './parse-reg-text.ts';
 import { normaliseLiterals, type LiteralNormalised } from './literal-params.ts';
 import { isCatalogFree } from './catalog-free-plan.ts';
 import type { IcebergTables } from './iceberg-tables.ts';
@@ -462,6 +463,11 @@ export class EngineSession implements HandlerSession {
   /** text of catalog-dependent values (regclass → relation name, ...); null = the type's plain text output */
   renderText(typeOid: number, value: unknown): string | null {
     return renderRegText(typeOid, value, this.view, this.catalog);
+  }
+
+  /** text input of catalog-dependent values (a regclass parameter 'pg_class' → its OID); undefined = plain textIn */
+  parseText(typeOid: number, text: string): unknown {
+    return parseRegText(typeOid, text, this.view, this.catalog);
   }
 
   notice(message: string, code: string = SqlState.successful_completion): void {

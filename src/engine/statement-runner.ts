@@ -109,7 +109,7 @@ export class StatementRunner {
         prepared.catalogVersion = session.planVersion;
       }
     }
-    const kind = nodeKind(stmt.ast);
+    const kind = kindOf(stmt.ast);
     if (kind !== 'SelectStmt') session.noteDmlTarget(stmt.ast);
     const ctx = session.execContext(params);
     if (kind === 'SelectStmt') {
@@ -138,7 +138,7 @@ export class StatementRunner {
    * convert to its parameter's type (the literal path then reports the error exactly as before).
    */
   private literalPlan(stmt: ParsedStatement): { bound: BoundQuery; params: unknown[] } | null {
-    if (nodeKind(stmt.ast) !== 'SelectStmt') return null;
+    if (kindOf(stmt.ast) !== 'SelectStmt') return null;
     const session = this.session;
     const norm = session.literalShape(stmt);
     if (norm === null) return null;
@@ -211,9 +211,28 @@ async function countRows(batches: AsyncIterable<Batch>): Promise<number> {
 const QUERY_KINDS = new Set(['SelectStmt', 'InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt']);
 
 export function isQuery(ast: unknown): boolean {
-  return QUERY_KINDS.has(nodeKind(ast));
+  return QUERY_KINDS.has(shapeOf(ast).kind);
 }
 
 export function hasInto(ast: unknown): boolean {
-  return nodeKind(ast) === 'SelectStmt' && nodeBody(ast).intoClause !== undefined;
+  return shapeOf(ast).into;
+}
+
+/** nodeKind of a statement's AST */
+export function kindOf(ast: unknown): string {
+  return shapeOf(ast).kind;
+}
+
+/** a statement's kind and SELECT … INTO, kept per AST object: Object.keys allocates, a prepared statement runs often */
+const SHAPES = new WeakMap<object, { readonly kind: string; readonly into: boolean }>();
+const NO_SHAPE = { kind: '', into: false } as const;
+
+function shapeOf(ast: unknown): { readonly kind: string; readonly into: boolean } {
+  if (typeof ast !== 'object' || ast === null) return NO_SHAPE;
+  let shape = SHAPES.get(ast);
+  if (shape === undefined) {
+    const kind = nodeKind(ast);
+    SHAPES.set(ast, (shape = { kind, into: kind === 'SelectStmt' && nodeBody(ast).intoClause !== undefined }));
+  }
+  return shape;
 }

@@ -383,11 +383,18 @@ export class IcebergTableSource implements TableSource {
     const pool = sharedScanPool();
     const poolOpen = pool !== null && !pool.closed;
     applyFileCacheSetting(session, poolOpen ? pool.size : 0);
-    const filter = this.bindFilters(filters, { rows: true });
-    if (filter.kind === 'true') return undefined;
-    const pointKey = pointKeyOf(filter);
-    if (pointKey === null) return undefined;
-    const plan = ctx.metrics === undefined && !this.hasPaddedColumn ? this.prunedLookup(filter, pointKey) : this.prunedNow(this.hasPaddedColumn ? this.bindFilters(filters) : filter);
+    // a prepared lookup's `col = $1`: its bound filter, key and pruned plan kept by value (keptLookup)
+    const kept = filters.length === 1 && ctx.metrics === undefined ? this.keptLookup(filters[0]!) : undefined;
+    let filter: BoundPredicate, pointKey: PointKey, plan: ScanPlan | null;
+    if (kept !== undefined) ({ filter, pointKey, plan } = kept);
+    else {
+      filter = this.bindFilters(filters, { rows: true });
+      if (filter.kind === 'true') return undefined;
+      const key = pointKeyOf(filter);
+      if (key === null) return undefined;
+      pointKey = key;
+      plan = ctx.metrics === undefined && !this.hasPaddedColumn ? this.prunedLookup(filter, pointKey) : this.prunedNow(this.hasPaddedColumn ? this.bindFilters(filters) : filter);
+    }
     if (plan === null) return undefined;
     // scan() would read several files on the worker pool (its parallel test)
     if (poolOpen && plan.tasks.length > 0 && !fewRows(plan.tasks, pool.minRows) && !pointLookupHere(plan.tasks)) return undefined;
@@ -440,6 +447,33 @@ export class IcebergTableSource implements TableSource {
 
   private lookupPlans?: { readonly fieldId: number; readonly plans: Map<unknown, ScanPlan> };
 
+  /**
+   * scanNow's steps for a lone `column = value` of a primitive JS value (a prepared point lookup's one pushed
+   * filter), kept by column and value: the bound filter, its point key and prunedLookup's plan, which depend on
+   * nothing else of this snapshot — a repeated value binds and prunes nothing. Undefined when the filter is
+   * another shape (scanNow then takes the general steps). Bounded as lookupPlans.
+   */
+  private keptLookup(q: ScanPredicate): KeptLookup | undefined {
+    if (q.kind !== 'compare' || q.op !== '=' || this.prunableReady === null || this.hasPaddedColumn) return undefined;
+    const value = q.value;
+    const t = typeof value;
+    if (t !== 'number' && t !== 'bigint' && t !== 'string' && t !== 'boolean') return undefined;
+    let byValue = this.keptLookups;
+    if (byValue === undefined || byValue.column !== q.column) this.keptLookups = byValue = { column: q.column, kept: new Map() };
+    let kept = byValue.kept.get(value);
+    if (kept === undefined) {
+      const filter = this.bindFilters([q], { rows: true });
+      const pointKey = filter.kind === 'compare' ? pointKeyOf(filter) : null;
+      if (pointKey === null || !pointKey.only) return undefined;
+      kept = { filter, pointKey, plan: this.prunedLookup(filter, pointKey) };
+      if (byValue.kept.size >= LOOKUP_PLANS) byValue.kept.clear();
+      byValue.kept.set(value, kept);
+    }
+    return kept;
+  }
+
+  private keptLookups?: { readonly column: number; readonly kept: Map<unknown, KeptLookup> };
+
   /** scanNow's DeleteLoader (field lookups only) */
   private lookupDeletes?: DeleteLoader;
   /** the fields of each projection (plans keep their projection array: one entry per cached plan) */
@@ -474,6 +508,13 @@ function pointLookupHere(tasks: readonly FileScanTask[]): boolean {
     rows += Number(t.file.recordCount);
   }
   return rows * 8 <= fileCacheStats().limitBytes / 2;
+}
+
+/** scanNow's bound filter, point key and pruned plan of one `column = value` (keptLookup) */
+interface KeptLookup {
+  readonly filter: BoundPredicate;
+  readonly pointKey: PointKey;
+  readonly plan: ScanPlan | null;
 }
 
 /** lookup values whose pruned plans scanNow keeps per source */

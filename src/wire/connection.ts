@@ -541,13 +541,20 @@ function asFatal(e: GatewayError): GatewayError {
   });
 }
 
-/** Text output of catalog-dependent types (regclass → name) comes from the session, the rest from pgtypes. */
+/**
+ * Text output and input of catalog-dependent types (regclass → name, name → regclass) come from the session,
+ * the rest from pgtypes.
+ */
 function withRenderText(codec: ValueCodec, session: HandlerSession): ValueCodec {
   const render = session.renderText?.bind(session);
-  if (render === undefined) return codec;
+  const parse = session.parseText?.bind(session);
+  if (render === undefined && parse === undefined) return codec;
   return {
-    textOut: (oid, value, settings) => (REG_TYPE_OIDS.has(oid) ? render(oid, value) : null) ?? codec.textOut(oid, value, settings),
-    textIn: codec.textIn,
+    textOut: render === undefined ? codec.textOut : (oid, value, settings) => (REG_TYPE_OIDS.has(oid) ? render(oid, value) : null) ?? codec.textOut(oid, value, settings),
+    textIn: parse === undefined ? codec.textIn : (oid, typmod, text, settings) => {
+      const v = REG_TYPE_OIDS.has(oid) ? parse(oid, text) : undefined;
+      return v === undefined ? codec.textIn(oid, typmod, text, settings) : v;
+    },
     binaryOut: codec.binaryOut,
     binaryIn: codec.binaryIn,
   };

@@ -6,6 +6,7 @@
  */
 import { GatewayError } from '../common/errors.ts';
 import { SqlState } from '../common/sqlstate.ts';
+import { Oid } from '../common/pgtypes/oids.ts';
 import type { PreparedStatement, StatementResult } from './handler.ts';
 import { rowEncoding } from './encode/data-row-encoder.ts';
 import {
@@ -77,7 +78,8 @@ export class ExtendedQuery {
     if (rf.length > 1 && rf.length !== ncols) {
       throw new GatewayError(SqlState.protocol_violation, `bind message has ${rf.length} result formats but query has ${ncols} columns`);
     }
-    const params = m.params.map((bytes, i) => this.decodeParam(stmt.paramTypes[i] ?? 0, pf.length === 0 ? 0 : pf.length === 1 ? pf[0]! : pf[i]!, bytes, i + 1));
+    const params = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) params[i] = this.decodeParam(stmt.paramTypes[i] ?? 0, pf.length === 0 ? 0 : pf.length === 1 ? pf[0]! : pf[i]!, m.params[i]!, i + 1);
     if (m.portal !== '' && this.portals.has(m.portal)) {
       throw new GatewayError(SqlState.duplicate_cursor, `cursor "${m.portal}" already exists`);
     }
@@ -96,9 +98,16 @@ export class ExtendedQuery {
   private decodeParam(oid: number, format: number, bytes: Uint8Array | null, index: number): unknown {
     if (bytes === null) return null;
     if (format === 0) {
+      // the usual key: an int4 / int2 in plain digits, read without making a string (int4in's answer)
+      if ((oid === Oid.int4 && bytes.length <= 9) || (oid === Oid.int2 && bytes.length <= 4)) {
+        const v = plainDigits(bytes);
+        if (v !== null) return v;
+      }
       const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8');
       return oid === 0 ? text : this.io.codec.textIn(oid, -1, text, this.io.settings);
     }
+    // a binary int4 key: its four bytes, big-endian (int4recv)
+    if (oid === Oid.int4 && bytes.length === 4) return (bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!;
     try {
       return this.io.codec.binaryIn(oid, bytes);
     } catch (e) {
@@ -255,6 +264,24 @@ export class ExtendedQuery {
     if (!p) throw new GatewayError(SqlState.invalid_cursor_name, `portal "${name}" does not exist`);
     return p;
   }
+}
+
+/**
+ * The value of an optionally signed run of ASCII digits short enough to be in range (callers bound the length),
+ * else null (the type's textIn then judges it: spaces, `+`, overflow, errors).
+ */
+function plainDigits(bytes: Uint8Array): number | null {
+  const n = bytes.length;
+  let i = bytes[0] === 45 /* - */ ? 1 : 0;
+  if (i === n) return null;
+  let v = 0;
+  for (; i < n; i++) {
+    const d = bytes[i]! - 48;
+    if (d < 0 || d > 9) return null;
+    v = v * 10 + d;
+  }
+  // -0 is 0 for int4in
+  return bytes[0] === 45 ? (v === 0 ? 0 : -v) : v;
 }
 
 function checkFormats(formats: readonly number[]): void {

@@ -149,6 +149,12 @@ export interface HandlerSession {
    */
   renderText?: (typeOid: number, value: unknown) => string | null;
   /**
+   * Text input of values whose input depends on the catalog (regclass, regtype, ... and their arrays: names
+   * resolved through the search path, 42P01 for an unknown relation): returns the value, or undefined to use
+   * pgtypes' textIn. wire/ calls it for Bind parameters of those type OIDs only.
+   */
+  parseText?: (typeOid: number, text: string) => unknown;
+  /**
    * SQL cursors (DECLARE name CURSOR) are portals too in PostgreSQL: Describe Portal by a cursor's name returns
    * its row shape (psycopg 3 named cursors do this). Returns the columns and whether the cursor is BINARY, or
    * null if there is no such cursor.

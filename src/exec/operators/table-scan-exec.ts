@@ -54,14 +54,12 @@ export class TableScanExec implements ExecOperator {
     const filters = resolveFilters(plan, params);
     const limit = plan.limit === undefined ? undefined : resolveLimit(plan, params);
     const scan = ctx.scan;
-    return {
-      signal: scan.signal,
-      session: scan.session,
-      catalog: scan.catalog,
-      ...(plan.projection === undefined ? {} : { projection: plan.projection }),
-      ...(filters === undefined ? {} : { filters }),
-      ...(limit === undefined ? {} : { limit }),
-      ...(metrics === undefined ? {} : { metrics }),
-    };
+    // set field by field: spreads of conditional literals allocate an object each (this runs per lookup)
+    const out: { -readonly [K in keyof ScanContext]: ScanContext[K] } = { signal: scan.signal, session: scan.session, catalog: scan.catalog };
+    if (plan.projection !== undefined) out.projection = plan.projection;
+    if (filters !== undefined) out.filters = filters;
+    if (limit !== undefined) out.limit = limit;
+    if (metrics !== undefined) out.metrics = metrics;
+    return out;
   }
 }

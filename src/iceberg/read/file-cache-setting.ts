@@ -22,9 +22,19 @@ export function defaultFileCacheKb(): number {
 /** the process budget in bytes, from the session's setting (stored in kB) or the default */
 export function fileCacheBytes(session: Pick<SessionView, 'getSetting'> | undefined): number {
   const v = session?.getSetting(FILE_CACHE_SIZE_SETTING, true);
+  // the same text as last time (every lookup asks): the same budget, no regular expression
+  if (v === lastText && v !== undefined && v !== null) return lastBytes;
   const kb = v !== undefined && v !== null && /^\d+$/.test(v.trim()) ? Number(v.trim()) : defaultFileCacheKb();
+  if (v !== undefined && v !== null) {
+    lastText = v;
+    lastBytes = kb * 1024;
+  }
   return kb * 1024;
 }
+
+/** the last setting text fileCacheBytes read, and its budget */
+let lastText: string | null = null;
+let lastBytes = 0;
 
 /** the share of the budget one thread holds: the main thread (`workers` = the pool's size, 0 without one) or a worker */
 export function threadShare(budget: number, workers: number, thread: 'main' | 'worker'): number {

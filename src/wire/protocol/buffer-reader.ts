@@ -55,6 +55,11 @@ export class BufferReader {
 
   /** NUL-terminated UTF-8 string */
   cstring(): string {
+    // the unnamed portal or statement (most Bind / Execute messages): no search, no decode
+    if (this.pos < this.end && this.buf[this.pos] === 0) {
+      this.pos++;
+      return '';
+    }
     const zero = this.buf.indexOf(0, this.pos);
     if (zero < 0 || zero >= this.end) throw new GatewayError(SqlState.protocol_violation, 'invalid string in message');
     const s = this.buf.toString('utf8', this.pos, zero);
