@@ -32,6 +32,8 @@ import { FunctionScanExec } from './operators/function-scan-exec.ts';
 import { InsertExec } from './operators/insert-exec.ts';
 import { OverwriteExec } from './operators/overwrite-exec.ts';
 import { ModifyRowsExec } from './operators/modify-rows-exec.ts';
+import { SharedSubplanExec } from './operators/shared-subplan-exec.ts';
+import { sharedSubplanKey } from './optimizer/share-repeated-subplans.ts';
 
 type Factory<K extends PlanKind> = (p: Extract<LogicalPlan, { kind: K }>, env: Env) => ExecOperator;
 
@@ -83,6 +85,13 @@ function instrumented(plan: LogicalPlan, op: ExecOperator, env: Env): ExecOperat
 }
 
 export function createOperator(plan: LogicalPlan, env: Env): ExecOperator {
+  // a subtree share_repeated_subplans found more than once: one run serves every occurrence
+  const shared = sharedSubplanKey(plan);
+  if (shared !== undefined) return new SharedSubplanExec(shared, () => createOwnOperator(plan, env), env);
+  return createOwnOperator(plan, env);
+}
+
+function createOwnOperator(plan: LogicalPlan, env: Env): ExecOperator {
   return instrumented(plan, (FACTORIES[plan.kind] as Factory<typeof plan.kind>)(plan as never, env), env);
 }
 

@@ -35,8 +35,11 @@ export function hoistInvariantJoinInputs(recursive: LogicalPlan): { plan: Logica
   return { plan, inputs };
 }
 
-/** no working table, DML, volatile function or reference to an enclosing query's row anywhere inside */
-function invariant(root: LogicalPlan): boolean {
+/**
+ * no working table, DML, volatile function or reference to an enclosing query's row anywhere inside: the plan
+ * yields the same rows each time it runs within one execution (also share_repeated_subplans' test)
+ */
+export function invariant(root: LogicalPlan): boolean {
   // working tables of recursive CTEs nested inside (asyncpg's domain lookup) are local: allowed
   const local = new Set<number>();
   if (!nodesOk(root, local)) return false;

@@ -25,6 +25,7 @@ import type { Instrumentation } from './instrumentation.ts';
 import { pushedPredicateOf } from './optimizer/pushed-predicate-of.ts';
 import { estimate } from './optimizer/row-estimate.ts';
 import { keepDeadColumns } from './optimizer/prune-join-columns.ts';
+import { sharedSubplanKey } from './optimizer/share-repeated-subplans.ts';
 
 /** more keys than this: the filter would hardly filter, and the literal is shipped to every scan task */
 export const MAX_RUNTIME_FILTER_KEYS = 100_000;
@@ -92,6 +93,8 @@ export function withKeyFilter(right: LogicalPlan, keyIndex: number, eq: OpExpr, 
   let throughAggregate = false;
   const made = <P extends LogicalPlan>(p: P, orig: LogicalPlan): P => { originals.set(p, orig); keepDeadColumns(orig, p); return p; };
   const push = (p: LogicalPlan, c: number): LogicalPlan | null => {
+    // a subtree another occurrence reads too (share_repeated_subplans) runs whole once: a filtered copy would run it twice
+    if (sharedSubplanKey(p) !== undefined) return null;
     switch (p.kind) {
       case 'Projection': {
         const e = p.exprs[c];

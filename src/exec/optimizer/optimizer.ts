@@ -12,7 +12,8 @@
  * (semi_join_to_distinct_inner, so choose_build_side can hand them to the big scan), stacked semi / anti joins
  * keep the more selective first (order_filtering_joins), then filters, limits and
  * finally the needed columns are recorded on the scans; plain conjuncts go below those with subqueries
- * (split_subquery_filters), and the joins' unread output columns are marked last (prune_join_columns).
+ * (split_subquery_filters), the joins' unread output columns are marked (prune_join_columns), and last the
+ * subtrees that occur more than once (a CTE read twice) are marked to run once (share_repeated_subplans).
  */
 import type { LogicalPlan } from '../../sql/index.ts';
 import type { ExecContext } from '../context.ts';
@@ -36,6 +37,7 @@ import { chooseBuildSide } from './choose-build-side.ts';
 import { aggregateFromMetadata } from './aggregate-from-metadata.ts';
 import { partialAggregateRule } from '../partial/partial-aggregate-rule.ts';
 import { pruneJoinColumns } from './prune-join-columns.ts';
+import { shareRepeatedSubplans } from './share-repeated-subplans.ts';
 
 export const OPTIMIZER_RULES: readonly OptimizerRule[] = [
   simplifyExpressions,
@@ -58,6 +60,8 @@ export const OPTIMIZER_RULES: readonly OptimizerRule[] = [
   aggregateFromMetadata,
   // after every rewrite: it marks the joins of the plan that runs
   pruneJoinColumns,
+  // after prune_join_columns, whose marks are part of what makes two subtrees equal
+  shareRepeatedSubplans,
 ];
 
 export interface RuleTiming {

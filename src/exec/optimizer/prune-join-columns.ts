@@ -28,6 +28,12 @@ export function deadJoinColumns(j: Join): readonly number[] | null {
   return DEAD.get(j) ?? null;
 }
 
+/** sets the marks of a join made after this rule ran (unify-repeated-subplans.ts); empty = every column read */
+export function setDeadColumns(j: Join, dead: readonly number[]): void {
+  if (dead.length === 0) DEAD.delete(j);
+  else DEAD.set(j, dead);
+}
+
 /** a rewritten copy of a join (runtime-key-filter.ts) keeps the original's marks: same columns, same parents */
 export function keepDeadColumns(from: LogicalPlan, to: LogicalPlan): void {
   if (from.kind !== 'Join' || to.kind !== 'Join') return;

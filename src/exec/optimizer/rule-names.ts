@@ -25,6 +25,7 @@ export const OPTIMIZER_RULE_NAMES = [
   'partial_aggregate',
   'aggregate_from_metadata',
   'prune_join_columns',
+  'share_repeated_subplans',
 ] as const;
 
 export type OptimizerRuleName = (typeof OPTIMIZER_RULE_NAMES)[number];
