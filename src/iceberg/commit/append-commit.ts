@@ -38,6 +38,11 @@ export interface AppendOptions {
   readonly engineVersion?: string;
   /** the spec the files were written with; each file then carries its `partition` tuple */
   readonly partitioning?: ManifestPartitioning;
+  /**
+   * runs on every attempt before the snapshot is built, on the metadata it is built on (PRIMARY KEY / UNIQUE:
+   * keys/key-check.ts, which reads again only when the table moved); its error fails the append
+   */
+  readonly validate?: (md: TableMetadata) => Promise<void>;
 }
 
 /** a random positive 63-bit id, as Java's SnapshotIdGeneratorUtil */
@@ -77,6 +82,7 @@ export async function appendDataFiles(
     if (md.currentSchemaId !== schema.schemaId || md.defaultSpecId !== (options.partitioning?.specId ?? md.defaultSpecId)) {
       throw pgError(SqlState.serialization_failure, 'could not serialize access due to concurrent update', { detail: 'The table schema changed during the insert.' });
     }
+    if (options.validate !== undefined) await options.validate(md);
     const dir = metadataDir(md);
     if (manifest === null) {
       const bytes = writeDataManifest(schema, files, options.partitioning, md.formatVersion);

@@ -67,6 +67,11 @@ export interface RowDeltaChanges {
   /** distinct partitions (spec + tuple) of all added and removed files */
   readonly changedPartitions: ReadonlySet<string>;
   readonly maxRetries?: number;
+  /**
+   * runs on every attempt, on the metadata the snapshot is built on, after the concurrency validation
+   * (PRIMARY KEY / UNIQUE of the new rows: keys/key-check.ts); its error fails the commit
+   */
+  readonly validate?: (md: TableMetadata) => Promise<void>;
 }
 
 /** identity of a delete-file entry: a Puffin file holds the DVs of many data files, one blob each */
@@ -165,6 +170,7 @@ export async function commitRowDelta(catalog: IcebergCatalog, io: IcebergWriteIO
       if (since === null) throw serializationFailure('The table was rolled back during the statement.', true);
       await validateConcurrent(io, md, since, c);
     }
+    if (c.validate !== undefined) await c.validate(md);
     if (c.dataSpecId !== null && (md.currentSchemaId !== c.schema.schemaId || md.defaultSpecId !== c.dataSpecId)) {
       throw serializationFailure('The table schema or partitioning changed during the statement.', true);
     }

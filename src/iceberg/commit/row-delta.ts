@@ -21,11 +21,12 @@ import { randomUUID } from 'node:crypto';
 import type { Batch } from '../../common/batch.ts';
 import { pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
-import type { ColumnDef, RowDelta, ScanContext } from '../../catalog/table-source.ts';
+import type { ColumnDef, RowDelta, ScanContext, ScanPredicate } from '../../catalog/table-source.ts';
+import type { BoundPredicate } from '../scan/bound-predicate.ts';
 import type { IcebergIO } from '../io.ts';
 import { DeleteLoader } from '../read/delete-loader.ts';
 import { DELETE_FILE_PATH_ID, DELETE_POS_ID } from '../read/delete-loader.ts';
-import type { FileScanTask, ScanPlan } from '../scan/table-scan.ts';
+import { addPlanCounters, type FileScanTask, type ScanPlan } from '../scan/table-scan.ts';
 import { indexById, type NestedField, type Schema } from '../spec/schema.ts';
 import type { Snapshot, TableMetadata } from '../spec/table-metadata.ts';
 import type { DataFile } from '../spec/manifest.ts';
@@ -33,12 +34,14 @@ import { bindPartitionSpec, partitionKey, partitionPath } from '../transforms/pa
 import { newFileRecord, partitionTupleOf, writeDataManifest, writeManifestEntries } from '../write/manifest-writer.ts';
 import { ParquetDataWriter, type DataFileInfo } from '../write/parquet-data-writer.ts';
 import { fieldSummaries, type ManifestPartitioning } from '../write/partition-avro.ts';
-import { metadataDir, newSnapshotId } from './append-commit.ts';
+import { appendDataFiles, metadataDir, newSnapshotId } from './append-commit.ts';
 import { commitRowDelta, dvKey, type AddedManifest } from './row-delta-commit.ts';
 import { currentDv, writeDeletionVectors, type DeletedRows } from './row-delta-dvs.ts';
 import { readTaskWithRowIds } from './row-id-scan.ts';
 import { lineageColumnsOf, updatedLineage, updatedLineageValues } from '../lineage/updated-row-lineage.ts';
 import { dataLocation, openDataWriter, type IcebergTableWriter, type OpenDataWriter } from './table-writer.ts';
+import { KeyCheck } from '../keys/key-check.ts';
+import { GatewayError } from '../../common/errors.ts';
 
 /** the table a row delta reads: one pinned snapshot (IcebergTableSource satisfies it) */
 export interface RowDeltaTable {
@@ -46,7 +49,10 @@ export interface RowDeltaTable {
   readonly metadata: TableMetadata;
   readonly schema: Schema;
   readonly snapshot: Snapshot | null;
-  planFiles(): Promise<ScanPlan>;
+  /** the snapshot's files, pruned by `filters` (partition values, column bounds, row-group statistics) */
+  planFiles(filters?: readonly ScanPredicate[]): Promise<ScanPlan>;
+  /** pushed filters bound for row filtering (late materialization); without it rows are not filtered */
+  bindFilters?(filters: readonly ScanPredicate[], options: { readonly rows: true }): BoundPredicate;
 }
 
 /** § Position Delete Files: file_path (2147483546), pos (2147483545), both required */
@@ -83,11 +89,15 @@ export class IcebergRowDelta implements RowDelta {
   private readonly deleted = new Map<string, bigint[]>();
   private readonly live = new Map<string, number>();
   private readonly tasks = new Map<string, FileScanTask>();
+  /** files scan() read only some rows of (pushed filters) */
+  private readonly partial = new Set<string>();
   private newRows: OpenDataWriter | null = null;
   private deletes: DeleteLoader | null = null;
   /** v3: the row lineage fields scan() reads after the table's (none when the table is v2) */
   private readonly lineage: readonly NestedField[];
   readonly systemColumns?: readonly ColumnDef[];
+  /** PRIMARY KEY / UNIQUE of the new rows (keys/key-check.ts); made with the first new row, null: no keys */
+  private keys: KeyCheck | null | undefined = undefined;
   /** the committed snapshot's sequence number (after commit) */
   private sequenceNumber: bigint | null = null;
 
@@ -100,9 +110,17 @@ export class IcebergRowDelta implements RowDelta {
     if (l.fields.length > 0) this.systemColumns = l.columns;
   }
 
-  async *scan(ctx: Pick<ScanContext, 'signal'>): AsyncIterable<Batch> {
+  /**
+   * the live rows with their ids; pushed filters (a join's runtime key filter on the target: MERGE, ON CONFLICT,
+   * UPDATE … FROM) prune files and row groups and skip rows, so a key lookup reads only what may match
+   */
+  async *scan(ctx: Pick<ScanContext, 'signal' | 'filters' | 'metrics'>): AsyncIterable<Batch> {
     const t = this.table;
-    const plan = await t.planFiles();
+    const filters = ctx.filters !== undefined && ctx.filters.length > 0 ? ctx.filters : undefined;
+    const plan = await t.planFiles(filters);
+    const metrics = ctx.metrics;
+    if (metrics !== undefined) addPlanCounters(metrics, plan.counters);
+    const rowFilter = filters === undefined || t.bindFilters === undefined ? undefined : t.bindFilters(filters, { rows: true });
     const byId = new Map<number, NestedField>();
     for (const s of t.metadata.schemas) for (const [id, f] of indexById(s)) byId.set(id, f);
     for (const [id, f] of indexById(t.schema)) byId.set(id, f);
@@ -111,7 +129,10 @@ export class IcebergRowDelta implements RowDelta {
     for (const task of plan.tasks) {
       ctx.signal.throwIfAborted();
       this.tasks.set(task.file.filePath, task);
-      for await (const b of readTaskWithRowIds(t.io, task, [...t.schema.fields, ...this.lineage], deletes, ctx.signal)) {
+      if (metrics !== undefined) metrics.filesScanned++;
+      // some rows not read: the file's live count comes from its metadata at commit (liveRows)
+      if (task.rowGroups !== undefined || (rowFilter !== undefined && rowFilter.kind !== 'true')) this.partial.add(task.file.filePath);
+      for await (const b of readTaskWithRowIds(t.io, task, [...t.schema.fields, ...this.lineage], deletes, ctx.signal, rowFilter)) {
         this.live.set(task.file.filePath, (this.live.get(task.file.filePath) ?? 0) + b.length);
         yield b;
       }
@@ -127,6 +148,8 @@ export class IcebergRowDelta implements RowDelta {
   async insert(batch: Batch, previous?: Batch): Promise<void> {
     const schema = this.lineage.length === 0 ? this.table.schema : { ...this.table.schema, fields: [...this.table.schema.fields, ...this.lineage] };
     this.newRows ??= openDataWriter(this.writer, this.table.metadata, schema);
+    if (this.keys === undefined) this.keys = KeyCheck.of(this.writer.io, this.table.metadata, this.table.schema, { schema: this.writer.id.namespace.join('.'), name: this.writer.id.name });
+    this.keys?.observe(batch);
     await this.newRows.files.add(this.lineage.length === 0 ? batch : updatedLineage(batch, this.lineage, previous));
   }
 
@@ -138,7 +161,9 @@ export class IcebergRowDelta implements RowDelta {
   async commit(): Promise<void> {
     const t = this.table;
     const written = this.newRows === null ? [] : await this.newRows.files.close();
-    if ((this.deleted.size === 0 && written.length === 0) || t.snapshot === null) return;
+    if (this.deleted.size === 0 && written.length === 0) return;
+    // a table without a snapshot has no rows to delete: MERGE's / ON CONFLICT's new rows are a plain append
+    if (t.snapshot === null) return this.commitAppend(written);
     const touched = new Map<string, DataFile>();
     const removed = new Set<string>();
     const groups = new Map<string, DeleteGroup>();
@@ -153,7 +178,7 @@ export class IcebergRowDelta implements RowDelta {
       const tuple = partitionTupleOf(task.file, partitioning);
       const key = changedKey(partitioning, tuple);
       changed.add(key);
-      if (positions.length === this.live.get(path)) {
+      if (positions.length === (this.partial.has(path) ? await this.liveRows(task) : this.live.get(path))) {
         removed.add(path);
         // the file's DV goes with it (no dangling DVs)
         const dv = currentDv(task);
@@ -206,12 +231,50 @@ export class IcebergRowDelta implements RowDelta {
       bump('added-files-size', written.reduce((n, f) => n + BigInt(f.fileSizeInBytes), 0n));
       for (const f of written) changed.add(changedKey(dataPart, f.partition ?? []));
     }
-    this.sequenceNumber = await commitRowDelta(this.writer.catalog, this.writer.io, this.writer.id, {
-      op: operationOf(this.op, this.deleted.size > 0, written.length > 0), snapshotId: newSnapshotId(), baseSnapshotId: t.snapshot.snapshotId, schema: t.schema, touched, removed, removedDeletes, added,
-      dataSpecId: written.length > 0 ? dataPart?.specId ?? null : null, addedSummary: summary, changedPartitions: changed,
-      ...(this.writer.maxRetries === undefined ? {} : { maxRetries: this.writer.maxRetries }),
-    });
+    const keys = written.length > 0 ? this.keys ?? null : null;
+    try {
+      this.sequenceNumber = await commitRowDelta(this.writer.catalog, this.writer.io, this.writer.id, {
+        op: operationOf(this.op, this.deleted.size > 0, written.length > 0), snapshotId: newSnapshotId(), baseSnapshotId: t.snapshot.snapshotId, schema: t.schema, touched, removed, removedDeletes, added,
+        dataSpecId: written.length > 0 ? dataPart?.specId ?? null : null, addedSummary: summary, changedPartitions: changed,
+        ...(this.writer.maxRetries === undefined ? {} : { maxRetries: this.writer.maxRetries }),
+        // the rows this statement deletes do not hold their keys any more
+        ...(keys === null ? {} : { validate: (md: TableMetadata) => keys.validate(md, { deleted: this.deleted }) }),
+      });
+    } catch (e) {
+      // a key violation: the new rows' files were never committed
+      if (e instanceof GatewayError && e.code === SqlState.unique_violation) await this.newRows?.files.abort();
+      throw e;
+    }
     await this.writer.afterCommit?.();
+  }
+
+  /** commit() on a table without a snapshot: the new rows as one append (keys validated as an INSERT's) */
+  private async commitAppend(written: Awaited<ReturnType<OpenDataWriter['files']['close']>>): Promise<void> {
+    const keys = this.keys ?? null;
+    try {
+      const r = await appendDataFiles(this.writer.catalog, this.writer.io, this.writer.id, this.table.schema, written, {
+        partitioning: this.newRows!.partitioning,
+        ...(this.writer.maxRetries === undefined ? {} : { maxRetries: this.writer.maxRetries }),
+        ...(keys === null ? {} : { validate: (md: TableMetadata) => keys.validate(md) }),
+      });
+      this.sequenceNumber = r?.sequenceNumber ?? null;
+    } catch (e) {
+      if (e instanceof GatewayError && e.code === SqlState.unique_violation) await this.newRows?.files.abort();
+      throw e;
+    }
+    await this.writer.afterCommit?.();
+  }
+
+  /**
+   * the live rows of a file scan() read only partly: its record count less the positions its delete files
+   * (position deletes, DVs) remove; -1 (never "every row deleted") when equality deletes apply
+   */
+  private async liveRows(task: FileScanTask): Promise<number> {
+    if (task.equalityDeletes.length > 0) return -1;
+    const path = task.file.filePath;
+    const gone = new Set<number>();
+    for (const d of task.positionDeletes) for (const p of await this.deletes!.positionsFor(d.file, path)) gone.add(p);
+    return Number(task.file.recordCount) - gone.size;
   }
 
   /** one position delete file for a partition: (file_path, pos) sorted, in the partition's data folder */

@@ -4,14 +4,15 @@
  * § Position Delete Files `pos`, 0-based); normal scans go without them.
  * Deleted rows (position and equality deletes, with the sequence-number rules of planScan) are skipped
  * exactly as the normal reader skips them (it is the normal reader, asked for row ids; name mapping and
- * row-group selection apply the same way). Pushed filters are ignored: every live row is read, so the
- * row delta knows when a statement removes every row of a file (then the file itself is dropped).
+ * row-group selection apply the same way). With a `filter` (a MERGE's / ON CONFLICT's join keys pushed into
+ * the target's scan), rows that certainly fail it are skipped by late materialization, as in a normal scan.
  */
 import type { Batch } from '../../common/batch.ts';
 import type { IcebergIO } from '../io.ts';
 import type { FileScanTask } from '../scan/table-scan.ts';
 import type { NestedField } from '../spec/schema.ts';
 import type { DeleteLoader } from '../read/delete-loader.ts';
+import type { BoundPredicate } from '../scan/bound-predicate.ts';
 import { readFileScanTask } from '../read/file-scan-task-reader.ts';
 
 export function readTaskWithRowIds(
@@ -20,6 +21,7 @@ export function readTaskWithRowIds(
   fields: readonly NestedField[],
   deletes: DeleteLoader,
   signal?: AbortSignal,
+  filter?: BoundPredicate,
 ): AsyncGenerator<Batch> {
-  return readFileScanTask(io, task, fields, deletes, { ...(signal === undefined ? {} : { signal }), rowIds: true });
+  return readFileScanTask(io, task, fields, deletes, { ...(signal === undefined ? {} : { signal }), rowIds: true, ...(filter === undefined || filter.kind === 'true' ? {} : { filter }) });
 }

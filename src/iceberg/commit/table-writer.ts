@@ -17,6 +17,9 @@ import { specById } from '../spec/table-metadata.ts';
 import { bindPartitionSpec } from '../transforms/partition-path.ts';
 import type { IcebergWriteIO } from '../write/write-io.ts';
 import { appendDataFiles } from './append-commit.ts';
+import { KeyCheck } from '../keys/key-check.ts';
+import { GatewayError } from '../../common/errors.ts';
+import { SqlState } from '../../common/sqlstate.ts';
 
 export interface IcebergTableWriter {
   readonly catalog: IcebergCatalog;
@@ -63,10 +66,13 @@ export function openDataWriter(writer: IcebergTableWriter, md: TableMetadata, sc
 
 export async function insertIntoIcebergTable(writer: IcebergTableWriter, md: TableMetadata, schema: Schema, batches: AsyncIterable<Batch>): Promise<number> {
   const { files, partitioning } = openDataWriter(writer, md, schema);
+  // PRIMARY KEY / UNIQUE (keys/key-check.ts): keys taken from each batch before the writer may recycle its buffers
+  const keys = KeyCheck.of(writer.io, md, schema, { schema: writer.id.namespace.join('.'), name: writer.id.name });
   let count = 0;
   let written;
   try {
     for await (const b of batches) {
+      keys?.observe(b);
       await files.add(b);
       count += b.length;
     }
@@ -76,10 +82,18 @@ export async function insertIntoIcebergTable(writer: IcebergTableWriter, md: Tab
     await files.abort();
     throw e;
   }
-  const result = await appendDataFiles(writer.catalog, writer.io, writer.id, schema, written, {
-    ...(writer.maxRetries === undefined ? {} : { maxRetries: writer.maxRetries }),
-    partitioning,
-  });
+  let result;
+  try {
+    result = await appendDataFiles(writer.catalog, writer.io, writer.id, schema, written, {
+      ...(writer.maxRetries === undefined ? {} : { maxRetries: writer.maxRetries }),
+      partitioning,
+      ...(keys === null ? {} : { validate: (current: TableMetadata) => keys.validate(current) }),
+    });
+  } catch (e) {
+    // a key violation: the statement's files were never committed
+    if (e instanceof GatewayError && e.code === SqlState.unique_violation) await files.abort();
+    throw e;
+  }
   if (result !== null) await writer.afterCommit?.();
   return count;
 }

@@ -5,8 +5,9 @@
  * `<table>_pkey`) and its unique indexes (CREATE UNIQUE INDEX, kept as metadata); ON CONSTRAINT names the
  * primary key (lakegate keeps no UNIQUE constraints). A proposed row joined to a target row conflicts: DO
  * NOTHING skips it, DO UPDATE updates that row (`excluded` = the proposed row); rows proposed twice conflict
- * with each other too (ModifyRows.conflictKeys). Uniqueness itself is not enforced: a plain INSERT may still
- * add a duplicate key.
+ * with each other too (ModifyRows.conflictKeys). The join's runtime key filter reaches the target's row delta
+ * scan, so only the target rows of the proposed keys are read (iceberg/commit/row-delta.ts); the keys of the rows
+ * written are enforced at commit (iceberg/keys/key-check.ts: 23505).
  */
 import { pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
