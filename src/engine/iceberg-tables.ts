@@ -56,7 +56,7 @@ export interface StoredIndex {
   readonly unique: boolean;
 }
 
-const INDEXES_PROPERTY = 'lakegate.indexes';
+export const INDEXES_PROPERTY = 'lakegate.indexes';
 
 /** makes the TableSource that runs a view's SQL (the engine binds it; iceberg/ does not know SQL) */
 export type ViewSourceFactory = (view: LoadedView, schema: string, name: string) => TableSource;

@@ -3,7 +3,9 @@
  * CREATE VIEW, DROP TABLE/VIEW, TRUNCATE, COMMENT ON. Tables created here are MemoryTables: temp tables
  * for the session, and user tables in process memory until Iceberg storage backs them.
  */
-import { pgError, undefinedTable } from '../../common/errors.ts';
+import { notSupported, pgError, undefinedTable } from '../../common/errors.ts';
+import { chooseIndexName } from './index-stmt.ts';
+import { INDEXES_PROPERTY, type StoredIndex } from '../iceberg-tables.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { RelationInfo } from '../../catalog/catalog-view.ts';
 import { isWritable, type ColumnDef, type WritableTableSource } from '../../catalog/table-source.ts';
@@ -103,6 +105,7 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
   }
   const columns: ColumnDef[] = [];
   const primaryKeyNames: string[] = [];
+  const uniqueKeys: UniqueConstraint[] = [];
   const foreignKeys: PendingForeignKey[] = [];
   const planned: PlannedSequence[] = [];
   for (const element of Array.isArray(body.tableElts) ? body.tableElts : []) {
@@ -133,6 +136,7 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
           if (defaultExpr !== undefined) throw pgError(SqlState.syntax_error, `both default and identity specified for column "${colname}" of table "${name}"`);
           sequence = identitySequence(colname, type, con);
         } else if (contype === 'CONSTR_FOREIGN') foreignKeys.push({ constraint: con, column: colname });
+        else if (contype === 'CONSTR_UNIQUE') uniqueKeys.push(uniqueConstraint(con, [colname]));
       }
       if (sequence !== undefined) {
         nullable = false;
@@ -143,6 +147,8 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
       primaryKeyNames.push(...stringList(el.keys));
     } else if (kind === 'Constraint' && el.contype === 'CONSTR_FOREIGN') {
       foreignKeys.push({ constraint: el });
+    } else if (kind === 'Constraint' && el.contype === 'CONSTR_UNIQUE') {
+      uniqueKeys.push(uniqueConstraint(el, stringList(el.keys)));
     }
   }
   const pk = primaryKeyNames.map((n) => {
@@ -162,14 +168,14 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
   }
   const undoSequences = named.length === 0 ? null : await createColumnSequences(session, schema, temp, name, named);
   try {
-    return await createTableWithColumns(session, body, schema, temp, name, columns, pk, foreignKeys);
+    return await createTableWithColumns(session, body, schema, temp, name, columns, pk, foreignKeys, uniqueIndexes(session, schema, name, columns, uniqueKeys));
   } catch (e) {
     await undoSequences?.();
     throw e;
   }
 };
 
-async function createTableWithColumns(session: EngineSession, body: Record<string, unknown>, schema: string, temp: boolean, name: string, columns: ColumnDef[], pk: number[], foreignKeys: PendingForeignKey[]): ReturnType<UtilityHandler> {
+async function createTableWithColumns(session: EngineSession, body: Record<string, unknown>, schema: string, temp: boolean, name: string, columns: ColumnDef[], pk: number[], foreignKeys: PendingForeignKey[], uniques: readonly StoredIndex[]): ReturnType<UtilityHandler> {
   if (await isIcebergSchema(session, schema, temp)) {
     const { partitioning, formatVersion, icebergTypes, properties } = icebergTableOptions(body.options);
     if (body.partspec !== undefined) throw pgError(SqlState.feature_not_supported, 'PARTITION BY is not supported on Iceberg tables');
@@ -179,7 +185,9 @@ async function createTableWithColumns(session: EngineSession, body: Record<strin
       const ref = session.catalog.relationByOid(fk.refRelationOid)!;
       return { name: fk.name, columns: fk.columns.map((i) => columns[i]!.name), refSchema: ref.schema, refTable: ref.name, refColumns: fk.refColumns.map((i) => ref.source.columns[i]!.name) };
     });
-    await session.iceberg!.createTable(schema, name, applyIcebergTypes(columns, icebergTypes), pk, fks, partitioning, formatVersion, properties);
+    // UNIQUE constraints: unique indexes in the table property CREATE UNIQUE INDEX writes (enforced: iceberg/keys/)
+    const withIndexes = uniques.length === 0 ? properties : { ...properties, [INDEXES_PROPERTY]: JSON.stringify(uniques) };
+    await session.iceberg!.createTable(schema, name, applyIcebergTypes(columns, icebergTypes), pk, fks, partitioning, formatVersion, withIndexes);
     session.server.catalogChanged();
     return { kind: 'command', tag: 'CREATE TABLE' };
   }
@@ -188,9 +196,38 @@ async function createTableWithColumns(session: EngineSession, body: Record<strin
   const rel = registerRelation(session, schema, temp, name, 'r', table, {
     ...(pk.length > 0 && { primaryKey: pk }),
     ...(fks.length > 0 && { foreignKeys: fks }),
+    ...(uniques.length > 0 && {
+      indexes: uniques.map((u) => ({ oid: session.catalog.db.allocOid(), name: u.name, columns: u.columns.map((c) => columns.findIndex((d) => d.name === c)), unique: true })),
+    }),
   });
   await noteOnCommit(session, rel, body.oncommit);
   return { kind: 'command', tag: 'CREATE TABLE' };
+}
+
+/** a UNIQUE constraint of CREATE TABLE: its columns, and its name when given (CONSTRAINT name UNIQUE …) */
+interface UniqueConstraint {
+  readonly name: string | undefined;
+  readonly columns: readonly string[];
+}
+
+function uniqueConstraint(con: AstNode, columns: readonly string[]): UniqueConstraint {
+  if (Array.isArray(con.including) && con.including.length > 0) throw notSupported('INCLUDE columns in UNIQUE constraints');
+  if (con.nulls_not_distinct === true) throw notSupported('UNIQUE NULLS NOT DISTINCT');
+  return { name: typeof con.conname === 'string' ? con.conname : undefined, columns };
+}
+
+/** UNIQUE constraints as unique indexes named as PostgreSQL names their indexes (`<table>_<cols>_key`) */
+function uniqueIndexes(session: EngineSession, schema: string, table: string, columns: readonly ColumnDef[], uniques: readonly UniqueConstraint[]): StoredIndex[] {
+  const taken = new Set<string>([`${table}_pkey`]);
+  return uniques.map((u) => {
+    for (const c of u.columns) {
+      if (!columns.some((d) => d.name === c)) throw pgError(SqlState.undefined_column, `column "${c}" named in key does not exist`);
+    }
+    const name = u.name ?? chooseIndexName(session, { schema, name: table }, u.columns, 'key', taken);
+    if (taken.has(name)) throw pgError(SqlState.duplicate_table, `relation "${name}" already exists`);
+    taken.add(name);
+    return { name, columns: u.columns, unique: true };
+  });
 }
 
 async function createFromQuery(session: EngineSession, into: Record<string, unknown>, query: unknown, params: readonly unknown[], skipData: boolean, ifNotExists: boolean): Promise<number | null> {

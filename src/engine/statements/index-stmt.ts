@@ -1,6 +1,7 @@
 /**
- * CREATE INDEX / DROP INDEX, as metadata only: lakegate's tables (Iceberg files, memory tables) have no index
- * structures, so an index changes no query plan and a UNIQUE index is not enforced. The index is recorded in
+ * CREATE INDEX / DROP INDEX, as metadata: lakegate's tables (Iceberg files, memory tables) have no index
+ * structures, so an index changes no query plan; a UNIQUE index on an Iceberg table is enforced at commit
+ * (iceberg/keys/). The index is recorded in
  * the table's RelationInfo so pg_class, pg_index, pg_indexes, pg_get_indexdef and psql's \d show it, which
  * migration tools and ORMs that create indexes expect. Expression, partial and INCLUDE indexes are 0A000.
  * @see https://www.postgresql.org/docs/15/sql-createindex.html
@@ -104,11 +105,14 @@ async function storeRelation(session: EngineSession, updated: RelationInfo): Pro
   session.server.catalogChanged();
 }
 
-/** ChooseIndexName / ChooseRelationName: <table>_<col>_<col>_idx, then _idx1, _idx2 ... if taken (63 bytes max) */
-function chooseIndexName(session: EngineSession, rel: RelationInfo, columns: readonly string[]): string {
+/**
+ * ChooseIndexName / ChooseRelationName: <table>_<col>_<col>_idx (a UNIQUE constraint's: `_key`), then _idx1,
+ * _idx2 ... if taken (63 bytes max); `taken` adds names not in the catalog yet (constraints of one CREATE TABLE)
+ */
+export function chooseIndexName(session: EngineSession, rel: Pick<RelationInfo, 'schema' | 'name'>, columns: readonly string[], base = 'idx', taken: ReadonlySet<string> = new Set()): string {
   const addition = columns.join('_').slice(0, NAMEDATALEN - 1);
   for (let pass = 0; ; pass++) {
-    const label = pass === 0 ? 'idx' : `idx${pass}`;
+    const label = pass === 0 ? base : `${base}${pass}`;
     const max = NAMEDATALEN - 1 - label.length - 2;
     // makeObjectName shortens the longer of the two parts first
     let t = rel.name;
@@ -118,6 +122,6 @@ function chooseIndexName(session: EngineSession, rel: RelationInfo, columns: rea
       else a = a.slice(0, -1);
     }
     const candidate = a === '' ? `${t}_${label}` : `${t}_${a}_${label}`;
-    if (session.catalog.findRelation(rel.schema, candidate) === undefined && indexNamed(session, rel.schema, candidate) === undefined) return candidate;
+    if (!taken.has(candidate) && session.catalog.findRelation(rel.schema, candidate) === undefined && indexNamed(session, rel.schema, candidate) === undefined) return candidate;
   }
 }
