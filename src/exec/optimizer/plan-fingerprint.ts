@@ -41,6 +41,20 @@ export class PlanFingerprints {
   of(p: LogicalPlan): number {
     const known = this.byNode.get(p);
     if (known !== undefined) return known;
+    // a reference back to an enclosing node (a work table's recursive CTE): 0, a number no subtree gets
+    if (this.open.has(p)) return 0;
+    this.open.add(p);
+    try {
+      return this.number(p);
+    } finally {
+      this.open.delete(p);
+    }
+  }
+
+  /** plain objects and plan nodes being fingerprinted: a reference back to one is a cycle, not a subtree */
+  private readonly open = new Set<object>();
+
+  private number(p: LogicalPlan): number {
     const kids = planChildren(p);
     const own = this.loose && p.kind === 'TableScan' ? { ...p, projection: undefined } : p;
     const text = this.fields(own as unknown as Record<string, unknown>, new Set<unknown>(kids)) + '|' + kids.map((c) => this.of(c)).join(',')
@@ -76,9 +90,17 @@ export class PlanFingerprints {
   }
 
   private fields(o: Record<string, unknown>, skip: ReadonlySet<unknown>): string {
+    // plan nodes are guarded by of(); a plain object met again inside itself is a cycle
+    const isNode = PLAN_KINDS.has(o.kind as string);
+    if (!isNode && this.open.has(o)) return '@';
     // loose: where a copy was written in the SQL text (error positions) does not tell its rows apart
     const keys = Object.keys(o).sort().filter((k) => !this.loose || (k !== 'location' && k !== 'position'));
-    return `{${keys.map((k) => `${k}:${this.value(o[k], skip)}`).join(',')}}`;
+    if (!isNode) this.open.add(o);
+    try {
+      return `{${keys.map((k) => `${k}:${this.value(o[k], skip)}`).join(',')}}`;
+    } finally {
+      if (!isNode) this.open.delete(o);
+    }
   }
 
   private isPlanNode(o: Record<string, unknown>): boolean {
