@@ -18,6 +18,7 @@ import { EXACT, NOTHING, SOME, isNullAt, validity, type ArrowNode, type Judged }
 import { stringLeaf } from './arrow-string-filter.ts';
 import { decimalLeaf } from './arrow-decimal-filter.ts';
 import { IntKeySet } from './int-key-set.ts';
+import { perDictionaryEntry } from './arrow-dictionary-filter.ts';
 
 /**
  * indexes (ascending) of the rows of `length` that may match, `complete` when every conjunct was judged (else
@@ -195,10 +196,11 @@ function compile(p: BoundPredicate, indexOfId: ReadonlyMap<number, number>): Com
   const c = indexOfId.get(p.fieldId);
   if (c === undefined) return null;
   if (p.kind === 'isNull' || p.kind === 'isNotNull') return { node: nullLeaf(p.kind === 'isNull', c), rank: 1, whole: true };
+  // integers, dates and decimals of a dictionary-coded chunk are judged once per entry (arrow-dictionary-filter.ts)
   const int = integerLeaf(p, c);
-  if (int !== null) return { node: int, rank: p.kind === 'in' || (p.kind === 'compare' && p.op === '=') ? 0 : 1, whole: true };
+  if (int !== null) return { node: perDictionaryEntry(int, c), rank: p.kind === 'in' || (p.kind === 'compare' && p.op === '=') ? 0 : 1, whole: true };
   const dec = decimalLeaf(p, c);
-  if (dec !== null) return { node: dec, rank: 2, whole: true };
+  if (dec !== null) return { node: perDictionaryEntry(dec, c), rank: 2, whole: true };
   const str = stringLeaf(p, c);
   return str === null ? null : { node: str, rank: 3, whole: true };
 }

@@ -4,15 +4,18 @@
  * the decode (Arrow filters, conversion to JS values, the decoded-column cache) is unchanged, without the
  * WASM decode, the Arrow IPC copy out of WASM memory and the IPC parse. Dictionary-encoded strings with a
  * small dictionary stay dictionary<utf8> (every reader of Arrow data here handles it, and each entry is
- * decoded once). Only flat top-level leaves of the shapes listed in jsLeafOf qualify; any other column, or a
+ * decoded once); dictionary-encoded int, date, long and decimal chunks keep their per-row codes beside the
+ * values (dictionary-codes.ts) so pushed filters judge each entry once, and a decimal's exact doubles are
+ * gathered from its entries'. Only flat top-level leaves of the shapes listed in jsLeafOf qualify; any other column, or a
  * page the decoder does not handle, makes the whole call answer null and the caller use parquet-wasm.
  */
 import { DateDay, Decimal, Dictionary, Float32, Float64, Int32, Int64, Utf8, makeData, makeVector, type Data, type DataType } from 'apache-arrow';
 import type { ThriftStruct } from './thrift-compact.ts';
 import { asNumber, type ParquetFooter } from './parquet-footer.ts';
-import { CODEC, decodeColumnChunk, pagesHoldingRows, PHYSICAL, UnsupportedPage, type DecodedChunk } from './parquet-page-decoder.ts';
+import { CODEC, decodeColumnChunk, gatherDictionaryValues, pagesHoldingRows, PHYSICAL, UnsupportedPage, type DecodedChunk, type DictionaryCodeArray } from './parquet-page-decoder.ts';
 import { ROWS_PER_BATCH, type DecodedTable } from './row-group-decode.ts';
 import { setExactDoubles } from './exact-doubles.ts';
+import { setDictionaryCodes } from './dictionary-codes.ts';
 
 type LeafKind = 'int32' | 'date' | 'int64' | 'decimal' | 'float' | 'double' | 'string';
 
@@ -222,8 +225,15 @@ function toArrow(leaf: JsLeaf, c: DecodedChunk, lengths: readonly number[]): { d
     }
     return { data, bytes };
   }
-  const raw = c.raw!;
+  const fd = c.fixedDict;
+  if (fd !== null && leaf.kind === 'decimal') {
+    const dd = dictionaryDoubles(fd.entries);
+    if (dd !== null) return dictionaryDecimalToArrow(type as Decimal, dd, fd.codes, c.defined, lengths);
+  }
+  const raw = c.raw ?? gatherDictionaryValues(fd!.entries, fd!.codes, leaf.kind === 'int32' || leaf.kind === 'date' || leaf.kind === 'float' ? 4 : 8);
   const buf = raw.buffer, at = raw.byteOffset;
+  // integers and dates keep their codes for the filters; the dictionary as an Arrow chunk of their type
+  const dictionary = fd === null || leaf.kind === 'float' || leaf.kind === 'double' || leaf.kind === 'decimal' ? null : dictionaryData(type, leaf, fd.entries);
   if (leaf.kind === 'decimal') {
     const src = new Int32Array(buf, at, raw.byteLength >> 2);
     const doubles = exactDoublesInPlace(src);
@@ -246,11 +256,55 @@ function toArrow(leaf: JsLeaf, c: DecodedChunk, lengths: readonly number[]): { d
       case 'int64': values = new BigInt64Array(buf, at + start * 8, n); break;
       default: values = new Float64Array(buf, at + start * 8, n);
     }
-    data.push(makeData({ type: type as Int32, length: n, data: values as Int32Array, ...v }));
+    const d = makeData({ type: type as Int32, length: n, data: values as Int32Array, ...v });
+    if (dictionary !== null) {
+      const codes = fd!.codes.subarray(start, start + n);
+      setDictionaryCodes(d, { codes, dictionary });
+      bytes += codes.byteLength;
+    }
+    data.push(d);
     bytes += values.byteLength + (v.nullBitmap?.byteLength ?? 0);
     start += n;
   }
   return { data, bytes };
+}
+
+/** the int64 unscaled entries of a decimal dictionary as doubles, or null when one is past 2^53 in magnitude */
+function dictionaryDoubles(entries: Uint8Array): Float64Array | null {
+  const copy = new Int32Array(entries.byteLength >> 2);
+  copy.set(new Int32Array(entries.buffer, entries.byteOffset, entries.byteLength >> 2));
+  return copy.length === 0 ? null : exactDoublesInPlace(copy);
+}
+
+/**
+ * A decimal chunk of dictionary codes: each row's exact double gathered from the entries' (no per-row int64
+ * words, no in-place conversion pass), and the codes kept for the filters (dictionary-codes.ts)
+ */
+function dictionaryDecimalToArrow(type: Decimal, dd: Float64Array, codes: DictionaryCodeArray, defined: Uint8Array | null, lengths: readonly number[]): { data: Data[]; bytes: number } {
+  const doubles = new Float64Array(codes.length);
+  for (let i = 0; i < codes.length; i++) doubles[i] = dd[codes[i]!]!;
+  if (defined !== null) for (let i = 0; i < codes.length; i++) if (defined[i] === 0) doubles[i] = 0; // NULL rows hold 0
+  const dictionary = lazyDecimalData(type, dd, 0, dd.length, { nullCount: 0 });
+  setExactDoubles(dictionary, dd);
+  const data: Data[] = [];
+  let bytes = 0, start = 0;
+  for (const n of lengths) {
+    const v = validity(defined, start, n);
+    const d = lazyDecimalData(type, doubles, start, n, v);
+    setExactDoubles(d, doubles.subarray(start, start + n));
+    setDictionaryCodes(d, { codes: codes.subarray(start, start + n), dictionary });
+    data.push(d);
+    bytes += n * (16 + codes.BYTES_PER_ELEMENT) + (v.nullBitmap?.byteLength ?? 0);
+    start += n;
+  }
+  return { data, bytes };
+}
+
+/** the entries of an int / date / long dictionary as an Arrow chunk of the column's type */
+function dictionaryData(type: DataType, leaf: JsLeaf, entries: Uint8Array): Data {
+  const n = entries.byteLength / (leaf.kind === 'int64' ? 8 : 4);
+  const values = leaf.kind === 'int64' ? new BigInt64Array(entries.buffer, entries.byteOffset, n) : new Int32Array(entries.buffer, entries.byteOffset, n);
+  return makeData({ type: type as Int32, length: n, nullCount: 0, data: values as Int32Array });
 }
 
 /** dictionary indices → plain utf8 offsets and bytes (NULL rows empty) */

@@ -1,16 +1,17 @@
 /**
  * A JS decoder of one Parquet column chunk (its pages, in file order) for the flat column shapes lakegate
  * itself writes: required or optional top-level leaves, data pages v1 and v2, PLAIN and dictionary
- * (PLAIN_DICTIONARY / RLE_DICTIONARY) encodings, RLE definition levels, UNCOMPRESSED or SNAPPY pages.
+ * (PLAIN_DICTIONARY / RLE_DICTIONARY) encodings, RLE definition levels, UNCOMPRESSED or SNAPPY pages (native-snappy.ts).
  * Physical types INT32, INT64, FLOAT, DOUBLE and BYTE_ARRAY. The values come out row-aligned (a NULL row
- * holds 0 / an empty string) with a per-row `defined` mask when there are NULLs; js-row-group-decode.ts turns
+ * holds 0 / an empty string) with a per-row `defined` mask when there are NULLs (fixed-width chunks whose every
+ * page is dictionary-encoded come out as entries + per-row codes instead); js-row-group-decode.ts turns
  * them into Arrow data. Anything else throws UnsupportedPage before a value is produced or after: the caller
  * then decodes the row group with parquet-wasm instead.
  * @see https://parquet.apache.org/docs/file-format/data-pages/ and parquet.thrift (PageHeader, DataPageHeader(V2))
  */
 import { ThriftCompactReader, type ThriftStruct } from './thrift-compact.ts';
 import { decodeRleHybrid } from './rle-hybrid-decode.ts';
-import { snappyDecompress } from './snappy-decompress.ts';
+import { snappyDecompressPage } from './native-snappy.ts';
 
 /** a page or column shape this decoder does not handle (the caller falls back to parquet-wasm) */
 export class UnsupportedPage extends Error {}
@@ -34,9 +35,21 @@ export interface DecodedChunk {
   readonly rows: number;
   /** 1 per row that has a value; null when no row is NULL */
   readonly defined: Uint8Array | null;
-  /** fixed-width values, row-aligned, little-endian (width 4 or 8 bytes per row) */
+  /** fixed-width values, row-aligned, little-endian (width 4 or 8 bytes per row); null when `fixedDict` holds them */
   readonly raw: Uint8Array | null;
+  /**
+   * a fixed-width chunk whose every data page is dictionary-encoded: its dictionary entries (width bytes each)
+   * and per row the entry's index (0 in NULL rows and in pages not decoded); the values are not gathered
+   */
+  readonly fixedDict: { readonly entries: Uint8Array; readonly codes: DictionaryCodeArray } | null;
   readonly strings: StringValues | null;
+}
+
+/** per-row dictionary indices, one byte a row for dictionaries of up to 256 entries (two up to 65,536) */
+export type DictionaryCodeArray = Uint8Array | Uint16Array | Int32Array;
+
+function codeArray(rows: number, entries: number): DictionaryCodeArray {
+  return entries <= 256 ? new Uint8Array(rows) : entries <= 65_536 ? new Uint16Array(rows) : new Int32Array(rows);
 }
 
 const widthOf = (physical: number): number => (physical === PHYSICAL.INT32 || physical === PHYSICAL.FLOAT ? 4 : 8);
@@ -50,7 +63,7 @@ let bodyScratch = new Uint8Array(0);
 function decompress(codec: number, src: Uint8Array, size: number): Uint8Array {
   if (codec === CODEC.UNCOMPRESSED) return src;
   if (bodyScratch.length < size) bodyScratch = new Uint8Array(Math.max(size, 256 * 1024));
-  return snappyDecompress(src, size, bodyScratch);
+  return snappyDecompressPage(src, size, bodyScratch);
 }
 
 const readU32 = (b: Uint8Array, p: number): number => (b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24)) >>> 0;
@@ -121,7 +134,9 @@ export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: nu
   if (codec !== CODEC.UNCOMPRESSED && codec !== CODEC.SNAPPY) throw new UnsupportedPage(`codec ${codec}`);
   const isString = physical === PHYSICAL.BYTE_ARRAY;
   const width = widthOf(physical);
-  const raw = isString ? null : new Uint8Array(rows * width);
+  // fixed width: per-row dictionary indices while every data page is dictionary-encoded, values from the first PLAIN page
+  let raw: Uint8Array | null = null;
+  let codes: DictionaryCodeArray | null = null;
   let defined: Uint8Array | null = null;
   // strings: dictionary indices per row until a PLAIN page comes, then plain strings for every row
   let dictRaw: Uint8Array | null = null;
@@ -249,8 +264,12 @@ export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: nu
             plain.offsets[row + k + 1] = plain.size;
           }
         }
+      } else if (raw === null) {
+        codes ??= codeArray(rows, dictN);
+        if (dense) codes.set(idx, row);
+        else for (let i = 0; i < present; i++) codes[rowsOfValues![i]!] = idx[i]!;
       } else {
-        gatherFixed(dictRaw!, width, idx, raw!, row, rowsOfValues);
+        gatherFixed(dictRaw!, width, idx, raw, row, rowsOfValues);
       }
     } else if (enc === ENCODING.PLAIN) {
       if (isString) {
@@ -263,8 +282,12 @@ export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: nu
         }
       } else {
         if (p + present * width > body.length) throw new Error('PLAIN values past the end of the page');
-        if (dense) raw!.set(body.subarray(p, p + present * width), row * width);
-        else for (let i = 0; i < present; i++) raw!.set(body.subarray(p + i * width, p + (i + 1) * width), rowsOfValues![i]! * width);
+        if (raw === null) {
+          raw = new Uint8Array(rows * width);
+          if (codes !== null) { gatherCodes(dictRaw!, width, codes, raw, row); codes = null; } // the dictionary rows so far
+        }
+        if (dense) raw.set(body.subarray(p, p + present * width), row * width);
+        else for (let i = 0; i < present; i++) raw.set(body.subarray(p + i * width, p + (i + 1) * width), rowsOfValues![i]! * width);
       }
     } else {
       throw new UnsupportedPage(`data page encoding ${enc}`);
@@ -275,7 +298,31 @@ export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: nu
     : plain !== null ? { indices: null, dict: null, offsets: plain.offsets, bytes: plain.bytes.subarray(0, plain.size) }
     : indices !== null ? { indices, dict: dictStr, offsets: null, bytes: null }
     : { indices: null, dict: null, offsets: new Int32Array(rows + 1), bytes: new Uint8Array(0) }; // no values at all
-  return { rows, defined, raw, strings };
+  if (isString) return { rows, defined, raw: null, fixedDict: null, strings };
+  if (raw === null && codes !== null) return { rows, defined, raw: null, fixedDict: { entries: dictRaw!, codes }, strings: null };
+  return { rows, defined, raw: raw ?? new Uint8Array(rows * width), fixedDict: null, strings: null }; // no page decoded: placeholders
+}
+
+/** the values of rows [0, upTo) by their dictionary codes (a chunk's pages switched from dictionary to PLAIN) */
+function gatherCodes(dict: Uint8Array, width: number, codes: DictionaryCodeArray, raw: Uint8Array, upTo: number): void {
+  const d32 = new Int32Array(dict.buffer, dict.byteOffset, dict.byteLength >> 2);
+  const o32 = new Int32Array(raw.buffer, raw.byteOffset, raw.byteLength >> 2);
+  if (width === 4) {
+    for (let i = 0; i < upTo; i++) o32[i] = d32[codes[i]!]!;
+  } else {
+    for (let i = 0; i < upTo; i++) {
+      const e = codes[i]! * 2;
+      o32[2 * i] = d32[e]!;
+      o32[2 * i + 1] = d32[e + 1]!;
+    }
+  }
+}
+
+/** the row-aligned values of a chunk decoded with `fixedDict` (entries gathered by code) */
+export function gatherDictionaryValues(entries: Uint8Array, codes: DictionaryCodeArray, width: number): Uint8Array {
+  const raw = new Uint8Array(codes.length * width);
+  gatherCodes(entries, width, codes, raw, codes.length);
+  return raw;
 }
 
 /** per-thread scratch for a page's definition levels and dictionary indices (both consumed within the page) */

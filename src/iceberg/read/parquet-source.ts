@@ -94,7 +94,9 @@ export async function openParquet(
  * were the big-file path allocating a buffer per decompressed page, a doubling string buffer and a second
  * copy of every decimal column — full garbage collections requested by external memory; fixed. Big files now
  * also decode only the pages holding late materialization's picked rows (decodeAt). Still off: at SF 0.2 some
- * lineitem queries (q15, q17) measured slower under load (session 11).
+ * lineitem queries (q15, q17) measured slower under load (session 11); with native Snappy and dictionary codes
+ * (session 12) it used less CPU on 18 of 22 queries at SF 0.2 (−19 % in total) and −8 % over q1/6/12/14/19/20
+ * at SF 1 under load, but q6 (+60 %) and q20 (+14 %) at SF 1 were slower: to be settled on a quiet machine.
  */
 export const jsDecodeOn = (): boolean => envFlagSetOn('LAKEGATE_PARQUET_JS_DECODE');
 

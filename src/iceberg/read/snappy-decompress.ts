@@ -17,6 +17,9 @@ function preamble(src: Uint8Array): { length: number; pos: number } {
   }
 }
 
+/** the uncompressed length a Snappy block announces in its preamble (throws on a malformed preamble) */
+export const snappyUncompressedLength = (src: Uint8Array): number => preamble(src).length;
+
 /**
  * Decompresses `src`; throws on a malformed block or when the result is not `expected` bytes long. With `into`
  * (a scratch buffer of at least `expected` bytes, whose contents the caller consumes before its next use) the
