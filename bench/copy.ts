@@ -2,7 +2,7 @@
  * COPY FROM STDIN throughput: TPC-H lineitem (deterministic, mulberry32) streamed as CSV into a throwaway
  * PostgreSQL and into lakegate (an Iceberg table) in one run.
  *
- *   npm run bench:copy -- [--sf 0.1] [--targets pg,lakegate] [--repeat 3] [--partitioned month|year|day] [--pg-key on|off] [--format csv|text] [--threads] [--trace] [--port N] [--cache-dir DIR] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
+ *   npm run bench:copy -- [--sf 0.1] [--targets pg,lakegate] [--repeat 3] [--partitioned month|year|day] [--pg-key on|off] [--format csv|text] [--threads] [--trace] [--port N] [--cache-dir DIR] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"] [--start-flags on|off]
  *
  * The CSV (bench/tpch's generator) is generated once into a temp file (progress on stderr), then each server gets the same bytes
  * through pg-copy-streams. lakegate runs as a child `node bin/lakegate.mjs serve` so its peak RSS is the
@@ -36,6 +36,7 @@ const { values: args } = parseArgs({
     sf: { type: 'string', default: '0.1' },
     targets: { type: 'string', default: 'pg,lakegate' },
     'node-args': { type: 'string', default: '' },
+    'start-flags': { type: 'string', default: 'on' },
     repeat: { type: 'string', default: '1' },
     partitioned: { type: 'string' },
     'pg-key': { type: 'string', default: 'on' },
@@ -58,6 +59,16 @@ if (format !== 'csv' && format !== 'text') throw new Error(`--format ${format}: 
 const line = (row: readonly string[]): string => (format === 'csv' ? row.map(csvField).join(',') : row.join('\t'));
 
 const COLUMNS = TPCH_COLUMNS.lineitem;
+
+/**
+ * the node flags of package.json's `start` script (`node <flags> bin/lakegate.mjs serve`): lakegate runs as
+ * `npm start` runs it, unless `--start-flags off`; `--node-args` come after them
+ */
+const startFlags: string[] = args['start-flags'] === 'off' ? [] : (() => {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts?: Record<string, string> };
+  const m = /^node((?:\s+--\S+)*)\s+bin\/lakegate\.mjs\b/.exec(pkg.scripts?.start ?? '');
+  return m === null ? [] : m[1]!.split(/\s+/).filter(Boolean);
+})();
 
 interface Generated {
   readonly file: string;
@@ -256,7 +267,7 @@ async function runLakegate(gen: Generated): Promise<Result> {
   const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-copy-wh-'));
   // --port: a fixed port for lakegate (a contributor's own range on a shared machine); default: any free one
   const port = args.port === undefined ? await freePort() : Number(args.port);
-  const nodeArgs = args['node-args'].split(' ').filter(Boolean);
+  const nodeArgs = [...startFlags, ...args['node-args'].split(' ').filter(Boolean)];
   // --trace: the child writes its memory (rss, heap, external, ArrayBuffers) on stderr twice a second
   if (args.trace === true) nodeArgs.push('--import', new URL('./copy-memory-trace.mjs', import.meta.url).href);
   const child = spawn(process.execPath, [...nodeArgs, 'bin/lakegate.mjs', 'serve'], {
@@ -335,7 +346,7 @@ try {
   const ratio = median(ratios);
   const date = new Date().toISOString();
   const cell = (r: Result | undefined, f: (r: Result) => string): string => (r === undefined ? '–' : r.error !== undefined ? 'n/a' : f(r));
-  console.log(`\nCOPY lineitem FROM STDIN (FORMAT ${format}), SF ${sf}${pgKey ? ', pg with its primary key' : ', pg without keys'}${partitioned === null ? '' : `, lakegate partitioned by ${partitioned}(l_shipdate)`}: ${gen.rows} rows, ${(gen.bytes / 1e6).toFixed(0)} MB (${date})${rounds.length > 1 ? `, median of ${rounds.length} runs` : ''}\n`);
+  console.log(`\nCOPY lineitem FROM STDIN (FORMAT ${format}), SF ${sf}${pgKey ? ', pg with its primary key' : ', pg without keys'}${partitioned === null ? '' : `, lakegate partitioned by ${partitioned}(l_shipdate)`}: ${gen.rows} rows, ${(gen.bytes / 1e6).toFixed(0)} MB (${date})${rounds.length > 1 ? `, median of ${rounds.length} runs` : ''}${startFlags.length > 0 ? `, lakegate started with ${startFlags.join(' ')}` : ''}\n`);
   console.log('| target | seconds | rows/s | server CPU s | main thread CPU s | peak RSS | count ok | sum ok |');
   console.log('|---|---:|---:|---:|---:|---:|---|---|');
   for (const r of results) {

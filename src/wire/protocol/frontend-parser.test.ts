@@ -160,6 +160,16 @@ describe('FrontendParser', () => {
       expect(norm(throughReusedBuffer(normal(), pieces))).toEqual(norm(cases.map((c) => c[2])));
     });
 
+    it('CopyData messages longer than a read, cut at 64 KiB as the socket reader cuts them, come out whole', () => {
+      const payloads = [200_000, 65_536, 70_000, 3, 1_500_000].map((n, k) => Buffer.alloc(n, 97 + k));
+      const stream = Buffer.concat([...payloads.map((d) => fe.copyData(d)), fe.copyDone()]);
+      const pieces: Buffer[] = [];
+      for (let at = 0; at < stream.length; at += 65_536) pieces.push(stream.subarray(at, at + 65_536));
+      const got = throughReusedBuffer(normal(), pieces);
+      expect(got.map((m) => m.type)).toEqual(['CopyData', 'CopyData', 'CopyData', 'CopyData', 'CopyData', 'CopyDone']);
+      got.slice(0, 5).forEach((m, k) => expect(Buffer.from((m as { data: Uint8Array }).data).equals(payloads[k]!)).toBe(true));
+    });
+
     it('a borrowed chunk without byte fields yields the same messages as an owned one', () => {
       const stream = Buffer.concat([fe.parse('', 'select 1'), fe.bind('', ''), fe.describe('P', ''), fe.execute('', 0), fe.sync()]);
       expect(throughReusedBuffer(normal(), [stream])).toEqual(normal().push(stream));

@@ -12,6 +12,8 @@ import type { FrontendMessage, StartupPacket } from './frontend-messages.ts';
 import { FrontendCode, MAX_STARTUP_PACKET_LENGTH, StartupCode } from './message-codes.ts';
 
 export const DEFAULT_MAX_MESSAGE_LENGTH = 64 * 1024 * 1024;
+/** a partial message up to this length gets its whole buffer at once (bigger ones grow as their bytes arrive) */
+const MAX_ASSEMBLY_BYTES = 1024 * 1024;
 
 export class FrontendParser {
   private chunks: Buffer[] = [];
@@ -21,6 +23,13 @@ export class FrontendParser {
   /** total bytes of the message being assembled, once its header was seen */
   private needed = 0;
   private startupPhase = true;
+  /**
+   * borrowed chunks: the one message that spans reads, assembled in a buffer of its own size (allocated once its
+   * header is known), so its bytes are copied once and its byte fields are views of that buffer
+   */
+  private assembly: Buffer | null = null;
+  /** bytes of `assembly` filled so far */
+  private assembled = 0;
 
   constructor(private readonly maxMessageLength = DEFAULT_MAX_MESSAGE_LENGTH) {}
 
@@ -30,7 +39,7 @@ export class FrontendParser {
 
   /** bytes received but not yet part of a complete message */
   get pendingBytes(): number {
-    return this.buffered;
+    return this.buffered + this.assembled;
   }
 
   /**
@@ -42,6 +51,20 @@ export class FrontendParser {
   push(chunk: Uint8Array, borrowed = false): FrontendMessage[] {
     const out: FrontendMessage[] = [];
     if (chunk.length === 0) return out;
+    if (this.assembly !== null) {
+      // the rest of a message begun in earlier reads (a 64 KiB CopyData from pg-copy-streams spans two)
+      const a = this.assembly;
+      const take = Math.min(a.length - this.assembled, chunk.length);
+      a.set(take === chunk.length ? chunk : chunk.subarray(0, take), this.assembled);
+      this.assembled += take;
+      if (this.assembled < a.length) return out;
+      this.assembly = null;
+      this.assembled = 0;
+      this.needed = 0;
+      out.push(parseMessage(a, 0, a.length, false));
+      if (take === chunk.length) return out;
+      chunk = chunk.subarray(take);
+    }
     this.chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
     this.buffered += chunk.length;
     for (;;) {
@@ -59,7 +82,7 @@ export class FrontendParser {
       this.consume(total);
     }
     // a partial message stays for the next chunk: it must not point into memory the caller reuses
-    if (borrowed && this.buffered > 0) this.flatten();
+    if (borrowed && this.buffered > 0) this.keepPartial();
     return out;
   }
 
@@ -81,6 +104,31 @@ export class FrontendParser {
     if (first.length - this.offset >= n) return first;
     this.flatten();
     return this.chunks[0]!;
+  }
+
+  /**
+   * the partial message left of a borrowed chunk: once its length is known (typed phase) it moves into an
+   * `assembly` buffer of that length, which later chunks fill; before that (a header cut short, the startup
+   * packet) the few bytes are copied as they are
+   */
+  private keepPartial(): void {
+    if (this.needed === 0 || this.startupPhase || this.needed > MAX_ASSEMBLY_BYTES) {
+      this.flatten();
+      return;
+    }
+    const a = Buffer.allocUnsafe(this.needed);
+    let at = 0;
+    for (let k = 0; k < this.chunks.length; k++) {
+      const c = this.chunks[k]!;
+      const from = k === 0 ? this.offset : 0;
+      c.copy(a, at, from);
+      at += c.length - from;
+    }
+    this.assembly = a;
+    this.assembled = at;
+    this.chunks = [];
+    this.offset = 0;
+    this.buffered = 0;
   }
 
   /** All buffered bytes copied into one chunk of their own. */
