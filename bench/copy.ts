@@ -30,6 +30,7 @@ import { csvField, money, TPCH_COLUMNS, tpchRows } from './tpch/index.ts';
 import { freePort, startPgCluster } from '../test/helpers/pg-cluster.ts';
 import { parquetFooterOf } from '../src/iceberg/write/parquet-splice.ts';
 import { intField, listField, type TStruct } from '../src/iceberg/write/thrift-compact-tree.ts';
+import { startScriptFlags } from './lib/start-flags.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -64,11 +65,7 @@ const COLUMNS = TPCH_COLUMNS.lineitem;
  * the node flags of package.json's `start` script (`node <flags> bin/lakegate.mjs serve`): lakegate runs as
  * `npm start` runs it, unless `--start-flags off`; `--node-args` come after them
  */
-const startFlags: string[] = args['start-flags'] === 'off' ? [] : (() => {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts?: Record<string, string> };
-  const m = /^node((?:\s+--\S+)*)\s+bin\/lakegate\.mjs\b/.exec(pkg.scripts?.start ?? '');
-  return m === null ? [] : m[1]!.split(/\s+/).filter(Boolean);
-})();
+const startFlags: string[] = args['start-flags'] === 'off' ? [] : startScriptFlags();
 
 interface Generated {
   readonly file: string;

@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startLakegate } from '../test/helpers/lakegate-server.ts';
 import { findPgBinDir, startPgCluster } from '../test/helpers/pg-cluster.ts';
+import { startScriptFlags } from './lib/start-flags.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -125,7 +126,7 @@ const scripts = Object.fromEntries(Object.entries(CASES).map(([name, text]) => {
 async function spawnLakegate(processes: number): Promise<{ url: string; close(): Promise<void> }> {
   const warehouse = mkdtempSync(join(tmpdir(), 'lg-pgbench-wh-'));
   const bin = new URL('../bin/lakegate.mjs', import.meta.url).pathname;
-  const child = spawn(process.execPath, [bin, 'serve', '--processes', String(processes), '--port', '0', '--warehouse', warehouse, '--no-sample'], {
+  const child = spawn(process.execPath, [...startScriptFlags(), bin, 'serve', '--processes', String(processes), '--port', '0', '--warehouse', warehouse, '--no-sample'], {
     env: { ...process.env, LAKEGATE_AUTH: 'trust' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

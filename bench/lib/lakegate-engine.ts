@@ -19,6 +19,7 @@ import { progress, QueryTimeout, type Engine, type ScanCounts, type TextRow } fr
 import { connectText, copyCsv, sqlState, textRows } from './pg-client.ts';
 import { tpchCreateDdl } from '../tpch/index.ts';
 import type { TpchDataset } from './tpch-source.ts';
+import { startScriptFlags } from './start-flags.ts';
 
 const SCHEMA = 'tpch';
 const GRACE_MS = 15_000;
@@ -39,7 +40,8 @@ export class LakegateEngine implements Engine {
   private async start(): Promise<void> {
     const port = await freePort();
     this.url = `postgres://postgres@127.0.0.1:${port}/lakegate`;
-    const child = spawn(process.execPath, [...this.nodeArgs, 'bin/lakegate.mjs', 'serve'], {
+    // as `npm start` runs it (its node flags), then --node-args
+    const child = spawn(process.execPath, [...startScriptFlags(), ...this.nodeArgs, 'bin/lakegate.mjs', 'serve'], {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: {
         ...process.env, LAKEGATE_HOST: '127.0.0.1', LAKEGATE_PORT: String(port), LAKEGATE_WAREHOUSE: this.warehouse,
