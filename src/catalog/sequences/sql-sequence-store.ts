@@ -140,7 +140,7 @@ export class SqlSequenceStore implements SequenceStore {
       await withCatalogErrors(this.dialect, 'give back sequence values', () => this.dialect.transaction(async (tx) => {
         const row = (await tx.query(GET_SQL, [this.catalogName, namespace, name]))[0];
         // only a row nobody changed since this process wrote it
-        if (row === undefined || toRow(fromRow(row)).join('\u0000') !== r.row) return;
+        if (row === undefined || rowText(fromRow(row)) !== r.row) return;
         await tx.execute(SET_STATE_SQL, [String(r.next - r.increment), 'true', this.catalogName, namespace, name]);
       }, { exclusive: true })).catch(() => undefined);
     }
@@ -150,7 +150,7 @@ export class SqlSequenceStore implements SequenceStore {
   private async stillOurs(namespace: string, name: string, r: Reserve, token: number | string | undefined): Promise<boolean> {
     if (token === undefined) return false;
     const row = (await withCatalogErrors(this.dialect, 'read a sequence', () => this.dialect.query(GET_SQL, [this.catalogName, namespace, name])))[0];
-    if (row === undefined || toRow(fromRow(row)).join('\u0000') !== r.row) return false;
+    if (row === undefined || rowText(fromRow(row)) !== r.row) return false;
     r.token = token;
     return true;
   }
@@ -164,7 +164,7 @@ export class SqlSequenceStore implements SequenceStore {
       const seq = await this.get(tx, namespace, name);
       const { allocation, state } = allocateValues(name, seq.options, seq.state, count + ahead);
       await tx.execute(SET_STATE_SQL, [String(state.lastValue), String(state.isCalled), this.catalogName, namespace, name]);
-      return { allocation, row: toRow({ ...seq, state }).join('\u0000') };
+      return { allocation, row: rowText({ ...seq, state }) };
     }, { exclusive: true }));
     const handed = Math.min(count, allocation.count);
     if (allocation.count > handed) {
@@ -215,9 +215,12 @@ function takeReserved(reserves: Map<string, Reserve>, key: string, r: Reserve, c
 
 /** `seq` as PostgreSQL shows it: last_value the last value handed out, when the row is as this process logged it */
 function asHandedOut(seq: StoredSequence, r: Reserve | undefined): StoredSequence {
-  if (r === undefined || toRow(seq).join('\u0000') !== r.row) return seq;
+  if (r === undefined || rowText(seq) !== r.row) return seq;
   return { ...seq, state: { lastValue: r.next - r.increment, isCalled: true } };
 }
+
+/** the stored row as one string: what a reserve compares to tell whether another writer changed it */
+const rowText = (s: StoredSequence): string => toRow(s).join('\u0000');
 
 function toRow(s: StoredSequence): (string | null)[] {
   const o = s.options;

@@ -109,6 +109,14 @@ export class KeyCollector {
     return a;
   }
 
+  /** after a numeric batch: rows and keyed counts, the key range (the loops keep them in locals) */
+  private settle(n: number, keyed: number, min: number, max: number): void {
+    this.rows += n;
+    this.keyed += keyed;
+    this.min = min;
+    this.max = max;
+  }
+
   /** false (nothing added) when a value does not fit a double exactly */
   private addNums(col: readonly unknown[], n: number): boolean {
     const a = this.grow(n);
@@ -124,10 +132,7 @@ export class KeyCollector {
       if (x < min) min = x;
       if (x > max) max = x;
     }
-    this.rows += n;
-    this.keyed += keyed;
-    this.min = min;
-    this.max = max;
+    this.settle(n, keyed, min, max);
     return true;
   }
 
@@ -155,10 +160,7 @@ export class KeyCollector {
       if (x < min) min = x;
       if (x > max) max = x;
     }
-    this.rows += n;
-    this.keyed += keyed;
-    this.min = min;
-    this.max = max;
+    this.settle(n, keyed, min, max);
     return true;
   }
 

@@ -10,6 +10,7 @@
  * @see https://github.com/google/snappy/blob/main/format_description.txt
  */
 import { createRequire } from 'node:module';
+import { envFlagOn } from '../../common/env-settings.ts';
 import { snappyDecompress, snappyUncompressedLength } from './snappy-decompress.ts';
 
 type UncompressSync = (input: Uint8Array, options: { asBuffer: true; copyOutputData: boolean }) => Uint8Array;
@@ -20,7 +21,7 @@ export const NATIVE_MIN_BYTES = 4096;
 export const NATIVE_MAX_RATIO = 0.9;
 
 function loadNative(): UncompressSync | null {
-  if (/^(off|false|0)$/i.test(process.env.LAKEGATE_NATIVE_SNAPPY ?? '')) return null;
+  if (!envFlagOn('LAKEGATE_NATIVE_SNAPPY')) return null;
   try {
     const mod = createRequire(import.meta.url)('snappy') as { uncompressSync?: unknown };
     return typeof mod.uncompressSync === 'function' ? (mod.uncompressSync as UncompressSync) : null;
