@@ -27,7 +27,7 @@ import { EngineSessionView } from './engine-session-view.ts';
 import { nodeBody, nodeKind, rangeVarName } from './ast.ts';
 import { lookupRelation } from './statements/ddl.ts';
 import { beginBlock, commitBlock, rollbackAll } from './statements/transaction-stmt.ts';
-import { needsImplicitBlock } from './implicit-block.ts';
+import { needsImplicitBlock, writesData } from './implicit-block.ts';
 import { MemoryTable } from './memory-table.ts';
 import type { Cursor } from './statements/cursor-stmt.ts';
 import { searchPathSchemas } from './search-path.ts';
@@ -46,6 +46,8 @@ export interface EnginePrepared extends PreparedStatement {
   bound: BoundQuery | null;
   catalogVersion: number;
   readonly givenParamTypes: readonly number[];
+  /** whether the statement writes (implicit-block.ts writesData), found at its first Execute */
+  writes?: boolean;
 }
 
 export interface SqlPrepared {
@@ -71,6 +73,11 @@ export class EngineSession implements HandlerSession {
    * (before Sync) then does not check again. Only Parse sets it: a SQL PREPARE is a statement of its own.
    */
   private mirrorFreshUntilSync = false;
+  /**
+   * the open transaction block is an extended-protocol pipeline's implicit transaction (implicit-block.ts): opened
+   * by its first writing Execute, committed at Sync (rolled back after an error); BEGIN makes it the explicit block
+   */
+  pipelineBlock = false;
   /** Iceberg writes of the open transaction block (staged until COMMIT), when the database has a warehouse */
   icebergTx: IcebergTransaction | null = null;
   /** the staged Iceberg pointers at each open savepoint (index = savepoint depth - 1) */
@@ -182,6 +189,10 @@ export class EngineSession implements HandlerSession {
   }
 
   async *simpleQuery(sql: string): AsyncIterable<StatementResult> {
+    if (this.pipelineBlock) {
+      yield* this.simpleQueryInPipeline(sql);
+      return;
+    }
     const statements = this.simpleStatements(sql);
     if (statements.length === 0) {
       yield { kind: 'empty' };
@@ -203,8 +214,21 @@ export class EngineSession implements HandlerSession {
     }
   }
 
+  /** a Query inside a pipeline joins its implicit transaction and ends it, as PostgreSQL's exec_simple_query */
+  private async *simpleQueryInPipeline(sql: string): AsyncIterable<StatementResult> {
+    try {
+      const statements = this.simpleStatements(sql);
+      if (statements.length === 0) yield EMPTY_RESULT;
+      for (const stmt of statements) yield await this.runParsed(stmt, [], null);
+    } finally {
+      await this.endPipelineBlock();
+    }
+  }
+
   /** simpleQuery() of a one-statement text without an async generator (HandlerSession.simpleQueryNow) */
   simpleQueryNow(sql: string): StatementResult | Promise<StatementResult> | null {
+    // a pipeline's implicit transaction to end: simpleQuery
+    if (this.pipelineBlock) return null;
     const statements = this.simpleStatements(sql);
     // none or several: simpleQuery (the parse is cached by text)
     if (statements.length !== 1) return null;
@@ -308,30 +332,52 @@ export class EngineSession implements HandlerSession {
     if (query) {
       const bound = cached ?? this.bind(parsed.ast, paramTypes);
       if (cached === undefined) this.runner.plans.set(this.runner.keys.ofParse(parsed, paramTypes), bound);
-      return { ...prepared, bound, paramTypes: bound.paramTypes.map((t) => t.oid), columns: bound.columns.length === 0 && !returnsRows(parsed.ast) ? null : resultColumnsOf(bound) };
+      // INSERT / UPDATE / DELETE / MERGE without RETURNING describe as NoData (their plan's count column is internal)
+      return { ...prepared, bound, paramTypes: bound.paramTypes.map((t) => t.oid), columns: returnsRows(parsed.ast) ? resultColumnsOf(bound) : null };
     }
     return { ...prepared, columns: utilityColumns(parsed.ast, this.cursors) };
   }
 
-  async execute(prepared: PreparedStatement, params: readonly unknown[]): Promise<StatementResult> {
-    return this.executeNow(prepared, params);
+  async execute(prepared: PreparedStatement, params: readonly unknown[], syncFollows = false): Promise<StatementResult> {
+    return this.executeNow(prepared, params, syncFollows);
   }
 
   /** execute() without a promise when the statement completes at once (HandlerSession.executeNow) */
-  executeNow(prepared: PreparedStatement, params: readonly unknown[]): StatementResult | Promise<StatementResult> {
+  executeNow(prepared: PreparedStatement, params: readonly unknown[], syncFollows = false): StatementResult | Promise<StatementResult> {
     const p = prepared as EnginePrepared;
     if (p.parsed === null) return EMPTY_RESULT;
+    // the pipeline's first write opens its implicit transaction; reads alone never pay for one, and neither
+    // does a write that Sync follows at once (alone in the transaction, it commits by itself as before)
+    if (!syncFollows && !this.tx.inBlock && (p.writes ??= writesData(p.parsed.ast))) {
+      beginBlock(this);
+      this.pipelineBlock = true;
+    }
     return this.runParsedNow(p.parsed, params, p);
   }
 
   async sync(): Promise<void> {
-    this.syncNow();
+    await this.syncNow();
   }
 
-  syncNow(): void {
+  /** Sync: the implicit transaction ends — a promise only when a pipeline's writes must be committed (or undone) */
+  syncNow(): void | Promise<void> {
     this.mirrorFreshUntilSync = false;
+    if (this.pipelineBlock) return this.endPipelineBlock();
     this.tx.endImplicit();
-    // an implicit transaction ends at Sync; lakegate commits each statement as it finishes
+  }
+
+  /** ends the pipeline's implicit transaction: commit when no statement failed, else roll back */
+  private async endPipelineBlock(): Promise<void> {
+    if (!this.pipelineBlock) return;
+    this.pipelineBlock = false;
+    if (this.tx.status === 'E') await rollbackAll(this);
+    else await commitBlock(this);
+    this.tx.endImplicit();
+  }
+
+  /** an ErrorResponse for a protocol message (wire/): the transaction is aborted, as by any ERROR */
+  messageFailed(): void {
+    this.failTransaction();
   }
 
   /** a message sent after the client saw the Parse's answer: it checks the catalog itself (wire/handler.ts) */

@@ -4,6 +4,10 @@
  * drivers that send several statements in one execute, rely on it). lakegate gives such a message a
  * transaction block of its own — its Iceberg writes are staged (iceberg-transaction.ts) and commit
  * together after the last statement; an error anywhere rolls all of them back.
+ * The extended protocol's rule is the same from the first Execute after a Sync up to the next Sync (pgJDBC's
+ * executeBatch sends Parse/Bind/Execute × N, then one Sync): EngineSession opens that block at the pipeline's
+ * first writing Execute (`pipelineBlock`) and commits it at Sync, so read-only pipelines pay nothing.
+ * @see https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-EXT-QUERY
  * @see https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-MULTI-STATEMENT
  */
 import { nodeKind } from './ast.ts';
@@ -11,6 +15,11 @@ import type { ParsedStatement } from '../sql/index.ts';
 
 /** statements whose effects an error in a later statement of the same message must undo */
 const WRITES = new Set(['InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt', 'TruncateStmt', 'CopyStmt']);
+
+/** whether a statement writes: an extended-protocol pipeline opens its implicit transaction at the first one */
+export function writesData(ast: unknown): boolean {
+  return WRITES.has(nodeKind(ast));
+}
 
 /**
  * whether a simple Query's statements need an implicit block: several of them, at least one a write, and

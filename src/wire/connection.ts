@@ -359,7 +359,7 @@ export class PgConnection implements WireIO {
             extended.describe(m);
             break;
           case 'Execute': {
-            const executing = extended.execute(m);
+            const executing = extended.execute(m, this.queue.peek()?.type === 'Sync');
             if (executing !== undefined) await executing;
             break;
           }
@@ -394,6 +394,7 @@ export class PgConnection implements WireIO {
         if (ge.severity === 'FATAL' || ge.severity === 'PANIC') throw ge;
         this.w.abortMessage();
         msg.ErrorResponse(this.w, ge);
+        this.sessionRef?.messageFailed?.();
         if (m.type === 'Query' || m.type === 'FunctionCall') {
           rfq = this.readyForQuery(extended);
           if (rfq !== undefined) await rfq;
@@ -444,6 +445,7 @@ export class PgConnection implements WireIO {
     if (ge.severity === 'FATAL' || ge.severity === 'PANIC') throw ge;
     this.w.abortMessage();
     msg.ErrorResponse(this.w, ge);
+    this.sessionRef?.messageFailed?.();
   }
 
   private async simpleQueryStream(sql: string): Promise<void> {
@@ -465,8 +467,8 @@ export class PgConnection implements WireIO {
   private sync(extended: ExtendedQuery): Promise<void> | undefined {
     const session = this.session;
     try {
-      if (session.syncNow !== undefined) session.syncNow();
-      else return session.sync().then(() => this.readyForQuery(extended), (e: unknown) => this.syncFailed(e, extended));
+      const syncing = session.syncNow !== undefined ? session.syncNow() : session.sync();
+      if (syncing !== undefined) return syncing.then(() => this.readyForQuery(extended), (e: unknown) => this.syncFailed(e, extended));
     } catch (e) {
       return this.syncFailed(e, extended);
     }

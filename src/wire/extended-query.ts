@@ -111,8 +111,7 @@ export class ExtendedQuery {
     try {
       return this.io.codec.binaryIn(oid, bytes);
     } catch (e) {
-      if (GatewayError.is(e)) throw e;
-      throw new GatewayError(SqlState.invalid_binary_representation, `incorrect binary data format in bind parameter ${index}`);
+      throw binaryParamError(e, index);
     }
   }
 
@@ -135,13 +134,16 @@ export class ExtendedQuery {
     else NoData(this.io.w);
   }
 
-  /** Execute; a promise only when something must be awaited (the handler's answer, a row stream, a full socket, COPY) */
-  execute(m: Execute): Promise<void> | undefined {
+  /**
+   * Execute; a promise only when something must be awaited (the handler's answer, a row stream, a full socket,
+   * COPY). `syncFollows`: the next message, already received, is Sync (HandlerSession.execute).
+   */
+  execute(m: Execute, syncFollows = false): Promise<void> | undefined {
     const portal = this.portal(m.portal);
     if (!portal.started) {
       portal.started = true;
       const session = this.io.session;
-      const result = session.executeNow !== undefined ? session.executeNow(portal.statement, portal.params) : session.execute(portal.statement, portal.params);
+      const result = session.executeNow !== undefined ? session.executeNow(portal.statement, portal.params, syncFollows) : session.execute(portal.statement, portal.params, syncFollows);
       if (result instanceof Promise) return result.then((r) => this.started(portal, r, m));
       return this.started(portal, result, m);
     }
@@ -282,6 +284,19 @@ function plainDigits(bytes: Uint8Array): number | null {
   }
   // -0 is 0 for int4in
   return bytes[0] === 45 ? (v === 0 ? 0 : -v) : v;
+}
+
+/**
+ * A binary parameter the type's receive function refused, as PostgreSQL reports it: reading past the value's
+ * bytes is pq_getmsg*'s `08P01 insufficient data left in message`; bytes left over are exec_bind_message's
+ * `22P03 incorrect binary data format in bind parameter N`.
+ */
+function binaryParamError(e: unknown, index: number): GatewayError {
+  const incorrect = (): GatewayError => new GatewayError(SqlState.invalid_binary_representation, `incorrect binary data format in bind parameter ${index}`);
+  if (!GatewayError.is(e)) return incorrect();
+  if (e.code !== SqlState.invalid_binary_representation) return e;
+  if (e.message === 'insufficient data left in message') return new GatewayError(SqlState.protocol_violation, e.message);
+  return e.message === 'incorrect binary data format' ? incorrect() : e;
 }
 
 function checkFormats(formats: readonly number[]): void {

@@ -110,18 +110,29 @@ export interface HandlerSession {
   /**
    * Bind + Execute: params are already decoded JS values (see pgtypes/values.ts) typed as
    * prepared.paramTypes. Returns the (lazy) result; wire/ pulls batches up to the Execute row limit and
-   * keeps the iterator for the next Execute (PortalSuspended).
+   * keeps the iterator for the next Execute (PortalSuspended). `syncFollows`: the message after this Execute,
+   * already received, is Sync — nothing else shares the pipeline's implicit transaction from here on, so a
+   * statement that opens none may commit by itself (the engine then skips staging a single autocommit write).
    */
-  execute(prepared: PreparedStatement, params: readonly unknown[]): Promise<StatementResult>;
+  execute(prepared: PreparedStatement, params: readonly unknown[], syncFollows?: boolean): Promise<StatementResult>;
   /**
    * Optional: execute() that answers the result itself, not a promise, when the statement completed without
    * waiting (the engine's cached small plans); otherwise the promise execute() would give. wire/ prefers it.
    */
-  executeNow?(prepared: PreparedStatement, params: readonly unknown[]): StatementResult | Promise<StatementResult>;
-  /** Sync in the extended protocol: ends the implicit transaction if any. */
+  executeNow?(prepared: PreparedStatement, params: readonly unknown[], syncFollows?: boolean): StatementResult | Promise<StatementResult>;
+  /** Sync in the extended protocol: ends the implicit transaction if any (commit, or roll back after an error). */
   sync(): Promise<void>;
-  /** Optional: sync() for a handler whose Sync never waits (wire/ then awaits nothing) */
-  syncNow?(): void;
+  /**
+   * Optional: sync() without a promise when nothing must be awaited (no implicit transaction to commit);
+   * otherwise the promise sync() would give. wire/ prefers it.
+   */
+  syncNow?(): void | Promise<void>;
+  /**
+   * Optional: wire/ calls this after it answered a message with an ErrorResponse (a Bind whose parameter does
+   * not decode, an unknown portal, ...): as any ERROR in PostgreSQL, it aborts the transaction — a block turns
+   * 'E', an extended-protocol pipeline's implicit transaction rolls back at Sync.
+   */
+  messageFailed?(): void;
   /**
    * wire/ calls this before a message that reached the server after the last Parse began (the client waited
    * for an answer in between, e.g. Parse + Flush): what the Parse checked for the messages pipelined with it

@@ -53,5 +53,17 @@ describe('MessageQueue', () => {
     q.push({ type: 'Sync' });
     expect(q.take()).toEqual({ type: 'Sync' });
   });
-});
 
+  it('peek() shows the next queued message without taking it (an Execute asks whether Sync follows)', async () => {
+    const q = new MessageQueue(() => {}, () => {});
+    expect(q.peek()).toBeUndefined();
+    q.push({ type: 'Flush' });
+    q.push({ type: 'Sync' });
+    expect(q.peek()).toEqual({ type: 'Flush' });
+    expect([q.pulled, q.size]).toEqual([0, 2]);
+    expect(q.take()).toEqual({ type: 'Flush' });
+    expect(q.peek()).toEqual({ type: 'Sync' });
+    expect(await q.next()).toEqual({ type: 'Sync' });
+    expect(q.peek()).toBeUndefined();
+  });
+});

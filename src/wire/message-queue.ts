@@ -82,6 +82,11 @@ export class MessageQueue {
     return m;
   }
 
+  /** the next message if one is already queued, without taking it */
+  peek(): FrontendMessage | undefined {
+    return this.head < this.items.length ? this.items[this.head] : undefined;
+  }
+
   /** messages already received and not yet pulled */
   get size(): number {
     return this.items.length - this.head;

@@ -21,6 +21,12 @@ export const runTransaction: UtilityHandler = async (session, stmt) => {
     case 'TRANS_STMT_BEGIN':
     case 'TRANS_STMT_START': {
       const tag = kind === 'TRANS_STMT_BEGIN' ? 'BEGIN' : 'START TRANSACTION';
+      if (session.pipelineBlock) {
+        // as PostgreSQL (TBLOCK_STARTED → TBLOCK_BEGIN): the pipeline's implicit transaction becomes the block
+        session.pipelineBlock = false;
+        applyOptions(session, body.options);
+        return { kind: 'command', tag };
+      }
       if (session.tx.inBlock) {
         session.warning('there is already a transaction in progress', SqlState.active_sql_transaction);
         return { kind: 'command', tag };
@@ -30,6 +36,13 @@ export const runTransaction: UtilityHandler = async (session, stmt) => {
       return { kind: 'command', tag };
     }
     case 'TRANS_STMT_COMMIT': {
+      if (session.pipelineBlock) {
+        // COMMIT in a pipeline's implicit transaction: PostgreSQL warns and commits what came before
+        session.warning('there is no transaction in progress', SqlState.no_active_sql_transaction);
+        session.pipelineBlock = false;
+        await commitBlock(session);
+        return { kind: 'command', tag: 'COMMIT' };
+      }
       if (!session.tx.inBlock) {
         session.warning('there is no transaction in progress', SqlState.no_active_sql_transaction);
         return { kind: 'command', tag: 'COMMIT' };
@@ -42,6 +55,13 @@ export const runTransaction: UtilityHandler = async (session, stmt) => {
       return { kind: 'command', tag: 'COMMIT' };
     }
     case 'TRANS_STMT_ROLLBACK': {
+      if (session.pipelineBlock) {
+        // ROLLBACK in a pipeline's implicit transaction: PostgreSQL warns and undoes what came before
+        session.warning('there is no transaction in progress', SqlState.no_active_sql_transaction);
+        session.pipelineBlock = false;
+        await rollbackAll(session);
+        return { kind: 'command', tag: 'ROLLBACK' };
+      }
       if (!session.tx.inBlock) {
         session.warning('there is no transaction in progress', SqlState.no_active_sql_transaction);
         return { kind: 'command', tag: 'ROLLBACK' };
@@ -116,7 +136,8 @@ function framesAbove(session: EngineSession, depth: number): number {
 }
 
 function requireBlock(session: EngineSession, what: string): void {
-  if (!session.tx.inBlock) throw pgError(SqlState.no_active_sql_transaction, `${what} can only be used in transaction blocks`);
+  // a pipeline's implicit transaction is no block (PostgreSQL's IsTransactionBlock is false in TBLOCK_STARTED)
+  if (!session.tx.inBlock || session.pipelineBlock) throw pgError(SqlState.no_active_sql_transaction, `${what} can only be used in transaction blocks`);
 }
 
 /** Iceberg writes inside the block are staged (iceberg-transaction.ts) when the database has a writable warehouse */
