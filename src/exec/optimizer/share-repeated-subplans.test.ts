@@ -11,7 +11,7 @@ import { bindPlan, optimizedExplain, runWithRules, sortedRows, testContext } fro
 import { sizedJoinCatalog } from '../testing/sized-join-catalog.ts';
 import type { StrictTable } from '../testing/strict-table.ts';
 import { optimizePlan } from './optimizer.ts';
-import { sharedSubplanKey } from './share-repeated-subplans.ts';
+import { readsATableTwice, sharedSubplanKey } from './share-repeated-subplans.ts';
 import { tpchEstimatedCatalog } from '../../../test/plan/tpch-estimated-catalog.ts';
 import type { MemoryCatalog } from '../../sql/testing/memory-catalog.ts';
 
@@ -69,6 +69,15 @@ describe('share_repeated_subplans', () => {
 
   it('marks nothing in the TPC-H queries without a repeated subtree', () => {
     for (const q of [1, 3, 5, 9, 18, 21]) expect(marks(tpchEstimatedCatalog(1), tpchQuery(q)), `q${q}`).toEqual([]);
+  });
+
+  it('skips fingerprinting when no table is read twice (TPC-H Q19: lineitem and part), not when one is', () => {
+    const cat = tpchEstimatedCatalog(1);
+    const twice = (q: number): boolean => readsATableTwice(bindPlan(cat, tpchQuery(q)));
+    expect([1, 3, 4, 6, 9, 10, 12, 14, 19].filter(twice)).toEqual([]);
+    // nation twice (Q7, Q8), lineitem in a subquery (Q17, Q18, Q21, Q22's customer), a CTE inlined twice (Q15)
+    expect([7, 8, 11, 15, 17, 18, 21, 22].filter((q) => !twice(q))).toEqual([]);
+    expect(readsATableTwice(bindPlan(sizedJoinCatalog(), CTE_TWICE))).toBe(true);
   });
 
   it('does not mark volatile, correlated or cheap repeats', () => {

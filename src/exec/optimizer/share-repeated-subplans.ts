@@ -36,6 +36,8 @@ let nextPlanId = 1;
 export const shareRepeatedSubplans: OptimizerRule = {
   name: 'share_repeated_subplans',
   apply: (bound) => {
+    // fingerprints cost a walk over every expression: skipped when no table is read twice
+    if (!readsATableTwice(bound)) return bound;
     // copies that differ only in the columns read become one widened subtree first
     const plan = unifyRepeatedSubplans(bound, worthSharing);
     const prints = new PlanFingerprints();
@@ -61,6 +63,29 @@ export const shareRepeatedSubplans: OptimizerRule = {
     return plan;
   },
 };
+
+/**
+ * Whether two scans of `plan` (subqueries included) read the same table, or one scan node occurs twice. When
+ * not, no subtree worth sharing (worthSharing: one that scans) can repeat: fingerprints tell sources apart by
+ * identity (plan-fingerprint.ts), so copies need the same source object. Plain-object sources, which
+ * fingerprints compare by value, count as read twice.
+ */
+export function readsATableTwice(plan: LogicalPlan): boolean {
+  const scans = new Set<LogicalPlan>();
+  const sources = new Set<object>();
+  let twice = false;
+  eachNode(plan, (p) => {
+    if (twice) return false;
+    if (p.kind !== 'TableScan') return true;
+    const source = p.source as object;
+    const proto = Object.getPrototypeOf(source) as unknown;
+    twice = scans.has(p) || sources.has(source) || proto === Object.prototype || proto === null;
+    scans.add(p);
+    sources.add(source);
+    return !twice;
+  });
+  return twice;
+}
 
 function worthSharing(p: LogicalPlan): boolean {
   let scans = false;

@@ -1,7 +1,7 @@
 /**
- * Reads a scan's FileScanTasks on the ScanPool: one piscina task per file, at most 2 × pool size
- * outstanding (started and not yet consumed), so memory stays bounded on big tables however slow the
- * consumer. Results are yielded in task order (a window of tasks decodes ahead), which keeps answers
+ * Reads a scan's FileScanTasks on the ScanPool: one piscina task per file (consecutive small files grouped
+ * into one: task-groups.ts), at most 2 × pool size outstanding (started and not yet consumed), so memory stays
+ * bounded on big tables however slow the consumer. Results are yielded in task order (a window of tasks decodes ahead), which keeps answers
  * without ORDER BY the same as a main-thread scan's.
  * Cancellation (the query's signal, or the consumer stopping early) sets a shared flag every worker checks
  * between batches, so workers stop within one batch and stay warm; tasks not finished after GRACE_MS are
@@ -21,6 +21,7 @@ import { unpackBatch } from './column-transfer.ts';
 import { describeForWorkers } from './io-from-description.ts';
 import { isContinuationSplit, splitForWorkers } from './row-group-splits.ts';
 import { sharedScanPool, type ScanPool } from './scan-pool.ts';
+import { groupScanTasks } from './task-groups.ts';
 import { signalCancel, type ReadMetrics, type ScanTaskRequest, type ScanTaskResult } from './scan-task.ts';
 import { fromPlainError, toPlainError } from './worker-errors.ts';
 
@@ -84,12 +85,14 @@ export interface ParallelReadContext {
   readonly fileCacheBytes?: number;
 }
 
-function deleteFieldsOf(task: FileScanTask, fieldById: (id: number) => NestedField | undefined): NestedField[] {
+function deleteFieldsOf(tasks: readonly FileScanTask[], fieldById: (id: number) => NestedField | undefined): NestedField[] {
   const out = new Map<number, NestedField>();
-  for (const d of task.equalityDeletes) {
-    for (const id of d.file.equalityIds ?? []) {
-      const f = fieldById(id);
-      if (f !== undefined) out.set(id, f);
+  for (const task of tasks) {
+    for (const d of task.equalityDeletes) {
+      for (const id of d.file.equalityIds ?? []) {
+        const f = fieldById(id);
+        if (f !== undefined) out.set(id, f);
+      }
     }
   }
   return [...out.values()];
@@ -112,10 +115,11 @@ type OkResult = Extract<ScanTaskResult, { ok: true }>;
 /**
  * The successful results of every task, in task order, run on the pool; with `fragment`, each worker runs
  * that fragment over its task's rows (exec/partial/). Errors, cancellation and metrics as described above.
+ * Consecutive small files run as one pool task and give one result (task-groups.ts).
  */
 export async function* runTasksInParallel(
   scan: ParallelScan,
-  tasks: readonly FileScanTask[],
+  scanTasks: readonly FileScanTask[],
   fields: readonly NestedField[],
   ctx: ParallelReadContext,
   fragment?: unknown,
@@ -130,11 +134,12 @@ export async function* runTasksInParallel(
   const filter = ctx.filter === undefined || ctx.filter.kind === 'true' ? null : toWireFilter(ctx.filter);
   const results: (Promise<ScanTaskResult> | undefined)[] = [];
   let outstanding = 0;
+  const tasks = groupScanTasks(scanTasks, pool.size);
 
   const start = (i: number): void => {
-    const task = tasks[i]!;
+    const [task, ...moreTasks] = tasks[i]!;
     const req: ScanTaskRequest = {
-      scanId, io, task, fields, deleteFields: deleteFieldsOf(task, ctx.fieldById), filter, cancel,
+      scanId, io, task: task!, ...(moreTasks.length === 0 ? {} : { moreTasks }), fields, deleteFields: deleteFieldsOf(tasks[i]!, ctx.fieldById), filter, cancel,
       lateMaterialization: ctx.lateMaterialization ?? true, ...(fragment === undefined ? {} : { fragment }),
       ...(ctx.fileCacheBytes === undefined ? {} : { fileCacheBytes: ctx.fileCacheBytes }),
     };
@@ -162,12 +167,12 @@ export async function* runTasksInParallel(
       if (r === undefined) continue; // unreachable: `aborted` resolves only with the signal aborted
       if (!r.ok) {
         if (r.error !== null) throw fromPlainError(r.error);
-        throw pgError('XX000', `scan worker task for "${tasks[i]!.file.filePath}" was stopped`);
+        throw pgError('XX000', `scan worker task for "${tasks[i]![0]!.file.filePath}" was stopped`);
       }
       if (metrics) {
-        // a file split by row groups counts once as a file and for its row groups total
-        const first = !isContinuationSplit(tasks[i]!);
-        if (first) metrics.filesScanned++;
+        // a file split by row groups counts once as a file and for its row groups total (a group holds no splits)
+        const first = !isContinuationSplit(tasks[i]![0]!);
+        if (first) metrics.filesScanned += tasks[i]!.length;
         if (first) metrics.rowGroupsTotal += r.metrics.rowGroupsTotal;
         metrics.rowGroupsScanned += r.metrics.rowGroupsScanned;
         metrics.bytesRead += r.metrics.bytesRead;

@@ -15,6 +15,8 @@ export interface ScanTaskRequest {
   readonly scanId: string;
   readonly io: IcebergIODescription;
   readonly task: FileScanTask;
+  /** further small files read after `task`, in order, with the same fields and filter (task-groups.ts) */
+  readonly moreTasks?: readonly FileScanTask[];
   /** the projected fields, in output column order */
   readonly fields: readonly NestedField[];
   /** fields that equality deletes of this task name (any schema version) */
@@ -42,6 +44,11 @@ export type ReadMetrics = Pick<ScanMetrics, 'rowGroupsTotal' | 'rowGroupsScanned
 export type ScanTaskResult =
   | { readonly ok: true; readonly batches: readonly PackedBatch[]; readonly metrics: ReadMetrics; readonly partial?: unknown }
   | { readonly ok: false; readonly canceled: boolean; readonly error: PlainError | null };
+
+/** the FileScanTasks of a request, in reading order */
+export function requestTasks(req: Pick<ScanTaskRequest, 'task' | 'moreTasks'>): readonly FileScanTask[] {
+  return req.moreTasks === undefined || req.moreTasks.length === 0 ? [req.task] : [req.task, ...req.moreTasks];
+}
 
 /** Set the cancel flag of a request (main thread). */
 export function signalCancel(flag: SharedArrayBuffer): void {

@@ -10,13 +10,13 @@ import type { NestedField } from '../spec/schema.ts';
 import type { IcebergIO } from '../io.ts';
 import { DeleteLoader } from '../read/delete-loader.ts';
 import { configureFileCache } from '../read/file-cache.ts';
-import { readFileScanTask } from '../read/file-scan-task-reader.ts';
+import { readFileScanTask, type FileScanTaskReadOptions } from '../read/file-scan-task-reader.ts';
 import type { LateHistory } from '../read/late-materialization.ts';
 import { wireFilterFor } from './filter-wire.ts';
 import { packBatch, type PackedBatch } from './column-transfer.ts';
 import { ioFromDescription } from './io-from-description.ts';
 import { compileRowFilter } from './row-filter.ts';
-import { isCanceled, type ReadMetrics, type ScanTaskRequest, type ScanTaskResult } from './scan-task.ts';
+import { isCanceled, requestTasks, type ReadMetrics, type ScanTaskRequest, type ScanTaskResult } from './scan-task.ts';
 import { isMergeTaskRequest, type MergeTaskRequest, type MergeTaskResult } from './merge-task.ts';
 import { toPlainError } from './worker-errors.ts';
 
@@ -51,6 +51,11 @@ function lateHistoryFor(scanId: string): LateHistory {
 }
 
 const CANCELED: ScanTaskResult = { ok: false, canceled: true, error: null };
+
+/** the batches of every file of the request (a group of small files: task-groups.ts), one file after the other */
+async function* readRequestTasks(io: IcebergIO, req: ScanTaskRequest, deletes: DeleteLoader, options: FileScanTaskReadOptions): AsyncGenerator<Batch> {
+  for (const task of requestTasks(req)) yield* readFileScanTask(io, task, req.fields, deletes, options);
+}
 
 /**
  * the partial-aggregate runner, imported on the first fragment task: kept, because every dynamic import()
@@ -100,7 +105,7 @@ export default async function runScanTask(req: ScanTaskRequest | MergeTaskReques
       // scan → filter → project → partial aggregate (exec/partial/): the groups go back, not the rows
       const { runFragment } = await (fragmentModule ??= import('../../exec/partial/run-fragment.ts'));
       const rows = async function* (): AsyncGenerator<Batch> {
-        for await (const b of readFileScanTask(io, req.task, req.fields, deletes, readOptions)) {
+        for await (const b of readRequestTasks(io, req, deletes, readOptions)) {
           if (isCanceled(cancel)) return;
           const kept = filter === null ? b : filter(b);
           if (kept.length > 0) yield kept;
@@ -121,7 +126,7 @@ export default async function runScanTask(req: ScanTaskRequest | MergeTaskReques
       pending = [];
       pendingRows = 0;
     };
-    for await (const b of readFileScanTask(io, req.task, req.fields, deletes, readOptions)) {
+    for await (const b of readRequestTasks(io, req, deletes, readOptions)) {
       if (isCanceled(cancel)) return CANCELED;
       const kept = filter === null ? b : filter(b);
       if (kept.length === 0) continue;
