@@ -13,7 +13,7 @@
  */
 import type { Batch } from '../common/batch.ts';
 import type { LogicalPlan } from '../sql/index.ts';
-import { createOperator, optimizePlan, type ExecContext, type ExecOperator } from '../exec/index.ts';
+import { createOperator, optimizedFor, type ExecContext, type ExecOperator } from '../exec/index.ts';
 import type { Env } from '../exec/context.ts';
 
 /** an ExecContext whose per-execution fields run() sets */
@@ -65,7 +65,8 @@ export class ReusablePlan {
 
   /** the operator tree of `plan` optimized as executePlan would, or null when it may not be reused */
   static build(plan: LogicalPlan, ctx: ExecContext, settingsVersion: number): ReusablePlan | null {
-    const optimized = optimizePlan(plan, ctx).plan;
+    // through the planner's memo: a plan that is not reusable then runs without a second optimization
+    const optimized = optimizedFor(plan, ctx);
     if (!reusable(optimized)) return null;
     const own: MutableContext = { ...ctx };
     const env: Env = { ctx: own, outer: [], workTables: new Map(), run: (p, e) => createOperator(p, e).execute() };

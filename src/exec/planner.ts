@@ -122,7 +122,7 @@ export function executePlan(plan: LogicalPlan, ctx: ExecContext): AsyncIterable<
 const OPTIMIZED = new WeakMap<LogicalPlan, Map<string, LogicalPlan>>();
 const FOLDING_SETTINGS = ['lakegate.disabled_optimizer_rules', 'TimeZone', 'DateStyle', 'IntervalStyle'];
 
-function optimizedFor(plan: LogicalPlan, ctx: ExecContext): LogicalPlan {
+export function optimizedFor(plan: LogicalPlan, ctx: ExecContext): LogicalPlan {
   const key = FOLDING_SETTINGS.map((name) => ctx.session.getSetting(name, true) ?? '').join('\u0000');
   let byKey = OPTIMIZED.get(plan);
   if (byKey === undefined) OPTIMIZED.set(plan, (byKey = new Map()));
