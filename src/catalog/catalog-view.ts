@@ -30,6 +30,8 @@ export interface RelationInfo {
   readonly comment?: string;
   /** column positions (0-based) of the primary key, if the relation has one */
   readonly primaryKey?: readonly number[];
+  /** the primary key constraint's (and its index's) name; default `<table>_pkey` as named at creation (a rename keeps it) */
+  readonly primaryKeyName?: string;
   /** FOREIGN KEY / REFERENCES constraints, kept as metadata (not enforced) for clients' catalog queries */
   readonly foreignKeys?: readonly ForeignKeyInfo[];
   /** CREATE INDEX indexes, kept as metadata only (lakegate tables have no index structures; uniqueness is not enforced) */
@@ -45,6 +47,8 @@ export interface IndexInfo {
   /** 0-based positions of the key columns */
   readonly columns: readonly number[];
   readonly unique: boolean;
+  /** the index of a UNIQUE constraint (CREATE TABLE, ALTER TABLE ADD): a pg_constraint row of contype 'u' */
+  readonly constraint?: boolean;
 }
 
 /** A foreign key of a relation (metadata only: lakegate does not enforce it). */

@@ -198,6 +198,8 @@ export interface RowLevelWriter {
 export interface WritableTableSource extends TableSource {
   insert(batches: AsyncIterable<Batch>, ctx: ScanContext): Promise<number>;
   truncate?(): Promise<void>;
+  /** truncate + insert as one step: the new contents replace the old only if they hold the table's keys */
+  replaceAll?(batches: AsyncIterable<Batch>, ctx: ScanContext): Promise<number>;
   /** row-level UPDATE / DELETE (preferred over truncate + reinsert when present) */
   readonly rowLevel?: RowLevelWriter;
 }

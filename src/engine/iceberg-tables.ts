@@ -18,6 +18,7 @@ import { SqlCatalog } from '../catalog/iceberg/sql-catalog.ts';
 import { SqlSequenceStore } from '../catalog/sequences/sql-sequence-store.ts';
 import { SequenceSource } from '../catalog/sequences/sequence-source.ts';
 import type { StoredSequence } from '../catalog/sequences/sequence-store.ts';
+import { primaryKeyName } from '../iceberg/keys/unique-keys.ts';
 
 /** catalogs without a change token (REST, PostgreSQL-backed) are re-listed at most this often */
 const REFRESH_INTERVAL_MS = 200;
@@ -54,6 +55,8 @@ export interface StoredIndex {
   readonly name: string;
   readonly columns: readonly string[];
   readonly unique: boolean;
+  /** the index of a UNIQUE constraint (IndexInfo.constraint) */
+  readonly constraint?: boolean;
 }
 
 export const INDEXES_PROPERTY = 'lakegate.indexes';
@@ -360,7 +363,7 @@ export class IcebergTables {
     for (const ix of JSON.parse(text) as StoredIndex[]) {
       const columns = ix.columns.map((n) => columnNames.indexOf(n));
       if (columns.some((i) => i < 0)) continue;
-      out.push({ oid: this.db.stableOids.assign(`${identity}/index/${ix.name}`), name: ix.name, columns, unique: ix.unique });
+      out.push({ oid: this.db.stableOids.assign(`${identity}/index/${ix.name}`), name: ix.name, columns, unique: ix.unique, ...(ix.constraint === true ? { constraint: true } : {}) });
     }
     return out;
   }
@@ -461,7 +464,7 @@ export class IcebergTables {
       const indexes = this.indexes(source.metadata.properties[INDEXES_PROPERTY], source.columns.map((c) => c.name), identity);
       const info: RelationInfo = {
         oid, schema, schemaOid: this.db.schema(schema)!.oid, name: id.name, kind: 'r', persistence: 'p', rowTypeOid, source,
-        ...(pk.length > 0 && pk.every((i) => i >= 0) ? { primaryKey: pk } : {}),
+        ...(pk.length > 0 && pk.every((i) => i >= 0) ? { primaryKey: pk, primaryKeyName: primaryKeyName(source.metadata, id.name) } : {}),
         ...(fks.length > 0 ? { foreignKeys: fks } : {}),
         ...(indexes.length > 0 ? { indexes } : {}),
         ...(source.metadata.properties['comment'] === undefined ? {} : { comment: source.metadata.properties['comment'] }),

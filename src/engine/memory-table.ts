@@ -8,6 +8,7 @@ import { pgError } from '../common/errors.ts';
 import { SqlState } from '../common/sqlstate.ts';
 import type { ColumnDef, ScanContext, ScanPredicate, WritableTableSource } from '../catalog/table-source.ts';
 import { Oid } from '../common/pgtypes/oids.ts';
+import { checkMemoryKeys } from './memory-table-keys.ts';
 
 const INDEXABLE = new Set<number>([Oid.int2, Oid.int4, Oid.int8, Oid.float4, Oid.float8, Oid.text, Oid.varchar, Oid.name, Oid.bool, Oid.oid]);
 
@@ -28,6 +29,10 @@ function keyOf(v: unknown): string | null {
 export class MemoryTable implements WritableTableSource {
   private data: readonly Batch[] = [];
   private rows = 0;
+  /** pg_class OID of the relation this table is the source of: its keys are read from the catalog at each write */
+  relOid: number | null = null;
+  /** the unique keys of `data` (memory-table-keys.ts), kept while `data` is that array */
+  private keySets: { data: readonly Batch[]; sets: Map<string, Set<string>> } | null = null;
 
   constructor(
     public columns: readonly ColumnDef[],
@@ -101,17 +106,35 @@ export class MemoryTable implements WritableTableSource {
     return index;
   }
 
-  async insert(batches: AsyncIterable<Batch>): Promise<number> {
+  async insert(batches: AsyncIterable<Batch>, ctx?: Pick<ScanContext, 'catalog'>): Promise<number> {
+    return this.write(this.data, batches, ctx);
+  }
+
+  /** UPDATE / DELETE / MERGE: the table's whole new contents, swapped in only when they hold its keys */
+  async replaceAll(batches: AsyncIterable<Batch>, ctx?: Pick<ScanContext, 'catalog'>): Promise<number> {
+    return this.write([], batches, ctx);
+  }
+
+  /** `kept` + the new batches become the contents once NOT NULL and the keys hold (else nothing changes) */
+  private async write(kept: readonly Batch[], batches: AsyncIterable<Batch>, ctx: Pick<ScanContext, 'catalog'> | undefined): Promise<number> {
     let added = 0;
-    const next = [...this.data];
+    const fresh: Batch[] = [];
     for await (const batch of batches) {
       if (batch.length === 0) continue;
       this.checkNotNull(batch);
-      next.push(batch);
+      fresh.push(batch);
       added += batch.length;
     }
+    const next = [...kept, ...fresh];
+    const rel = this.relOid === null ? undefined : ctx?.catalog.relationByOid(this.relOid);
+    if (rel !== undefined && rel.source === this && (rel.primaryKey !== undefined || rel.indexes !== undefined)) {
+      const known = this.keySets !== null && this.keySets.data === kept ? this.keySets.sets : undefined;
+      this.keySets = null;
+      this.keySets = { data: next, sets: checkMemoryKeys(rel, this.columns, kept, fresh, known) };
+    }
+    const base = kept === this.data ? this.rows : kept.reduce((n, b) => n + b.length, 0);
     this.data = next;
-    this.rows += added;
+    this.rows = base + added;
     return added;
   }
 

@@ -23,6 +23,7 @@ const RESERVED = new Set([
 const MANAGED: Readonly<Record<string, string>> = {
   'lakegate.indexes': 'CREATE INDEX / DROP INDEX',
   'lakegate.foreign-keys': 'FOREIGN KEY constraints',
+  'lakegate.primary-key-name': 'PRIMARY KEY constraints',
   comment: 'COMMENT ON TABLE',
 };
 

@@ -45,6 +45,11 @@ export function primaryKeyConstraintOid(relOid: number): number {
   return inRange(1_000_000_000, 500_000_000, relOid * 2 + 1);
 }
 
+/** pg_constraint OID of the UNIQUE constraint an index backs (1.6e9–2e9 is otherwise unused). */
+export function uniqueConstraintOid(indexOid: number): number {
+  return inRange(1_600_000_000, 400_000_000, indexOid);
+}
+
 /** pg_attrdef OID of a column default. */
 export function attrDefOid(relOid: number, attnum: number): number {
   return inRange(3_000_000_000, 1_000_000_000, relOid * 1601 + attnum);

@@ -34,6 +34,7 @@ export function memoryAlterState(rel: RelationInfo, table: MemoryTable): MemoryA
 /** the new table and relation (same OID) for the changed state */
 export function finishMemoryAlter(state: MemoryAlterState, name: string): { table: MemoryTable; rel: RelationInfo } {
   const table = new MemoryTable(state.columns, name);
+  table.relOid = state.rel.oid;
   const batches: Batch[] = state.batches.map((cols, i) => batchOf(cols, state.lengths[i]));
   table.replace(batches);
   return { table, rel: { ...state.rel, name, source: table } };

@@ -1,5 +1,6 @@
 /**
- * ALTER TABLE: ADD / DROP / RENAME COLUMN, ALTER COLUMN TYPE, SET / DROP NOT NULL, RENAME TO, SET SCHEMA.
+ * ALTER TABLE: ADD / DROP / RENAME COLUMN, ALTER COLUMN TYPE, SET / DROP NOT NULL, RENAME TO, SET SCHEMA,
+ * ADD PRIMARY KEY / UNIQUE and DROP CONSTRAINT (alter-table-constraints.ts, after the statement's other changes).
  * Iceberg tables: the column changes of one statement are one metadata commit (a new current schema, see
  * iceberg/commit/schema-update.ts); RENAME TO / SET SCHEMA move the catalog pointer. MemoryTables (temp
  * tables, public tables without a warehouse) are rewritten in memory (alter-memory-table.ts).
@@ -10,7 +11,7 @@ import { notSupported, pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { RelationInfo } from '../../catalog/catalog-view.ts';
 import { formatType } from '../../common/pgtypes/format-type.ts';
-import { MetadataTableSource, checkTableProperty, isTablePropertyName, partitioningItems, type SchemaChange } from '../../iceberg/index.ts';
+import { IcebergTableSource, MetadataTableSource, checkTableProperty, isTablePropertyName, partitioningItems, type SchemaChange } from '../../iceberg/index.ts';
 import { applyIcebergTypesToAdds, icebergTypesItems } from '../../iceberg/write/iceberg-types-option.ts';
 import type { EngineSession } from '../engine-session.ts';
 import { constText, nodeBody, nodeKind, quoteIdent, type AstNode } from '../ast.ts';
@@ -24,6 +25,8 @@ import { describeRelation, dropDependents, dropSubject, viewDependencies } from 
 import { planViewRenames } from './view-rename.ts';
 import { planViewColumnRenames } from './view-column-rename.ts';
 import { checkNoNulls, dropMemoryColumn, finishMemoryAlter, memoryAlterState, valuesPerRow } from './alter-memory-table.ts';
+import { isConstraintCommand, runConstraintCommand } from './alter-table-constraints.ts';
+import { PRIMARY_KEY_NAME_PROPERTY } from '../../iceberg/keys/unique-keys.ts';
 
 const TAG = { kind: 'command', tag: 'ALTER TABLE' } as const;
 
@@ -228,9 +231,12 @@ export const runAlterTable: UtilityHandler = async (session, stmt) => {
   if (body.objtype !== 'OBJECT_TABLE') throw notSupported(`ALTER ${String(body.objtype).replace('OBJECT_', '')}`);
   let rel = target(session, body.relation, body.missing_ok === true);
   if (rel === undefined) return TAG;
-  const cmds = (Array.isArray(body.cmds) ? body.cmds : []).map((c) => nodeBody(c));
+  const all = (Array.isArray(body.cmds) ? body.cmds : []).map((c) => nodeBody(c));
+  const cmds = all.filter((c) => !isConstraintCommand(c));
   await checkViewDependencies(session, rel, cmds);
-  if (isIceberg(session, rel)) {
+  if (cmds.length === 0) {
+    // only ADD / DROP CONSTRAINT
+  } else if (isIceberg(session, rel)) {
     // every subcommand of the statement goes into one new schema (and partition spec), one commit
     let partitioning: string[] | undefined;
     const icebergTypes: string[] = [];
@@ -247,6 +253,12 @@ export const runAlterTable: UtilityHandler = async (session, stmt) => {
     for (const n of notices) session.notice(n);
   } else {
     for (const cmd of cmds) rel = await alterMemory(session, rel, cmd);
+  }
+  for (const cmd of all) {
+    if (!isConstraintCommand(cmd)) continue;
+    if (cmds.length > 0) rel = session.catalog.findRelation(rel.schema, rel.name) ?? rel;
+    const before = rel;
+    rel = await runConstraintCommand(session, rel, cmd, (next) => install(session, before, next));
   }
   session.server.catalogChanged();
   return TAG;
@@ -303,7 +315,13 @@ export const runRename: UtilityHandler = async (session, stmt) => {
   }
   if (session.catalog.findRelation(rel.schema, newName) !== undefined) throw pgError(SqlState.duplicate_table, `relation "${newName}" already exists`);
   const followRename = planViewRenames(session, rel, rel.schema, newName); // views reading it follow, as in PostgreSQL
-  if (isIceberg(session, rel)) await session.iceberg!.renameTable(rel.schema, rel.name, rel.schema, newName);
+  if (isIceberg(session, rel)) {
+    // the primary key keeps the name it was given (older tables: `<old name>_pkey`), as PostgreSQL's constraint does
+    if (rel.primaryKey !== undefined && rel.primaryKey.length > 0 && rel.source instanceof IcebergTableSource && rel.source.metadata.properties[PRIMARY_KEY_NAME_PROPERTY] === undefined) {
+      await session.iceberg!.alterSchema(rel.schema, rel.name, [], undefined, new Map([[PRIMARY_KEY_NAME_PROPERTY, `${rel.name}_pkey`.slice(0, 63)]]));
+    }
+    await session.iceberg!.renameTable(rel.schema, rel.name, rel.schema, newName);
+  }
   else if (session.iceberg?.isIcebergView(rel) === true) await session.iceberg.renameView(rel.schema, rel.name, rel.schema, newName);
   else {
     if (rel.source instanceof MemoryTable) rel.source.name = newName;

@@ -20,6 +20,7 @@ import { decodeCopyInParallel, decodeWorkersEnabled, parallelDecodable } from '.
 import { TypedBatch, type TypedColumn } from '../../iceberg/write/typed-columns.ts';
 import { lookupRelation } from './ddl.ts';
 import { MemoryTable } from '../memory-table.ts';
+import { withCopyKeyContext } from './copy-key-context.ts';
 import { columnDefaultFills } from './column-default-fill.ts';
 
 export const runCopy: UtilityHandler = async (session, stmt, params) => {
@@ -123,7 +124,7 @@ function copyFrom(session: EngineSession, body: Record<string, unknown>, options
         return `COPY ${count}`;
       } catch (e) {
         session.failTransaction();
-        throw e;
+        throw withCopyKeyContext(e, rel.name, options);
       }
     },
   };

@@ -21,6 +21,7 @@ import { sqlTypeOf } from './type-name.ts';
 import { ViewSource } from '../view-source.ts';
 import { MetadataTableSource, checkTableProperty, isTablePropertyName, partitioningItems } from '../../iceberg/index.ts';
 import { applyIcebergTypes, icebergTypesItems } from '../../iceberg/write/iceberg-types-option.ts';
+import { PRIMARY_KEY_NAME_PROPERTY } from '../../iceberg/keys/unique-keys.ts';
 import { noteOnCommit } from './on-commit.ts';
 import { cookDefaultText } from './cook-default.ts';
 import { resolveForeignKeys, type PendingForeignKey } from './foreign-keys.ts';
@@ -79,6 +80,8 @@ export function registerRelation(session: EngineSession, schema: string, temp: b
     source,
     ...extra,
   };
+  // a memory table reads its keys from this entry at each write (memory-table-keys.ts)
+  if (source instanceof MemoryTable) source.relOid = info.oid;
   if (temp) session.catalog.addTempRelation(info);
   else session.catalog.db.addRelation(info);
   session.server.catalogChanged();
@@ -105,6 +108,12 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
   }
   const columns: ColumnDef[] = [];
   const primaryKeyNames: string[] = [];
+  /** CONSTRAINT name PRIMARY KEY; null: none declared yet (a second one is 42P16) */
+  let pkConstraint: { name: string | undefined } | null = null;
+  const declarePrimaryKey = (con: AstNode): void => {
+    if (pkConstraint !== null) throw pgError('42P16', `multiple primary keys for table "${name}" are not allowed`);
+    pkConstraint = { name: typeof con.conname === 'string' ? con.conname : undefined };
+  };
   const uniqueKeys: UniqueConstraint[] = [];
   const foreignKeys: PendingForeignKey[] = [];
   const planned: PlannedSequence[] = [];
@@ -125,6 +134,7 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
         const contype = String(con.contype ?? '');
         if (contype === 'CONSTR_NOTNULL') nullable = false;
         else if (contype === 'CONSTR_PRIMARY') {
+          declarePrimaryKey(con);
           nullable = false;
           primaryKeyNames.push(colname);
         } else if (contype === 'CONSTR_DEFAULT') {
@@ -144,6 +154,7 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
       }
       columns.push({ name: colname, type, nullable, ...(defaultExpr === undefined ? {} : { defaultExpr }) });
     } else if (kind === 'Constraint' && el.contype === 'CONSTR_PRIMARY') {
+      declarePrimaryKey(el);
       primaryKeyNames.push(...stringList(el.keys));
     } else if (kind === 'Constraint' && el.contype === 'CONSTR_FOREIGN') {
       foreignKeys.push({ constraint: el });
@@ -168,14 +179,16 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
   }
   const undoSequences = named.length === 0 ? null : await createColumnSequences(session, schema, temp, name, named);
   try {
-    return await createTableWithColumns(session, body, schema, temp, name, columns, pk, foreignKeys, uniqueIndexes(session, schema, name, columns, uniqueKeys));
+    // PostgreSQL names the key `<table>_pkey` (ChooseConstraintName) and keeps the name through renames
+    const pkName = pk.length === 0 ? undefined : (pkConstraint as { name: string | undefined } | null)?.name ?? `${name}_pkey`.slice(0, 63);
+    return await createTableWithColumns(session, body, schema, temp, name, columns, pk, foreignKeys, uniqueIndexes(session, schema, name, columns, uniqueKeys, pkName), pkName);
   } catch (e) {
     await undoSequences?.();
     throw e;
   }
 };
 
-async function createTableWithColumns(session: EngineSession, body: Record<string, unknown>, schema: string, temp: boolean, name: string, columns: ColumnDef[], pk: number[], foreignKeys: PendingForeignKey[], uniques: readonly StoredIndex[]): ReturnType<UtilityHandler> {
+async function createTableWithColumns(session: EngineSession, body: Record<string, unknown>, schema: string, temp: boolean, name: string, columns: ColumnDef[], pk: number[], foreignKeys: PendingForeignKey[], uniques: readonly StoredIndex[], pkName: string | undefined): ReturnType<UtilityHandler> {
   if (await isIcebergSchema(session, schema, temp)) {
     const { partitioning, formatVersion, icebergTypes, properties } = icebergTableOptions(body.options);
     if (body.partspec !== undefined) throw pgError(SqlState.feature_not_supported, 'PARTITION BY is not supported on Iceberg tables');
@@ -186,7 +199,11 @@ async function createTableWithColumns(session: EngineSession, body: Record<strin
       return { name: fk.name, columns: fk.columns.map((i) => columns[i]!.name), refSchema: ref.schema, refTable: ref.name, refColumns: fk.refColumns.map((i) => ref.source.columns[i]!.name) };
     });
     // UNIQUE constraints: unique indexes in the table property CREATE UNIQUE INDEX writes (enforced: iceberg/keys/)
-    const withIndexes = uniques.length === 0 ? properties : { ...properties, [INDEXES_PROPERTY]: JSON.stringify(uniques) };
+    const withIndexes = {
+      ...properties,
+      ...(uniques.length === 0 ? {} : { [INDEXES_PROPERTY]: JSON.stringify(uniques) }),
+      ...(pkName === undefined ? {} : { [PRIMARY_KEY_NAME_PROPERTY]: pkName }),
+    };
     await session.iceberg!.createTable(schema, name, applyIcebergTypes(columns, icebergTypes), pk, fks, partitioning, formatVersion, withIndexes);
     session.server.catalogChanged();
     return { kind: 'command', tag: 'CREATE TABLE' };
@@ -195,9 +212,10 @@ async function createTableWithColumns(session: EngineSession, body: Record<strin
   const table = new MemoryTable(columns, name);
   const rel = registerRelation(session, schema, temp, name, 'r', table, {
     ...(pk.length > 0 && { primaryKey: pk }),
+    ...(pkName !== undefined && { primaryKeyName: pkName }),
     ...(fks.length > 0 && { foreignKeys: fks }),
     ...(uniques.length > 0 && {
-      indexes: uniques.map((u) => ({ oid: session.catalog.db.allocOid(), name: u.name, columns: u.columns.map((c) => columns.findIndex((d) => d.name === c)), unique: true })),
+      indexes: uniques.map((u) => ({ oid: session.catalog.db.allocOid(), name: u.name, columns: u.columns.map((c) => columns.findIndex((d) => d.name === c)), unique: true, constraint: true })),
     }),
   });
   await noteOnCommit(session, rel, body.oncommit);
@@ -217,8 +235,8 @@ function uniqueConstraint(con: AstNode, columns: readonly string[]): UniqueConst
 }
 
 /** UNIQUE constraints as unique indexes named as PostgreSQL names their indexes (`<table>_<cols>_key`) */
-function uniqueIndexes(session: EngineSession, schema: string, table: string, columns: readonly ColumnDef[], uniques: readonly UniqueConstraint[]): StoredIndex[] {
-  const taken = new Set<string>([`${table}_pkey`]);
+function uniqueIndexes(session: EngineSession, schema: string, table: string, columns: readonly ColumnDef[], uniques: readonly UniqueConstraint[], pkName: string | undefined): StoredIndex[] {
+  const taken = new Set<string>(pkName === undefined ? [] : [pkName]);
   return uniques.map((u) => {
     for (const c of u.columns) {
       if (!columns.some((d) => d.name === c)) throw pgError(SqlState.undefined_column, `column "${c}" named in key does not exist`);
@@ -226,7 +244,7 @@ function uniqueIndexes(session: EngineSession, schema: string, table: string, co
     const name = u.name ?? chooseIndexName(session, { schema, name: table }, u.columns, 'key', taken);
     if (taken.has(name)) throw pgError(SqlState.duplicate_table, `relation "${name}" already exists`);
     taken.add(name);
-    return { name, columns: u.columns, unique: true };
+    return { name, columns: u.columns, unique: true, constraint: true };
   });
 }
 

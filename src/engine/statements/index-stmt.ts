@@ -1,7 +1,8 @@
 /**
  * CREATE INDEX / DROP INDEX, as metadata: lakegate's tables (Iceberg files, memory tables) have no index
- * structures, so an index changes no query plan; a UNIQUE index on an Iceberg table is enforced at commit
- * (iceberg/keys/). The index is recorded in
+ * structures, so an index changes no query plan; a UNIQUE index is enforced (Iceberg tables at commit,
+ * iceberg/keys/; memory tables at each write, memory-table-keys.ts), and is built only over rows without a
+ * duplicate key (unique-index-build.ts). The index is recorded in
  * the table's RelationInfo so pg_class, pg_index, pg_indexes, pg_get_indexdef and psql's \d show it, which
  * migration tools and ORMs that create indexes expect. Expression, partial and INCLUDE indexes are 0A000.
  * @see https://www.postgresql.org/docs/15/sql-createindex.html
@@ -13,6 +14,7 @@ import type { EngineSession } from '../engine-session.ts';
 import type { UtilityHandler } from './route-utility.ts';
 import { nodeBody, rangeVarName, stringList } from '../ast.ts';
 import { lookupRelation } from './ddl.ts';
+import { checkUniqueIndexBuild } from './unique-index-build.ts';
 
 const NAMEDATALEN = 64;
 
@@ -50,6 +52,7 @@ export const runCreateIndex: UtilityHandler = async (session, stmt) => {
     }
     throw pgError(SqlState.duplicate_table, `relation "${name}" already exists`);
   }
+  if (body.unique === true) await checkUniqueIndexBuild(session, rel, columns, name);
   const index: IndexInfo = { oid: session.catalog.db.allocOid(), name, columns, unique: body.unique === true };
   await storeRelation(session, { ...rel, indexes: [...(rel.indexes ?? []), index] });
   return { kind: 'command', tag: 'CREATE INDEX' };
@@ -67,6 +70,13 @@ export const runDropIndex: UtilityHandler = async (session, stmt) => {
       found = indexNamed(session, s === 'pg_temp' ? session.catalog.tempSchemaName : s, name);
       if (found !== undefined) break;
     }
+    // the index of a PRIMARY KEY / UNIQUE constraint goes with its constraint (findDependentObjects)
+    const owner = found?.index.constraint === true ? found.rel : primaryKeyNamed(session, schemas, name);
+    if (owner !== undefined) {
+      throw pgError(SqlState.dependent_objects_still_exist, `cannot drop index ${name} because constraint ${name} on table ${owner.name} requires it`, {
+        hint: `You can drop constraint ${name} on table ${owner.name} instead.`,
+      });
+    }
     if (found === undefined) {
       const rel = lookupRelation(session, names);
       if (rel !== undefined) throw pgError(SqlState.wrong_object_type, `"${rel.name}" is not an index`, { hint: `Use DROP ${rel.kind === 'v' ? 'VIEW' : 'TABLE'} to remove a ${rel.kind === 'v' ? 'view' : 'table'}.` });
@@ -82,7 +92,18 @@ export const runDropIndex: UtilityHandler = async (session, stmt) => {
   return { kind: 'command', tag: 'DROP INDEX' };
 };
 
-function indexNamed(session: EngineSession, schema: string, name: string): { rel: RelationInfo; index: IndexInfo } | undefined {
+/** the table of the primary key named `name` in one of `schemas` */
+function primaryKeyNamed(session: EngineSession, schemas: readonly string[], name: string): RelationInfo | undefined {
+  for (const s of schemas) {
+    const schema = s === 'pg_temp' ? session.catalog.tempSchemaName : s;
+    for (const rel of session.catalog.relations()) {
+      if (rel.schema === schema && rel.primaryKey !== undefined && rel.primaryKey.length > 0 && (rel.primaryKeyName ?? `${rel.name}_pkey`.slice(0, 63)) === name) return rel;
+    }
+  }
+  return undefined;
+}
+
+export function indexNamed(session: EngineSession, schema: string, name: string): { rel: RelationInfo; index: IndexInfo } | undefined {
   for (const rel of session.catalog.relations()) {
     if (rel.schema !== schema) continue;
     const index = rel.indexes?.find((x) => x.name === name);
@@ -92,11 +113,11 @@ function indexNamed(session: EngineSession, schema: string, name: string): { rel
 }
 
 /** Iceberg tables keep their index list in a table property (so it survives restarts); others in memory */
-async function storeRelation(session: EngineSession, updated: RelationInfo): Promise<void> {
+export async function storeRelation(session: EngineSession, updated: RelationInfo): Promise<void> {
   const iceberg = session.iceberg;
   if (iceberg !== undefined && iceberg.isIcebergRelation(updated)) {
     const names = updated.source.columns.map((c) => c.name);
-    await iceberg.setIndexes(updated.schema, updated.name, (updated.indexes ?? []).map((ix) => ({ name: ix.name, columns: ix.columns.map((i) => names[i]!), unique: ix.unique })));
+    await iceberg.setIndexes(updated.schema, updated.name, (updated.indexes ?? []).map((ix) => ({ name: ix.name, columns: ix.columns.map((i) => names[i]!), unique: ix.unique, ...(ix.constraint === true ? { constraint: true } : {}) })));
     session.server.catalogChanged();
     return;
   }

@@ -53,6 +53,10 @@ export class RewriteRowDelta implements RowDelta {
       for (let s = 0; s < kept.length; s += BATCH_SIZE) yield rowsToBatch(kept.slice(s, s + BATCH_SIZE), n);
       yield* added;
     }
+    if (this.table.replaceAll !== undefined) {
+      await this.table.replaceAll(batches(), this.ctx);
+      return;
+    }
     await this.table.truncate();
     await this.table.insert(batches(), this.ctx);
   }

@@ -28,7 +28,9 @@ export type SchemaChange =
   | { readonly kind: 'drop'; readonly name: string; readonly ifExists: boolean; readonly cascade: boolean }
   | { readonly kind: 'rename'; readonly from: string; readonly to: string }
   | { readonly kind: 'type'; readonly name: string; readonly type: SqlType }
-  | { readonly kind: 'nullability'; readonly name: string; readonly notNull: boolean };
+  | { readonly kind: 'nullability'; readonly name: string; readonly notNull: boolean }
+  /** ALTER TABLE ADD / DROP PRIMARY KEY: the identifier fields (required; empty: none) */
+  | { readonly kind: 'identifier-fields'; readonly names: readonly string[] };
 
 /** true when the current snapshot holds no rows (or there is none) */
 export function isEmptyTable(doc: Doc): boolean {
@@ -120,7 +122,7 @@ export function applySchemaChanges(table: string, changes: readonly SchemaChange
         if (identifiers.includes(id)) {
           if (!c.cascade) {
             throw pgError(SqlState.dependent_objects_still_exist, `cannot drop column ${c.name} of table ${table} because other objects depend on it`, {
-              detail: `constraint ${table}_pkey on table ${table} depends on column ${c.name}`,
+              detail: `constraint ${props['lakegate.primary-key-name'] ?? `${table}_pkey`} on table ${table} depends on column ${c.name}`,
               hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
             });
           }
@@ -165,6 +167,17 @@ export function applySchemaChanges(table: string, changes: readonly SchemaChange
         }
         fields = fields.map((x) => (x === f ? { ...x, type: targetJson } : x));
         setDeclared(id, c.type, parseType(targetJson));
+      } else if (c.kind === 'identifier-fields') {
+        const keyFields = c.names.map((n) => find(n) ?? (() => { throw missing(n); })());
+        // identifier fields must be required; an optional field becomes required only while no data file exists
+        const optional = keyFields.find((f) => f['required'] !== true);
+        if (optional !== undefined && !empty) {
+          throw pgError(SqlState.feature_not_supported, `cannot add a primary key over the nullable column "${String(optional['name'])}" of a non-empty Iceberg table`, {
+            detail: 'Iceberg identifier fields must be required, and an optional field cannot become required once data files exist.',
+          });
+        }
+        fields = fields.map((x) => (keyFields.includes(x) ? { ...x, required: true } : x));
+        identifiers = keyFields.map((f) => Number(f['id']));
       } else {
         const f = find(c.name);
         if (f === undefined) throw missing(c.name);

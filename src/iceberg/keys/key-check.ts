@@ -20,6 +20,7 @@ import { findSnapshot, type TableMetadata } from '../spec/table-metadata.ts';
 import { KeyCollector } from './key-collector.ts';
 import { probeExistingKeys, type KeyProbeStats, type ProbeOptions } from './existing-keys.ts';
 import { uniqueKeysOf } from './unique-keys.ts';
+import { noteViolatingRow } from './violating-row.ts';
 
 export class KeyCheck {
   private readonly collectors: KeyCollector[];
@@ -57,7 +58,7 @@ export class KeyCheck {
       const row = c.firstViolation();
       if (row >= 0 && (worst === null || row < worst.row)) worst = { row, keys: c };
     }
-    if (worst !== null) throw uniqueViolation(this.relation, worst.keys, worst.row);
+    if (worst !== null) throw noteViolatingRow(uniqueViolation(this.relation, worst.keys, worst.row), worst.row);
   }
 }
 

@@ -26,6 +26,18 @@ export interface UniqueKey {
   readonly columns: readonly KeyColumn[];
 }
 
+/**
+ * Table property naming the primary key constraint. PostgreSQL names it `<table>_pkey` at creation (or as
+ * `CONSTRAINT name PRIMARY KEY` says) and keeps that name when the table is renamed; without the property
+ * the key is `<table>_pkey` of the current name.
+ */
+export const PRIMARY_KEY_NAME_PROPERTY = 'lakegate.primary-key-name';
+
+/** the primary key's constraint name */
+export function primaryKeyName(md: TableMetadata, relName: string): string {
+  return md.properties[PRIMARY_KEY_NAME_PROPERTY] ?? `${relName}_pkey`.slice(0, 63);
+}
+
 /** `lakegate.column-type.<id>`: `<oid>:<typmod>:<iceberg type>` written by lakegate's CREATE TABLE */
 function sqlTypeOf(md: TableMetadata, f: NestedField): SqlType {
   const m = /^(\d+):(-?\d+):/.exec(md.properties[`lakegate.column-type.${f.id}`] ?? '');
@@ -40,7 +52,7 @@ export function uniqueKeysOf(md: TableMetadata, schema: Schema, relName: string)
   };
   const keys: UniqueKey[] = [];
   const pk = schema.identifierFieldIds.map((id) => column(schema.fields.find((f) => f.id === id)));
-  if (pk.length > 0 && pk.every((c) => c !== null)) keys.push({ name: `${relName}_pkey`.slice(0, 63), primary: true, columns: pk as KeyColumn[] });
+  if (pk.length > 0 && pk.every((c) => c !== null)) keys.push({ name: primaryKeyName(md, relName), primary: true, columns: pk as KeyColumn[] });
   const text = md.properties['lakegate.indexes'];
   if (text === undefined) return keys;
   let stored: unknown;

@@ -13,7 +13,7 @@ import { regclassIn, regclassOut, regnamespaceIn, regprocedureIn, regprocIn, reg
 import { declaredReturnType, routineOid } from '../routine-oids.ts';
 import { findDescription, pgShdescriptionRows } from '../tables/pg-description.ts';
 import { registryRoutines } from '../tables/pg-proc.ts';
-import { indexDefinition, primaryKeyDefinition, primaryKeyIndexes, relationIndexes } from '../tables/relation-indexes.ts';
+import { constraintIndexes, indexDefinition, primaryKeyDefinition, relationIndexes } from '../tables/relation-indexes.ts';
 import { foreignKeyConstraints, foreignKeyDefinition } from '../tables/foreign-key-constraints.ts';
 import { viewDefinitionText } from '../tables/pg-views.ts';
 import { ClassOid } from '../well-known-oids.ts';
@@ -60,7 +60,7 @@ function indexDef(ctx: EvalContext, oid: number, column: number, pretty: boolean
 
 function constraintDef(ctx: EvalContext, oid: number): string | null {
   const snap = snapshotFor(ctx);
-  const pk = primaryKeyIndexes(snap).find((p) => p.constraintOid === oid);
+  const pk = constraintIndexes(snap).find((p) => p.constraintOid === oid);
   if (pk !== undefined) return primaryKeyDefinition(pk, quoteIdent);
   const fk = foreignKeyConstraints(snap).find((c) => c.fk.oid === oid);
   return fk === undefined ? null : foreignKeyDefinition(fk, snap, quoteIdent);

@@ -9,7 +9,7 @@ import type { EvalContext, RoutineDef } from '../../functions/registry-types.ts'
 import { quoteIdent } from '../catalog-snapshot.ts';
 import { snapshotFor } from '../eval-snapshot.ts';
 import { regOut } from '../reg-names.ts';
-import { primaryKeyIndexes } from '../tables/relation-indexes.ts';
+import { constraintIndexes, relationIndexes } from '../tables/relation-indexes.ts';
 import { ClassOid } from '../well-known-oids.ts';
 import { scalar, setReturning } from './define.ts';
 
@@ -22,7 +22,7 @@ function describeObject(ctx: EvalContext, classid: number, objid: number, subid:
     case ClassOid.pg_class: {
       const rel = snap.relationByOid(objid);
       if (rel === undefined) {
-        const pk = primaryKeyIndexes(snap).find((p) => p.oid === objid);
+        const pk = relationIndexes(snap).find((p) => p.oid === objid);
         return pk === undefined ? null : `index ${snap.isSchemaOnPath(pk.rel.schemaOid) ? quoteIdent(pk.name) : `${quoteIdent(pk.rel.schema)}.${quoteIdent(pk.name)}`}`;
       }
       const name = regOut(Oid.regclass, objid, snap);
@@ -30,7 +30,7 @@ function describeObject(ctx: EvalContext, classid: number, objid: number, subid:
       return col === undefined ? `${RELKIND_NAMES[rel.kind] ?? 'relation'} ${name}` : `column ${quoteIdent(col)} of ${RELKIND_NAMES[rel.kind] ?? 'relation'} ${name}`;
     }
     case ClassOid.pg_constraint: {
-      const pk = primaryKeyIndexes(snap).find((p) => p.constraintOid === objid);
+      const pk = constraintIndexes(snap).find((p) => p.constraintOid === objid);
       return pk === undefined ? null : `constraint ${quoteIdent(pk.name)} on table ${regOut(Oid.regclass, pk.rel.oid, snap)}`;
     }
     case ClassOid.pg_namespace: {

@@ -8,7 +8,7 @@ import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import { quoteIdent } from '../catalog-snapshot.ts';
 import type { CatalogRow } from '../system-table.ts';
 import { foreignKeyConstraints } from './foreign-key-constraints.ts';
-import { primaryKeyIndexes } from './relation-indexes.ts';
+import { constraintIndexes, constraintTypeOf } from './relation-indexes.ts';
 
 interface NotNullConstraint { schema: string; table: string; name: string; column: string }
 
@@ -27,8 +27,8 @@ function notNullConstraints(snap: CatalogSnapshot): NotNullConstraint[] {
 export function* tableConstraintsRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   const db = snap.catalog.database;
   const common = { constraint_catalog: db, table_catalog: db, is_deferrable: 'NO', initially_deferred: 'NO', enforced: 'YES' };
-  for (const pk of primaryKeyIndexes(snap)) {
-    yield { ...common, constraint_schema: pk.rel.schema, constraint_name: pk.name, table_schema: pk.rel.schema, table_name: pk.rel.name, constraint_type: 'PRIMARY KEY' };
+  for (const pk of constraintIndexes(snap)) {
+    yield { ...common, constraint_schema: pk.rel.schema, constraint_name: pk.name, table_schema: pk.rel.schema, table_name: pk.rel.name, constraint_type: constraintTypeOf(pk) === 'u' ? 'UNIQUE' : 'PRIMARY KEY' };
   }
   for (const c of foreignKeyConstraints(snap)) {
     yield { ...common, constraint_schema: c.rel.schema, constraint_name: c.fk.name, table_schema: c.rel.schema, table_name: c.rel.name, constraint_type: 'FOREIGN KEY' };
@@ -46,7 +46,7 @@ export function* checkConstraintsRows(snap: CatalogSnapshot): Iterable<CatalogRo
 
 export function* keyColumnUsageRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   const db = snap.catalog.database;
-  for (const pk of primaryKeyIndexes(snap)) {
+  for (const pk of constraintIndexes(snap)) {
     const cols = snap.columnsOf(pk.rel);
     for (let i = 0; i < pk.attnums.length; i++) {
       yield {
@@ -86,7 +86,7 @@ export function* referentialConstraintsRows(snap: CatalogSnapshot): Iterable<Cat
 
 export function* constraintColumnUsageRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   const db = snap.catalog.database;
-  for (const pk of primaryKeyIndexes(snap)) {
+  for (const pk of constraintIndexes(snap)) {
     const cols = snap.columnsOf(pk.rel);
     for (const n of pk.attnums) {
       yield {

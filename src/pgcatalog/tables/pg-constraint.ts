@@ -1,6 +1,7 @@
 /**
  * pg_index, pg_constraint, pg_attrdef and pg_rewrite: the objects PostgreSQL keeps beside a relation.
- * Primary keys (RelationInfo.primaryKey) become a unique btree index plus a contype 'p' constraint, foreign keys
+ * Primary keys (RelationInfo.primaryKey) become a unique btree index plus a contype 'p' constraint, UNIQUE
+ * constraints (IndexInfo.constraint) a contype 'u' constraint on their index, foreign keys
  * (RelationInfo.foreignKeys) a contype 'f' constraint; column
  * defaults (ColumnDef.defaultExpr) become pg_attrdef rows whose adbin is the SQL text (pg_get_expr returns it);
  * each view gets its _RETURN rule.
@@ -11,7 +12,7 @@ import type { CatalogRow } from '../system-table.ts';
 import { typeFacts } from '../type-facts.ts';
 import { attrDefOid, viewRuleOid } from '../well-known-oids.ts';
 import { foreignKeyConstraints } from './foreign-key-constraints.ts';
-import { primaryKeyIndexes, relationIndexes } from './relation-indexes.ts';
+import { constraintIndexes, constraintTypeOf, relationIndexes } from './relation-indexes.ts';
 import { defaultBtreeOpclass } from './static-catalogs.ts';
 import { int2Array, int2vector, oidvector } from './vectors.ts';
 import { identityOf, shownDefault } from './pg-sequence.ts';
@@ -33,9 +34,9 @@ export function* pgIndexRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
 }
 
 export function* pgConstraintRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
-  for (const pk of primaryKeyIndexes(snap)) {
+  for (const pk of constraintIndexes(snap)) {
     yield {
-      oid: pk.constraintOid, conname: pk.name, connamespace: pk.rel.schemaOid, contype: 'p', condeferrable: false,
+      oid: pk.constraintOid, conname: pk.name, connamespace: pk.rel.schemaOid, contype: constraintTypeOf(pk), condeferrable: false,
       condeferred: false, convalidated: true, conrelid: pk.rel.oid, contypid: 0, conindid: pk.oid, conparentid: 0,
       confrelid: 0, confupdtype: ' ', confdeltype: ' ', confmatchtype: ' ', conislocal: true, coninhcount: 0,
       connoinherit: true, conkey: int2Array(pk.attnums), confkey: null, conpfeqop: null, conppeqop: null,

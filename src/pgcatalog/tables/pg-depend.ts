@@ -7,7 +7,7 @@
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import type { CatalogRow } from '../system-table.ts';
 import { attrDefOid, ClassOid, viewRuleOid } from '../well-known-oids.ts';
-import { primaryKeyIndexes } from './relation-indexes.ts';
+import { constraintIndexes } from './relation-indexes.ts';
 import { viewReferences } from './view-references.ts';
 import { identityOf, sequenceOwnershipDepends } from './pg-sequence.ts';
 
@@ -41,7 +41,7 @@ export function* pgDependRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   }
   // OWNED BY: a serial column's sequence goes with it ('a'), an identity's is part of it ('i')
   for (const o of sequenceOwnershipDepends(snap)) yield dep(ClassOid.pg_class, o.seq, ClassOid.pg_class, o.table, o.attnum, o.deptype);
-  for (const pk of primaryKeyIndexes(snap)) {
+  for (const pk of constraintIndexes(snap)) {
     for (const n of pk.attnums) yield dep(ClassOid.pg_constraint, pk.constraintOid, ClassOid.pg_class, pk.rel.oid, n, 'a');
     yield dep(ClassOid.pg_class, pk.oid, ClassOid.pg_constraint, pk.constraintOid, 0, 'i');
   }

@@ -1,10 +1,12 @@
 /**
  * The indexes pg_catalog reports for user relations: one unique btree index per primary key, named
- * <table>_pkey as PostgreSQL names it, backing a pg_constraint row of contype 'p'.
+ * <table>_pkey as PostgreSQL names it (or as CONSTRAINT named it; kept through renames), backing a pg_constraint
+ * row of contype 'p'; the CREATE INDEX indexes; and the unique indexes of UNIQUE constraints, each backing a
+ * pg_constraint row of contype 'u' (a CREATE UNIQUE INDEX is an index only, as in PostgreSQL).
  */
 import type { RelationInfo } from '../../catalog/catalog-view.ts';
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
-import { primaryKeyConstraintOid, primaryKeyIndexOid } from '../well-known-oids.ts';
+import { primaryKeyConstraintOid, primaryKeyIndexOid, uniqueConstraintOid } from '../well-known-oids.ts';
 
 export interface PrimaryKeyIndex {
   readonly oid: number;
@@ -13,7 +15,7 @@ export interface PrimaryKeyIndex {
   readonly rel: RelationInfo;
   /** 1-based attnums of the key columns */
   readonly attnums: readonly number[];
-  /** false for the indexes CREATE INDEX records (RelationInfo.indexes); those have constraintOid 0 */
+  /** false for the indexes CREATE INDEX records (RelationInfo.indexes); those have constraintOid 0 unless they back a UNIQUE constraint */
   readonly primary?: boolean;
   readonly unique?: boolean;
 }
@@ -23,7 +25,7 @@ export function primaryKeyOf(rel: RelationInfo): PrimaryKeyIndex | undefined {
   if (pk === undefined || pk.length === 0) return undefined;
   return {
     oid: primaryKeyIndexOid(rel.oid),
-    name: `${rel.name}_pkey`.slice(0, 63),
+    name: rel.primaryKeyName ?? `${rel.name}_pkey`.slice(0, 63),
     constraintOid: primaryKeyConstraintOid(rel.oid),
     rel,
     attnums: pk.map((i) => i + 1),
@@ -33,8 +35,25 @@ export function primaryKeyOf(rel: RelationInfo): PrimaryKeyIndex | undefined {
 /** the CREATE INDEX indexes of a relation (metadata only), in creation order */
 export function secondaryIndexesOf(rel: RelationInfo): PrimaryKeyIndex[] {
   return (rel.indexes ?? []).map((ix) => ({
-    oid: ix.oid, name: ix.name, constraintOid: 0, rel, attnums: ix.columns.map((i) => i + 1), primary: false, unique: ix.unique,
+    oid: ix.oid, name: ix.name, constraintOid: ix.constraint === true ? uniqueConstraintOid(ix.oid) : 0, rel, attnums: ix.columns.map((i) => i + 1), primary: false, unique: ix.unique,
   }));
+}
+
+/** pg_constraint.contype of the constraint an index backs: 'p', 'u', or null for a plain index */
+export function constraintTypeOf(ix: PrimaryKeyIndex): 'p' | 'u' | null {
+  if (ix.primary !== false) return 'p';
+  return ix.constraintOid !== 0 ? 'u' : null;
+}
+
+/** the indexes backing a constraint (pg_constraint contype 'p' and 'u'): each table's primary key, then its UNIQUE constraints */
+export function constraintIndexes(snap: CatalogSnapshot): PrimaryKeyIndex[] {
+  const out: PrimaryKeyIndex[] = [];
+  for (const rel of snap.relations) {
+    const pk = primaryKeyOf(rel);
+    if (pk !== undefined) out.push(pk);
+    if (rel.indexes !== undefined) for (const ix of secondaryIndexesOf(rel)) if (ix.constraintOid !== 0) out.push(ix);
+  }
+  return out;
 }
 
 /** true if pg_class.relhasindex: a primary key or a CREATE INDEX index */
@@ -53,15 +72,6 @@ export function relationIndexes(snap: CatalogSnapshot): PrimaryKeyIndex[] {
   return out;
 }
 
-export function primaryKeyIndexes(snap: CatalogSnapshot): PrimaryKeyIndex[] {
-  const out: PrimaryKeyIndex[] = [];
-  for (const rel of snap.relations) {
-    const pk = primaryKeyOf(rel);
-    if (pk !== undefined) out.push(pk);
-  }
-  return out;
-}
-
 /**
  * pg_indexes.indexdef / pg_get_indexdef: CREATE UNIQUE INDEX t_pkey ON public.t USING btree (a, b). The table is
  * schema-qualified unless `tableName` is given (pretty mode prints it as regclass does: qualified only if not visible).
@@ -71,7 +81,7 @@ export function indexDefinition(pk: PrimaryKeyIndex, quote: (s: string) => strin
   return `CREATE ${pk.unique === false ? '' : 'UNIQUE '}INDEX ${quote(pk.name)} ON ${tableName ?? `${quote(pk.rel.schema)}.${quote(pk.rel.name)}`} USING btree (${cols.join(', ')})`;
 }
 
-/** pg_get_constraintdef of a primary key: PRIMARY KEY (a, b) */
+/** pg_get_constraintdef of a primary key or UNIQUE constraint: PRIMARY KEY (a, b), UNIQUE (a) */
 export function primaryKeyDefinition(pk: PrimaryKeyIndex, quote: (s: string) => string): string {
-  return `PRIMARY KEY (${pk.attnums.map((n) => quote(pk.rel.source.columns[n - 1]?.name ?? `?${n}`)).join(', ')})`;
+  return `${constraintTypeOf(pk) === 'u' ? 'UNIQUE' : 'PRIMARY KEY'} (${pk.attnums.map((n) => quote(pk.rel.source.columns[n - 1]?.name ?? `?${n}`)).join(', ')})`;
 }
