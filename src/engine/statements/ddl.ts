@@ -191,7 +191,7 @@ export const runCreateTable: UtilityHandler = async (session, stmt) => {
 async function createTableWithColumns(session: EngineSession, body: Record<string, unknown>, schema: string, temp: boolean, name: string, columns: ColumnDef[], pk: number[], foreignKeys: PendingForeignKey[], uniques: readonly StoredIndex[], pkName: string | undefined): ReturnType<UtilityHandler> {
   if (await isIcebergSchema(session, schema, temp)) {
     const { partitioning, formatVersion, icebergTypes, properties } = icebergTableOptions(body.options);
-    if (body.partspec !== undefined) throw pgError(SqlState.feature_not_supported, 'PARTITION BY is not supported on Iceberg tables');
+    // a primary key becomes the Iceberg identifier fields (required), enforced at commit (iceberg/keys/).
     // a primary key becomes the Iceberg identifier fields (required); uniqueness is not enforced.
     // Foreign keys (metadata only, as for memory tables) are kept by name in a table property.
     const fks = resolveForeignKeys(session, schema, name, columns, foreignKeys).map((fk) => {
