@@ -216,8 +216,10 @@ async function runPg(gen: Generated): Promise<Result> {
   return r;
 }
 
+/** a loaded machine (several benchmarks at once) can take minutes to start a server: 180 s */
 async function waitForPort(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`lakegate exited with code ${child.exitCode}`);
     const c = new pg.Client(url);
     try {
@@ -228,7 +230,7 @@ async function waitForPort(url: string, child: ChildProcess): Promise<void> {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  throw new Error('lakegate did not start within 30 s');
+  throw new Error('lakegate did not start within 180 s');
 }
 
 /** user + system CPU seconds of a process so far (/proc/<pid>/stat utime + stime, in clock ticks of 1/100 s) */

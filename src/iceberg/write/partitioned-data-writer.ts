@@ -26,9 +26,9 @@ import { partitionKey, partitionPath, type BoundPartitionField } from '../transf
 import type { DataFileInfo, ParquetDataWriterOptions } from './parquet-data-writer.ts';
 import { StreamingDataWriter, type StreamingDataWriterOptions } from './streaming-data-writer.ts';
 import type { IcebergWriteIO } from './write-io.ts';
-import { isTypedBatch, typedBuffers, type TypedBatch } from './typed-columns.ts';
+import { isTypedBatch, typedBuffers, type TypedBatch, type TypedColumn } from './typed-columns.ts';
 import { giveBuffers } from './typed-buffer-pool.ts';
-import { tupleAt, typedPartitionGroups } from './typed-partition-groups.ts';
+import { tupleAt, typedPartitionGroups, type RowGroups } from './typed-partition-groups.ts';
 import { TypedStage } from './typed-stage.ts';
 import { encodeSlotsInUse } from './parquet-encode-pool.ts';
 
@@ -77,8 +77,13 @@ export const STAGE_ROWS = 4 * 1024;
 /** a partition's row group is small (buffer / partitions): worth a worker thread from 1 MiB on */
 const PARTITION_WORKER_MIN_BYTES = 1024 * 1024;
 
-/** row groups up to this size are encoded on this thread while the encode threads are busy (a few MiB of wasm memory) */
-const PARTITION_BUSY_IN_THREAD_MAX_BYTES = 16 * 1024 * 1024;
+/**
+ * row groups up to this size are encoded on this thread while the encode threads are busy. 0: never — a partitioned
+ * write's thread also stages every row (TypedStage) and merges the pieces, so it is the slower side, and encoding
+ * there made it slower still (SF 0.2 lineitem by month, 7–8 runs each on a loaded machine: main thread median 7.65
+ * → 6.30 CPU s, encode thread 1.4–2.5 → 3.5–3.8, all threads ≈ equal)
+ */
+const PARTITION_BUSY_IN_THREAD_MAX_BYTES = 0;
 
 /**
  * the encode threads are idle: the largest partition is flushed early when it holds this much (≈ 12k TPC-H
@@ -102,6 +107,27 @@ interface Open {
   readonly tuple: readonly unknown[];
   readonly writer: StreamingDataWriter;
   stage: TypedStage | null;
+}
+
+/**
+ * counting sort of a typed batch's rows by group, then what fits of each group goes into its partition's stage
+ * column by column (TypedStage.appendGroups; groups are distinct partitions). Kept out of the async addTyped:
+ * with these loops inside, V8 compiled that whole function (OSR) 17 times in an SF 0.2 COPY by month, now once.
+ */
+function stageGroups(parts: readonly Open[], typed: readonly TypedColumn[], length: number, groups: RowGroups): { perm: Int32Array; starts: Int32Array; counts: Int32Array } {
+  const starts = new Int32Array(groups.count + 1);
+  for (let i = 0; i < length; i++) starts[groups.groupOf[i]! + 1]!++;
+  for (let g = 0; g < groups.count; g++) starts[g + 1]! += starts[g]!;
+  const perm = new Int32Array(length);
+  const fill = starts.slice(0, groups.count);
+  for (let i = 0; i < length; i++) perm[fill[groups.groupOf[i]!]!++] = i;
+  const stages = parts.map((o) => (o.stage ??= new TypedStage(typed.length, STAGE_ROWS)));
+  const counts = new Int32Array(groups.count);
+  if (new Set(stages).size === stages.length) {
+    for (let g = 0; g < groups.count; g++) counts[g] = Math.min(starts[g + 1]! - starts[g]!, stages[g]!.room);
+    TypedStage.appendGroups(stages, typed, perm, starts, counts);
+  }
+  return { perm, starts, counts };
 }
 
 export class PartitionedDataWriter {
@@ -152,20 +178,7 @@ export class PartitionedDataWriter {
       await parts[0]!.writer.add(batch);
       return;
     }
-    // counting sort of the rows by group, then each group's rows are gathered into its partition's stage
-    const starts = new Int32Array(groups.count + 1);
-    for (let i = 0; i < length; i++) starts[groups.groupOf[i]! + 1]!++;
-    for (let g = 0; g < groups.count; g++) starts[g + 1]! += starts[g]!;
-    const perm = new Int32Array(length);
-    const fill = starts.slice(0, groups.count);
-    for (let i = 0; i < length; i++) perm[fill[groups.groupOf[i]!]!++] = i;
-    const stages = parts.map((o) => (o.stage ??= new TypedStage(typed.length, STAGE_ROWS)));
-    // what fits in each stage goes in column by column (TypedStage.appendGroups); groups are distinct partitions
-    const counts = new Int32Array(groups.count);
-    if (new Set(stages).size === stages.length) {
-      for (let g = 0; g < groups.count; g++) counts[g] = Math.min(starts[g + 1]! - starts[g]!, stages[g]!.room);
-      TypedStage.appendGroups(stages, typed, perm, starts, counts);
-    }
+    const { perm, starts, counts } = stageGroups(parts, typed, length, groups);
     for (let g = 0; g < groups.count; g++) {
       const o = parts[g]!;
       let at = starts[g]! + counts[g]!;
