@@ -4,6 +4,7 @@ import { Numeric } from '../common/pgtypes/numeric.ts';
 import { Oid } from '../common/pgtypes/oids.ts';
 import { rowKey } from './batch-util.ts';
 import { GroupTable, type GroupTableOptions } from './group-table.ts';
+import { attachExactInt64, exactDoublesOf } from '../common/pgtypes/exact-int64-column.ts';
 
 /** the ids of every row of `rows` (row-major), fed in batches of `batch` */
 function assignAll(oids: number[], rows: unknown[][], batch = 7, options?: GroupTableOptions): { ids: number[]; t: GroupTable } {
@@ -142,6 +143,58 @@ describe('GroupTable', () => {
         expect(assignAll([Oid.int4, Oid.text], rows, batch).ids).toEqual(reference([Oid.int4, Oid.text], rows));
       }
     }
+  });
+
+  it('gives back the first bigint of each group (not kept: made again from its key) by keyAt, keysOf, keySlice and values', () => {
+    const big = 2n ** 60n + 3n;
+    // one column by hashing, then by the direct index (past DIRECT_MIN_GROUPS dense keys), then two columns
+    const dense = Array.from({ length: 600 }, (_, i) => [BigInt(1000 + (i * 7) % 300)]);
+    for (const rows of [[[5n], [null], [-0], [big], [5n], [7], [-(2n ** 53n) + 1n]], dense]) {
+      const { t } = assignAll([Oid.int8], rows, 64);
+      const firsts: unknown[] = [];
+      const seen = new Set<string>();
+      for (const r of rows) { const k = rowKey(r, [Oid.int8]); if (!seen.has(k)) { seen.add(k); firsts.push(r[0]); } }
+      expect(t.size).toBe(firsts.length);
+      for (let g = 0; g < t.size; g++) {
+        expect(t.keyAt(0, g)).toBe(firsts[g]);
+        expect(t.keysOf(g)).toEqual([firsts[g]]);
+      }
+      expect(t.keySlice(0, 1, t.size)).toEqual(firsts.slice(1));
+      expect(t.values[0]).toEqual(firsts);
+    }
+    const { t } = assignAll([Oid.int8, Oid.text], [[1n, 'a'], [2n, 'b'], [1n, 'a'], [big, null], [3, 'c']]);
+    expect(t.size).toBe(4);
+    expect([0, 1, 2, 3].map((g) => t.keysOf(g))).toEqual([[1n, 'a'], [2n, 'b'], [big, null], [3, 'c']]);
+    // values filled in once stays right as groups are added after it
+    expect(t.values[0]).toEqual([1n, 2n, big, 3]);
+    t.assign([[4n, 1n], ['d', 'a']], 2, new Int32Array(2));
+    expect(t.values[0]).toEqual([1n, 2n, big, 3, 4n]);
+    expect(t.keySlice(1, 0, 5)).toEqual(['a', 'b', null, 'c', 'd']);
+  });
+
+  it('reads an int8 column\'s attached exact doubles as its keys: the same groups and first values as the bigints', () => {
+    // runs, NULLs, dense keys past DIRECT_MIN_GROUPS (direct index), then keys far off (back to hashing)
+    const vals: (bigint | null)[] = [];
+    for (let i = 0; i < 2000; i++) vals.push(i % 13 === 0 ? null : BigInt(3 * Math.floor(i / 3) % 700 - 50));
+    vals.splice(900, 0, 2n ** 52n, -(2n ** 53n) + 1n);
+    const plain = new GroupTable([Oid.int8]), fast = new GroupTable([Oid.int8]);
+    const a = new Int32Array(256), b = new Int32Array(256);
+    let kinds = '';
+    for (let from = 0; from < vals.length; from += 256) {
+      const col = vals.slice(from, from + 256), n = col.length;
+      const withDoubles = col.slice();
+      const nulls = new Uint8Array(n).map((_, i) => (col[i] === null ? 1 : 0));
+      const f = exactDoublesOf(BigInt64Array.from(col, (v) => v ?? 0n), n, nulls)!;
+      attachExactInt64(withDoubles, f, nulls);
+      plain.assign([col], n, a);
+      fast.assign([withDoubles], n, b);
+      expect(Array.from(b.subarray(0, n))).toEqual(Array.from(a.subarray(0, n)));
+      kinds += fast.indexKind[0];
+    }
+    expect(kinds).toMatch(/^h+d+h+$/);
+    expect(fast.size).toBe(plain.size);
+    expect(fast.keySlice(0, 0, fast.size)).toEqual(plain.keySlice(0, 0, plain.size));
+    expect(fast.values[0]!.every((v) => v === null || typeof v === 'bigint')).toBe(true);
   });
 
   it('puts every row in group 0 without key columns', () => {

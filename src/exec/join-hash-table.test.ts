@@ -7,6 +7,7 @@ import { compareValues } from '../functions/index.ts';
 import { rowKey } from './batch-util.ts';
 import { buildJoinHashTable, type JoinHashTable } from './join-hash-table.ts';
 import type { Cols } from './expr/compile-expr.ts';
+import { attachExactInt64, exactDoublesOf } from '../common/pgtypes/exact-int64-column.ts';
 
 const col0 = (cols: Cols, i: number): unknown => cols[0]![i];
 const batch = (vals: unknown[]): Batch => ({ columns: [vals], length: vals.length });
@@ -133,6 +134,26 @@ describe('batch probing of integer keys', () => {
     expect([...firsts.subarray(0, probe.length)]).toEqual([1, 0, -1, 4, 5, -1, -1, 1]);
     const first = t.prober([col0]);
     probe.forEach((_, i) => expect(first([probe], i)).toBe(firsts[i]));
+  });
+});
+
+describe('probing with an int8 column\'s attached exact doubles', () => {
+  it('finds the same first rows as from the bigints, NULLs never matching, in dense and hashed tables', () => {
+    const probe = [1n, 3n, null, 2n ** 40n, -7n, 4n, 1n, 0n, null, 2n ** 52n];
+    const nulls = Uint8Array.from(probe, (v) => (v === null ? 1 : 0));
+    const withDoubles = probe.slice();
+    attachExactInt64(withDoubles, exactDoublesOf(BigInt64Array.from(probe, (v) => v ?? 0n), probe.length, nulls)!, nulls);
+    // the doubles are what is read: a column whose bigints disagree with them shows it
+    const lying = probe.map((v) => (v === null ? null : v + 1n));
+    attachExactInt64(lying, exactDoublesOf(BigInt64Array.from(probe, (v) => v ?? 0n), probe.length, nulls)!, nulls);
+    for (const keys of [[3, 1, null, 3, 2 ** 40, -7, 1, 0], [3, 1, null, 3, 4, -7, 1, 0]]) {
+      const t = buildJoinHashTable(batch(keys), [col0], [Oid.int8], [Oid.int8]);
+      const want = [...t.batchProber([col0])([probe], probe.length).subarray(0, probe.length)];
+      expect([...t.batchProber([col0], [0])([withDoubles], probe.length).subarray(0, probe.length)]).toEqual(want);
+      expect([...t.batchProber([col0], [0])([lying], probe.length).subarray(0, probe.length)]).toEqual(want);
+      // a computed key (-1) reads the row function
+      expect([...t.batchProber([col0], [-1])([lying], probe.length).subarray(0, probe.length)]).not.toEqual(want);
+    }
   });
 });
 

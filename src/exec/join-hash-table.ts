@@ -13,6 +13,7 @@ import { Oid } from '../common/pgtypes/oids.ts';
 import type { Batch } from '../common/batch.ts';
 import { GroupTable } from './group-table.ts';
 import type { Cols, RowFn } from './expr/compile-expr.ts';
+import { exactInt64Of } from '../common/pgtypes/exact-int64-column.ts';
 
 const INT_KEYS = new Set<number>([Oid.int2, Oid.int4, Oid.int8, Oid.date]);
 /** two integer keys in [-2^25, 2^25) pack into one integer below 2^52, exact in a double (TPC-H's (partkey, suppkey)) */
@@ -30,8 +31,12 @@ export interface JoinHashTable {
   readonly bytes: number;
   /** first(cols, i): the first built row whose key equals the probe row's key (`fns` over the probe batch), or -1 */
   prober(fns: readonly RowFn[]): (cols: Cols, i: number) => number;
-  /** the same for rows 0 … n-1 of a probe batch at once (the returned array is reused by the next call) */
-  batchProber(fns: readonly RowFn[]): BatchProber;
+  /**
+   * the same for rows 0 … n-1 of a probe batch at once (the returned array is reused by the next call);
+   * `keyColumns[k]`: the probe batch's column that key k reads as is, or -1 (then an int8 column's attached
+   * exact doubles are read instead of its bigints, exact-int64-column.ts)
+   */
+  batchProber(fns: readonly RowFn[], keyColumns?: readonly number[]): BatchProber;
 }
 
 /** first[i] for every row of a probe batch */
@@ -108,17 +113,26 @@ function keysInto(keyOf: IntKeyFn, cols: Cols, n: number, out: Float64Array, onU
   return { ok: true, int32, min, max };
 }
 
+/** keysInto from an int8 column's exact doubles: NaN for a NULL key */
+function exactKeysInto(f: Float64Array, nulls: Uint8Array | null, n: number, out: Float64Array): void {
+  out.set(f.subarray(0, n));
+  if (nulls !== null) for (let i = 0; i < n; i++) if (nulls[i] === 1) out[i] = NaN;
+}
+
 /** the JoinHashTable over `find` (a key → its first row, or -1) */
 function intTable(rows: Batch, next: Int32Array, size: number, bytes: number, heads: () => Iterable<number>, find: (k: number) => number): JoinHashTable {
   return {
     rows, next, size, bytes, heads,
-    batchProber(pfns) {
+    batchProber(pfns, keyColumns) {
       const probeKey = intKeyFn(pfns);
       let found = new Int32Array(0);
       let pk = new Float64Array(0);
+      const kc = pfns.length === 1 && keyColumns !== undefined ? keyColumns[0]! : -1;
       return (cols, n) => {
         if (found.length < n) { found = new Int32Array(Math.max(n, 1024)); pk = new Float64Array(found.length); }
-        keysInto(probeKey, cols, n, pk, 'nan');
+        const x = kc >= 0 ? exactInt64Of(cols[kc]!, n) : undefined;
+        if (x !== undefined) exactKeysInto(x.f, x.nulls, n, pk);
+        else keysInto(probeKey, cols, n, pk, 'nan');
         for (let i = 0; i < n; i++) {
           const k = pk[i]!;
           found[i] = k !== k ? -1 : find(k);

@@ -168,7 +168,7 @@ export class HashAggregateExec implements ExecOperator {
     const direct = groupKeys.map((e) => (e.kind === 'ColumnRef' && e.levelsUp === 0 ? e.index : -1));
     const computed: unknown[][] = groupKeys.map(() => []);
     const keyCols: (readonly unknown[])[] = groupKeys.map(() => []);
-    const keysOf = (g: number): unknown[] => table.values.map((c) => c[g]);
+    const keysOf = (g: number): unknown[] => table.keysOf(g);
     let gids = new Int32Array(0);
     for await (const b of this.input.execute()) {
       checkAbort(this.env);
@@ -194,7 +194,7 @@ export class HashAggregateExec implements ExecOperator {
     const withGid = this.plan.groupingSets !== null;
     for (let from = 0; from < count; from += BATCH_SIZE) {
       const to = Math.min(count, from + BATCH_SIZE);
-      const cols: unknown[][] = table.values.map((v) => v.slice(from, to));
+      const cols: unknown[][] = keyOids.map((_, c) => table.keySlice(c, from, to));
       for (let k = 0; k < aggregates.length; k++) {
         const col = new Array<unknown>(to - from);
         for (let g = from; g < to; g++) col[g - from] = states.final(k, g);

@@ -97,7 +97,7 @@ export class HashJoinExec implements ExecOperator {
     const table = await this.#build(this.right.execute(), rw, this.keys.right, this.keys.left, mem, this.#deadRight);
     const { rows: rb, next } = table;
     const lk = compileAll(this.keys.left, this.env);
-    const probe = table.batchProber(lk.fns);
+    const probe = table.batchProber(lk.fns, plainColumns(this.keys.left));
     const cond = JoinResidual.of(this.keys.residual, this.env);
     const matched = jt === 'right' || jt === 'full' ? new Uint8Array(rb.length) : null;
     for await (const raw of await this.#probeInput(table, 'left')) {
@@ -125,7 +125,7 @@ export class HashJoinExec implements ExecOperator {
     const probeType = jt === 'semi' || jt === 'anti' ? 'mark' : jt === 'right' || jt === 'full' ? 'left' : 'inner';
     const matched = jt === 'inner' || jt === 'right' ? null : new Uint8Array(lb.length);
     const rk = compileAll(this.keys.right, this.env);
-    const probe = table.batchProber(rk.fns);
+    const probe = table.batchProber(rk.fns, plainColumns(this.keys.right));
     for await (const raw of await this.#probeInput(table, 'right')) {
       checkAbort(this.env);
       const rb = withNullColumns(raw, this.#deadRight);
@@ -190,6 +190,11 @@ function withNullColumns(b: Batch, dead: readonly number[]): Batch {
   const nulls = nullColumn(b.length);
   for (const c of dead) if (c < columns.length) columns[c] = nulls;
   return { columns, length: b.length };
+}
+
+/** per key: the input column it reads as is, or -1 (computed) */
+function plainColumns(keys: readonly Expr[]): number[] {
+  return keys.map((e) => (e.kind === 'ColumnRef' && e.levelsUp === 0 ? e.index : -1));
 }
 
 function sameTypeEq(op: OpExpr): boolean {

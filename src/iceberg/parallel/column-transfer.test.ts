@@ -5,6 +5,7 @@ import { attachScaled, scaledColumnOf } from '../../common/pgtypes/numeric-colum
 import { pgArray } from '../../common/pgtypes/values.ts';
 import type { IcebergType } from '../spec/schema.ts';
 import { packBatch, unpackBatch } from './column-transfer.ts';
+import { exactInt64Of } from '../../common/pgtypes/exact-int64-column.ts';
 import { compileRowFilter } from './row-filter.ts';
 import { fromCloneable, toCloneable } from './cloneable.ts';
 
@@ -107,5 +108,27 @@ describe('decimal columns across threads', () => {
     expect(m.kind).toBe('cloned');
     expect(show(m.out)).toEqual(show(mixed));
   });
-});
 
+  it('int8 below 2^53 arrives as bigints with exact doubles attached (hash keys read them); past it, none', () => {
+    const tripLong = (col: unknown[]): readonly unknown[] => {
+      const transfer: ArrayBufferLike[] = [];
+      const packed = packBatch({ length: col.length, columns: [col] }, [p('long')], transfer);
+      expect(packed.columns[0]!.kind).toBe('i64');
+      return unpackBatch(structuredClone(packed, { transfer: transfer as ArrayBuffer[] })).columns[0]!;
+    };
+    const vals = [1n, null, -1n, 0n, 2n ** 32n, -(2n ** 32n) - 1n, 2n ** 53n - 1n, -(2n ** 53n) + 1n, 4294967295n, -4294967296n];
+    const out = tripLong([...vals]);
+    expect(out).toEqual(vals);
+    const x = exactInt64Of(out, out.length)!;
+    expect(Array.from(x.f)).toEqual(vals.map((v) => (v === null ? 0 : Number(v))));
+    expect(Array.from(x.nulls!)).toEqual(vals.map((v) => (v === null ? 1 : 0)));
+    expect(exactInt64Of(out, out.length + 1)).toBeUndefined();
+    for (const far of [2n ** 53n, -(2n ** 53n), 2n ** 63n - 1n, -(2n ** 63n)]) {
+      const o = tripLong([1n, far, null]);
+      expect(o).toEqual([1n, far, null]);
+      expect(exactInt64Of(o, 3)).toBeUndefined();
+    }
+    const noNulls = tripLong([5n, 6n]);
+    expect(exactInt64Of(noNulls, 2)!.nulls).toBeNull();
+  });
+});

@@ -3,7 +3,8 @@
  * into one typed array plus a null mask, whose buffers are transferred (moved, not copied); the main thread
  * unpacks them into plain arrays again. That is cheaper on the main thread than decoding Arrow there, and the
  * main thread is the one that also runs the rest of the query.
- *   int, date → Int32Array · float, double, time → Float64Array · long, timestamp* → BigInt64Array
+ *   int, date → Int32Array · float, double, time → Float64Array · long, timestamp* → BigInt64Array (below
+ *   2^53 the main thread's column carries the values as exact doubles too, for hash keys: exact-int64-column.ts)
  *   boolean → Uint8Array · decimal (one scale, |unscaled| < 2^53) → Float64Array of unscaled values, taken
  *   from the decoder's doubles when attached (pgtypes/numeric-column.ts) and attached again on arrival, so the
  *   main thread's vector kernels read them too · decimal (one scale, fits in 64 bits) → BigInt64Array
@@ -16,6 +17,7 @@ import { Numeric } from '../../common/pgtypes/numeric.ts';
 import type { IcebergType } from '../spec/schema.ts';
 import { fromCloneable, needsTagging, toCloneable } from './cloneable.ts';
 import { attachScaled, scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
+import { attachExactInt64, exactDoublesOf } from '../../common/pgtypes/exact-int64-column.ts';
 import { numericOfUnscaled, numericOfUnscaledNumber } from '../read/arrow-fast-columns.ts';
 
 export type PackedColumn =
@@ -191,6 +193,11 @@ function unpackColumn(p: PackedColumn, n: number): unknown[] {
       const values = p.values;
       if (nulls === null) for (let i = 0; i < n; i++) out[i] = values[i];
       else for (let i = 0; i < n; i++) out[i] = nulls[i] === 1 ? null : values[i];
+      if (p.kind === 'i64') {
+        // hash keys (group ids, join keys) read these instead of each bigint (common/pgtypes/exact-int64-column.ts)
+        const f = exactDoublesOf(p.values, n, nulls);
+        if (f !== null) attachExactInt64(out, f, nulls);
+      }
       return out;
     }
   }

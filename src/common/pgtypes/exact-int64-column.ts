@@ -1,0 +1,57 @@
+/**
+ * An int8 (bigint) column's values as exact doubles, attached by the code that made the column when it had
+ * them at hand (iceberg/parallel/column-transfer.ts unpacks a scan worker's BigInt64Array): hash keys — group
+ * ids (exec/group-table.ts) and join keys (exec/join-hash-table.ts) — then read one Float64Array instead of a
+ * BigInt object and its Number() per row, which is what they would compute anyway (safe integers meet as
+ * numbers). Contract: every entry of the column is NULL exactly where `nulls` says 1 (or none when `nulls` is
+ * null), and every other entry i is the bigint BigInt(f[i]) with |f[i]| < 2^53. Batches are immutable, so an
+ * attachment stays valid for the array's life; a WeakMap keeps it off the array itself (as numeric-column.ts).
+ */
+
+export interface ExactInt64Column {
+  /** the values as doubles (entries of NULL rows are 0) */
+  readonly f: Float64Array;
+  /** 1 where the row is NULL, or null when no row is */
+  readonly nulls: Uint8Array | null;
+}
+
+const attached = new WeakMap<readonly unknown[], ExactInt64Column>();
+
+const TWO_32 = 4294967296;
+/** the words of an int64 are read low first: little-endian platforms only (others attach nothing) */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+/** the high word of every int64 below 2^53 in magnitude lies in [-2^21, 2^21) */
+const HI_LIMIT = 2 ** 21;
+
+/**
+ * The doubles of int64 values `v` (rows 0 … n-1), or null when one of them (outside `nulls`) is 2^53 or more in
+ * magnitude. Read as two int32 words: no BigInt is made.
+ */
+export function exactDoublesOf(v: BigInt64Array, n: number, nulls: Uint8Array | null): Float64Array | null {
+  if (!LITTLE_ENDIAN) return null;
+  const w = new Int32Array(v.buffer, v.byteOffset, 2 * n);
+  const f = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const hi = w[2 * i + 1]!;
+    if (hi >= HI_LIMIT || hi < -HI_LIMIT) {
+      if (nulls !== null && nulls[i] === 1) continue;
+      return null;
+    }
+    // -2^53 itself (hi = -2^21, lo = 0) is the one value in that range that is not a safe integer
+    const x = hi * TWO_32 + (w[2 * i]! >>> 0);
+    if (x === -9007199254740992 && (nulls === null || nulls[i] !== 1)) return null;
+    f[i] = x;
+  }
+  if (nulls !== null) for (let i = 0; i < n; i++) if (nulls[i] === 1) f[i] = 0;
+  return f;
+}
+
+export function attachExactInt64(column: readonly unknown[], f: Float64Array, nulls: Uint8Array | null): void {
+  attached.set(column, { f, nulls });
+}
+
+/** the doubles attached to `column` when they cover at least `n` rows, else undefined */
+export function exactInt64Of(column: readonly unknown[], n: number): ExactInt64Column | undefined {
+  const a = attached.get(column);
+  return a !== undefined && a.f.length >= n ? a : undefined;
+}
