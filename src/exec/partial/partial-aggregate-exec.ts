@@ -18,7 +18,7 @@ import { IcebergTableSource } from '../../iceberg/iceberg-table-source.ts';
 import { fromCloneable } from '../../iceberg/parallel/cloneable.ts';
 import { runTasksInParallel } from '../../iceberg/parallel/parallel-scan.ts';
 import { sourceParallelScan } from '../../iceberg/parallel/source-parallel-scan.ts';
-import type { Aggregate } from '../../sql/index.ts';
+import { someExpr, type Aggregate, type Filter } from '../../sql/index.ts';
 import { BatchBuilder, rowKey } from '../batch-util.ts';
 import { BATCH_SIZE, checkAbort, queryMemory, type Env } from '../context.ts';
 import type { ExecOperator } from '../operator.ts';
@@ -44,13 +44,30 @@ function predicateColumns(p: ScanPredicate, out: Set<number>): void {
 }
 
 /**
+ * the table columns the fragment reads other than through its aggregates' arguments (its Filters and group
+ * keys), or null when it has a Projection: the worker turns every lazy column it reads so into Numerics one
+ * by one (run-fragment.ts lazyColumns), dearer than the decoder's values with their shared small Numerics
+ */
+function readOutsideAggregates(plan: Aggregate): Set<number> | null {
+  const chain = fragmentChain(plan);
+  if (chain === null || chain.ops.some((o) => o.kind === 'Projection')) return null;
+  const read = new Set<number>();
+  for (const e of [...chain.ops.map((o) => (o as Filter).predicate), ...plan.groupKeys]) {
+    someExpr(e, (x) => { if (x.kind === 'ColumnRef') read.add(x.index); return false; });
+  }
+  return read;
+}
+
+/**
  * the pool's fields with the decimals the workers may decode lazily marked scaledOnly (arrow-fast-columns.ts;
  * the worker keeps a column lazy only where its fragment reads it through vector kernels, run-fragment.ts):
- * not those a pushed filter reads (judged on JS values when not on Arrow), none when a task has delete files
+ * not those a pushed filter reads (judged on JS values when not on Arrow), nor those the fragment's Filters
+ * or group keys read; none when a task has delete files
  */
-function scaledOnlyFields(pool: SourceParallelScan, projection: readonly number[], filters: readonly ScanPredicate[] | undefined): SourceParallelScan['fields'] {
+function scaledOnlyFields(pool: SourceParallelScan, projection: readonly number[], filters: readonly ScanPredicate[] | undefined, plan: Aggregate): SourceParallelScan['fields'] {
   if (pool.tasks.some((t) => t.positionDeletes.length > 0 || t.equalityDeletes.length > 0)) return pool.fields;
-  const filtered = new Set<number>();
+  const filtered = readOutsideAggregates(plan);
+  if (filtered === null) return pool.fields;
   for (const p of filters ?? []) predicateColumns(p, filtered);
   return pool.fields.map((f, k) => (f.type.kind === 'primitive' && f.type.name === 'decimal' && !filtered.has(projection[k]!) ? scaledOnlyField(f) : f));
 }
@@ -91,7 +108,7 @@ export class PartialAggregateExec implements ExecOperator {
     };
     const found = await sourceParallelScan(source, scanCtx);
     if (found === null) return yield* this.#onMainThread();
-    const pool = { ...found, fields: scaledOnlyFields(found, fragment.projection, filters) };
+    const pool = { ...found, fields: scaledOnlyFields(found, fragment.projection, filters, this.plan) };
     this.env.instrument?.addScanMetrics(chain.scan, metrics);
     const memory = queryMemory(this.env);
     const request: FragmentRequest = { fragment, eval: wireEvalContext(ctx), flushBytes: workerFlushBytes(memory.limit, pool.scan.pool.size) };

@@ -5,7 +5,8 @@
  * (GroupStates). Only when the groups are taken (a flush, or the task's end) does each group get its
  * AggregateState objects, the typed part folded in — the states run-fragment.ts packs as before, so the main
  * thread merges them unchanged. Used when every aggregate vectorizes and its typed part folds into a plain
- * state: count, sum / avg over numeric, min / max, or none (its state object is stepped directly).
+ * state: count, sum / avg over numeric, min / max, or none (its state object is stepped directly). One or
+ * two one-character string keys (flags, as TPC-H Q1's) find their group by a dense code (char-key-memo.ts).
  */
 import type { Batch } from '../../common/batch.ts';
 import type { CountState } from '../../functions/aggregates.ts';
@@ -16,6 +17,7 @@ import type { RowFn } from '../expr/compile-expr.ts';
 import { GroupStates, scaledSumOf, type GroupStateSpec } from '../expr/group-states.ts';
 import type { VectorAggregation } from '../expr/vector-aggregate.ts';
 import { GroupTable } from '../group-table.ts';
+import { CharKeyMemo } from './char-key-memo.ts';
 
 /** a group as run-fragment.ts packs it: its key values and one stepped, unfinished state per aggregate */
 export interface PartialGroup {
@@ -31,6 +33,9 @@ export class TypedPartialGroups {
   readonly #direct: readonly number[];
   readonly #computed: unknown[][];
   readonly #keyCols: (readonly unknown[])[];
+  /** one-character string keys: group ids by dense code (char-key-memo.ts), or null */
+  readonly #chars: CharKeyMemo | null;
+  readonly #assignRows = (cols: readonly (readonly unknown[])[], n: number, out: Int32Array): void => this.#table.assign(cols, n, out);
 
   private constructor(
     private readonly keyFns: { readonly fns: readonly RowFn[]; readonly prepare: (b: Batch) => Promise<void> },
@@ -46,6 +51,7 @@ export class TypedPartialGroups {
     this.#direct = keyExprs.map((e) => (e.kind === 'ColumnRef' && e.levelsUp === 0 ? e.index : -1));
     this.#computed = keyExprs.map(() => []);
     this.#keyCols = keyExprs.map(() => []);
+    this.#chars = CharKeyMemo.tryCreate(keyOids, this.#direct);
   }
 
   /** the typed groups of these aggregates, or null when one's typed part does not fold into a plain state */
@@ -87,7 +93,7 @@ export class TypedPartialGroups {
       throw err;
     }
     for (let c = 0; c < direct.length; c++) this.#keyCols[c] = direct[c] === -1 ? this.#computed[c]! : b.columns[direct[c]!]!;
-    this.#table.assign(this.#keyCols, n, this.#gids);
+    if (this.#chars === null || !this.#chars.assign(this.#keyCols, n, this.#gids, this.#assignRows)) this.#table.assign(this.#keyCols, n, this.#gids);
     this.#states.ensure(this.#table.size);
     this.vector.accumulateGroups(b.columns, n, this.#gids, this.#states);
   }
@@ -104,6 +110,7 @@ export class TypedPartialGroups {
       out[g] = { keys: this.keysOf(g), states };
     }
     this.#table = new GroupTable(this.keyOids);
+    this.#chars?.reset();
     this.#states = new GroupStates(this.specs, this.ctx);
     return out;
   }

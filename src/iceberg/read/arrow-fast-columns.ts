@@ -88,7 +88,8 @@ function lazyDecimal128Values(d: Data, scale: number, rows: Rows): unknown[] | n
   const exact = exactDoublesOf(d);
   if (exact !== undefined) {
     const bm = nullsOf(d), off = d.offset;
-    const f = rows === null ? exact.slice(0, n) : new Float64Array(n);
+    // all rows: the decoder's doubles themselves (batches are immutable: nothing writes into an attachment)
+    const f = rows === null ? (exact.length === n ? exact : exact.subarray(0, n)) : new Float64Array(n);
     if (rows !== null) for (let k = 0; k < n; k++) f[k] = exact[rows[k]!]!;
     if (bm === null) out.fill(LAZY_NUMERIC);
     else for (let k = 0; k < n; k++) out[k] = isNullAt(bm, off + (rows === null ? k : rows[k]!)) ? null : LAZY_NUMERIC;
@@ -216,6 +217,11 @@ function dictionaryStringValues(d: Data, rows: Rows): unknown[] | null {
       dictionaryEntries.set(dict, entries);
     }
     const n = d.length, out = new Array<unknown>(n), all = entries;
+    if (bm === null && idx instanceof Int32Array) {
+      // no NULLs, int32 indices (the JS decoder's): one load a row
+      for (let i = 0; i < n; i++) out[i] = all[idx[i]!]!;
+      return out;
+    }
     for (let i = 0; i < n; i++) out[i] = bm !== null && isNullAt(bm, off + i) ? null : all[Number(idx[i]!)]!;
     return out;
   } else {

@@ -249,9 +249,8 @@ export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: nu
       if (isString ? dictStr === null : dictRaw === null) throw new Error('dictionary-encoded page without a dictionary page');
       const idx = scratchIndices(present);
       const bitWidth = body[p]!;
-      decodeRleHybrid(body, p + 1, body.length, bitWidth, idx, 0, present);
       const dictN = isString ? dictStr!.offsets.length - 1 : dictRaw!.length / width;
-      checkIndices(idx, dictN);
+      decodeRleHybrid(body, p + 1, body.length, bitWidth, idx, 0, present, dictN);
       if (isString) {
         if (plain === null) {
           indices ??= new Int32Array(rows);
@@ -345,13 +344,6 @@ function dictRowsToPlain(indices: Int32Array | null, dict: { offsets: Int32Array
     sb.offsets[r + 1] = sb.size;
   }
   return sb;
-}
-
-/** damaged data: a dictionary index past the dictionary's end */
-function checkIndices(idx: Int32Array, entries: number): void {
-  let max = -1; // a page of NULLs only has no indices
-  for (let i = 0; i < idx.length; i++) if (idx[i]! > max) max = idx[i]!;
-  if (max >= entries) throw new Error(`dictionary index ${max} past ${entries} entries`);
 }
 
 /** dictionary entries of width 4 or 8 gathered into the rows (`rowsOfValues`, or consecutive from `row`) */

@@ -41,6 +41,31 @@ describe('decodeRleHybrid', () => {
     }
   });
 
+  it('decodes bit-packed runs 8 values at a time up to width 8, cut mid-group, at an offset', () => {
+    for (let w = 1; w <= 8; w++) {
+      const values = Array.from({ length: 1000 }, (_, i) => ((i * 2654435761) >>> 7) % 2 ** w);
+      const bytes = encode(values, w);
+      for (const count of [1000, 995, 7, 64, 65]) {
+        const out = new Int32Array(count + 5).fill(-1);
+        decodeRleHybrid(bytes, 0, bytes.length, w, out, 3, count);
+        expect([...out.subarray(3, 3 + count)], `width ${w}, ${count} values`).toEqual(values.slice(0, count));
+        expect([out[0], out[1], out[2], out[3 + count]]).toEqual([-1, -1, -1, -1]);
+      }
+    }
+  });
+
+  it('given the dictionary size, throws on an index past it in a bit-packed or an RLE run', () => {
+    const packed = encode([0, 1, 2, 3, 4, 5, 6, 2], 3);
+    expect(decodeRleHybrid(packed, 0, packed.length, 3, new Int32Array(8), 0, 8, 7)).toBe(packed.length);
+    expect(() => decodeRleHybrid(packed, 0, packed.length, 3, new Int32Array(8), 0, 8, 6)).toThrow('dictionary index 6 past 6 entries');
+    const run = encode(new Array<number>(20).fill(5), 3);
+    expect(() => decodeRleHybrid(run, 0, run.length, 3, new Int32Array(20), 0, 20, 5)).toThrow('dictionary index 5 past 5 entries');
+    expect(() => decodeRleHybrid(new Uint8Array(0), 0, 0, 0, new Int32Array(4), 0, 4, 0)).toThrow(/past 0 entries/);
+    // a width whose every value fits the dictionary is not checked value by value; none is past it
+    const wide = encode([3, 2, 1, 0, 3, 2, 1, 0], 2);
+    expect(decodeRleHybrid(wide, 0, wide.length, 2, new Int32Array(8), 0, 8, 4)).toBe(wide.length);
+  });
+
   it('fills zeros at width 0, decodes at an offset, and throws past the end', () => {
     const out = new Int32Array(10).fill(7);
     decodeRleHybrid(new Uint8Array(0), 0, 0, 0, out, 2, 5);

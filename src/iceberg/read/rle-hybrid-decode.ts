@@ -12,17 +12,21 @@ const MAX_BIT_WIDTH = 24;
 
 /**
  * Decodes `count` values from `src[pos, end)` into `out[at, at + count)`; returns the position after the
- * last run read. Throws on a stream that ends early or a width past 24 bits (the caller reports the file).
+ * last run read. Throws on a stream that ends early, a width past 24 bits (the caller reports the file) or,
+ * given `entries` (dictionary indices), an index past them — checked run by run, while the run is in cache.
  */
-export function decodeRleHybrid(src: Uint8Array, pos: number, end: number, bitWidth: number, out: Int32Array, at: number, count: number): number {
+export function decodeRleHybrid(src: Uint8Array, pos: number, end: number, bitWidth: number, out: Int32Array, at: number, count: number, entries = Infinity): number {
   if (bitWidth > MAX_BIT_WIDTH) throw new Error(`RLE bit width ${bitWidth} is not supported`);
   const stop = at + count;
   if (bitWidth === 0) {
+    if (count > 0 && entries <= 0) throw pastEntries(0, entries);
     out.fill(0, at, stop);
     return pos;
   }
   const mask = (1 << bitWidth) - 1;
   const byteWidth = (bitWidth + 7) >> 3;
+  // indices below 2^bitWidth cannot pass a dictionary at least that long
+  const check = mask >= entries;
   while (at < stop) {
     // varint header
     let h = 0, shift = 0, b: number;
@@ -38,6 +42,7 @@ export function decodeRleHybrid(src: Uint8Array, pos: number, end: number, bitWi
       let v = 0;
       for (let k = 0; k < byteWidth; k++) v |= src[pos + k]! << (8 * k);
       pos += byteWidth;
+      if (check && (v & mask) >= entries) throw pastEntries(v & mask, entries);
       out.fill(v & mask, at, at + n);
       at += n;
     } else {
@@ -45,8 +50,15 @@ export function decodeRleHybrid(src: Uint8Array, pos: number, end: number, bitWi
       const bytes = groups * bitWidth;
       if (pos + bytes > end) throw new Error('bit-packed run past the end of the page');
       const n = Math.min(groups * 8, stop - at);
-      let acc = 0, bits = 0, p = pos;
-      for (let k = 0; k < n; k++) {
+      let acc = 0, bits = 0, p = pos, k = 0;
+      if (bitWidth <= 8) {
+        // 8 values at a time: a group is bitWidth bytes, read as two words (dictionary indices, definition levels)
+        const full = n & ~7;
+        unpackGroups(src, p, bitWidth, mask, out, at, full);
+        p += (full >> 3) * bitWidth;
+        k = full;
+      }
+      for (; k < n; k++) {
         while (bits < bitWidth) {
           acc |= src[p++]! << bits;
           bits += 8;
@@ -55,9 +67,34 @@ export function decodeRleHybrid(src: Uint8Array, pos: number, end: number, bitWi
         acc >>>= bitWidth;
         bits -= bitWidth;
       }
+      if (check) {
+        let max = 0;
+        for (let k = at; k < at + n; k++) if (out[k]! > max) max = out[k]!;
+        if (max >= entries) throw pastEntries(max, entries);
+      }
       at += n;
       pos += bytes;
     }
   }
   return pos;
+}
+
+/** damaged data: a dictionary index past the dictionary's end */
+const pastEntries = (index: number, entries: number): Error => new Error(`dictionary index ${index} past ${entries} entries`);
+
+/**
+ * `count` (a multiple of 8) values of `bitWidth` ≤ 8 bits bit-packed from src[p] into out[at…]: each group of
+ * 8 values is `bitWidth` bytes, loaded as a low and a high 32-bit word, and each value shifted out of them
+ */
+function unpackGroups(src: Uint8Array, p: number, bitWidth: number, mask: number, out: Int32Array, at: number, count: number): void {
+  const lowBytes = bitWidth < 4 ? bitWidth : 4;
+  for (let end = at + count; at < end; at += 8, p += bitWidth) {
+    let lo = 0, hi = 0;
+    for (let b = 0; b < lowBytes; b++) lo |= src[p + b]! << (8 * b);
+    for (let b = 4; b < bitWidth; b++) hi |= src[p + b]! << (8 * (b - 4));
+    for (let k = 0, s = 0; k < 8; k++, s += bitWidth) {
+      const v = s + bitWidth <= 32 ? lo >>> s : s >= 32 ? hi >>> (s - 32) : (lo >>> s) | (hi << (32 - s));
+      out[at + k] = v & mask;
+    }
+  }
 }
