@@ -11,11 +11,11 @@
  *   columns through the async ranged reader.
  * - Other files (and bytes given whole) open a parquet-wasm ParquetFile over ranged reads (range-blob.ts) and
  *   fetch only the projected column chunks, as before.
- * With `LAKEGATE_PARQUET_JS_DECODE=on`, row groups whose asked columns are flat leaves of the shapes lakegate
+ * Unless `LAKEGATE_PARQUET_JS_DECODE=off`, row groups whose asked columns are flat leaves of the shapes lakegate
  * writes (js-row-group-decode.ts: PLAIN / dictionary pages, snappy or none) are decoded in JS from the column
  * chunks alone, with no WASM decode and no Arrow IPC hop; the ParquetFile is then opened only for a row group that
  * needs it, and late materialization's second phase decodes only the pages holding the picked rows
- * (decodeAt). Off by default (see jsDecodeOn).
+ * (decodeAt). On by default (see jsDecodeOn).
  */
 import { ParquetFile } from 'parquet-wasm';
 import { tableFromIPC, type Field } from 'apache-arrow';
@@ -25,7 +25,7 @@ import { GuardedReads, fileReadError } from '../read-errors.ts';
 import { fieldIdOf } from './arrow-values.ts';
 import { addToRowGroup, cachedRowGroup, fileCacheKey, isSmallFile } from './file-cache.ts';
 import { readParquetFooter, type ParquetFooter } from './parquet-footer.ts';
-import { envFlagSetOn } from '../../common/env-settings.ts';
+import { envFlagOn } from '../../common/env-settings.ts';
 import { decodeRowGroupJs, jsLeavesFor } from './js-row-group-decode.ts';
 import { rangeBlob } from './range-blob.ts';
 import { trapWasmPanics } from './wasm-panic-trap.ts';
@@ -90,15 +90,13 @@ export async function openParquet(
 }
 
 /**
- * the JS decoder is off unless LAKEGATE_PARQUET_JS_DECODE=on. Its SF 1 slowdowns (q19, q20, q11; session 10)
- * were the big-file path allocating a buffer per decompressed page, a doubling string buffer and a second
- * copy of every decimal column — full garbage collections requested by external memory; fixed. Big files now
- * also decode only the pages holding late materialization's picked rows (decodeAt). Still off: at SF 0.2 some
- * lineitem queries (q15, q17) measured slower under load (session 11); with native Snappy and dictionary codes
- * (session 12) it used less CPU on 18 of 22 queries at SF 0.2 (−19 % in total) and −8 % over q1/6/12/14/19/20
- * at SF 1 under load, but q6 (+60 %) and q20 (+14 %) at SF 1 were slower: to be settled on a quiet machine.
+ * the JS decoder is on unless LAKEGATE_PARQUET_JS_DECODE=off. Server CPU, same tree, off → on (session 13,
+ * loaded machine): SF 1 q1/6/12/14/19/20 20.6 → 18.9 s (−8 %: q1 −15 %, q14 −22 %, q12 −8 %, q19 −4 %, q6 +3 %,
+ * q20 +12 %); SF 0.2 the same six −27 % (q19 −45 %, q1 −18 %). Its earlier SF 1 slowdowns were allocations
+ * (a buffer per decompressed page, a doubling string buffer, a second copy of every decimal column: full
+ * collections requested by external memory; fixed in sessions 11–12).
  */
-export const jsDecodeOn = (): boolean => envFlagSetOn('LAKEGATE_PARQUET_JS_DECODE');
+export const jsDecodeOn = (): boolean => envFlagOn('LAKEGATE_PARQUET_JS_DECODE');
 
 /**
  * Row group `rg`'s columns `names` decoded in JS from chunks fetched by `read`, or null when one of them needs
