@@ -5,14 +5,12 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { rowsOfBatch } from '../../common/batch.ts';
-import { Numeric } from '../../common/pgtypes/numeric.ts';
 import { fixtureIO, openTable } from '../test/fixture-helpers.ts';
 import { findLatestMetadataFile } from '../spec/metadata-file.ts';
 import { indexById, type NestedField } from '../spec/schema.ts';
 import { ScanPool } from './scan-pool.ts';
 import { readTasksInParallel } from './parallel-scan.ts';
-
-const key = (r: readonly unknown[]): string => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : Numeric.isNumeric(v) ? `N${v.toString()}` : v));
+import { rowKey as key } from './testing/collect-rows.ts';
 
 const TABLES: readonly (string | (() => Promise<string>))[] = [
   's3a://hyperparam-iceberg/spark/bunnies/metadata/v5.metadata.json',

@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rowsOfBatch, type Batch } from '../../common/batch.ts';
 import { GatewayError } from '../../common/errors.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import type { ScanPredicate } from '../../catalog/table-source.ts';
@@ -18,17 +17,10 @@ import { multiFileTable, rowOf, type MultiFileTable } from './testing/multi-file
 import { acquireSharedScanPool, ScanPool, sharedScanPool } from './scan-pool.ts';
 import { parallelScanFor, readTasksInParallel } from './parallel-scan.ts';
 import type { IcebergTableSource } from '../iceberg-table-source.ts';
+import { collectRows as collect, rowKey as key } from './testing/collect-rows.ts';
 
 const FILES = 5;
 const ROWS = 3000;
-
-const key = (r: readonly unknown[]): string => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : Numeric.isNumeric(v) ? `N${v.toString()}` : v));
-
-async function collect(batches: AsyncIterable<Batch>): Promise<unknown[][]> {
-  const rows: unknown[][] = [];
-  for await (const b of batches) rows.push(...rowsOfBatch(b));
-  return rows;
-}
 
 describe('parallel scan on a piscina pool', () => {
   const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-pool-'));

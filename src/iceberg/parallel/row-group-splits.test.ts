@@ -6,7 +6,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rowsOfBatch, type Batch } from '../../common/batch.ts';
 import { emptyScanMetrics } from '../../catalog/table-source.ts';
 import type { FileScanTask } from '../scan/table-scan.ts';
 import type { IcebergTableSource } from '../iceberg-table-source.ts';
@@ -14,14 +13,9 @@ import { chunkRowGroups, isContinuationSplit, splitForWorkers, splitTask } from 
 import { multiFileTable, type MultiFileTable } from './testing/multi-file-table.ts';
 import { acquireSharedScanPool, ScanPool } from './scan-pool.ts';
 import { planParallelScan } from './parallel-scan.ts';
+import { collectRows as collect } from './testing/collect-rows.ts';
 
 const ROWS = 270_000; // 128 Ki + 128 Ki + the rest: three row groups with the writer's default
-
-async function collect(batches: AsyncIterable<Batch>): Promise<unknown[][]> {
-  const rows: unknown[][] = [];
-  for await (const b of batches) rows.push(...rowsOfBatch(b));
-  return rows;
-}
 
 describe('row-group splits', () => {
   it('cuts row groups into consecutive runs and marks the continuations', () => {

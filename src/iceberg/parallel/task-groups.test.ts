@@ -7,9 +7,7 @@ import { mkdtempSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rowsOfBatch, type Batch } from '../../common/batch.ts';
 import { GatewayError } from '../../common/errors.ts';
-import { Numeric } from '../../common/pgtypes/numeric.ts';
 import { emptyScanMetrics, type ScanPredicate } from '../../catalog/table-source.ts';
 import type { FileScanTask } from '../scan/table-scan.ts';
 import { planScan } from '../scan/table-scan.ts';
@@ -19,6 +17,7 @@ import { acquireSharedScanPool } from './scan-pool.ts';
 import { parallelScanFor, readTasksInParallel, runTasksInParallel } from './parallel-scan.ts';
 import { splitTask } from './row-group-splits.ts';
 import { groupScanTasks, SMALL_TASK_ROWS } from './task-groups.ts';
+import { collectRows as collect, rowKey as key } from './testing/collect-rows.ts';
 
 const task = (path: string, rows: number): FileScanTask =>
   ({ file: { filePath: path, recordCount: BigInt(rows) }, positionDeletes: [], equalityDeletes: [] }) as unknown as FileScanTask;
@@ -64,14 +63,6 @@ describe('groupScanTasks', () => {
 
 const FILES = 40;
 const ROWS = 200;
-
-const key = (r: readonly unknown[]): string => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : Numeric.isNumeric(v) ? `N${v.toString()}` : v));
-
-async function collect(batches: AsyncIterable<Batch>): Promise<unknown[][]> {
-  const rows: unknown[][] = [];
-  for await (const b of batches) rows.push(...rowsOfBatch(b));
-  return rows;
-}
 
 describe('grouped tasks on a piscina pool', () => {
   const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-groups-'));

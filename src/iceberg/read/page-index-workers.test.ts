@@ -8,20 +8,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rowsOfBatch, type Batch } from '../../common/batch.ts';
 import { emptyScanMetrics, type ScanPredicate } from '../../catalog/table-source.ts';
 import { multiFileTable, type MultiFileTable } from '../parallel/testing/multi-file-table.ts';
 import { acquireSharedScanPool, sharedScanPool } from '../parallel/scan-pool.ts';
 import type { IcebergTableSource } from '../iceberg-table-source.ts';
 import type { SessionView } from '../../catalog/session-view.ts';
+import { collectRows as collect } from '../parallel/testing/collect-rows.ts';
 
 const ROWS = 45_000;
-
-async function collect(batches: AsyncIterable<Batch>): Promise<unknown[][]> {
-  const rows: unknown[][] = [];
-  for await (const b of batches) rows.push(...rowsOfBatch(b));
-  return rows;
-}
 
 describe('page index in the scan workers', () => {
   const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-pages-'));
