@@ -15,7 +15,14 @@ export interface ExactInt64Column {
   readonly nulls: Uint8Array | null;
 }
 
-const attached = new WeakMap<readonly unknown[], ExactInt64Column>();
+/** the int64 words a column was unpacked from, turned into doubles on the first exactInt64Of (null: not exact) */
+interface PendingWords {
+  readonly words: BigInt64Array;
+  readonly n: number;
+  readonly nulls: Uint8Array | null;
+}
+
+const attached = new WeakMap<readonly unknown[], ExactInt64Column | PendingWords | null>();
 
 const TWO_32 = 4294967296;
 /** the words of an int64 are read low first: little-endian platforms only (others attach nothing) */
@@ -50,8 +57,23 @@ export function attachExactInt64(column: readonly unknown[], f: Float64Array, nu
   attached.set(column, { f, nulls });
 }
 
+/**
+ * Keeps the int64 words `column` was unpacked from; their doubles are computed only when a hash key asks
+ * (exactInt64Of), so columns that never become keys pay nothing but the reference.
+ */
+export function attachInt64Words(column: readonly unknown[], words: BigInt64Array, n: number, nulls: Uint8Array | null): void {
+  if (LITTLE_ENDIAN) attached.set(column, { words, n, nulls });
+}
+
 /** the doubles attached to `column` when they cover at least `n` rows, else undefined */
 export function exactInt64Of(column: readonly unknown[], n: number): ExactInt64Column | undefined {
-  const a = attached.get(column);
-  return a !== undefined && a.f.length >= n ? a : undefined;
+  let a = attached.get(column);
+  if (a === undefined || a === null) return undefined;
+  if ('words' in a) {
+    const f = exactDoublesOf(a.words, a.n, a.nulls);
+    a = f === null ? null : { f, nulls: a.nulls };
+    attached.set(column, a);
+    if (a === null) return undefined;
+  }
+  return a.f.length >= n ? a : undefined;
 }

@@ -3,8 +3,8 @@
  * into one typed array plus a null mask, whose buffers are transferred (moved, not copied); the main thread
  * unpacks them into plain arrays again. That is cheaper on the main thread than decoding Arrow there, and the
  * main thread is the one that also runs the rest of the query.
- *   int, date → Int32Array · float, double, time → Float64Array · long, timestamp* → BigInt64Array (below
- *   2^53 the main thread's column carries the values as exact doubles too, for hash keys: exact-int64-column.ts)
+ *   int, date → Int32Array · float, double, time → Float64Array · long, timestamp* → BigInt64Array (the main
+ *   thread's column keeps the words, read as exact doubles below 2^53 when it becomes a hash key: exact-int64-column.ts)
  *   boolean → Uint8Array · decimal (one scale, |unscaled| < 2^53) → Float64Array of unscaled values, taken
  *   from the decoder's doubles when attached (pgtypes/numeric-column.ts) and attached again on arrival, so the
  *   main thread's vector kernels read them too · decimal (one scale, fits in 64 bits) → BigInt64Array
@@ -17,7 +17,7 @@ import { Numeric } from '../../common/pgtypes/numeric.ts';
 import type { IcebergType } from '../spec/schema.ts';
 import { fromCloneable, needsTagging, toCloneable } from './cloneable.ts';
 import { attachScaled, scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
-import { attachExactInt64, exactDoublesOf } from '../../common/pgtypes/exact-int64-column.ts';
+import { attachInt64Words } from '../../common/pgtypes/exact-int64-column.ts';
 import { numericOfUnscaled, numericOfUnscaledNumber } from '../read/arrow-fast-columns.ts';
 
 export type PackedColumn =
@@ -195,8 +195,7 @@ function unpackColumn(p: PackedColumn, n: number): unknown[] {
       else for (let i = 0; i < n; i++) out[i] = nulls[i] === 1 ? null : values[i];
       if (p.kind === 'i64') {
         // hash keys (group ids, join keys) read these instead of each bigint (common/pgtypes/exact-int64-column.ts)
-        const f = exactDoublesOf(p.values, n, nulls);
-        if (f !== null) attachExactInt64(out, f, nulls);
+        attachInt64Words(out, p.values, n, nulls);
       }
       return out;
     }
