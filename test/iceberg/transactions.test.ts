@@ -10,27 +10,19 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
-
-const passthrough = { getTypeParser: () => (v: string) => v };
+import { connectText, rowsOf } from '../helpers/text-client.ts';
 
 describe('Iceberg writes in transaction blocks', () => {
   const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-tx-'));
   let server: LakegateServer;
   let a: pg.Client;
   let b: pg.Client;
-  const connect = async (): Promise<pg.Client> => {
-    const c = new pg.Client({ connectionString: server.url, types: passthrough as never });
-    await c.connect();
-    return c;
-  };
-  const rows = async (c: pg.Client, sql: string): Promise<string[][]> =>
-    ((await c.query({ text: sql, rowMode: 'array' })).rows as unknown[][]).map((r) => r.map((v) => (v === null ? 'NULL' : String(v))));
-  const snapshots = async (table: string): Promise<number> => Number((await rows(b, `SELECT count(*) FROM tx."${table}$snapshots"`))[0]![0]);
+  const snapshots = async (table: string): Promise<number> => Number((await rowsOf(b, `SELECT count(*) FROM tx."${table}$snapshots"`))[0]![0]);
 
   beforeAll(async () => {
     server = await startLakegate({ config: { warehouse } });
-    a = await connect();
-    b = await connect();
+    a = await connectText(server.url);
+    b = await connectText(server.url);
     await a.query('CREATE SCHEMA tx');
     await a.query('CREATE TABLE tx.t1 (id int4, v text)');
     await a.query('CREATE TABLE tx.t2 (id int4)');
@@ -48,10 +40,10 @@ describe('Iceberg writes in transaction blocks', () => {
     await a.query('BEGIN');
     await a.query(`INSERT INTO tx.t1 VALUES (1, 'staged')`);
     await a.query(`UPDATE tx.t1 SET v = 'changed' WHERE id = 0`);
-    expect(await rows(a, 'SELECT id, v FROM tx.t1 ORDER BY id')).toEqual([['0', 'changed'], ['1', 'staged']]);
-    expect(await rows(b, 'SELECT id, v FROM tx.t1 ORDER BY id')).toEqual([['0', 'committed']]);
+    expect(await rowsOf(a, 'SELECT id, v FROM tx.t1 ORDER BY id')).toEqual([['0', 'changed'], ['1', 'staged']]);
+    expect(await rowsOf(b, 'SELECT id, v FROM tx.t1 ORDER BY id')).toEqual([['0', 'committed']]);
     await a.query('ROLLBACK');
-    expect(await rows(a, 'SELECT id, v FROM tx.t1 ORDER BY id')).toEqual([['0', 'committed']]);
+    expect(await rowsOf(a, 'SELECT id, v FROM tx.t1 ORDER BY id')).toEqual([['0', 'committed']]);
     expect(await snapshots('t1')).toBe(before);
   });
 
@@ -59,10 +51,10 @@ describe('Iceberg writes in transaction blocks', () => {
     await a.query('BEGIN');
     await a.query(`INSERT INTO tx.t1 VALUES (2, 'two')`);
     await a.query('INSERT INTO tx.t2 SELECT id FROM tx.t1');
-    expect(await rows(b, 'SELECT count(*) FROM tx.t2')).toEqual([['0']]);
+    expect(await rowsOf(b, 'SELECT count(*) FROM tx.t2')).toEqual([['0']]);
     await a.query('COMMIT');
-    expect(await rows(b, 'SELECT id FROM tx.t2 ORDER BY id')).toEqual([['0'], ['2']]);
-    expect(await rows(b, 'SELECT id, v FROM tx.t1 ORDER BY id')).toEqual([['0', 'committed'], ['2', 'two']]);
+    expect(await rowsOf(b, 'SELECT id FROM tx.t2 ORDER BY id')).toEqual([['0'], ['2']]);
+    expect(await rowsOf(b, 'SELECT id, v FROM tx.t1 ORDER BY id')).toEqual([['0', 'committed'], ['2', 'two']]);
   });
 
   it('ROLLBACK TO SAVEPOINT undoes only the writes after it', async () => {
@@ -73,9 +65,9 @@ describe('Iceberg writes in transaction blocks', () => {
     await a.query('DELETE FROM tx.t2 WHERE id = 0');
     await a.query('ROLLBACK TO SAVEPOINT s1');
     await a.query(`INSERT INTO tx.t2 VALUES (12)`);
-    expect(await rows(a, 'SELECT id FROM tx.t2 ORDER BY id')).toEqual([['0'], ['2'], ['10'], ['12']]);
+    expect(await rowsOf(a, 'SELECT id FROM tx.t2 ORDER BY id')).toEqual([['0'], ['2'], ['10'], ['12']]);
     await a.query('COMMIT');
-    expect(await rows(b, 'SELECT id FROM tx.t2 ORDER BY id')).toEqual([['0'], ['2'], ['10'], ['12']]);
+    expect(await rowsOf(b, 'SELECT id FROM tx.t2 ORDER BY id')).toEqual([['0'], ['2'], ['10'], ['12']]);
   });
 
   it('an error in the block: COMMIT rolls back, nothing is published', async () => {
@@ -86,19 +78,19 @@ describe('Iceberg writes in transaction blocks', () => {
     const res = await a.query('COMMIT');
     expect(res.command).toBe('ROLLBACK');
     expect(await snapshots('t2')).toBe(before);
-    expect(await rows(b, 'SELECT count(*) FROM tx.t2 WHERE id = 20')).toEqual([['0']]);
+    expect(await rowsOf(b, 'SELECT count(*) FROM tx.t2 WHERE id = 20')).toEqual([['0']]);
   });
 
   it('a concurrent commit to a staged table: COMMIT fails with 40001 and no table of the transaction changes', async () => {
-    const t1Before = await rows(b, 'SELECT count(*) FROM tx.t1');
+    const t1Before = await rowsOf(b, 'SELECT count(*) FROM tx.t1');
     await a.query('BEGIN');
     await a.query(`INSERT INTO tx.t1 VALUES (30, 'lost')`);
     await a.query('INSERT INTO tx.t2 VALUES (30)');
     await b.query('INSERT INTO tx.t2 VALUES (31)'); // autocommit, wins
     await expect(a.query('COMMIT')).rejects.toMatchObject({ code: '40001' });
-    expect(await rows(a, 'SELECT 1')).toEqual([['1']]); // the session is usable again, outside a block
-    expect(await rows(b, 'SELECT count(*) FROM tx.t1')).toEqual(t1Before);
-    expect(await rows(b, 'SELECT id FROM tx.t2 WHERE id >= 30 ORDER BY id')).toEqual([['31']]);
+    expect(await rowsOf(a, 'SELECT 1')).toEqual([['1']]); // the session is usable again, outside a block
+    expect(await rowsOf(b, 'SELECT count(*) FROM tx.t1')).toEqual(t1Before);
+    expect(await rowsOf(b, 'SELECT id FROM tx.t2 WHERE id >= 30 ORDER BY id')).toEqual([['31']]);
   });
 
   it('prepared statements bound before BEGIN write into the transaction, not around it', async () => {
@@ -106,8 +98,8 @@ describe('Iceberg writes in transaction blocks', () => {
     await a.query({ ...insert, values: [40] });
     await a.query('BEGIN');
     await a.query({ ...insert, values: [41] });
-    expect(await rows(b, 'SELECT count(*) FROM tx.t2 WHERE id = 41')).toEqual([['0']]);
+    expect(await rowsOf(b, 'SELECT count(*) FROM tx.t2 WHERE id = 41')).toEqual([['0']]);
     await a.query('ROLLBACK');
-    expect(await rows(a, 'SELECT id FROM tx.t2 WHERE id >= 40 ORDER BY id')).toEqual([['40']]);
+    expect(await rowsOf(a, 'SELECT id FROM tx.t2 WHERE id >= 40 ORDER BY id')).toEqual([['40']]);
   });
 });

@@ -10,19 +10,13 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
-
-const passthrough = { getTypeParser: () => (v: string) => v };
+import { connectText } from '../helpers/text-client.ts';
 
 describe('concurrent writers of one key', () => {
   const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-keys-race-'));
   let server: LakegateServer;
   let a: pg.Client;
   let b: pg.Client;
-  const connect = async (): Promise<pg.Client> => {
-    const c = new pg.Client({ connectionString: server.url, types: passthrough as never });
-    await c.connect();
-    return c;
-  };
   const count = async (sql: string): Promise<number> => Number(((await a.query({ text: sql, rowMode: 'array' })).rows as unknown[][])[0]![0]);
   const copyIn = async (c: pg.Client, sql: string, data: string): Promise<void> => {
     const stream = c.query(copyFrom(sql));
@@ -35,8 +29,8 @@ describe('concurrent writers of one key', () => {
 
   beforeAll(async () => {
     server = await startLakegate({ config: { warehouse } });
-    a = await connect();
-    b = await connect();
+    a = await connectText(server.url);
+    b = await connectText(server.url);
     await a.query('CREATE SCHEMA r');
     await a.query('CREATE TABLE r.t (id int8 PRIMARY KEY, who text)');
     await a.query(`INSERT INTO r.t SELECT g, 'seed' FROM generate_series(1, 1000) g`);

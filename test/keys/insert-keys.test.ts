@@ -11,8 +11,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
-
-const passthrough = { getTypeParser: () => (v: string) => v };
+import { connectText, rowsOf } from '../helpers/text-client.ts';
 
 interface PgFailure { code?: string; message: string; detail?: string; constraint?: string; table?: string; schema?: string }
 
@@ -21,13 +20,6 @@ describe('unique keys on Iceberg tables', () => {
   let server: LakegateServer;
   let a: pg.Client;
   let b: pg.Client;
-  const connect = async (): Promise<pg.Client> => {
-    const c = new pg.Client({ connectionString: server.url, types: passthrough as never });
-    await c.connect();
-    return c;
-  };
-  const rows = async (c: pg.Client, sql: string): Promise<string[][]> =>
-    ((await c.query({ text: sql, rowMode: 'array' })).rows as unknown[][]).map((r) => r.map((v) => (v === null ? 'NULL' : String(v))));
   const failure = async (c: pg.Client, sql: string): Promise<PgFailure> => {
     try {
       await c.query(sql);
@@ -44,12 +36,12 @@ describe('unique keys on Iceberg tables', () => {
       stream.end(data);
     });
   };
-  const snapshots = async (table: string): Promise<number> => Number((await rows(b, `SELECT count(*) FROM k."${table}$snapshots"`))[0]![0]);
+  const snapshots = async (table: string): Promise<number> => Number((await rowsOf(b, `SELECT count(*) FROM k."${table}$snapshots"`))[0]![0]);
 
   beforeAll(async () => {
     server = await startLakegate({ config: { warehouse } });
-    a = await connect();
-    b = await connect();
+    a = await connectText(server.url);
+    b = await connectText(server.url);
     await a.query('CREATE SCHEMA k');
   });
 
@@ -71,11 +63,11 @@ describe('unique keys on Iceberg tables', () => {
     const e3 = await failure(a, `INSERT INTO k.t SELECT g % 3 + 10, 'v' FROM generate_series(1, 5) g`);
     expect(e3).toMatchObject({ code: '23505', detail: 'Key (id)=(11) already exists.' });
     expect(await snapshots('t')).toBe(before);
-    expect(await rows(a, 'SELECT id, v FROM k.t ORDER BY id')).toEqual([['1', 'a'], ['2', 'b']]);
+    expect(await rowsOf(a, 'SELECT id, v FROM k.t ORDER BY id')).toEqual([['1', 'a'], ['2', 'b']]);
     const e4 = await failure(a, `INSERT INTO k.t VALUES (NULL, 'n')`);
     expect(e4).toMatchObject({ code: '23502' });
     await a.query(`INSERT INTO k.t VALUES (3, 'c')`);
-    expect(await rows(a, 'SELECT count(*) FROM k.t')).toEqual([['3']]);
+    expect(await rowsOf(a, 'SELECT count(*) FROM k.t')).toEqual([['3']]);
   });
 
   it('the first offending row in statement order is the one reported; multi-column keys print every column', async () => {
@@ -97,7 +89,7 @@ describe('unique keys on Iceberg tables', () => {
     expect(e).toMatchObject({ code: '23505', message: 'duplicate key value violates unique constraint "u_code"', detail: 'Key (code)=(a) already exists.' });
     const e2 = await failure(a, `INSERT INTO k.u VALUES (6, 'b', 1.50, NULL)`);
     expect(e2).toMatchObject({ message: 'duplicate key value violates unique constraint "u_n"', detail: 'Key (n)=(1.50) already exists.' });
-    expect(await rows(a, 'SELECT count(*) FROM k.u')).toEqual([['3']]);
+    expect(await rowsOf(a, 'SELECT count(*) FROM k.u')).toEqual([['3']]);
     await a.query('CREATE TABLE k.ts (at timestamptz PRIMARY KEY)');
     const e3 = await failure(a, `INSERT INTO k.ts VALUES ('2024-01-01 10:00+00'), ('2024-01-01 10:00+00')`);
     expect(e3).toMatchObject({ detail: 'Key (at)=(2024-01-01 10:00:00+00) already exists.' });
@@ -109,9 +101,9 @@ describe('unique keys on Iceberg tables', () => {
     await expect(copyIn(a, 'COPY k.c FROM STDIN', '10\ta\n10\tb\n')).rejects.toMatchObject({ code: '23505', detail: 'Key (id)=(10) already exists.' });
     await expect(copyIn(a, 'COPY k.c FROM STDIN (FORMAT csv)', '20,a\n2,b\n')).rejects.toMatchObject({ code: '23505', detail: 'Key (id)=(2) already exists.' });
     await expect(copyIn(a, 'COPY k.c FROM STDIN', '\\N\tb\n')).rejects.toMatchObject({ code: '23502' });
-    expect(await rows(a, 'SELECT id FROM k.c ORDER BY id')).toEqual([['1'], ['2'], ['3']]);
+    expect(await rowsOf(a, 'SELECT id FROM k.c ORDER BY id')).toEqual([['1'], ['2'], ['3']]);
     await copyIn(a, 'COPY k.c FROM STDIN', '4\td\n');
-    expect(await rows(a, 'SELECT count(*) FROM k.c')).toEqual([['4']]);
+    expect(await rowsOf(a, 'SELECT count(*) FROM k.c')).toEqual([['4']]);
   });
 
   it('UPDATE, MERGE and ON CONFLICT DO UPDATE may not give two rows one key', async () => {
@@ -127,7 +119,7 @@ describe('unique keys on Iceberg tables', () => {
     await a.query(`UPDATE k.w SET v = 'A' WHERE id = 1`);
     await a.query('UPDATE k.w SET id = 10 WHERE id = 3');
     await a.query(`MERGE INTO k.w USING (VALUES (2, 'B'), (4, 'D')) s(i, v) ON w.id = s.i WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT VALUES (s.i, s.v)`);
-    expect(await rows(a, 'SELECT id, v FROM k.w ORDER BY id')).toEqual([['1', 'A'], ['2', 'B'], ['4', 'D'], ['10', 'c']]);
+    expect(await rowsOf(a, 'SELECT id, v FROM k.w ORDER BY id')).toEqual([['1', 'A'], ['2', 'B'], ['4', 'D'], ['10', 'c']]);
   });
 
   it('inside BEGIN … COMMIT the check sees the transaction\'s own writes; a failed statement aborts the block', async () => {
@@ -140,26 +132,26 @@ describe('unique keys on Iceberg tables', () => {
     await a.query('INSERT INTO k.x VALUES (1)');
     await a.query('INSERT INTO k.x VALUES (2)');
     await a.query('COMMIT');
-    expect(await rows(a, 'SELECT id FROM k.x ORDER BY id')).toEqual([['1'], ['2']]);
+    expect(await rowsOf(a, 'SELECT id FROM k.x ORDER BY id')).toEqual([['1'], ['2']]);
   });
 
   it('MERGE and ON CONFLICT into a table never written keep their rows (one append)', async () => {
     await a.query('CREATE TABLE k.e1 (id int8 PRIMARY KEY, v text)');
     await a.query(`INSERT INTO k.e1 VALUES (1, 'a'), (1, 'b') ON CONFLICT DO NOTHING`);
-    expect(await rows(a, 'SELECT id, v FROM k.e1')).toEqual([['1', 'a']]);
+    expect(await rowsOf(a, 'SELECT id, v FROM k.e1')).toEqual([['1', 'a']]);
     await a.query('CREATE TABLE k.e2 (id int8 PRIMARY KEY, v text)');
     await a.query(`MERGE INTO k.e2 USING (VALUES (1::int8, 'q')) s(i, v) ON e2.id = s.i WHEN NOT MATCHED THEN INSERT VALUES (s.i, s.v)`);
-    expect(await rows(a, 'SELECT id, v FROM k.e2')).toEqual([['1', 'q']]);
+    expect(await rowsOf(a, 'SELECT id, v FROM k.e2')).toEqual([['1', 'q']]);
     await a.query('CREATE TABLE k.e3 (id int8 PRIMARY KEY, v text)');
     expect(await failure(a, `MERGE INTO k.e3 USING (VALUES (1::int8, 'q'), (1::int8, 'r')) s(i, v) ON e3.id = s.i WHEN NOT MATCHED THEN INSERT VALUES (s.i, s.v)`))
       .toMatchObject({ code: '23505', detail: 'Key (id)=(1) already exists.' });
-    expect(await rows(a, 'SELECT count(*) FROM k.e3')).toEqual([['0']]);
+    expect(await rowsOf(a, 'SELECT count(*) FROM k.e3')).toEqual([['0']]);
   });
 
   it('tables without keys take duplicates as before', async () => {
     await a.query('CREATE TABLE k.n (id int, v text)');
     await a.query(`INSERT INTO k.n VALUES (1, 'a'), (1, 'b')`);
     await copyIn(a, 'COPY k.n FROM STDIN', '1\tc\n');
-    expect(await rows(a, 'SELECT count(*) FROM k.n')).toEqual([['3']]);
+    expect(await rowsOf(a, 'SELECT count(*) FROM k.n')).toEqual([['3']]);
   });
 });

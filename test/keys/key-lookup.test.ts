@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
-
-const passthrough = { getTypeParser: () => (v: string) => v };
+import { connectText } from '../helpers/text-client.ts';
 
 describe('key lookups for MERGE and ON CONFLICT', () => {
   const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-keys-lookup-'));
@@ -25,8 +24,7 @@ describe('key lookups for MERGE and ON CONFLICT', () => {
 
   beforeAll(async () => {
     server = await startLakegate({ config: { warehouse } });
-    c = new pg.Client({ connectionString: server.url, types: passthrough as never });
-    await c.connect();
+    c = await connectText(server.url);
     await c.query('CREATE SCHEMA l');
     await c.query('CREATE TABLE l.t (id int8 PRIMARY KEY, v text)');
     // four data files of 250 keys each

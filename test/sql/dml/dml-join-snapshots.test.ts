@@ -10,22 +10,14 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLakegate, type LakegateServer } from '../../helpers/lakegate-server.ts';
-
-const passthrough = { getTypeParser: () => (v: string) => v };
+import { connectText, rowsOf } from '../../helpers/text-client.ts';
 
 describe('row changes driven by a join (Iceberg)', () => {
   const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-dml-join-'));
   let server: LakegateServer;
   let a: pg.Client;
   let b: pg.Client;
-  const connect = async (): Promise<pg.Client> => {
-    const c = new pg.Client({ connectionString: server.url, types: passthrough as never });
-    await c.connect();
-    return c;
-  };
-  const rows = async (c: pg.Client, sql: string): Promise<string[][]> =>
-    ((await c.query({ text: sql, rowMode: 'array' })).rows as unknown[][]).map((r) => r.map((v) => (v === null ? 'NULL' : String(v))));
-  const snapshots = async (table: string): Promise<number> => Number((await rows(b, `SELECT count(*) FROM dj."${table}$snapshots"`))[0]![0]);
+  const snapshots = async (table: string): Promise<number> => Number((await rowsOf(b, `SELECT count(*) FROM dj."${table}$snapshots"`))[0]![0]);
   const last = async (table: string): Promise<[string, Record<string, string>]> => {
     const r = await b.query(`SELECT operation, summary FROM dj."${table}$snapshots" ORDER BY committed_at DESC, snapshot_id LIMIT 1`);
     return [r.rows[0].operation as string, JSON.parse(r.rows[0].summary as string) as Record<string, string>];
@@ -33,8 +25,8 @@ describe('row changes driven by a join (Iceberg)', () => {
 
   beforeAll(async () => {
     server = await startLakegate({ config: { warehouse } });
-    a = await connect();
-    b = await connect();
+    a = await connectText(server.url);
+    b = await connectText(server.url);
     await a.query('CREATE SCHEMA dj');
     await a.query('CREATE TABLE dj.t (id int8 NOT NULL, v text, n int4)');
     await a.query(`INSERT INTO dj.t SELECT g, 'v' || g, g::int4 FROM generate_series(1, 100) g`);
@@ -59,7 +51,7 @@ describe('row changes driven by a join (Iceberg)', () => {
     expect(summary['added-position-deletes']).toBe('3');
     expect(summary['added-position-delete-files']).toBe('1');
     expect(summary['total-records']).toBe('100');
-    expect(await rows(b, 'SELECT count(*), sum(id) FROM dj.t')).toEqual([['97', String(5050 - 60)]]);
+    expect(await rowsOf(b, 'SELECT count(*), sum(id) FROM dj.t')).toEqual([['97', String(5050 - 60)]]);
   });
 
   it('UPDATE … FROM: one overwrite snapshot (position deletes + a data file), RETURNING a FROM column', async () => {
@@ -87,11 +79,11 @@ describe('row changes driven by a join (Iceberg)', () => {
     expect(op).toBe('overwrite');
     expect(summary['added-position-deletes']).toBe('2');
     expect(summary['added-records']).toBe('3');
-    expect(await rows(b, 'SELECT id, v FROM dj.t WHERE id IN (1, 2, 500, 501) ORDER BY id')).toEqual([['2', 'merged'], ['500', 'ins'], ['501', 'ins']]);
+    expect(await rowsOf(b, 'SELECT id, v FROM dj.t WHERE id IN (1, 2, 500, 501) ORDER BY id')).toEqual([['2', 'merged'], ['500', 'ins'], ['501', 'ins']]);
     await expect(a.query(`MERGE INTO dj.t USING (VALUES (3), (3)) s(id) ON t.id = s.id WHEN MATCHED THEN UPDATE SET n = -1`))
       .rejects.toMatchObject({ code: '21000', message: 'MERGE command cannot affect row a second time' });
     expect(await snapshots('t')).toBe(before + 1);
-    expect(await rows(b, 'SELECT n FROM dj.t WHERE id = 3')).toEqual([['3']]);
+    expect(await rowsOf(b, 'SELECT n FROM dj.t WHERE id = 3')).toEqual([['3']]);
   });
 
   it('MERGE deleting every row of the table drops its data files instead of writing deletes (operation delete)', async () => {
@@ -103,7 +95,7 @@ describe('row changes driven by a join (Iceberg)', () => {
     expect(op).toBe('delete');
     expect(summary['deleted-data-files']).toBe('1');
     expect(summary['added-position-deletes']).toBeUndefined();
-    expect(await rows(b, 'SELECT count(*) FROM dj.small')).toEqual([['0']]);
+    expect(await rowsOf(b, 'SELECT count(*) FROM dj.small')).toEqual([['0']]);
   });
 
   it('inside BEGIN: staged for the session only, ROLLBACK forgets, COMMIT publishes', async () => {
@@ -111,15 +103,15 @@ describe('row changes driven by a join (Iceberg)', () => {
     await a.query('BEGIN');
     await a.query(`DELETE FROM dj.t USING (VALUES (4), (5)) d(id) WHERE d.id = t.id`);
     await a.query(`MERGE INTO dj.t USING (VALUES (6)) s(id) ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = 'in tx'`);
-    expect(await rows(a, 'SELECT id, v FROM dj.t WHERE id BETWEEN 4 AND 6 ORDER BY id')).toEqual([['6', 'in tx']]);
-    expect(await rows(b, 'SELECT id, v FROM dj.t WHERE id BETWEEN 4 AND 6 ORDER BY id')).toEqual([['4', 'v4'], ['5', 'v5'], ['6', 'v6']]);
+    expect(await rowsOf(a, 'SELECT id, v FROM dj.t WHERE id BETWEEN 4 AND 6 ORDER BY id')).toEqual([['6', 'in tx']]);
+    expect(await rowsOf(b, 'SELECT id, v FROM dj.t WHERE id BETWEEN 4 AND 6 ORDER BY id')).toEqual([['4', 'v4'], ['5', 'v5'], ['6', 'v6']]);
     await a.query('ROLLBACK');
-    expect(await rows(a, 'SELECT id, v FROM dj.t WHERE id BETWEEN 4 AND 6 ORDER BY id')).toEqual([['4', 'v4'], ['5', 'v5'], ['6', 'v6']]);
+    expect(await rowsOf(a, 'SELECT id, v FROM dj.t WHERE id BETWEEN 4 AND 6 ORDER BY id')).toEqual([['4', 'v4'], ['5', 'v5'], ['6', 'v6']]);
     expect(await snapshots('t')).toBe(before);
     await a.query('BEGIN');
     await a.query(`UPDATE dj.t SET v = 'committed' FROM (VALUES (7)) u(id) WHERE u.id = t.id`);
     await a.query('COMMIT');
-    expect(await rows(b, 'SELECT v FROM dj.t WHERE id = 7')).toEqual([['committed']]);
+    expect(await rowsOf(b, 'SELECT v FROM dj.t WHERE id = 7')).toEqual([['committed']]);
     expect(await snapshots('t')).toBe(before + 1);
   });
 
@@ -132,7 +124,7 @@ describe('row changes driven by a join (Iceberg)', () => {
     expect(r.command).toBe('MERGE');
     expect(r.rowCount).toBe(1);
     await a.query({ text: 'MERGE INTO dj.t USING (SELECT $1::int8 AS id) s ON t.id = s.id WHEN NOT MATCHED THEN INSERT (id, v) VALUES (s.id, $2)', values: ['900', 'new'] });
-    expect(await rows(b, 'SELECT id, v FROM dj.t WHERE id IN (8, 900) ORDER BY id')).toEqual([['8', 'param'], ['900', 'new']]);
+    expect(await rowsOf(b, 'SELECT id, v FROM dj.t WHERE id IN (8, 900) ORDER BY id')).toEqual([['8', 'param'], ['900', 'new']]);
   });
 
   it('INSERT … ON CONFLICT on the primary key: upserts with parameters, one snapshot (append when it only inserts), staged in BEGIN', async () => {
@@ -155,10 +147,10 @@ describe('row changes driven by a join (Iceberg)', () => {
     expect(await snapshots('kv')).toBe(before + 2);
     await a.query('BEGIN');
     await a.query({ text: upsert, values: ['1', 'in tx'] });
-    expect(await rows(a, 'SELECT v, hits FROM dj.kv WHERE id = 1')).toEqual([['in tx', '2']]);
-    expect(await rows(b, 'SELECT v, hits FROM dj.kv WHERE id = 1')).toEqual([['one', '1']]);
+    expect(await rowsOf(a, 'SELECT v, hits FROM dj.kv WHERE id = 1')).toEqual([['in tx', '2']]);
+    expect(await rowsOf(b, 'SELECT v, hits FROM dj.kv WHERE id = 1')).toEqual([['one', '1']]);
     await a.query('ROLLBACK');
-    expect(await rows(b, 'SELECT id, v, hits FROM dj.kv ORDER BY id')).toEqual([['1', 'one', '1'], ['2', 'TWO', '2'], ['3', 'three', '1']]);
+    expect(await rowsOf(b, 'SELECT id, v, hits FROM dj.kv ORDER BY id')).toEqual([['1', 'one', '1'], ['2', 'TWO', '2'], ['3', 'three', '1']]);
     expect(await snapshots('kv')).toBe(before + 2);
   });
 });
