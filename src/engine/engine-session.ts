@@ -27,7 +27,7 @@ import { EngineSessionView } from './engine-session-view.ts';
 import { nodeBody, nodeKind, rangeVarName } from './ast.ts';
 import { lookupRelation } from './statements/ddl.ts';
 import { beginBlock, commitBlock, rollbackAll } from './statements/transaction-stmt.ts';
-import { needsImplicitBlock, writesData } from './implicit-block.ts';
+import { needsImplicitBlock, opensPipelineBlock } from './implicit-block.ts';
 import { MemoryTable } from './memory-table.ts';
 import type { Cursor } from './statements/cursor-stmt.ts';
 import { searchPathSchemas } from './search-path.ts';
@@ -46,8 +46,8 @@ export interface EnginePrepared extends PreparedStatement {
   bound: BoundQuery | null;
   catalogVersion: number;
   readonly givenParamTypes: readonly number[];
-  /** whether the statement writes (implicit-block.ts writesData), found at its first Execute */
-  writes?: boolean;
+  /** whether the statement writes or is a SET LOCAL (implicit-block.ts opensPipelineBlock), found at its first Execute */
+  opensBlock?: boolean;
 }
 
 export interface SqlPrepared {
@@ -346,9 +346,9 @@ export class EngineSession implements HandlerSession {
   executeNow(prepared: PreparedStatement, params: readonly unknown[], syncFollows = false): StatementResult | Promise<StatementResult> {
     const p = prepared as EnginePrepared;
     if (p.parsed === null) return EMPTY_RESULT;
-    // the pipeline's first write opens its implicit transaction; reads alone never pay for one, and neither
-    // does a write that Sync follows at once (alone in the transaction, it commits by itself as before)
-    if (!syncFollows && !this.tx.inBlock && (p.writes ??= writesData(p.parsed.ast))) {
+    // the pipeline's first write (or SET LOCAL) opens its implicit transaction; reads alone never pay for one, and
+    // neither does a write that Sync follows at once (alone in the transaction, it commits by itself as before)
+    if (!syncFollows && !this.tx.inBlock && (p.opensBlock ??= opensPipelineBlock(p.parsed.ast))) {
       beginBlock(this);
       this.pipelineBlock = true;
     }

@@ -6,7 +6,8 @@
  * together after the last statement; an error anywhere rolls all of them back.
  * The extended protocol's rule is the same from the first Execute after a Sync up to the next Sync (pgJDBC's
  * executeBatch sends Parse/Bind/Execute × N, then one Sync): EngineSession opens that block at the pipeline's
- * first writing Execute (`pipelineBlock`) and commits it at Sync, so read-only pipelines pay nothing.
+ * first writing Execute (`pipelineBlock`) and commits it at Sync, so read-only pipelines pay nothing. A SET LOCAL
+ * opens it too: in PostgreSQL it lasts until Sync (with a 25P01 warning, the pipeline being no block).
  * @see https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-EXT-QUERY
  * @see https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-MULTI-STATEMENT
  */
@@ -19,6 +20,13 @@ const WRITES = new Set(['InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt', '
 /** whether a statement writes: an extended-protocol pipeline opens its implicit transaction at the first one */
 export function writesData(ast: unknown): boolean {
   return WRITES.has(nodeKind(ast));
+}
+
+/** whether an extended-protocol Execute of the statement opens the pipeline's implicit transaction */
+export function opensPipelineBlock(ast: unknown): boolean {
+  const kind = nodeKind(ast);
+  if (WRITES.has(kind)) return true;
+  return kind === 'VariableSetStmt' && (ast as { VariableSetStmt?: { is_local?: boolean } }).VariableSetStmt?.is_local === true;
 }
 
 /**

@@ -19,6 +19,11 @@ import type { Env } from '../exec/context.ts';
 /** an ExecContext whose per-execution fields run() sets */
 type MutableContext = { -readonly [K in keyof ExecContext]: ExecContext[K] };
 
+/** the ExecContext fields take() copies: a field added to ExecContext fails to compile here until take() copies it */
+type CopiedField = 'session' | 'catalog' | 'transactionTimestamp' | 'statementTimestamp' | 'signal' | 'params' | 'scan' | 'memory';
+const everyFieldCopied: [Exclude<keyof ExecContext, CopiedField>] extends [never] ? true : never = true;
+void everyFieldCopied;
+
 const PLAN_KINDS: ReadonlySet<string> = new Set(['Projection', 'Filter', 'TableScan', 'Values', 'Limit']);
 /** expression kinds whose compiled closures keep nothing between evaluations (no Subquery, Aggregate, WindowFunc, SetCall) */
 const EXPR_KINDS: ReadonlySet<string> = new Set([
@@ -77,7 +82,7 @@ export class ReusablePlan {
   run(ctx: ExecContext): AsyncIterable<Batch> | null {
     if (this.running) return null;
     this.running = true;
-    Object.assign(this.ctx, ctx);
+    this.take(ctx);
     return this.stream();
   }
 
@@ -88,8 +93,22 @@ export class ReusablePlan {
    */
   runNow(ctx: ExecContext): Batch[] | undefined {
     if (this.running || this.root.executeSync === undefined) return undefined;
-    Object.assign(this.ctx, ctx);
+    this.take(ctx);
     return this.root.executeSync();
+  }
+
+  /** the execution's fields into the tree's context: one store each (Object.assign walks the keys per call) */
+  private take(ctx: ExecContext): void {
+    const own = this.ctx;
+    own.session = ctx.session;
+    own.catalog = ctx.catalog;
+    own.transactionTimestamp = ctx.transactionTimestamp;
+    own.statementTimestamp = ctx.statementTimestamp;
+    own.signal = ctx.signal;
+    own.params = ctx.params;
+    own.scan = ctx.scan;
+    // as Object.assign: an absent memory pool leaves the one before
+    if (ctx.memory !== undefined) own.memory = ctx.memory;
   }
 
   private async *stream(): AsyncIterable<Batch> {

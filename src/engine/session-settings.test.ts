@@ -71,6 +71,22 @@ describe('SessionSettings', () => {
     expect(s.takeChanges()).toEqual([]);
   });
 
+  it('reports a value only when it differs from the one last reported (ReportChangedGUCOptions)', () => {
+    const s = new SessionSettings();
+    expect(s.reported()).toContainEqual(['application_name', '']);
+    // a SET LOCAL undone before the next ReadyForQuery: nothing to report
+    s.pushFrame();
+    s.set('application_name', 'piped', true);
+    s.commitAll();
+    expect(s.takeChanges()).toEqual([]);
+    s.set('application_name', 'x', false);
+    expect(s.takeChanges()).toEqual([['application_name', 'x']]);
+    s.set('application_name', 'x', false);
+    expect(s.takeChanges()).toEqual([]);
+    s.reset('application_name');
+    expect(s.takeChanges()).toEqual([['application_name', '']]);
+  });
+
   it('shows values with units as PostgreSQL does', () => {
     const s = new SessionSettings();
     s.set('statement_timeout', '5000', false);

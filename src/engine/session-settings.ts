@@ -21,6 +21,8 @@ export class SessionSettings {
   private readonly custom = new Map<string, string>();
   private readonly frames: Frame[] = [];
   private readonly changed = new Set<string>();
+  /** each reported setting's value as last sent in ParameterStatus */
+  private readonly lastReported = new Map<string, string>();
   private changes = 0;
 
   /** grows with every change of any value: per-statement readers cache what they derive from the settings by it */
@@ -142,15 +144,23 @@ export class SessionSettings {
     while (this.frames.length > 0) this.rollbackFrame();
   }
 
+  /** reported settings changed since the last call whose value differs from the one last reported (ReportChangedGUCOptions) */
   takeChanges(): Array<[string, string]> {
     const out: Array<[string, string]> = [];
-    for (const name of this.changed) out.push([name, this.get(name) ?? '']);
+    for (const name of this.changed) {
+      const value = this.get(name) ?? '';
+      if (this.lastReported.get(name) === value) continue; // SET LOCAL undone by the same transaction's end
+      this.lastReported.set(name, value);
+      out.push([name, value]);
+    }
     this.changed.clear();
     return out;
   }
 
   reported(): Array<[string, string]> {
-    return SETTING_DEFS.filter((d) => d.report === true).map((d) => [d.name, this.get(d.name) ?? ''] as [string, string]);
+    const out = SETTING_DEFS.filter((d) => d.report === true).map((d) => [d.name, this.get(d.name) ?? ''] as [string, string]);
+    for (const [name, value] of out) this.lastReported.set(name, value);
+    return out;
   }
 
   info(): SettingInfo[] {

@@ -501,9 +501,14 @@ export class PgConnection implements WireIO {
     return this.flushNow();
   }
 
-  private async nextWithIdleTimeout(): Promise<FrontendMessage | null> {
+  /** not async itself: without a timer the queue's own promise is returned (no wrapping promise per round trip) */
+  private nextWithIdleTimeout(): Promise<FrontendMessage | null> {
     const ms = this.opts.idleSessionTimeoutMs;
     if (!ms || this.queue.size > 0 || this.session.transactionStatus() !== 'I') return this.queue.next();
+    return this.nextWithTimer(ms);
+  }
+
+  private async nextWithTimer(ms: number): Promise<FrontendMessage | null> {
     const timer = setTimeout(() => {
       this.fatal(new GatewayError('57P05', 'terminating connection due to idle-session timeout', { severity: 'FATAL' }));
     }, ms);

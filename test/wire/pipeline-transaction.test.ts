@@ -212,3 +212,51 @@ describe('an extended-protocol pipeline is one implicit transaction', () => {
     expect(r).toMatchObject({ types: '2DC2DCZ', status: 'I', rows: ['0', '0'] });
   });
 });
+
+describe('SET LOCAL, DECLARE and snapshots inside a pipeline', () => {
+  const show = (): Buffer[] => stmt('SHOW application_name');
+  const setLocal = (): Buffer[] => stmt("SET LOCAL application_name = 'piped'");
+  const warned = 'WARNING:25P01:SET LOCAL can only be used in transaction blocks';
+
+  it.each([
+    ['after the first writing Execute', [...ins('1', 'a'), ...setLocal(), ...show()], '2C12NC12DCZ', ['piped'], [1]],
+    ['in a read-only pipeline', [...cnt(), ...setLocal(), ...show()], '2DC12NC12DCZ', ['0', 'piped'], []],
+    ['first, before a write', [...setLocal(), ...show(), ...ins('1', 'a')], '12NC12DC2CZ', ['piped'], [1]],
+  ])('SET LOCAL %s warns 25P01 and lasts until Sync, with no ParameterStatus for the undone value', async (_, msgs, types_, rows, ids) => {
+    const r = await pipeline(...msgs, fe.sync());
+    expect(r).toMatchObject({ types: types_, status: 'I', notes: [warned], rows });
+    expect(await committed()).toEqual(ids);
+    expect(await pipeline(...show(), fe.sync())).toMatchObject({ types: '12DCZ', rows: [''] });
+  });
+
+  it('SET LOCAL then BEGIN: the value lasts until the block ends', async () => {
+    const r = await pipeline(...setLocal(), ...stmt('BEGIN'), ...show(), fe.sync());
+    expect(r).toMatchObject({ types: '12NC12C12DCSZ', status: 'T', rows: ['piped'] });
+    const end = await pipeline(fe.query('COMMIT'));
+    expect(end.types).toBe('CSZ');
+    expect(await pipeline(...show(), fe.sync())).toMatchObject({ rows: [''] });
+  });
+
+  it.each([
+    ['after a writing Execute', [...ins('1', 'a'), ...stmt('DECLARE c CURSOR FOR SELECT id FROM pipe.t')], '2C12EZ'],
+    ['in a read-only pipeline', [...cnt(), ...stmt('DECLARE c CURSOR FOR SELECT 1')], '2DC12EZ'],
+    ['first', stmt('DECLARE c CURSOR FOR SELECT 1'), '12EZ'],
+  ])('DECLARE without HOLD %s is 25P01 and the pipeline rolls back', async (_, msgs, types_) => {
+    const r = await pipeline(...msgs, ...stmt('FETCH ALL FROM c'), fe.sync());
+    expect(r).toMatchObject({ types: types_, status: 'I', notes: ['ERROR:25P01:DECLARE CURSOR can only be used in transaction blocks'] });
+    expect(await committed()).toEqual([]);
+    expect((await pipeline(...stmt('FETCH ALL FROM c'), fe.sync())).notes).toEqual(['ERROR:34000:cursor "c" does not exist']);
+  });
+
+  it('DECLARE WITH HOLD after a write outlives the pipeline and reads its committed row', async () => {
+    expect(await pipeline(...ins('1', 'a'), ...stmt('DECLARE h CURSOR WITH HOLD FOR SELECT id FROM pipe.t'), fe.sync())).toMatchObject({ types: '2C12CZ', notes: [] });
+    expect(await pipeline(...stmt('FETCH ALL FROM h'), ...stmt('CLOSE h'), fe.sync())).toMatchObject({ types: '12DC12CZ', rows: ['1'] });
+  });
+
+  it('a read-only pipeline reads each statement with a fresh snapshot (READ COMMITTED): a commit between two reads is seen', async () => {
+    raw.send(...cnt(), fe.flush());
+    expect(types(await raw.until('C'))).toBe('2DC');
+    await other.query("INSERT INTO pipe.t VALUES (7, 'x')");
+    expect(await pipeline(...cnt(), fe.sync())).toMatchObject({ types: '2DCZ', rows: ['1'] });
+  });
+});

@@ -40,7 +40,8 @@ export const runDeclareCursor: UtilityHandler = async (session, stmt, params) =>
   const name = String(body.portalname ?? '');
   const options = Number(body.options ?? 0);
   const holdable = (options & CURSOR_OPT_HOLD) !== 0;
-  if (!holdable && !session.tx.inBlock) {
+  // a pipeline's implicit transaction is no block (PostgreSQL's IsTransactionBlock is false in TBLOCK_STARTED)
+  if (!holdable && (!session.tx.inBlock || session.pipelineBlock)) {
     throw pgError(SqlState.no_active_sql_transaction, 'DECLARE CURSOR can only be used in transaction blocks');
   }
   if (session.cursors.has(name)) throw pgError(SqlState.duplicate_cursor, `cursor "${name}" already exists`);

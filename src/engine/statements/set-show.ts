@@ -65,9 +65,10 @@ function setValue(session: EngineSession, name: string, value: string, isLocal: 
     return;
   }
   if (lower === 'role') return;
-  if (!session.tx.inBlock && isLocal) {
+  if (isLocal && (!session.tx.inBlock || session.pipelineBlock)) {
+    // a pipeline's implicit transaction is no block either, but the value lasts until its Sync (as PostgreSQL)
     session.warning('SET LOCAL can only be used in transaction blocks', SqlState.no_active_sql_transaction);
-    return;
+    if (!session.tx.inBlock) return;
   }
   session.settings.set(name, value, isLocal);
 }

@@ -18,6 +18,8 @@ export class FilterExec implements ExecOperator {
 
   /** compiled on the first execution and kept: a reused operator tree (engine/reusable-plan.ts) runs again */
   private compiled?: { pred: ReturnType<typeof compileExpr>; vec: VecFn | null };
+  /** syncExprs of the predicate, kept: a reused tree (reusable-plan.ts) asks at every execution */
+  private sync?: boolean;
 
   private compile(): NonNullable<FilterExec['compiled']> {
     const pred = compileExpr(this.plan.predicate, this.env);
@@ -47,7 +49,7 @@ export class FilterExec implements ExecOperator {
 
   /** the small-plan fast path (operator.ts): the input's batches at hand, a predicate that never waits */
   executeSync(): Batch[] | undefined {
-    if (!syncExprs(this.plan.predicate)) return undefined;
+    if (!(this.sync ??= syncExprs(this.plan.predicate))) return undefined;
     const input = this.input.executeSync?.();
     if (input === undefined) return undefined;
     const { pred, vec } = this.compiled ?? this.compile();

@@ -18,6 +18,8 @@ export class ProjectionExec implements ExecOperator {
 
   /** compiled on the first execution and kept: a reused operator tree (engine/reusable-plan.ts) runs again */
   private compiled?: { fns: ReturnType<typeof compileAll>['fns']; prepare: ReturnType<typeof compileAll>['prepare']; direct: number[]; vc: VectorCompiler; vecs: (VecFn | null)[] };
+  /** syncExprs of the expressions, kept: a reused tree (reusable-plan.ts) asks at every execution */
+  private sync?: boolean;
 
   private compile(): NonNullable<ProjectionExec['compiled']> {
     const { fns, prepare } = compileAll(this.plan.exprs, this.env);
@@ -64,7 +66,7 @@ export class ProjectionExec implements ExecOperator {
 
   /** the small-plan fast path (operator.ts): the input's batches at hand, expressions that never wait */
   executeSync(): Batch[] | undefined {
-    if (!syncExprs(this.plan.exprs)) return undefined;
+    if (!(this.sync ??= syncExprs(this.plan.exprs))) return undefined;
     const input = this.input.executeSync?.();
     if (input === undefined) return undefined;
     const compiled = (this.compiled ??= this.compile());
