@@ -61,7 +61,9 @@ export function roundInterval(iv: Interval, typmod: number): Interval {
 export function dateToTimestamp(days: number): bigint {
   if (days === Infinity) return TIMESTAMP_INFINITY;
   if (days === -Infinity) return TIMESTAMP_NEG_INFINITY;
-  return checkTimestamp(BigInt(days) * USECS_PER_DAY);
+  const ts = BigInt(days) * USECS_PER_DAY;
+  // date2timestamp's own wording (a date past 294276 AD)
+  try { return checkTimestamp(ts); } catch { throw pgError(SqlState.datetime_field_overflow, 'date out of range for timestamp'); }
 }
 
 export function timestampToDate(ts: bigint): number {
