@@ -31,6 +31,22 @@ describe('TPC-H plan shapes at SF 1 estimates', () => {
     expect(joins(plan(19))).toEqual(['Inner Join (build: left)']);
   });
 
+  it('Q9: part and supplier join partsupp before lineitem, whose scan gets the green parts\' keys', () => {
+    // '%green%' filters partsupp's branch (a runtime filter on ps_partkey) instead of all 800,000 partsupp rows
+    // being built against lineitem ⋈ part; lineitem's join keeps one key per class, the part keys first
+    const lines = plan(9);
+    const li = lines.find((l) => l.includes('= lineitem.l_partkey'));
+    expect(li?.trim()).toBe('Inner Join (build: left): ((partsupp.ps_partkey = lineitem.l_partkey) AND (partsupp.ps_suppkey = lineitem.l_suppkey))');
+    const at = lines.indexOf(li!);
+    expect(lines.slice(at + 1).find((l) => l.includes('part.p_partkey'))?.trim()).toBe('Inner Join (build: left): (partsupp.ps_partkey = part.p_partkey)');
+    expect(lines.slice(at + 1).some((l) => l.includes('(partsupp.ps_suppkey = supplier.s_suppkey)'))).toBe(true);
+  });
+
+  it('Q5: the supplier join drops c_nationkey = s_nationkey, implied by the nation keys below it', () => {
+    const supplier = plan(5).find((l) => l.includes('lineitem.l_suppkey = supplier.s_suppkey'));
+    expect(supplier?.trim()).toBe('Inner Join: ((supplier.s_nationkey = nation.n_nationkey) AND (lineitem.l_suppkey = supplier.s_suppkey))');
+  });
+
   it('Q21: NOT EXISTS on the filtered l3 runs before EXISTS on the whole of l2 (order_filtering_joins)', () => {
     // the anti join keeps the rows whose key misses a third of lineitem, the semi join those that hit all of it
     expect(joins(plan(21)).slice(0, 2)).toEqual(['Semi Join (build: left)', 'Anti Join (build: left)']);

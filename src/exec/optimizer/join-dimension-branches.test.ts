@@ -36,6 +36,9 @@ const Q7 = `SELECT n1.name, n2.name, sum(f.amt) FROM supp s, fact f, ord o, cust
   WHERE s.sk = f.sk AND o.ok = f.ok AND c.ck = o.ck AND s.nk = n1.nk AND c.nk = n2.nk
     AND ((n1.name = 'FRANCE' AND n2.name = 'CHINA') OR (n1.name = 'CHINA' AND n2.name = 'FRANCE') OR (n1.name = 'GERMANY2' AND n2.name = 'GERMANY'))
   GROUP BY n1.name, n2.name`;
+const Q9 = `SELECT n.name, sum(li.amt - ps.cost) FROM part, supp s, li, ps, ord o, nat n
+  WHERE s.sk = li.sk AND ps.sk = li.sk AND ps.pk = li.pk AND part.pk = li.pk AND o.ok = li.ok AND s.nk = n.nk
+    AND part.name LIKE '%green%' GROUP BY n.name`;
 const Q3 = `SELECT o.ok, sum(f.amt) FROM cust c, ord o, fact f WHERE c.seg = 'BUILDING' AND c.ck = o.ck AND f.ok = o.ok AND o.od > 2 GROUP BY o.ok`;
 
 describe('join_dimension_branches: plan shape', () => {
@@ -72,6 +75,28 @@ describe('join_dimension_branches: plan shape', () => {
     const filtered = sql.replace("AND o.od = 4", "AND o.od = 4 AND n.name <> 'JAPAN'");
     expect(depth(optimizedExplain(snowflakeCatalog(), filtered), '(c.nk = n.nk)')).toBeGreaterThan(depth(optimizedExplain(snowflakeCatalog(), filtered), '(o.ck = c.ck)'));
     expect((await sameRows(filtered)).length).toBeGreaterThan(0);
+  });
+
+  it('hangs a dimension off the smaller child its key class also ties to the fact (TPC-H Q9: part off partsupp)', async () => {
+    const lines = optimizedExplain(snowflakeCatalog(), Q9);
+    // part and supp join ps before li meets it; li's join keeps one key per class, the filtered part keys first
+    expect(depth(lines, '(ps.pk = part.pk)')).toBeGreaterThan(depth(lines, 'li.pk'));
+    expect(depth(lines, '(ps.sk = s.sk)')).toBeGreaterThan(depth(lines, 'li.pk'));
+    expect(lines.find((l) => l.includes('li.pk'))).toMatch(/Join.*: \(\(ps\.pk = li\.pk\) AND \(ps\.sk = li\.sk\)\)$/);
+    const off = optimizedExplain(snowflakeCatalog(), Q9, ['join_dimension_branches']);
+    expect(depth(off, 'part.pk')).toBeGreaterThan(depth(off, 'ps.pk'));
+    expect((await sameRows(Q9)).length).toBeGreaterThan(1);
+    // every joined row, duplicates (li and ps repeat pairs) and NULL keys included
+    expect((await sameRows(Q9.replace('sum(li.amt - ps.cost)', 'li.amt, ps.cost, o.od').replace(' GROUP BY n.name', ''))).length).toBeGreaterThan(10);
+  });
+
+  it('drops an equality its join already implies, only within one type (TPC-H Q5: c_nationkey = s_nationkey)', async () => {
+    const on = optimizedExplain(snowflakeCatalog(), Q5).join('\n');
+    expect(on).not.toMatch(/c\.nk = s\.nk/);
+    const cross = `SELECT f.amt, s.sk, c.ck, n.name FROM fact f, ord o, cust c, supp s, nat n
+      WHERE f.ok = o.ok AND o.ck = c.ck AND f.sk = s.sk AND c.nk8 = s.nk AND s.nk = n.nk AND c.nk = n.nk`;
+    expect(optimizedExplain(snowflakeCatalog(), cross).join('\n')).toMatch(/c\.nk8 = s\.nk/);
+    expect((await sameRows(cross)).length).toBeGreaterThan(0);
   });
 
   it('makes no implied equality across types, and leaves stars, small joins and subquery conditions alone', () => {

@@ -25,6 +25,7 @@ import { andOf, conjunctsOf, someExpr, transformExpr, type ColumnRefExpr, type E
 import type { OptimizerRule } from './optimizer-rule.ts';
 import { transformPlanDown } from './plan-rewrite.ts';
 import { estimate } from './row-estimate.ts';
+import { ColumnClasses } from './column-classes.ts';
 
 export const joinDimensionBranches: OptimizerRule = {
   name: 'join_dimension_branches',
@@ -132,6 +133,7 @@ export function snowflake(root: LogicalPlan, built?: WeakSet<LogicalPlan>): Logi
     const l = leaves[li]!;
     const local = conjuncts.filter((c) => (c.leaves.size === 1 && c.leaves.has(li)) || (c.leaves.size === 0 && li === fact));
     for (const c of local) used.add(c);
+    placed(local);
     if (local.length === 0) return { plan: l.plan, order: [li] };
     const preds = local.map((c) => remap(c.expr, (i) => i - l.offset));
     const plan: LogicalPlan = l.plan.kind === 'Filter'
@@ -142,8 +144,9 @@ export function snowflake(root: LogicalPlan, built?: WeakSet<LogicalPlan>): Logi
   const join = (a: Branch, b: Branch): Branch => {
     const order = [...a.order, ...b.order];
     const inside = new Set(order);
-    const ready = conjuncts.filter((c) => !used.has(c) && c.leaves.size >= 2 && [...c.leaves].every((x) => inside.has(x)));
-    for (const c of ready) used.add(c);
+    const all = conjuncts.filter((c) => !used.has(c) && c.leaves.size >= 2 && [...c.leaves].every((x) => inside.has(x)));
+    for (const c of all) used.add(c);
+    const ready = placed(keyOrder(all));
     const at = positions(order);
     const plan: Join = {
       kind: 'Join', joinType: 'inner', left: a.plan, right: b.plan, lateral: false,
@@ -162,6 +165,31 @@ export function snowflake(root: LogicalPlan, built?: WeakSet<LogicalPlan>): Logi
       pos += leaves[x]!.width;
     }
     throw new Error(`join_dimension_branches: column ${i} outside its branch`);
+  };
+  // column classes of the conjuncts placed so far: a conjunct they imply is dropped (column-classes.ts)
+  const classes = new ColumnClasses();
+  const placed = (cs: readonly Conjunct[]): Conjunct[] => cs.filter((c) => {
+    const pair = columnEquality(c);
+    if (pair === null) return true;
+    if (classes.same(pair[0].index, pair[1].index)) return false;
+    classes.union(pair[0].index, pair[1].index);
+    return true;
+  });
+  // equalities over a class holding a filtered leaf's column first: a hash join's runtime key filter takes its
+  // first key (TPC-H Q9: the parts' keys, not all suppliers', filter lineitem)
+  const width = leaves.reduce((w, l) => Math.max(w, l.offset + l.width), 0);
+  const classSelectivity = (c: Conjunct): number => {
+    const pair = columnEquality(c);
+    if (pair === null) return 1;
+    let sel = 1;
+    for (let i = 0; i < width; i++) {
+      if (classes.same(i, pair[0].index) || classes.same(i, pair[1].index)) sel = Math.min(sel, est[leafOf(i)]!.selectivity);
+    }
+    return sel;
+  };
+  const keyOrder = (cs: readonly Conjunct[]): Conjunct[] => {
+    const sel = new Map(cs.map((c) => [c, classSelectivity(c)]));
+    return [...cs].sort((x, y) => sel.get(x)! - sel.get(y)!);
   };
   // rows reaching the top: the fact's times every leaf's filters (foreign-key joins keep the fact's rows)
   const flow = est[fact]!.rows * est.reduce((s, e, i) => (i === fact ? s : s * e!.selectivity), 1);
@@ -207,6 +235,8 @@ interface Edge {
   readonly conjunct: Conjunct;
   /** made from an equivalence class (`c_nationkey = s_nationkey AND s_nationkey = n_nationkey` ⇒ `c_nationkey = n_nationkey`) */
   readonly implied: boolean;
+  /** the equivalence class of its two columns (index into edgesOf's classes), -1 when it is no `col = col` */
+  readonly cls: number;
 }
 
 /** types whose `=` is transitive and exact (no collations, no -0/NaN), so an implied equality holds exactly */
@@ -222,10 +252,6 @@ function columnEquality(c: Conjunct): [ColumnRefExpr, ColumnRefExpr] | null {
 /** the equality edges between leaves: the conjuncts', then those their equivalence classes imply */
 function edgesOf(conjuncts: readonly Conjunct[], leafOf: (i: number) => number): Edge[] {
   const out: Edge[] = [];
-  for (const c of conjuncts) {
-    const e = equalityEdge(c, leafOf);
-    if (e !== null) out.push({ a: e[0], b: e[1], conjunct: c, implied: false });
-  }
   // classes of columns tied by the same `=` operator (same type)
   const classes: { op: Extract<Expr, { kind: 'Op' }>; cols: ColumnRefExpr[] }[] = [];
   for (const c of conjuncts) {
@@ -238,14 +264,20 @@ function edgesOf(conjuncts: readonly Conjunct[], leafOf: (i: number) => number):
     merged.cols = merged.cols.filter((x, i) => merged.cols.findIndex((y) => y.index === x.index) === i);
     classes.push(merged);
   }
-  for (const k of classes) {
+  for (const c of conjuncts) {
+    const e = equalityEdge(c, leafOf);
+    const pair = columnEquality(c);
+    const cls = pair === null ? -1 : classes.findIndex((k) => k.cols.some((x) => x.index === pair[0].index));
+    if (e !== null) out.push({ a: e[0], b: e[1], conjunct: c, implied: false, cls });
+  }
+  for (const [cls, k] of classes.entries()) {
     for (let i = 0; i < k.cols.length; i++) {
       for (let j = i + 1; j < k.cols.length; j++) {
         const [x, y] = [k.cols[i]!, k.cols[j]!];
         const [a, b] = [leafOf(x.index), leafOf(y.index)];
         if (a === b || out.some((e) => (e.a === a && e.b === b) || (e.a === b && e.b === a))) continue;
         const expr: Expr = { ...k.op, left: x, right: y };
-        out.push({ a, b, conjunct: { expr, leaves: new Set([a, b]) }, implied: true });
+        out.push({ a, b, conjunct: { expr, leaves: new Set([a, b]) }, implied: true, cls });
       }
     }
   }
@@ -275,8 +307,32 @@ function attach(n: number, fact: number, base: readonly number[], edges: readonl
       }
     }
     if (pick === null) return null;
-    parent[pick.leaf] = pick.parent;
-    if (pick.edge.implied) implied.push(pick.edge.conjunct);
+    const { parent: p, edge } = throughSmallerChild(pick.leaf, pick.parent, pick.edge, parent, base, edges);
+    parent[pick.leaf] = p;
+    if (edge.implied) implied.push(edge.conjunct);
   }
   return { parent, implied };
+}
+
+/**
+ * A leaf tied to its parent through an equivalence class that also ties a smaller child of that parent (still
+ * at least the leaf's size) hangs off that child instead: the parent gets the leaf's keys through the child's
+ * join anyway, and the child's branch is filtered before it is built. TPC-H Q9: `part` and `supplier` hang off
+ * `partsupp` (`p_partkey = ps_partkey = l_partkey`), so '%green%' shrinks partsupp's branch rather than
+ * lineitem ⋈ part building all of partsupp.
+ */
+function throughSmallerChild(leaf: number, par: number, edge: Edge, parent: readonly number[], base: readonly number[], edges: readonly Edge[]): { parent: number; edge: Edge } {
+  const tie = (x: number, y: number, cls: number): Edge | undefined => edges.find((e) => e.cls === cls && ((e.a === x && e.b === y) || (e.a === y && e.b === x)));
+  for (;;) {
+    if (edge.cls < 0) return { parent: par, edge };
+    let next: { q: number; e: Edge } | null = null;
+    for (let q = 0; q < parent.length; q++) {
+      if (q === par || q === leaf || parent[q] !== par || base[q]! < base[leaf]! || (next !== null && base[q]! >= base[next.q]!)) continue;
+      const lq = tie(leaf, q, edge.cls);
+      if (lq !== undefined && tie(q, par, edge.cls) !== undefined) next = { q, e: lq };
+    }
+    if (next === null) return { parent: par, edge };
+    par = next.q;
+    edge = next.e;
+  }
 }

@@ -3,7 +3,8 @@
  * (estimatedRows) of a big schema, so the optimizer treats `fact` as the fact table. NULL keys on every join
  * column, duplicate keys in the dimensions (nat has two rows for key 4, cust two for ck 7), keys without a
  * match on either side, and `nk8` — cust's nation key as int8 — for cross-type equalities.
- *   reg 5 · nat 25 · supp 1,000 · cust 20,000 · ord 200,000 · fact 1,000,000 (estimated)
+ *   reg 5 · nat 25 · supp 1,000 · cust 20,000 · ord 200,000 · fact 1,000,000 (estimated); TPC-H Q9's bridge:
+ *   part 200,000 · ps 800,000 · li 6,000,000 (estimated)
  */
 import { Oid, sqlType } from '../../common/pgtypes/oids.ts';
 import { MemoryCatalog } from '../../sql/testing/memory-catalog.ts';
@@ -34,5 +35,12 @@ export function snowflakeCatalog(): MemoryCatalog {
   ], 20_000);
   add('ord', [col('ok', Oid.int4), col('ck', Oid.int4), col('od', Oid.int4)], range(100).map((i) => [i, i % 17 === 0 ? null : i % 45, i % 10]), 200_000);
   add('fact', [col('ok', Oid.int4), col('sk', Oid.int4), col('amt', Oid.int4)], range(400).map((i) => [i % 37 === 0 ? null : i % 110, i % 12, i]), 1_000_000);
+  // TPC-H Q9's bridge: li references part and supp both directly and through ps (pk, sk); duplicate ps pairs
+  add('part', [col('pk', Oid.int4), col('name', Oid.text)], range(30).map((i) => [i % 29 === 0 ? null : i, i % 4 === 0 ? 'green' : 'red']), 200_000);
+  add('ps', [col('pk', Oid.int4), col('sk', Oid.int4), col('cost', Oid.int4)], [
+    ...range(60).map((i) => [i % 23 === 0 ? null : (i % 31) + 1, i % 19 === 0 ? null : i % 11, i]), [4, 4, 1000],
+  ], 800_000);
+  add('li', [col('ok', Oid.int4), col('pk', Oid.int4), col('sk', Oid.int4), col('amt', Oid.int4)],
+    range(300).map((i) => [i % 110, i % 41 === 0 ? null : i % 33, i % 37 === 0 ? null : i % 12, i]), 6_000_000);
   return cat;
 }
