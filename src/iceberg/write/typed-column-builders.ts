@@ -17,23 +17,34 @@ export interface ColumnBuilder {
   finish(): TypedColumn;
 }
 
+/**
+ * a validity bitmap for `capacity` rows whose first `valid` rows are marked valid (the rest 0): made when a column
+ * meets its first NULL, so a column without NULLs sets no bit per row
+ */
+export function validPrefixBitmap(capacity: number, valid: number): Uint8Array {
+  const bitmap = new Uint8Array(takeBuffer((capacity + 7) >> 3)).fill(0);
+  bitmap.fill(0xff, 0, valid >> 3);
+  if ((valid & 7) !== 0) bitmap[valid >> 3] = (1 << (valid & 7)) - 1;
+  return bitmap;
+}
+
 abstract class BitmapBuilder {
   length = 0;
   nullCount = 0;
-  protected readonly validity: Uint8Array;
+  /** null until the first NULL: every row so far is valid */
+  protected validity: Uint8Array | null = null;
 
-  constructor(protected readonly capacity: number) {
-    this.validity = new Uint8Array(takeBuffer((capacity + 7) >> 3)).fill(0);
-  }
+  constructor(protected readonly capacity: number) {}
 
   /** marks the next row valid and returns its index */
   protected next(): number {
     const i = this.length++;
-    this.validity[i >> 3]! |= 1 << (i & 7);
+    if (this.validity !== null) this.validity[i >> 3]! |= 1 << (i & 7);
     return i;
   }
 
   appendNull(): void {
+    this.validity ??= validPrefixBitmap(this.capacity, this.length);
     this.length++;
     this.nullCount++;
   }
@@ -152,12 +163,17 @@ export class Utf8Builder extends BitmapBuilder implements ColumnBuilder {
   private readonly offsets: Int32Array;
   private data: Uint8Array;
   private pos = 0;
+  /** `data` and the last source seen by appendBytes as DataViews: fields are copied four bytes a step */
+  private dataView: DataView;
+  private src: Uint8Array | null = null;
+  private srcView: DataView | null = null;
 
   constructor(capacity: number, bytesHint = 16) {
     super(capacity);
     this.offsets = new Int32Array(takeBuffer((capacity + 1) * 4));
     this.offsets[0] = 0;
     this.data = new Uint8Array(takeBuffer(Math.max(1024, capacity * bytesHint)));
+    this.dataView = new DataView(this.data.buffer);
   }
 
   private reserve(n: number): void {
@@ -167,6 +183,7 @@ export class Utf8Builder extends BitmapBuilder implements ColumnBuilder {
     const grown = new Uint8Array(takeBuffer(size));
     grown.set(this.data.subarray(0, this.pos));
     this.data = grown;
+    this.dataView = new DataView(grown.buffer);
   }
 
   /** src[start, end) (valid UTF-8), then `pad` blanks (char(n)) */
@@ -175,8 +192,15 @@ export class Utf8Builder extends BitmapBuilder implements ColumnBuilder {
     this.reserve(len + pad);
     const data = this.data;
     let p = this.pos;
-    if (len < 48) for (let k = start; k < end; k++) data[p++] = src[k]!;
-    else {
+    if (len < 48) {
+      if (src !== this.src) this.srcView = new DataView(src.buffer, src.byteOffset, src.byteLength);
+      this.src = src;
+      const sv = this.srcView!;
+      const dv = this.dataView;
+      let k = start;
+      for (; k + 4 <= end; k += 4, p += 4) dv.setInt32(p, sv.getInt32(k, true), true);
+      for (; k < end; k++) data[p++] = src[k]!;
+    } else {
       data.set(src.subarray(start, end), p);
       p += len;
     }

@@ -97,6 +97,39 @@ describe('TypedStage.appendGroups', () => {
     expect(got.flat().some((r) => r[3] === Infinity)).toBe(true);
   });
 
+  it('keeps every value: strings of 0–60 bytes from sources at any offset, a first NULL met after valid rows were staged', () => {
+    const n = 100;
+    const groups = 3;
+    const { perm, starts } = grouping(n, groups);
+    const stages = Array.from({ length: groups }, () => new TypedStage(2, 1024));
+    const want: unknown[][][] = Array.from({ length: groups }, () => []);
+    const letters = 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+    for (let k = 0; k < 3; k++) {
+      const s = new Utf8Builder(n);
+      const t = new Int32Builder(n, 'int');
+      const rows: unknown[][] = [];
+      for (let i = 0; i < n; i++) {
+        const r = k * n + i;
+        const text = r % 11 === 0 ? 'ü€'.repeat(r % 9) : letters.slice(0, r % 61);
+        // every field copied out of its own source array, most of them at an odd offset into it
+        const bytes = enc.encode(`${'#'.repeat(r % 4)}${text}`);
+        s.appendBytes(i % 2 === 0 ? bytes.subarray(0) : new Uint8Array(bytes), r % 4, bytes.length);
+        // column 1 has no NULL before batch 2, row 37
+        const v = k === 2 && i >= 37 && i % 5 === 2 ? null : r;
+        if (v === null) t.appendNull();
+        else t.append(v);
+        rows.push([text, v]);
+      }
+      const cols = [s.finish(), t.finish()];
+      expect(cols[1]!.kind === 'int32' && cols[1]!.validity === null).toBe(k < 2);
+      for (let g = 0; g < groups; g++) for (let at = starts[g]!; at < starts[g + 1]!; at++) want[g]!.push(rows[perm[at]!]!);
+      TypedStage.appendGroups(stages, cols, perm, starts, Int32Array.from({ length: groups }, (_, g) => starts[g + 1]! - starts[g]!));
+    }
+    const got = stages.map((st) => rowsOfBatch(st.finish()));
+    expect(got).toEqual(want);
+    expect(got.flat().filter((r) => r[1] === null).length).toBe(13);
+  });
+
   it('refuses more rows than a stage has room for', () => {
     const cols = batch(0, 10, false);
     const st = new TypedStage(5, 4);
