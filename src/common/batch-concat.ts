@@ -2,10 +2,12 @@
  * Batches glued end to end, column by column: a join's build side (exec/join-core.ts) and a scan worker's small
  * batches before they are packed for the main thread (iceberg/parallel/scan-worker.ts). Exact doubles attached to
  * decimal columns (pgtypes/numeric-column.ts) survive when every piece has them at one scale, so the receiver's
- * kernels need no Numeric → scaled conversion.
+ * kernels need no Numeric → scaled conversion; so do int8 columns' exact doubles (pgtypes/exact-int64-column.ts),
+ * so a build side's int8 keys hash as numbers, not a BigInt read per row.
  */
 import { isNullColumn, nullColumn, type Batch } from './batch.ts';
 import { attachScaledLike, materializeNumerics, scaledColumnOf } from './pgtypes/numeric-column.ts';
+import { attachConcatInt64 } from './pgtypes/exact-int64-column.ts';
 
 /** one column of the batches, end to end (shared null columns stay one shared null column) */
 function concatColumn(batches: readonly Batch[], c: number, n: number): readonly unknown[] {
@@ -43,6 +45,9 @@ function concatColumn(batches: readonly Batch[], c: number, n: number): readonly
       at += b.length;
     }
     attachScaledLike(dst, f, { f, scale, lazy });
+  } else if (!lazy) {
+    // int8 columns from the scan workers keep their exact doubles (or words): the build side's keys hash as numbers
+    attachConcatInt64(dst, batches.map((b) => ({ column: b.columns[c] ?? [], length: b.length })), n);
   }
   return dst;
 }

@@ -77,3 +77,48 @@ export function exactInt64Of(column: readonly unknown[], n: number): ExactInt64C
   }
   return a.f.length >= n ? a : undefined;
 }
+
+/**
+ * Attaches to `column` — pieces[0..] glued end to end, `n` rows — the pieces' int64 words or doubles, when every
+ * non-empty piece has them (common/batch-concat.ts: a join's build side keeps its int8 keys as doubles); words
+ * stay words (doubles on first use) when every piece still has its words. Returns whether it attached.
+ */
+export function attachConcatInt64(column: readonly unknown[], pieces: readonly { readonly column: readonly unknown[]; readonly length: number }[], n: number): boolean {
+  if (!LITTLE_ENDIAN) return false;
+  let words = true, any = false;
+  for (const p of pieces) {
+    if (p.length === 0) continue;
+    const a = attached.get(p.column);
+    if (a === undefined || a === null) return false;
+    if (!('words' in a)) words = false;
+    any = true;
+  }
+  if (!any) return false;
+  let nulls: Uint8Array | null = null;
+  const withNulls = (): Uint8Array => (nulls ??= new Uint8Array(n));
+  if (words) {
+    const out = new BigInt64Array(n);
+    let at = 0;
+    for (const p of pieces) {
+      if (p.length === 0) continue;
+      const a = attached.get(p.column) as PendingWords;
+      out.set(a.words.length === p.length ? a.words : a.words.subarray(0, p.length), at);
+      if (a.nulls !== null) withNulls().set(a.nulls.subarray(0, p.length), at);
+      at += p.length;
+    }
+    attached.set(column, { words: out, n, nulls });
+    return true;
+  }
+  const f = new Float64Array(n);
+  let at = 0;
+  for (const p of pieces) {
+    if (p.length === 0) continue;
+    const x = exactInt64Of(p.column, p.length);
+    if (x === undefined) return false;
+    f.set(x.f.length === p.length ? x.f : x.f.subarray(0, p.length), at);
+    if (x.nulls !== null) withNulls().set(x.nulls.subarray(0, p.length), at);
+    at += p.length;
+  }
+  attached.set(column, { f, nulls });
+  return true;
+}

@@ -70,4 +70,32 @@ describe('GroupStates', () => {
     expect(gs.final(1, 1999)).toBe(42n);
     expect(gs.final(1, 0)).toBe(0n);
   });
+  it('merges typed partial states (typedPart → mergeTyped) as the states would combine, across scales and past 2^52', () => {
+    // per part: [group, unscaled, scale] rows added; parts then merged into groups by another numbering
+    // 3000 × (2^40 - 1) per part: each part's double stays below 2^52, their merged sum does not
+    const many: [number, number, number][] = Array.from({ length: 3000 }, () => [1, 2 ** 40 - 1, 2]);
+    const parts: [number, number, number][][] = [
+      [[0, 150, 2], ...many, [1, -3, 2], [0, 7, 2]],
+      [...many, [0, 5, 3], [2, -9, 1]],
+      [[0, 1, 2], [1, 3, 2], ...many],
+    ];
+    const merged = new GroupStates([sum, avg, count], ctx);
+    const objects = [sum, avg, count].map((sp) => [0, 1, 2].map(() => sp.def.create(ctx, sp.argTypes, sp.type)));
+    for (const rows of parts) {
+      const gs = new GroupStates([sum, avg, count], ctx);
+      gs.ensure(3);
+      for (const [g, u, sc] of rows) {
+        for (const k of [0, 1]) gs.addScaled(k, g, u, sc);
+        gs.counts[2]![g]! += 1;
+        for (const k of [0, 1]) objects[k]![2 - g]!.step([Numeric.of(BigInt(u), sc)]);
+        objects[2]![2 - g]!.step([]);
+      }
+      expect([0, 1, 2].some((k) => gs.hasStates(k))).toBe(false);
+      // the parts' groups land in the merged table reversed
+      const gids = new Int32Array([2, 1, 0]);
+      merged.ensure(3);
+      for (const k of [0, 1, 2]) merged.mergeTyped(k, gids, 3, structuredClone(gs.typedPart(k, 3)));
+    }
+    for (const k of [0, 1, 2]) for (const g of [0, 1, 2]) expect(String(merged.final(k, g))).toBe(String(objects[k]![g]!.final()));
+  });
 });

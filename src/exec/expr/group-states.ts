@@ -42,6 +42,20 @@ const BIG_INPUT = 2n ** 40n;
 const INT_SUMS = new Set([2109, 2108]);
 const FLOAT_SUMS = new Set([2110, 2111]);
 
+/**
+ * The typed part of one aggregate's partial states, column-wise by group (kinds 'count' and 'sum' with no state
+ * object): what a scan worker's partial aggregate sends instead of a state object per group (exec/partial/).
+ */
+export interface TypedPartialStates {
+  /** count: rows per group; sum: values added per group */
+  readonly counts: Float64Array;
+  /** sum: the unscaled sum in a double (below 2^52), at `scales` (-1: nothing added); null for count */
+  readonly sums: Float64Array | null;
+  readonly scales: Int32Array | null;
+  /** sum: the part moved out of the double (sparse), or null when none was */
+  readonly bigs: readonly (bigint | undefined)[] | null;
+}
+
 export type TypedKind = 'count' | 'sum' | 'isum' | 'fsum' | 'minmax' | null;
 
 export class GroupStates {
@@ -126,6 +140,56 @@ export class GroupStates {
       states[g] = s;
     }
     return s;
+  }
+
+  /** whether aggregate k has a state object for any group (else its typed arrays hold everything) */
+  hasStates(k: number): boolean {
+    return this.#states[k]!.length > 0;
+  }
+
+  /**
+   * folds typed partial states of aggregate k (kind 'count' or 'sum'), as TypedPartialStates ships them, into
+   * groups gids[0 … n-1]: counts added; a sum at the group's scale added in the double, another scale merged
+   * into the group's state object (exact either way)
+   */
+  mergeTyped(k: number, gids: Int32Array, n: number, part: TypedPartialStates): void {
+    const cnt = this.counts[k]!, pc = part.counts;
+    if (this.kinds[k] === 'count') {
+      for (let j = 0; j < n; j++) { const g = gids[j]!; cnt[g] = cnt[g]! + pc[j]!; }
+      return;
+    }
+    const sums = this.sums[k]!, sc = this.sumScales[k]!, bigs = this.bigs[k]!;
+    const ps = part.sums!, pscale = part.scales!, pbig = part.bigs;
+    for (let j = 0; j < n; j++) {
+      const c = pc[j]!;
+      if (c === 0) continue;
+      const g = gids[j]!, scale = pscale[j]!, big = pbig === null ? undefined : pbig[j];
+      const cur = sc[g]!;
+      if (cur === scale || cur === -1) {
+        // both parts below 2^52: their sum is exact
+        const t = sums[g]! + ps[j]!;
+        if (t < SUM_LIMIT && t > -SUM_LIMIT) sums[g] = t;
+        else { bigs[g] = (bigs[g] ?? 0n) + BigInt(t); sums[g] = 0; }
+        if (big !== undefined) bigs[g] = (bigs[g] ?? 0n) + big;
+        sc[g] = scale;
+        cnt[g] = cnt[g]! + c;
+      } else {
+        const o = new NumericSum();
+        o.big = big ?? 0n;
+        o.small = ps[j]!;
+        o.scale = scale;
+        o.count = c;
+        scaledSumOf(this.state(k, g))!.merge(o);
+      }
+    }
+  }
+
+  /** groups 0 … n-1 of aggregate k (kind 'count' or 'sum') as TypedPartialStates (copies) */
+  typedPart(k: number, n: number): TypedPartialStates {
+    const counts = this.counts[k]!.slice(0, n);
+    if (this.kinds[k] === 'count') return { counts, sums: null, scales: null, bigs: null };
+    const bigs = this.bigs[k]!;
+    return { counts, sums: this.sums[k]!.slice(0, n), scales: this.sumScales[k]!.slice(0, n), bigs: bigs.length === 0 ? null : bigs.slice(0, n) };
   }
 
   /** adds unscaled × 10^-scale to group g's sum of aggregate k (kind 'sum') */

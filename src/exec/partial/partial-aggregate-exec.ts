@@ -1,7 +1,7 @@
 /**
  * PartialAggregateExec: Finalize Aggregate over partial aggregates run in the scan workers (issue #4). Each
  * pool task (a file, or a run of its row groups) scans, filters, projects and aggregates its rows into
- * partial states (run-fragment.ts); this thread merges them with combine() in task order — so groups come
+ * partial states (run-fragment.ts); this thread merges them in task order (partial-merge.ts) — so groups come
  * out in the order a main-thread HashAggregateExec would produce — and finalises. When the scan would not
  * go to the pool (no pool, few rows, a source other than Iceberg) it is a plain HashAggregateExec; so it is when
  * the first task's partial groups show that partial aggregation hardly reduces the rows (high-cardinality keys).
@@ -13,19 +13,17 @@
  */
 import type { Batch } from '../../common/batch.ts';
 import { emptyScanMetrics, type ScanContext } from '../../catalog/table-source.ts';
-import type { AggregateState } from '../../functions/registry-types.ts';
 import { IcebergTableSource } from '../../iceberg/iceberg-table-source.ts';
-import { fromCloneable } from '../../iceberg/parallel/cloneable.ts';
 import { runTasksInParallel } from '../../iceberg/parallel/parallel-scan.ts';
 import { sourceParallelScan } from '../../iceberg/parallel/source-parallel-scan.ts';
 import { someExpr, type Aggregate, type Filter } from '../../sql/index.ts';
-import { BatchBuilder, rowKey } from '../batch-util.ts';
+import { BatchBuilder } from '../batch-util.ts';
 import { BATCH_SIZE, checkAbort, queryMemory, type Env } from '../context.ts';
 import type { ExecOperator } from '../operator.ts';
 import { HashAggregateExec } from '../operators/hash-aggregate-exec.ts';
 import { resolveFilters } from '../optimizer/resolve-pushed.ts';
 import type { FragmentRequest, PartialGroups } from './run-fragment.ts';
-import { unpackStateInto } from './state-wire.ts';
+import { PartialMerge } from './partial-merge.ts';
 import { wireEvalContext } from './worker-eval-context.ts';
 import { fragmentChain, workerFragmentOf } from './worker-fragment.ts';
 import { finalAggregateMode } from '../exchange/final-aggregate-mode.ts';
@@ -81,11 +79,6 @@ const MAX_GROUPS_PER_ROW = 0.1;
 const MIN_GROUPS_TO_JUDGE = 1000;
 const JUDGE_ROWS = 65_536;
 
-interface Group {
-  readonly keys: unknown[];
-  readonly states: AggregateState[];
-}
-
 export class PartialAggregateExec implements ExecOperator {
   readonly name = 'PartialAggregateExec';
   constructor(private readonly plan: Aggregate, private readonly input: ExecOperator, private readonly env: Env) {}
@@ -127,14 +120,10 @@ export class PartialAggregateExec implements ExecOperator {
     }
   }
 
-  /** merges every task's partial groups here, in task order; the groups count against the query's budget */
+  /** merges every task's partial groups here, in task order (partial-merge.ts); the groups count against the query's budget */
   async *#mergeOnMain(pool: SourceParallelScan, request: FragmentRequest, mem: AggregateMemory, serial: { ran: boolean }): AsyncIterable<Batch> {
-    const ctx = this.env.ctx;
     const { aggregates, groupKeys } = this.plan;
-    const fresh = (): AggregateState[] => aggregates.map((a) => a.def.create(ctx, a.argTypes, a.type));
-    const groups = new Map<string, Group>();
-    const order: Group[] = [];
-    const keyOids = request.fragment.keyOids;
+    const merged = new PartialMerge(request.fragment.keyOids, aggregates, this.env.ctx);
     const judged = { groups: 0, rows: 0, done: false };
     for await (const r of runTasksInParallel(pool.scan, pool.tasks, pool.fields, pool.read, request)) {
       checkAbort(this.env);
@@ -154,36 +143,23 @@ export class PartialAggregateExec implements ExecOperator {
         }
         judged.done = judged.rows >= JUDGE_ROWS;
       }
-      for (const part of parts) this.#mergeInto(part, keyOids, groups, order, mem);
+      for (const part of parts) {
+        merged.add(part);
+        mem.afterGroups(part.count, merged.size, (g) => merged.keysOf(g));
+      }
     }
     // no GROUP BY: an empty input still yields one row (count = 0), as HashAggregateExec
-    if (groupKeys.length === 0 && order.length === 0) order.push({ keys: [], states: fresh() });
+    const count = groupKeys.length === 0 ? Math.max(1, merged.size) : merged.size;
+    const width = groupKeys.length;
     const out = new BatchBuilder(this.plan.columns.length, BATCH_SIZE);
-    for (const g of order) {
-      out.push([...g.keys, ...g.states.map((s) => s.final() ?? null)]);
+    const row = new Array<unknown>(this.plan.columns.length);
+    for (let g = 0; g < count; g++) {
+      for (let c = 0; c < width; c++) row[c] = merged.keyAt(c, g);
+      for (let k = 0; k < aggregates.length; k++) row[width + k] = merged.final(k, g);
+      out.push(row);
       if (out.full()) yield out.take();
     }
     if (out.length > 0) yield out.take();
-  }
-
-  /** combines one pack of partial groups into `groups` (new keys appended to `order`) */
-  #mergeInto(part: PartialGroups, keyOids: readonly number[], groups: Map<string, Group>, order: Group[], mem: AggregateMemory): void {
-    const ctx = this.env.ctx;
-    const aggregates = this.plan.aggregates;
-    for (let g = 0; g < part.count; g++) {
-      const keys = part.keys.map((col, c) => (part.keysTagged[c] ? fromCloneable(col[g]) : col[g]));
-      const hk = rowKey(keys, keyOids);
-      const states = part.states.map((packed, k) => unpackStateInto(aggregates[k]!.def.create(ctx, aggregates[k]!.argTypes, aggregates[k]!.type), packed, g));
-      const known = groups.get(hk);
-      if (known === undefined) {
-        const group = { keys, states };
-        groups.set(hk, group);
-        order.push(group);
-      } else {
-        known.states.forEach((s, k) => s.combine!(states[k]!));
-      }
-    }
-    mem.afterBatch(part.count, order);
   }
 
   /** the final aggregate hash-partitioned across the workers (exchange/): one partition per pool thread */

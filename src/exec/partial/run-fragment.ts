@@ -18,6 +18,7 @@ import { compileShared } from '../expr/compile-shared.ts';
 import { GroupLookup } from '../group-lookup.ts';
 import { TypedPartialGroups } from './typed-partial-groups.ts';
 import { VectorAggregation } from '../expr/vector-aggregate.ts';
+import type { TypedPartialStates } from '../expr/group-states.ts';
 import { GroupBytes } from '../memory/group-bytes.ts';
 import type { ExecOperator } from '../operator.ts';
 import { FilterExec } from '../operators/filter-exec.ts';
@@ -48,6 +49,8 @@ export interface PartialGroups {
   readonly keys: readonly (readonly unknown[])[];
   readonly keysTagged: readonly boolean[];
   readonly states: readonly PackedStates[];
+  /** instead of `states` (then empty): per aggregate, the groups' typed counts and sums (typed-partial-groups.ts takeTyped) */
+  readonly typed?: readonly TypedPartialStates[];
   /** groups packed earlier in the task, when its table was flushed (run-fragment.ts), in order */
   readonly earlier?: readonly PartialGroups[];
 }
@@ -150,6 +153,11 @@ export async function runFragment(
   const pack = (groups: readonly Group[]): PartialGroups | PartitionedPartial => (req.partitions !== undefined
     ? partitionGroups(groups, f.keyOids, aggs.length, req.partitions, transfer)
     : packGroups(groups, f.groupKeys.length, aggs.length));
+  // to the main thread's merge, counts and numeric sums go as typed arrays when no group needed a state object
+  const packTyped = (t: TypedPartialGroups): PartialGroups | PartitionedPartial => {
+    const taken = req.partitions === undefined ? t.takeTyped() : null;
+    return taken === null ? pack(t.take()) : packTypedGroups(taken.count, taken.keys, taken.states, transfer);
+  };
   for await (const b of input.execute()) {
     if (canceled()) return null;
     if (typed !== null) {
@@ -183,16 +191,29 @@ export async function runFragment(
     else size.add(b.length, groups.length, (g) => groups[g]!.keys);
     if (size.bytes > flushBytes) {
       // the table is packed (typed columns, far smaller than the group objects) and emptied
-      packed.push(pack(typed !== null ? typed.take() : order));
+      packed.push(typed !== null ? packTyped(typed) : pack(order));
       order = [];
       lookup = newLookup();
       size.reset();
     }
   }
-  const last = pack(typed !== null ? typed.take() : order);
+  const last = typed !== null ? packTyped(typed) : pack(order);
   if (packed.length === 0) return last;
   if (isPartitionedPartial(last)) return { ...last, earlier: packed as PartitionedPartial[] };
   return { ...last, earlier: packed as PartialGroups[] };
+}
+
+/** typed groups for the main thread's merge: key columns as packGroups sends them, the typed arrays moved */
+function packTypedGroups(count: number, keyCols: unknown[][], typed: readonly TypedPartialStates[], transfer: ArrayBufferLike[]): PartialGroups {
+  const keysTagged = keyCols.map((col) => col.some((v) => typeof v === 'object' && v !== null));
+  for (const t of typed) for (const a of [t.counts, t.sums, t.scales]) if (a !== null) transfer.push(a.buffer);
+  return {
+    count,
+    keys: keyCols.map((col, c) => (keysTagged[c] ? col.map(toCloneable) : col)),
+    keysTagged,
+    states: [],
+    typed,
+  };
 }
 
 /** groups column-wise for the main thread's merge (partial-aggregate-exec.ts) */

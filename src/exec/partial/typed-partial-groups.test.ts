@@ -1,23 +1,20 @@
 /**
  * The worker fragment's partial aggregate (run-fragment.ts) with typed groups (typed-partial-groups.ts) and
- * without: the rows of a table split into tasks, each task's packed partial groups merged as
- * PartialAggregateExec merges them, must give the main thread's serial HashAggregate answer — same groups,
- * same order, same digits and display scales — also when every batch flushes the group table.
+ * without: the rows of a table split into tasks, each task's packs of partial groups (typed counts and sums, or
+ * state objects) merged by PartialMerge as PartialAggregateExec merges them, must give the main thread's serial
+ * HashAggregate answer — same groups, same order, same digits and display scales — also when every batch
+ * flushes the group table.
  */
 import { describe, expect, it } from 'vitest';
 import type { Batch } from '../../common/batch.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import { Oid, sqlType } from '../../common/pgtypes/oids.ts';
-import type { AggregateState } from '../../functions/registry-types.ts';
 import { initParser, type Aggregate, type LogicalPlan } from '../../sql/index.ts';
 import { MemoryCatalog, MemoryTable, testSession } from '../../sql/testing/memory-catalog.ts';
-import { fromCloneable } from '../../iceberg/parallel/cloneable.ts';
-import { rowKey } from '../batch-util.ts';
 import type { ExecContext } from '../context.ts';
 import { bindSql, runSql } from '../testing/run-sql.ts';
-import { aggregateOfKey } from './expr-wire.ts';
 import { runFragment, type PartialGroups } from './run-fragment.ts';
-import { unpackStateInto } from './state-wire.ts';
+import { PartialMerge } from './partial-merge.ts';
 import { wireEvalContext } from './worker-eval-context.ts';
 import { workerFragmentOf } from './worker-fragment.ts';
 
@@ -68,13 +65,13 @@ function ctxOf(cat: MemoryCatalog): ExecContext {
 }
 
 /** the fragment run over `tasks` slices of the table's rows (batches of 500), merged and finalised as on the main thread */
-async function viaWorkers({ cat, rows: src }: { cat: MemoryCatalog; rows: unknown[][] }, sql: string, tasks: number, flushBytes?: number): Promise<string[][]> {
+async function viaWorkers({ cat, rows: src }: { cat: MemoryCatalog; rows: unknown[][] }, sql: string, tasks: number, flushBytes?: number): Promise<{ rows: string[][]; typedPacks: number; objectPacks: number }> {
   const agg = aggregateOf(bindSql(cat, sql).plan);
   const fragment = workerFragmentOf(agg);
   if (fragment === null) throw new Error('not a worker fragment');
   const ctx = ctxOf(cat);
-  const groups = new Map<string, { keys: unknown[]; states: AggregateState[] }>();
-  const order: { keys: unknown[]; states: AggregateState[] }[] = [];
+  const merge = new PartialMerge(fragment.keyOids, agg.aggregates, ctx);
+  let typedPacks = 0, objectPacks = 0;
   const per = Math.ceil(ROWS / tasks);
   for (let t = 0; t < tasks; t++) {
     const slice = src.slice(t * per, (t + 1) * per);
@@ -86,25 +83,16 @@ async function viaWorkers({ cat, rows: src }: { cat: MemoryCatalog; rows: unknow
     }
     const last = await runFragment({ fragment, eval: wireEvalContext(ctx), ...(flushBytes === undefined ? {} : { flushBytes }) }, batches(), () => false) as PartialGroups;
     for (const part of [...(last.earlier ?? []), last]) {
-      for (let g = 0; g < part.count; g++) {
-        const keys = part.keys.map((col, c) => (part.keysTagged[c] ? fromCloneable(col[g]) : col[g]));
-        const states = part.states.map((packed, k) => {
-          const a = fragment.aggregates[k]!;
-          return unpackStateInto(aggregateOfKey(a.def).create(ctx, a.argTypes, a.type), packed, g);
-        });
-        const hk = rowKey(keys, fragment.keyOids);
-        const known = groups.get(hk);
-        if (known === undefined) {
-          groups.set(hk, { keys, states });
-          order.push({ keys, states });
-        } else known.states.forEach((s, k) => s.combine!(states[k]!));
-      }
+      // what the worker posts is structured-cloned on its way to the main thread
+      merge.add(structuredClone(part));
+      if (part.typed !== undefined) typedPacks++;
+      else objectPacks++;
     }
   }
-  if (agg.groupKeys.length === 0 && order.length === 0) {
-    order.push({ keys: [], states: fragment.aggregates.map((a) => aggregateOfKey(a.def).create(ctx, a.argTypes, a.type)) });
-  }
-  return order.map((g) => [...g.keys, ...g.states.map((s) => s.final() ?? null)].map(show));
+  const count = agg.groupKeys.length === 0 ? Math.max(1, merge.size) : merge.size;
+  const rows: string[][] = [];
+  for (let g = 0; g < count; g++) rows.push([...merge.keysOf(g), ...agg.aggregates.map((_a, k) => merge.final(k, g))].map(show));
+  return { rows, typedPacks, objectPacks };
 }
 
 const show = (v: unknown): string => (v === null ? 'NULL' : String(v));
@@ -127,8 +115,24 @@ describe('TypedPartialGroups in the worker fragment', () => {
     const t = table();
     const serial = (await runSql(t.cat, sql)).rows.map((r) => r.map(show));
     expect(serial.length).toBe(sql.includes('d < 0 GROUP BY') ? 0 : sql.includes('GROUP BY k, g') ? 40 : serial.length || 1);
-    expect(await viaWorkers(t, sql, 3)).toEqual(serial);
+    expect((await viaWorkers(t, sql, 3)).rows).toEqual(serial);
     // every batch flushes the group table: keys repeat across packs and merge all the same
-    expect(await viaWorkers(t, sql, 2, 1)).toEqual(serial);
+    expect((await viaWorkers(t, sql, 2, 1)).rows).toEqual(serial);
+  });
+
+  it('sends counts and numeric sums as typed arrays, and merges them with packs of state objects', async () => {
+    await initParser();
+    const t = table();
+    const typedOnly = 'SELECT k, sum(q), avg(q), count(*), count(q) FROM t GROUP BY k';
+    const serial = (await runSql(t.cat, typedOnly)).rows.map((r) => r.map(show));
+    const typed = await viaWorkers(t, typedOnly, 3);
+    expect(typed).toEqual({ rows: serial, typedPacks: 3, objectPacks: 0 });
+    // p passes the typed sum's input limit every 997 rows: packs holding such a row carry state objects, the others typed arrays
+    const mixed = 'SELECT g, sum(p), avg(p), count(*), sum(q) FROM t GROUP BY g';
+    const serialMixed = (await runSql(t.cat, mixed)).rows.map((r) => r.map(show));
+    const flushed = await viaWorkers(t, mixed, 2, 1);
+    expect(flushed.rows).toEqual(serialMixed);
+    expect(flushed.typedPacks).toBeGreaterThan(0);
+    expect(flushed.objectPacks).toBeGreaterThan(0);
   });
 });

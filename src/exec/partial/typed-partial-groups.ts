@@ -5,7 +5,9 @@
  * (GroupStates). Only when the groups are taken (a flush, or the task's end) does each group get its
  * AggregateState objects, the typed part folded in — the states run-fragment.ts packs as before, so the main
  * thread merges them unchanged. Used when every aggregate vectorizes and its typed part folds into a plain
- * state: count, sum / avg over numeric, min / max, or none (its state object is stepped directly). One or
+ * state: count, sum / avg over numeric, min / max, or none (its state object is stepped directly). When every
+ * aggregate is a count or numeric sum / avg kept wholly in typed arrays, `takeTyped` hands those arrays over
+ * instead (partial-merge.ts adds them by group id: no state object per group on either thread). One or
  * two one-character string keys (flags, as TPC-H Q1's) find their group by a dense code (char-key-memo.ts).
  */
 import type { Batch } from '../../common/batch.ts';
@@ -14,7 +16,7 @@ import { NumericSum } from '../../functions/numeric-sum.ts';
 import type { AggregateState, EvalContext } from '../../functions/registry-types.ts';
 import type { Expr } from '../../sql/index.ts';
 import type { RowFn } from '../expr/compile-expr.ts';
-import { GroupStates, scaledSumOf, type GroupStateSpec } from '../expr/group-states.ts';
+import { GroupStates, scaledSumOf, type GroupStateSpec, type TypedPartialStates } from '../expr/group-states.ts';
 import type { VectorAggregation } from '../expr/vector-aggregate.ts';
 import { GroupTable } from '../group-table.ts';
 import { CharKeyMemo } from './char-key-memo.ts';
@@ -98,6 +100,25 @@ export class TypedPartialGroups {
     this.vector.accumulateGroups(b.columns, n, this.#gids, this.#states);
   }
 
+  /**
+   * every group so far as key columns and typed states (no state object per group), in first-seen order, the
+   * table starting empty again; null (nothing taken) unless every aggregate is a count or a numeric sum / avg
+   * whose groups all stayed in the typed arrays
+   */
+  takeTyped(): { count: number; keys: unknown[][]; states: TypedPartialStates[] } | null {
+    const gs = this.#states;
+    for (let k = 0; k < gs.kinds.length; k++) {
+      const kind = gs.kinds[k];
+      if ((kind !== 'count' && kind !== 'sum') || gs.hasStates(k)) return null;
+    }
+    const table = this.#table, count = table.size;
+    gs.ensure(count);
+    const keys = this.keyOids.map((_o, c) => table.keySlice(c, 0, count));
+    const states = gs.kinds.map((_k, k) => gs.typedPart(k, count));
+    this.#reset();
+    return { count, keys, states };
+  }
+
   /** every group so far with its states (typed parts folded in), in first-seen order; the table starts empty again */
   take(): PartialGroup[] {
     const table = this.#table, gs = this.#states;
@@ -109,10 +130,14 @@ export class TypedPartialGroups {
       for (let k = 0; k < this.specs.length; k++) states.push(foldedState(gs, k, g));
       out[g] = { keys: this.keysOf(g), states };
     }
+    this.#reset();
+    return out;
+  }
+
+  #reset(): void {
     this.#table = new GroupTable(this.keyOids);
     this.#chars?.reset();
     this.#states = new GroupStates(this.specs, this.ctx);
-    return out;
   }
 }
 
