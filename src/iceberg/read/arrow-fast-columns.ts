@@ -18,7 +18,7 @@ import { Type, type Data, type DataType } from 'apache-arrow';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import { attachLazyScaled, attachScaled, LAZY_NUMERIC } from '../../common/pgtypes/numeric-column.ts';
 import type { IcebergType, NestedField, PrimitiveType } from '../spec/schema.ts';
-import { exactDoublesOf } from './exact-doubles.ts';
+import { exactDoublesAtRows, exactDoublesOf } from './exact-doubles.ts';
 
 const TWO32 = 4294967296;
 /** high word bound of a non-negative value < 2^53 (w1 < 2^21) */
@@ -85,12 +85,11 @@ const isScaledOnly = (t: PrimitiveType): boolean => (t as PrimitiveType & { [SCA
  */
 function lazyDecimal128Values(d: Data, scale: number, rows: Rows): unknown[] | null {
   const n = rows === null ? d.length : rows.length, out = new Array<unknown>(n);
-  const exact = exactDoublesOf(d);
+  // all rows: the decoder's doubles themselves (batches are immutable: nothing writes into an attachment)
+  const exact = rows === null ? exactDoublesOf(d) : exactDoublesAtRows(d, rows);
   if (exact !== undefined) {
     const bm = nullsOf(d), off = d.offset;
-    // all rows: the decoder's doubles themselves (batches are immutable: nothing writes into an attachment)
-    const f = rows === null ? (exact.length === n ? exact : exact.subarray(0, n)) : new Float64Array(n);
-    if (rows !== null) for (let k = 0; k < n; k++) f[k] = exact[rows[k]!]!;
+    const f = exact.length === n ? exact : exact.subarray(0, n);
     if (bm === null) out.fill(LAZY_NUMERIC);
     else for (let k = 0; k < n; k++) out[k] = isNullAt(bm, off + (rows === null ? k : rows[k]!)) ? null : LAZY_NUMERIC;
     attachLazyScaled(out, f, scale);
@@ -116,13 +115,14 @@ function lazyDecimal128Values(d: Data, scale: number, rows: Rows): unknown[] | n
 function decimal128Values(d: Data, scale: number, rows: Rows): unknown[] {
   const n = rows === null ? d.length : rows.length, out = new Array<unknown>(n);
   const bm = nullsOf(d), off = d.offset;
-  const exact = exactDoublesOf(d);
+  // a pick of rows reads just their doubles (exactDoublesAtRows: indexed by k)
+  const exact = rows === null ? exactDoublesOf(d) : exactDoublesAtRows(d, rows);
   if (exact !== undefined) {
     const f = new Float64Array(n);
     for (let k = 0; k < n; k++) {
       const i = rows === null ? k : rows[k]!;
       if (bm !== null && isNullAt(bm, off + i)) { out[k] = null; continue; }
-      const u = exact[i]!;
+      const u = exact[k]!;
       f[k] = u;
       out[k] = u >= -SMALL && u < SMALL ? smallNumeric(u, scale) : Numeric.of(BigInt(u), scale);
     }

@@ -22,9 +22,10 @@ import { perDictionaryEntry } from './arrow-dictionary-filter.ts';
 
 /**
  * indexes (ascending) of the rows of `length` that may match, `complete` when every conjunct was judged (else
- * the caller applies the whole filter to those rows' values too), or null when nothing here could judge them
+ * the caller applies the whole filter to those rows' values too), or null when nothing here could judge them.
+ * `keep` (written): 1 for the rows still in question, 0 for rows an earlier pass ruled out; absent: every row.
  */
-export type ArrowRowSelect = (data: readonly (Data | undefined)[], length: number) => { readonly rows: number[]; readonly complete: boolean } | null;
+export type ArrowRowSelect = (data: readonly (Data | undefined)[], length: number, keep?: Uint8Array) => { readonly rows: number[]; readonly complete: boolean } | null;
 
 const INT32_TYPES = new Set(['int', 'date']);
 const INT64_TYPES = new Set(['long', 'timestamp', 'timestamptz']);
@@ -253,8 +254,9 @@ function orNode(parts: readonly (Compiled | null)[]): Compiled | null {
 export function compileArrowSelect(p: BoundPredicate, indexOfId: ReadonlyMap<number, number>): ArrowRowSelect | null {
   const top = compile(p, indexOfId);
   if (top === null) return null;
-  return (data, length) => {
-    const keep = new Uint8Array(length).fill(1);
+  return (data, length, initial) => {
+    // `initial`: rows already ruled out by an earlier pass (0), which no conjunct visits again
+    const keep = initial ?? new Uint8Array(length).fill(1);
     const j = top.node(data, length, keep);
     if (j === NOTHING) return null;
     const rows: number[] = [];

@@ -83,9 +83,11 @@ export async function* readFileScanTask(
     if (test !== null) {
       const columns = [...referencedFieldIds(options.filter)].flatMap((id) => indexOfId.get(id) ?? []);
       const selectArrow = compileArrowSelect(options.filter, indexOfId);
+      const lead = leadColumnOf(options.filter, indexOfId);
       chunkFilter = {
         columns,
         predicate: options.filter,
+        ...(lead === null ? {} : { lead: [lead] }),
         ...(options.lateHistory === undefined ? {} : { history: options.lateHistory }),
         ...(selectArrow === null ? {} : { selectArrow }),
         select: (cols, length) => {
@@ -130,4 +132,26 @@ export async function* readFileScanTask(
     }
     yield { length, columns: out };
   }
+}
+
+const LEAD_TYPES = new Set(['int', 'long', 'date']);
+
+/**
+ * the request index of the column of the filter's selective integer conjunct — an IN list (a join's runtime key
+ * filter) or `=` in its top-level AND next to conjuncts on other columns — or null (late-materialization.ts
+ * decodes and judges it before the other filter columns)
+ */
+function leadColumnOf(filter: BoundPredicate, indexOfId: ReadonlyMap<number, number>): number | null {
+  if (filter.kind !== 'and') return null;
+  let lead: number | null = null;
+  for (const c of filter.args) {
+    if ((c.kind === 'in' || (c.kind === 'compare' && c.op === '=')) && LEAD_TYPES.has(c.type.name)) {
+      const at = indexOfId.get(c.fieldId);
+      if (at !== undefined && (lead === null || c.kind === 'in')) lead = at;
+    }
+  }
+  if (lead === null) return null;
+  // worth it only when some conjunct reads another column
+  const ids = referencedFieldIds(filter);
+  return ids.size > 1 ? lead : null;
 }

@@ -18,6 +18,15 @@ describe('IntKeySet', () => {
     agreesWithSet([-5, -1, 0, 31, 32, 33, 63, 64], -40, 100);
   });
 
+  it('a long key list is a bitmap up to 512 KiB however spread (a runtime key filter: q19 part keys)', () => {
+    const keys = Array.from({ length: 486 }, (_, i) => 1 + ((i * 7919) % 200_000));
+    expect(IntKeySet.of(keys).dense).toBe(true);
+    agreesWithSet(keys, -5, 200_005);
+    // a few keys as spread stay a Set, and so do long lists spanning more than 2^22
+    expect(IntKeySet.of([1, 200_000]).dense).toBe(false);
+    expect(IntKeySet.of(Array.from({ length: 100 }, (_, i) => i * 50_000)).dense).toBe(false);
+  });
+
   it('sparse, huge or non-integral key lists keep a Set', () => {
     const sparse = [0, 2_000_000_000];
     expect(IntKeySet.of(sparse).dense).toBe(false);

@@ -178,13 +178,17 @@ function exactDoublesInPlace(src: Int32Array): Float64Array | null {
  * reads the exact doubles instead (exact-doubles.ts), so scans that only aggregate or compare them never
  * write 16 bytes per value.
  */
-function lazyDecimalData(type: Decimal, src: Int32Array | Float64Array, start: number, n: number, v: { nullBitmap?: Uint8Array; nullCount: number }): Data {
+function lazyDecimalData(type: Decimal, src: Int32Array | Float64Array | (() => Float64Array), start: number, n: number, v: { nullBitmap?: Uint8Array; nullCount: number }): Data {
   const d = makeData({ type, length: n, ...v });
   let words: Uint32Array | null = null;
+  const wordsOf = (): Uint32Array => {
+    const s = typeof src === 'function' ? src() : src;
+    return s instanceof Float64Array ? decimalWordsOfDoubles(s, start, n) : decimalWords(s, start, n);
+  };
   Object.defineProperty(d, 'values', {
     configurable: true,
     enumerable: true,
-    get: () => (words ??= src instanceof Float64Array ? decimalWordsOfDoubles(src, start, n) : decimalWords(src, start, n)),
+    get: () => (words ??= wordsOf()),
     set: (x: Uint32Array) => { words = x; },
   });
   return d;
@@ -277,27 +281,37 @@ function dictionaryDoubles(entries: Uint8Array): Float64Array | null {
 }
 
 /**
- * A decimal chunk of dictionary codes: each row's exact double gathered from the entries' (no per-row int64
- * words, no in-place conversion pass), and the codes kept for the filters (dictionary-codes.ts)
+ * A decimal chunk of dictionary codes: each batch's exact doubles gathered from the entries' when first read
+ * (filters judge the entries through the codes, late materialization converts only the picked rows: TPC-H
+ * q19's l_quantity is never gathered for the rows its filters drop), and the codes kept for the filters
+ * (dictionary-codes.ts)
  */
 function dictionaryDecimalToArrow(type: Decimal, dd: Float64Array, codes: DictionaryCodeArray, defined: Uint8Array | null, lengths: readonly number[]): { data: Data[]; bytes: number } {
-  const doubles = new Float64Array(codes.length);
-  for (let i = 0; i < codes.length; i++) doubles[i] = dd[codes[i]!]!;
-  if (defined !== null) for (let i = 0; i < codes.length; i++) if (defined[i] === 0) doubles[i] = 0; // NULL rows hold 0
   const dictionary = lazyDecimalData(type, dd, 0, dd.length, { nullCount: 0 });
   setExactDoubles(dictionary, dd);
   const data: Data[] = [];
   let bytes = 0, start = 0;
   for (const n of lengths) {
     const v = validity(defined, start, n);
-    const d = lazyDecimalData(type, doubles, start, n, v);
-    setExactDoubles(d, doubles.subarray(start, start + n));
+    const first = start;
+    let doubles: Float64Array | null = null;
+    const all = (): Float64Array => (doubles ??= gatherDoubles(dd, codes, defined, first, n));
+    const d = lazyDecimalData(type, all, 0, n, v);
+    setExactDoubles(d, { all, at: (i) => (defined !== null && defined[first + i] === 0 ? 0 : dd[codes[first + i]!]!) });
     setDictionaryCodes(d, { codes: codes.subarray(start, start + n), dictionary });
     data.push(d);
     bytes += n * (16 + codes.BYTES_PER_ELEMENT) + (v.nullBitmap?.byteLength ?? 0);
     start += n;
   }
   return { data, bytes };
+}
+
+/** the exact doubles of rows [start, start + n) of a dictionary-coded decimal chunk (NULL rows hold 0) */
+function gatherDoubles(dd: Float64Array, codes: DictionaryCodeArray, defined: Uint8Array | null, start: number, n: number): Float64Array {
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = dd[codes[start + i]!]!;
+  if (defined !== null) for (let i = 0; i < n; i++) if (defined[start + i] === 0) out[i] = 0;
+  return out;
 }
 
 /** the entries of an int / date / long dictionary as an Arrow chunk of the column's type */
@@ -370,7 +384,7 @@ export async function decodeRowGroupJs(footer: ParquetFooter, rg: number, leaves
     if (bytesOf.byteLength < spans[i]!.length) throw new Error(`column chunk of "${leaf.name}" is cut short`);
     let decoded: DecodedChunk;
     try {
-      decoded = decodeColumnChunk(bytesOf, spans[i]!.codec, leaf.physical, leaf.optional, rows, spans[i]!.uncompressed, atRows === undefined ? undefined : pagesHoldingRows(atRows));
+      decoded = decodeColumnChunk(bytesOf, spans[i]!.codec, leaf.physical, leaf.optional, rows, spans[i]!.uncompressed, atRows === undefined ? undefined : pagesHoldingRows(atRows), atRows);
     } catch (e) {
       if (e instanceof UnsupportedPage) return null;
       throw new Error(`row group ${rg} column "${leaf.name}": ${(e as Error).message}`, { cause: e });

@@ -17,6 +17,7 @@ import { openParquetSource } from './parquet-source.ts';
 import { configureFileCache, DEFAULT_FILE_CACHE_BYTES } from './file-cache.ts';
 import { lateMaterializationOn, recut, valuesAtRows, type ChunkFilter, type Selected } from './late-materialization.ts';
 import { memoryWriteIO } from '../write/testing/memory-write-io.ts';
+import { compileArrowSelect } from './arrow-row-filter.ts';
 import { resetEnvSettings } from '../../common/env-settings.ts';
 
 const memoryIO = memoryWriteIO;
@@ -190,6 +191,38 @@ describe('late materialization', () => {
       }
     } finally {
       source.free();
+    }
+  });
+
+  it('a runtime key filter\'s column first (staged): the other filter columns read at its rows give the same rows', async () => {
+    configureFileCache(0); // ranged reads: the page-selective JS decoder
+    onTestFinished(() => configureFileCache(DEFAULT_FILE_CACHE_BYTES));
+    const N = 40_000;
+    const { io, path, size } = await writeFile(N, 10_000);
+    const ids = [1, 2, 4, 5, 10];
+    const reqs = requests(ids);
+    const columnOf = new Map(reqs.map((r, i) => [r.fieldId, i]));
+    const keys = Array.from({ length: 1100 }, (_v, j) => j * 37 + (j % 3));
+    const p: BoundPredicate = { kind: 'and', args: [
+      { kind: 'in', fieldId: 1, type: typeOf(1), values: keys },
+      { kind: 'in', fieldId: 10, type: typeOf(10), values: ['c1', 'c3'] },
+      { kind: 'compare', op: '>=', fieldId: 4, type: typeOf(4), value: Numeric.of(0n, 2) },
+      { kind: 'compare', op: '<', fieldId: 2, type: typeOf(2), value: 30_000_000_000_000n },
+    ] };
+    const keySet = new Set(keys);
+    const expected = Array.from({ length: N }, (_v, k) => k).filter((k) => {
+      const r = row(k);
+      return keySet.has(k) && (r[9] === 'c1' || r[9] === 'c3') && r[3] !== null && (r[3] as Numeric).compare(Numeric.of(0n, 2)) >= 0 && r[1] !== null && (r[1] as bigint) < 30_000_000_000_000n;
+    });
+    expect(expected.length).toBeGreaterThan(50);
+    const selectArrow = compileArrowSelect(p, columnOf)!;
+    for (const lead of [undefined, [columnOf.get(1)!]]) {
+      const m = emptyScanMetrics();
+      const f = { ...chunkFilter(p, reqs), predicate: p, selectArrow, ...(lead === undefined ? {} : { lead }) };
+      const got = await collect(readParquetColumns({ io, size }, path, reqs, { filter: f, metrics: m }));
+      expect(got.positions).toEqual(expected);
+      expect(got.rows).toEqual(expected.map((k) => row(k).filter((_v, c) => ids.includes(c + 1))));
+      expect(m).toMatchObject({ lateRowGroups: 4, lateRowsTotal: N, lateRowsMaterialized: expected.length });
     }
   });
 

@@ -9,6 +9,8 @@
  * decoded in one read and only the conversion stays late (LateHistory).
  *
  * With the page index's row ranges (page-index-pruner.ts), batches outside them are not evaluated at all.
+ * With the JS decoder, a runtime key filter's column (ChunkFilter.lead) is decoded and judged before the other
+ * filter columns, which are then decoded only at the rows it kept (leadFirst).
  *
  * The chunks yielded hold only the rows that may match, with their file row positions (`positions`) for
  * position deletes. The filter is inexact (catalog/table-source.ts): the executor evaluates WHERE again.
@@ -43,6 +45,12 @@ export interface ChunkFilter {
   readonly selectArrow?: ArrowRowSelect;
   /** the filter as a BoundPredicate, for page-index pruning (page-index-pruner.ts); absent: no page index used */
   readonly predicate?: BoundPredicate;
+  /**
+   * indexes (into the requested columns) of the column of a selective conjunct of the filter's top-level AND
+   * (an integer IN list — a join's runtime key filter — or `=`): with a page-selective source it is decoded and
+   * judged first, and the other filter columns only at the rows it kept (staged first phase)
+   */
+  readonly lead?: readonly number[];
 }
 
 export interface LateHistory {
@@ -162,6 +170,53 @@ function pickedRows(sel: readonly Selected[], n: number): Int32Array {
   return out;
 }
 
+/**
+ * The staged first phase (ChunkFilter.lead, page-selective sources only): the lead column decoded and judged
+ * alone, then the other filter columns decoded only at the rows it kept (their pages, and in dictionary pages
+ * their indices: decodeAt). Returns both as one decoded row group, with the lead's verdict per batch start
+ * (1 = still in question; batches without one kept no row), or null when the filter has no lead here.
+ * TPC-H q19: l_partkey against ~500 keys keeps 0.3 % of lineitem; l_quantity, l_shipmode and l_shipinstruct
+ * are then read at ~60 rows a page.
+ */
+async function leadFirst(r: LateRowGroupRead, first: readonly number[], filterNames: ReadonlySet<string>): Promise<{ p1: DecodedRowGroup; masks: Map<number, Uint8Array> } | null> {
+  const { filter, columns, nameById, idByName, rg, rows } = r;
+  if (filter.lead === undefined || filter.selectArrow === undefined) return null;
+  const leadNames = new Set<string>();
+  for (const c of filter.lead) {
+    const n = nameById.get(columns[c]!.fieldId);
+    if (n !== undefined) leadNames.add(n);
+  }
+  const rest = [...filterNames].filter((n) => !leadNames.has(n));
+  if (leadNames.size === 0 || rest.length === 0) return null;
+  const pa = await r.source.decode(rg, [...leadNames], idByName);
+  const masks = new Map<number, Uint8Array>();
+  let kept = 0;
+  for (const b of batchesOf(pa, rows)) {
+    if (b.data === null) return null;
+    const keep = new Uint8Array(b.length).fill(1);
+    // the other filter columns are absent: only the lead's conjuncts judge (the answer is never complete)
+    const res = filter.selectArrow(arrowColumns(columns, first, pa, b.data), b.length, keep);
+    if (res === null) keep.fill(1);
+    else if (res.rows.length === 0) continue;
+    masks.set(b.start, keep);
+    kept += res === null ? b.length : res.rows.length;
+  }
+  const at = new Int32Array(kept);
+  let k = 0;
+  for (const [start, keep] of masks) for (let i = 0; i < keep.length; i++) if (keep[i] === 1) at[k++] = start + i;
+  const pb = kept === 0 ? null : (await r.source.decodeAt!(rg, rest, idByName, at)) ?? await r.source.decode(rg, rest, idByName);
+  const p1 = pb === null ? pa : joinColumns(pa, leadNames.size, pb);
+  return p1 === null ? null : { p1, masks };
+}
+
+/** the columns of `b` after those of `a` (`aWidth` of them) in one decoded row group, or null when their batches differ */
+function joinColumns(a: DecodedRowGroup, aWidth: number, b: DecodedRowGroup): DecodedRowGroup | null {
+  if (a.batches.length !== b.batches.length || a.batches.some((x, i) => x.length !== b.batches[i]!.length)) return null;
+  const colIndex = new Map(a.colIndex);
+  for (const [id, i] of b.colIndex) colIndex.set(id, aWidth + i);
+  return { colIndex, batches: a.batches.map((x, i) => ({ length: x.length, columns: [...x.columns, ...b.batches[i]!.columns] })) };
+}
+
 export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<ColumnChunk> {
   const { columns, filter, nameById, idByName, uri, rg, rows, metrics } = r;
   const nameOf = (c: number): string | undefined => nameById.get(columns[c]!.fieldId);
@@ -184,7 +239,9 @@ export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<Col
   const oneRead = !selective && oneReadFor(filter.history) && filterNames.size > 0 && otherNames.size > 0;
   const selected: Selected[] = [];
   let picked = 0;
-  const p1 = filterNames.size === 0 ? null : await r.source.decode(rg, [...filterNames, ...(oneRead ? otherNames : [])], idByName);
+  const staged = selective ? await leadFirst(r, first, filterNames) : null;
+  const p1 = staged !== null ? staged.p1 : filterNames.size === 0 ? null : await r.source.decode(rg, [...filterNames, ...(oneRead ? otherNames : [])], idByName);
+  const masks = staged?.masks ?? null;
   let seen = 0;
   const ranges = r.rowRanges;
   let range = 0;
@@ -195,8 +252,11 @@ export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<Col
       while (range < ranges.length && ranges[range]![1] <= b.start) range++;
       if (range >= ranges.length || ranges[range]![0] >= b.start + b.length) continue;
     }
+    // staged: a batch without rows past the lead conjunct has nothing to judge; the others start from its mask
+    const mask = masks?.get(b.start);
+    if (masks !== null && mask === undefined) continue;
     // on the Arrow buffers when the filter can: only the rows that may match become JS values
-    const arrow = filter.selectArrow === undefined || b.data === null || p1 === null ? null : filter.selectArrow(arrowColumns(columns, first, p1, b.data), b.length);
+    const arrow = filter.selectArrow === undefined || b.data === null || p1 === null ? null : filter.selectArrow(arrowColumns(columns, first, p1, b.data), b.length, mask);
     let sel: readonly number[];
     let vals: unknown[][];
     if (arrow !== null) {

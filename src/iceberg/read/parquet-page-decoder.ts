@@ -10,7 +10,7 @@
  * @see https://parquet.apache.org/docs/file-format/data-pages/ and parquet.thrift (PageHeader, DataPageHeader(V2))
  */
 import { ThriftCompactReader, type ThriftStruct } from './thrift-compact.ts';
-import { decodeRleHybrid } from './rle-hybrid-decode.ts';
+import { decodeRleHybrid, decodeRleHybridAt } from './rle-hybrid-decode.ts';
 import { snappyDecompressPage } from './native-snappy.ts';
 
 /** a page or column shape this decoder does not handle (the caller falls back to parquet-wasm) */
@@ -51,6 +51,20 @@ export type DictionaryCodeArray = Uint8Array | Uint16Array | Int32Array;
 function codeArray(rows: number, entries: number): DictionaryCodeArray {
   return entries <= 256 ? new Uint8Array(rows) : entries <= 65_536 ? new Uint16Array(rows) : new Int32Array(rows);
 }
+
+/** the first index ≥ `from` of ascending `a` whose value is ≥ `v` (binary search: a page's picks, not every pick, visited) */
+function firstAtOrPast(a: ArrayLike<number>, from: number, v: number): number {
+  let lo = from, hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** a page's picked rows are decoded one by one while they are at most one in this many of its rows */
+const SPARSE_SHARE = 8;
 
 const widthOf = (physical: number): number => (physical === PHYSICAL.INT32 || physical === PHYSICAL.FLOAT ? 4 : 8);
 
@@ -128,9 +142,11 @@ export function pagesHoldingRows(rows: ArrayLike<number>): PageFilter {
  * Decodes the pages of one column chunk (`chunk`: the bytes from its first page to the end of its last) of
  * `rows` rows. `optional`: the leaf has definition levels (max level 1). `uncompressedBytes` (the chunk's
  * total_uncompressed_size, an upper bound of its plain string bytes) sizes the string buffer once. `wanted`:
- * decode only some data pages (PageFilter); the dictionary page is always decoded.
+ * decode only some data pages (PageFilter); the dictionary page is always decoded. `picks`: the only rows
+ * (ascending, row-group-local) read afterwards — a dictionary page without NULLs holding few of them decodes
+ * just their indices (decodeRleHybridAt), the other rows get entry 0 as placeholder.
  */
-export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: number, optional: boolean, rows: number, uncompressedBytes = 0, wanted?: PageFilter): DecodedChunk {
+export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: number, optional: boolean, rows: number, uncompressedBytes = 0, wanted?: PageFilter, picks?: ArrayLike<number>): DecodedChunk {
   if (codec !== CODEC.UNCOMPRESSED && codec !== CODEC.SNAPPY) throw new UnsupportedPage(`codec ${codec}`);
   const isString = physical === PHYSICAL.BYTE_ARRAY;
   const width = widthOf(physical);
@@ -146,6 +162,8 @@ export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: nu
   let row = 0;
   let pos = 0;
   let levelBuf = levelScratch;
+  /** the first of `picks` at or past the current page */
+  let pick = 0;
 
   while (row < rows) {
     if (pos >= chunk.length) throw new Error(`column chunk ends after ${row} of ${rows} rows`);
@@ -183,6 +201,7 @@ export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: nu
     const header = h.get(type === PAGE.DATA ? 5 : 8) as ThriftStruct;
     count = header.get(1) as number;
     if (row + count > rows) throw new Error(`data pages hold more than the row group's ${rows} rows`);
+    if (picks !== undefined) pick = firstAtOrPast(picks, pick, row);
     if (wanted !== undefined && !wanted(row, count)) {
       // placeholders: raw and dictionary indices stay 0; plain strings get empty values
       if (isString) {
@@ -250,7 +269,13 @@ export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: nu
       const idx = scratchIndices(present);
       const bitWidth = body[p]!;
       const dictN = isString ? dictStr!.offsets.length - 1 : dictRaw!.length / width;
-      decodeRleHybrid(body, p + 1, body.length, bitWidth, idx, 0, present, dictN);
+      const upTo = picks !== undefined && dense && dictN > 0 ? firstAtOrPast(picks, pick, row + count) : pick;
+      if (upTo > pick && (upTo - pick) * SPARSE_SHARE <= count) {
+        idx.fill(0);
+        decodeRleHybridAt(body, p + 1, body.length, bitWidth, idx, count, picks!, pick, upTo, row, dictN);
+      } else {
+        decodeRleHybrid(body, p + 1, body.length, bitWidth, idx, 0, present, dictN);
+      }
       if (isString) {
         if (plain === null) {
           indices ??= new Int32Array(rows);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeRleHybrid } from './rle-hybrid-decode.ts';
+import { decodeRleHybrid, decodeRleHybridAt } from './rle-hybrid-decode.ts';
 
 /** encodes `values` as alternating RLE runs (repeats ≥ 8) and bit-packed groups, as Parquet writers do */
 function encode(values: readonly number[], bitWidth: number): Uint8Array {
@@ -27,6 +27,31 @@ function encode(values: readonly number[], bitWidth: number): Uint8Array {
   }
   return Uint8Array.from(out);
 }
+
+describe('decodeRleHybridAt', () => {
+  it('writes exactly the picked values (RLE runs and bit-packed groups, every width) and leaves the rest', () => {
+    for (let w = 1; w <= 24; w++) {
+      const max = 2 ** w;
+      const values = Array.from({ length: 1000 }, (_, i) => (i % 100 < 30 ? (i * 2654435761) % max : (i >> 5) % max) >>> 0);
+      const bytes = encode(values, w);
+      // picks of a stream starting at row 5000 of its row group: first, last, and a spread of others
+      const local = [0, 1, 7, 8, 9, 63, 64, 299, 300, 301, 517, 998, 999];
+      const picks = [4000, ...local.map((j) => 5000 + j), 9000];
+      const out = new Int32Array(1000).fill(-1);
+      decodeRleHybridAt(bytes, 0, bytes.length, w, out, 1000, picks, 1, picks.length - 1, 5000, max);
+      for (let j = 0; j < 1000; j++) expect(out[j], `width ${w} value ${j}`).toBe(local.includes(j) ? values[j] : -1);
+    }
+  });
+
+  it('checks dictionary indices of the picked values and the stream bounds', () => {
+    const bytes = encode([0, 1, 2, 3, 4, 5, 6, 7, 1, 1, 1, 1, 1, 1, 1, 1, 1], 3);
+    const out = new Int32Array(17);
+    expect(() => decodeRleHybridAt(bytes, 0, bytes.length, 3, out, 17, [7], 0, 1, 0, 5)).toThrow(/dictionary index 7 past 5 entries/);
+    decodeRleHybridAt(bytes, 0, bytes.length, 3, out, 17, [2, 16], 0, 2, 0, 5);
+    expect([out[2], out[16]]).toEqual([2, 1]);
+    expect(() => decodeRleHybridAt(bytes, 0, 3, 3, out, 17, [16], 0, 1, 0)).toThrow(/past the end of the page/);
+  });
+});
 
 describe('decodeRleHybrid', () => {
   it('decodes RLE runs and bit-packed groups at every width up to 24', () => {

@@ -98,3 +98,60 @@ function unpackGroups(src: Uint8Array, p: number, bitWidth: number, mask: number
     }
   }
 }
+
+/**
+ * decodeRleHybrid for a few values of a stream of `count`: out[j] for each j = picks[k] − base, k in [from, to)
+ * (ascending, j < count), every other entry of `out` left as it is. Runs are passed by their headers and a
+ * bit-packed value is read at its bit offset, so the cost is the runs plus the picks, not the values (late
+ * materialization's rows that passed a runtime key filter: a few per page). Same checks as decodeRleHybrid.
+ */
+export function decodeRleHybridAt(src: Uint8Array, pos: number, end: number, bitWidth: number, out: Int32Array, count: number, picks: ArrayLike<number>, from: number, to: number, base: number, entries = Infinity): void {
+  if (bitWidth > MAX_BIT_WIDTH) throw new Error(`RLE bit width ${bitWidth} is not supported`);
+  if (bitWidth === 0) {
+    if (to > from && entries <= 0) throw pastEntries(0, entries);
+    for (let k = from; k < to; k++) out[picks[k]! - base] = 0;
+    return;
+  }
+  const mask = (1 << bitWidth) - 1;
+  const byteWidth = (bitWidth + 7) >> 3;
+  let first = 0, k = from;
+  while (k < to) {
+    if (first >= count) throw new Error(`RLE value ${picks[k]! - base} past the ${count} of the page`);
+    let h = 0, shift = 0, b: number;
+    do {
+      if (pos >= end) throw new Error('RLE run header past the end of the page');
+      b = src[pos++]!;
+      h += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (b & 0x80);
+    if ((h & 1) === 0) {
+      const n = Math.min(h / 2, count - first);
+      if (pos + byteWidth > end) throw new Error('RLE run value past the end of the page');
+      let v = 0;
+      for (let q = 0; q < byteWidth; q++) v |= src[pos + q]! << (8 * q);
+      pos += byteWidth;
+      v &= mask;
+      if (v >= entries) throw pastEntries(v, entries);
+      for (; k < to && picks[k]! - base < first + n; k++) out[picks[k]! - base] = v;
+      first += n;
+    } else {
+      const groups = (h - 1) / 2;
+      const bytes = groups * bitWidth;
+      if (pos + bytes > end) throw new Error('bit-packed run past the end of the page');
+      const n = Math.min(groups * 8, count - first);
+      for (; k < to; k++) {
+        const j = picks[k]! - base;
+        if (j >= first + n) break;
+        // the value's bits start `s` bits into byte `p`; at most 7 + 24 bits: four bytes
+        const bit = (j - first) * bitWidth, s = bit & 7;
+        let p = pos + (bit >>> 3), acc = 0;
+        for (let got = 0; got < s + bitWidth; got += 8) acc |= src[p++]! << got;
+        const v = (acc >>> s) & mask;
+        if (v >= entries) throw pastEntries(v, entries);
+        out[j] = v;
+      }
+      first += n;
+      pos += bytes;
+    }
+  }
+}
