@@ -6,17 +6,15 @@
  * of equal values with different display scales, many groups across several batches.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayError } from '../../common/errors.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import { Oid, sqlType } from '../../common/pgtypes/oids.ts';
 import type { AggregateDef, AggregateState, EvalContext } from '../../functions/registry-types.ts';
 import { initParser } from '../../sql/index.ts';
-import { e2eCatalog } from '../testing/e2e-fixture.ts';
-import { runSql, testRegistry } from '../testing/run-sql.ts';
-import { showValue } from '../testing/show-value.ts';
+import { testRegistry } from '../testing/run-sql.ts';
 import { GroupMinMax } from './group-minmax.ts';
 import { GroupStates } from './group-states.ts';
 import { setVectorKernels } from './vector-expr.ts';
+import { vectorAndRows } from '../testing/vector-and-rows.ts';
 
 let seed = 777;
 function rand(): number {
@@ -40,25 +38,6 @@ function row(k: number): string {
 }
 const DATA = `(values ${Array.from({ length: 400 }, (_v, k) => row(k)).join(',\n')}) v(k, i, s, b, f, n, m, d, ts)`;
 
-async function answer(sql: string): Promise<unknown> {
-  try {
-    const r = await runSql(e2eCatalog(), sql);
-    return r.rows.map((x) => x.map((v, c) => (v === null ? null : showValue(r.columns[c]!.type.oid, v))));
-  } catch (e) {
-    if (e instanceof GatewayError) return { error: e.code, message: e.message };
-    throw e;
-  }
-}
-
-async function both(sql: string): Promise<{ vector: unknown; rows: unknown }> {
-  setVectorKernels(true);
-  const vector = await answer(sql);
-  setVectorKernels(false);
-  const rows = await answer(sql);
-  setVectorKernels(true);
-  return { vector, rows };
-}
-
 beforeAll(async () => { await initParser(); });
 afterAll(() => { setVectorKernels(true); });
 
@@ -69,7 +48,7 @@ describe('typed aggregate states equal the per-row states', () => {
     for (const c of COLUMNS) {
       const sql = `select k % 5, min(${c}), max(${c}), count(${c}), max(${c}) filter (where k % 3 = 0)
         from ${DATA} group by 1 order by 1`;
-      const { vector, rows } = await both(sql);
+      const { vector, rows } = await vectorAndRows(sql);
       expect(vector, sql).toEqual(rows);
       expect(Array.isArray(vector), sql).toBe(true);
     }
@@ -79,13 +58,13 @@ describe('typed aggregate states equal the per-row states', () => {
     let errors = 0;
     for (const c of ['i', 's', 'b', 'f', 'f::float4', 'n', 'm', 'i::int8 * 1000000000']) {
       const sql = `select k % 4, sum(${c}), avg(${c}), sum(${c}) filter (where k > 100) from ${DATA} group by 1 order by 1`;
-      const { vector, rows } = await both(sql);
+      const { vector, rows } = await vectorAndRows(sql);
       expect(vector, sql).toEqual(rows);
       if (!Array.isArray(vector)) errors++;
     }
     // sum(f) overflows (1e308 + 1e308): 22003 "value out of range: overflow" both ways
     expect(errors).toBeGreaterThan(0);
-    const finite = await both(`select k % 4, sum(f) from ${DATA} where f between -1e300 and 1e300 group by 1 order by 1`);
+    const finite = await vectorAndRows(`select k % 4, sum(f) from ${DATA} where f between -1e300 and 1e300 group by 1 order by 1`);
     expect(finite.vector).toEqual(finite.rows);
     expect(Array.isArray(finite.vector)).toBe(true);
   });
@@ -97,7 +76,7 @@ describe('typed aggregate states equal the per-row states', () => {
       from generate_series(1, 12000) g) x`;
     const sql = `select k, sum(i), sum(b), avg(b), sum(n), avg(n), min(n), max(n), sum(m), min(m), max(m), min(f), max(f), sum(f), count(*)
       from ${src} group by k order by k`;
-    const { vector, rows } = await both(sql);
+    const { vector, rows } = await vectorAndRows(sql);
     expect(vector).toEqual(rows);
     expect((vector as unknown[]).length).toBe(1000);
   });
@@ -106,7 +85,7 @@ describe('typed aggregate states equal the per-row states', () => {
     const ties = `(values (1, 0::float8, 1.0::numeric), (1, '-0', 1.00), (1, '-0', 1.000), (1, 0, 1), (1, '-0', 1.0),
       (2, 'NaN', 2.5), (2, 'NaN', 2.50), (3, '-0', 0), (3, 0, -0.00)) t(g, f, m)`;
     const sql = `select g, max(f), min(f), max(m), min(m) from ${ties} group by g order by g`;
-    const { vector, rows } = await both(sql);
+    const { vector, rows } = await vectorAndRows(sql);
     expect(vector).toEqual(rows);
     // PostgreSQL 15 answers the same: on ties max/min return the later value (its sign of zero, its display scale)
     expect(vector).toEqual([['1', '-0', '-0', '1.0', '1.0'], ['2', 'NaN', 'NaN', '2.50', '2.50'], ['3', '0', '0', '0.00', '0.00']]);
@@ -119,7 +98,7 @@ describe('DISTINCT aggregates through the group table', () => {
       const typed = ['i', 's', 'b', 'k % 3'].includes(c) ? `, sum(distinct ${c}), avg(distinct ${c})` : '';
       const sql = `select k % 6, count(distinct ${c}), min(distinct ${c}), max(distinct ${c}), count(distinct ${c}) filter (where k % 4 = 1)${typed},
         count(*), count(${c}) from ${DATA} group by 1 order by 1`;
-      const { vector, rows } = await both(sql);
+      const { vector, rows } = await vectorAndRows(sql);
       expect(vector, sql).toEqual(rows);
       expect(Array.isArray(vector), sql).toBe(true);
     }
@@ -128,7 +107,7 @@ describe('DISTINCT aggregates through the group table', () => {
   it('dedupes pairs across batches and many groups', async () => {
     const sql = `select g % 500 as k, count(distinct g % 37), count(distinct (g % 11)::numeric / 4), sum(distinct g % 23), count(*)
       from generate_series(1, 20000) g group by 1 order by 1`;
-    const { vector, rows } = await both(sql);
+    const { vector, rows } = await vectorAndRows(sql);
     expect(vector).toEqual(rows);
     expect((vector as unknown[][])[0]).toEqual(['0', '37', '11', '253', '40']);
   });

@@ -5,12 +5,9 @@
  * give the same rows or the same error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayError } from '../../common/errors.ts';
 import { initParser } from '../../sql/index.ts';
-import { showValue } from '../testing/show-value.ts';
-import { runSql } from '../testing/run-sql.ts';
-import { e2eCatalog } from '../testing/e2e-fixture.ts';
 import { setVectorKernels } from './vector-expr.ts';
+import { vectorAndRows } from '../testing/vector-and-rows.ts';
 
 let seed = 4242;
 function rand(): number {
@@ -29,25 +26,6 @@ function row(k: number): string {
 }
 const ROWS = Array.from({ length: 400 }, (_v, k) => row(k)).join(',\n');
 const DATA = `(values ${ROWS}) v(k, d, s, c, i)`;
-
-async function answer(sql: string): Promise<unknown> {
-  try {
-    const r = await runSql(e2eCatalog(), sql);
-    return r.rows.map((x) => x.map((v, c) => (v === null ? null : showValue(r.columns[c]!.type.oid, v))));
-  } catch (e) {
-    if (e instanceof GatewayError) return { error: e.code, message: e.message };
-    throw e;
-  }
-}
-
-async function both(sql: string): Promise<{ vector: unknown; rows: unknown }> {
-  setVectorKernels(true);
-  const vector = await answer(sql);
-  setVectorKernels(false);
-  const rows = await answer(sql);
-  setVectorKernels(true);
-  return { vector, rows };
-}
 
 const FIELDS = ['year', 'month', 'day', 'quarter', 'decade', 'century', 'millennium', 'dow', 'isodow', 'doy', 'epoch', 'week', 'isoyear', 'julian'];
 const EXPRS = [
@@ -69,7 +47,7 @@ describe('special call kernels equal the row closures', () => {
     let errors = 0;
     for (const e of EXPRS) {
       const sql = `select k, ${e} from ${DATA} order by k`;
-      const { vector, rows } = await both(sql);
+      const { vector, rows } = await vectorAndRows(sql);
       expect(vector, sql).toEqual(rows);
       if (!Array.isArray(vector)) errors++;
     }
@@ -81,7 +59,7 @@ describe('special call kernels equal the row closures', () => {
   it('grouped, over the rows a filter keeps', async () => {
     for (const e of ['extract(year from d)', 'substring(s from 1 for 2)', "date_part('quarter', d)"]) {
       const sql = `select ${e}, count(*), min(k) from ${DATA} where d between '1000-01-01' and '3000-01-01' and k % 3 <> 1 group by 1 order by 1`;
-      const { vector, rows } = await both(sql);
+      const { vector, rows } = await vectorAndRows(sql);
       expect(vector, sql).toEqual(rows);
       expect(Array.isArray(vector) && vector.length > 3, sql).toBe(true);
     }

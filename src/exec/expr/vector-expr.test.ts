@@ -4,12 +4,9 @@
  * numeric scales — and must give the same rows, or the same error (SQLSTATE and message).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayError } from '../../common/errors.ts';
 import { initParser } from '../../sql/index.ts';
-import { showValue } from '../testing/show-value.ts';
-import { runSql } from '../testing/run-sql.ts';
-import { e2eCatalog } from '../testing/e2e-fixture.ts';
 import { setVectorKernels } from './vector-expr.ts';
+import { vectorAndRows } from '../testing/vector-and-rows.ts';
 
 let seed = 12345;
 function rand(): number {
@@ -32,25 +29,6 @@ function row(k: number): string {
 }
 const ROWS = Array.from({ length: 300 }, (_v, k) => row(k)).join(',\n');
 const DATA = `(values ${ROWS}) v(k, i, b, f, n, m, d, t, dt)`;
-
-async function answer(sql: string): Promise<unknown> {
-  try {
-    const r = await runSql(e2eCatalog(), sql);
-    return r.rows.map((x) => x.map((v, c) => (v === null ? null : showValue(r.columns[c]!.type.oid, v))));
-  } catch (e) {
-    if (e instanceof GatewayError) return { error: e.code, message: e.message };
-    throw e;
-  }
-}
-
-async function both(sql: string): Promise<{ vector: unknown; rows: unknown }> {
-  setVectorKernels(true);
-  const vector = await answer(sql);
-  setVectorKernels(false);
-  const rows = await answer(sql);
-  setVectorKernels(true);
-  return { vector, rows };
-}
 
 /** scalar expressions over the columns; each is projected, used in WHERE (booleans) and aggregated */
 const EXPRS = [
@@ -80,7 +58,7 @@ describe('vector kernels equal the row closures', () => {
     let errors = 0;
     for (const e of EXPRS) {
       const sql = `select k, ${e} from ${DATA} order by k`;
-      const { vector, rows } = await both(sql);
+      const { vector, rows } = await vectorAndRows(sql);
       expect(vector, sql).toEqual(rows);
       if (!Array.isArray(vector)) errors++;
     }
@@ -93,7 +71,7 @@ describe('vector kernels equal the row closures', () => {
     let answered = 0;
     for (const p of PREDICATES) {
       const sql = `select k from ${DATA} where ${p} order by k`;
-      const { vector, rows } = await both(sql);
+      const { vector, rows } = await vectorAndRows(sql);
       expect(vector, sql).toEqual(rows);
       if (Array.isArray(vector) && vector.length > 0) answered++;
     }
@@ -104,7 +82,7 @@ describe('vector kernels equal the row closures', () => {
     for (const e of EXPRS) {
       const sql = `select t, sum(${e}), avg(${e}), count(${e}), min(${e}), max(${e}), count(*) filter (where ${e} is null)
         from ${DATA} where k % 7 <> 3 group by t order by t`;
-      const { vector, rows } = await both(sql);
+      const { vector, rows } = await vectorAndRows(sql);
       expect(vector, sql).toEqual(rows);
     }
   });
@@ -112,24 +90,24 @@ describe('vector kernels equal the row closures', () => {
   it('sums of numeric products exactly, past the 2^53 fast path boundary', async () => {
     const sql = `select sum(x * y), sum(x * y * y), avg(x * y), sum(x + y), count(*)
       from (select g::numeric(15,2) * 1000003.07 as x, (g % 97)::numeric(4,2) / 100 as y from generate_series(-2000, 2000) g) s`;
-    const { vector, rows } = await both(sql);
+    const { vector, rows } = await vectorAndRows(sql);
     expect(vector).toEqual(rows);
     const big = `select sum(x * x) from (values (94906265.62::numeric(12,2)), (94906266.00), (1.01)) v(x)`;
-    const r = await both(big);
+    const r = await vectorAndRows(big);
     expect(r.vector).toEqual(r.rows);
     expect(r.vector).toEqual([['18014398579996751.0045']]);
   });
 
   it('lazy CASE / AND / COALESCE never evaluate the rows they skip', async () => {
-    const { vector, rows } = await both(`select sum(case when d = 0 then 0 else i / d end) from ${DATA} where i is not null and i > -2147483648`);
+    const { vector, rows } = await vectorAndRows(`select sum(case when d = 0 then 0 else i / d end) from ${DATA} where i is not null and i > -2147483648`);
     expect(vector).toEqual(rows);
     expect(vector).not.toHaveProperty('error');
-    const { vector: v2 } = await both(`select count(*) from ${DATA} where d <> 0 and i / d >= 0`);
+    const { vector: v2 } = await vectorAndRows(`select count(*) from ${DATA} where d <> 0 and i / d >= 0`);
     expect(v2).not.toHaveProperty('error');
-    const esc = await both(`select count(*) from ${DATA} where t like '\\'`);
+    const esc = await vectorAndRows(`select count(*) from ${DATA} where t like '\\'`);
     expect(esc.vector).toEqual({ error: '22025', message: 'LIKE pattern must not end with escape character' });
     expect(esc.rows).toEqual(esc.vector);
-    const err = await both(`select count(*) from ${DATA} where i / d >= 0`);
+    const err = await vectorAndRows(`select count(*) from ${DATA} where i / d >= 0`);
     expect(err.vector).toEqual({ error: '22012', message: 'division by zero' });
     expect(err.rows).toEqual(err.vector);
   });
