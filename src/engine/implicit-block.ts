@@ -17,11 +17,6 @@ import type { ParsedStatement } from '../sql/index.ts';
 /** statements whose effects an error in a later statement of the same message must undo */
 const WRITES = new Set(['InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt', 'TruncateStmt', 'CopyStmt']);
 
-/** whether a statement writes: an extended-protocol pipeline opens its implicit transaction at the first one */
-export function writesData(ast: unknown): boolean {
-  return WRITES.has(nodeKind(ast));
-}
-
 /** whether an extended-protocol Execute of the statement opens the pipeline's implicit transaction */
 export function opensPipelineBlock(ast: unknown): boolean {
   const kind = nodeKind(ast);

@@ -1,9 +1,12 @@
 /**
- * `x = ANY(<constant array>)` over a long array as one hash-set probe per row instead of one `=` call per
- * element: the runtime key filter (runtime-key-filter.ts) hands a hash join's built keys — hundreds of part
- * keys at TPC-H SF 1 — to the right side's scan this way, also inside the scan workers. Only for the types
- * whose valueKey() equality is their `=` (integers, date, text, varchar, bpchar, numeric); NULL semantics as
- * ANY's: a NULL x gives NULL, a miss gives NULL when the array holds a NULL, else false.
+ * `x = ANY(<constant array>)` (IN list) and `x <> ALL(<constant array>)` (NOT IN list) as one hash-set probe per
+ * row instead of one operator call per element: the runtime key filter (runtime-key-filter.ts) hands a hash
+ * join's built keys — hundreds of part keys at TPC-H SF 1 — to the right side's scan this way, also inside the
+ * scan workers, and the vector kernel (expr/vector-row-kernels.ts) probes short lists such as TPC-H q22's
+ * `substring(c_phone from 1 for 2) in ('13', '31', …)` the same way. Only for the types whose valueKey()
+ * equality is their `=` (integers, date, text, varchar, bpchar, numeric); NULL semantics as ANY / ALL: a NULL x
+ * gives NULL, a hit decides, a miss gives NULL when the array holds a NULL.
+ * @see https://www.postgresql.org/docs/15/functions-comparisons.html#id-1.5.8.30.16
  */
 import { Oid } from '../common/pgtypes/oids.ts';
 import { isPgArray } from '../common/pgtypes/values.ts';
@@ -16,25 +19,39 @@ const INTS = new Set<number>([Oid.int2, Oid.int4, Oid.int8]);
 /** shorter arrays keep the element loop (the same answers; not worth a set) */
 const MIN_ELEMENTS = 16;
 
-/** the row function of `e`, or null when it is not a long constant `= ANY` over a hashable type */
-export function hashedAnyEq(e: Expr, compile: (x: Expr) => RowFn): RowFn | null {
-  if (e.kind !== 'ScalarArrayOp' || !e.useOr || e.op.name !== '=' || e.op.left === null || e.op.leftType === null) return null;
-  const arr = e.op.right;
-  const lt = e.op.leftType.oid;
-  const rt = e.op.rightType.oid;
-  if (arr.kind !== 'Literal' || !HASHABLE.has(lt) || !(lt === rt || (INTS.has(lt) && INTS.has(rt)))) return null;
-  const values = Array.isArray(arr.value) ? (arr.value as unknown[]) : isPgArray(arr.value) ? arr.value.values : null;
-  if (values === null || values.length < MIN_ELEMENTS) return null;
+type ScalarArrayOp = Extract<Expr, { kind: 'ScalarArrayOp' }>;
+
+/**
+ * the answer of `e` for one non-NULL left value, or null when `e` is not an IN / NOT IN list of a hashable type
+ * with at least `minElements` elements
+ */
+export function anyEqSet(e: ScalarArrayOp, values: readonly unknown[], minElements = 2): ((x: unknown) => boolean | null) | null {
+  const { name, leftType, rightType } = e.op;
+  const inList = e.useOr && name === '=';
+  if ((!inList && !(!e.useOr && name === '<>')) || leftType === null || values.length < minElements) return null;
+  const lt = leftType.oid, rt = rightType.oid;
+  if (!HASHABLE.has(lt) || !(lt === rt || (INTS.has(lt) && INTS.has(rt)))) return null;
   const set = new Set<unknown>();
   let sawNull = false;
   for (const v of values) {
     if (v === null || v === undefined) sawNull = true;
     else set.add(valueKey(rt, v));
   }
+  const miss = sawNull ? null : !inList;
+  return (x) => (set.has(valueKey(lt, x)) ? inList : miss);
+}
+
+/** the row function of `e`, or null when it is not a long constant `= ANY` list over a hashable type */
+export function hashedAnyEq(e: Expr, compile: (x: Expr) => RowFn): RowFn | null {
+  if (e.kind !== 'ScalarArrayOp' || !e.useOr || e.op.left === null) return null;
+  const arr = e.op.right;
+  if (arr.kind !== 'Literal') return null;
+  const values = Array.isArray(arr.value) ? (arr.value as unknown[]) : isPgArray(arr.value) ? arr.value.values : null;
+  const probe = values === null ? null : anyEqSet(e, values, MIN_ELEMENTS);
+  if (probe === null) return null;
   const l = compile(e.op.left);
   return (cols: Cols, i: number) => {
     const v = l(cols, i);
-    if (v === null || v === undefined) return null;
-    return set.has(valueKey(lt, v)) ? true : sawNull ? null : false;
+    return v === null || v === undefined ? null : probe(v);
   };
 }

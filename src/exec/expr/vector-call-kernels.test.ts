@@ -1,6 +1,6 @@
 /**
  * Differential tests of the special call kernels (vector-call-kernels.ts) and the IN-list set probe
- * (vector-in-set.ts): each expression runs with the vector kernels on and off (row closures) over dates
+ * (in-list-set.ts): each expression runs with the vector kernels on and off (row closures) over dates
  * from 4713 BC to 5874897 AD and ±infinity, strings with multibyte and astral characters, NULLs, and must
  * give the same rows or the same error.
  */

@@ -15,8 +15,8 @@ import { Oid } from '../../common/pgtypes/oids.ts';
 import { parseUnit, TYPE_DATE, type Unit } from '../../functions/datetime-units.ts';
 import type { Expr } from '../../sql/index.ts';
 import type { ExecContext } from '../context.ts';
-import { valuesOf } from './vector-values.ts';
-import { selCount, type VecFn } from './vector-types.ts';
+import { mapNonNull } from './vector-values.ts';
+import type { VecFn } from './vector-types.ts';
 
 type Call = Extract<Expr, { kind: 'Call' }>;
 /** one row's answer through the function itself (the kernel's fallback for the rows it does not take) */
@@ -86,30 +86,21 @@ function datePartKernel(unitText: string, numeric: boolean, arg: VecFn, slow: Sl
   const shared = new Map<number, Numeric>();
   // epoch values are all different: no sharing
   const share = unit !== 'epoch';
-  return (cols, n, sel) => {
-    const v = valuesOf(arg(cols, n, sel), sel, n);
-    const out = new Array<unknown>(n).fill(null);
-    const m = selCount(sel, n);
-    // consecutive rows often fall in one year (sorted or clustered dates): keep the last day's answer
-    let lastDay = NaN, last: unknown = null;
-    for (let j = 0; j < m; j++) {
-      const i = sel === null ? j : sel[j]!;
-      const d = v[i];
-      if (d === null || d === undefined) continue;
-      if (d === lastDay) { out[i] = last; continue; }
-      if (!(typeof d === 'number' && d < PLAIN_DAYS && d > -PLAIN_DAYS)) { out[i] = slow([unitText, d]) ?? null; continue; }
-      const f = fieldOfDays(unit, d);
-      let r: unknown = f;
-      if (numeric) {
-        let k = share ? shared.get(f) : undefined;
-        if (k === undefined) { k = Numeric.of(BigInt(f), 0); if (share && shared.size < 4096) shared.set(f, k); }
-        r = k;
-      }
-      out[i] = r;
-      lastDay = d; last = r;
+  // consecutive rows often fall in one year (sorted or clustered dates): keep the last day's answer
+  let lastDay = NaN, last: unknown = null;
+  return mapNonNull(arg, (d) => {
+    if (d === lastDay) return last;
+    if (!(typeof d === 'number' && d < PLAIN_DAYS && d > -PLAIN_DAYS)) return slow([unitText, d]);
+    const f = fieldOfDays(unit, d);
+    let r: unknown = f;
+    if (numeric) {
+      let k = share ? shared.get(f) : undefined;
+      if (k === undefined) { k = Numeric.of(BigInt(f), 0); if (share && shared.size < 4096) shared.set(f, k); }
+      r = k;
     }
-    return { tag: 'values', v: out };
-  };
+    lastDay = d; last = r;
+    return r;
+  });
 }
 
 /** true when s[0, end) holds no UTF-16 surrogate (so code units are characters there) */
@@ -128,22 +119,10 @@ function substringKernel(start: number, count: number | undefined, arg: VecFn, s
   const end = count === undefined ? Infinity : start + count - 1;
   const empty = end <= from;
   const args: unknown[] = count === undefined ? [null, start] : [null, start, count];
-  return (cols, n, sel) => {
-    const v = valuesOf(arg(cols, n, sel), sel, n);
-    const out = new Array<unknown>(n).fill(null);
-    const m = selCount(sel, n);
-    for (let j = 0; j < m; j++) {
-      const i = sel === null ? j : sel[j]!;
-      const s = v[i];
-      if (s === null || s === undefined) continue;
-      if (empty) { out[i] = ''; continue; }
-      if (typeof s === 'string' && plainUpTo(s, end === Infinity ? from : end)) {
-        out[i] = end === Infinity ? s.slice(from) : s.slice(from, end);
-        continue;
-      }
-      args[0] = s;
-      out[i] = slow(args.slice()) ?? null;
-    }
-    return { tag: 'values', v: out };
-  };
+  return mapNonNull(arg, (s) => {
+    if (empty) return '';
+    if (typeof s === 'string' && plainUpTo(s, end === Infinity ? from : end)) return end === Infinity ? s.slice(from) : s.slice(from, end);
+    args[0] = s;
+    return slow(args.slice());
+  });
 }

@@ -17,7 +17,7 @@
  * This file is the compiler (memoized subtrees, constants, dispatch); the kernels live beside it:
  * vector-operator.ts (operators, numeric and date fast paths), vector-control.ts (CASE, COALESCE, AND/OR/NOT),
  * vector-row-kernels.ts (calls, casts, IS NULL, op ANY (array)), vector-call-kernels.ts (extract / date_part
- * of dates, substring with constant bounds), vector-in-set.ts (IN / NOT IN lists as a set probe),
+ * of dates, substring with constant bounds), ../in-list-set.ts (IN / NOT IN lists as a set probe),
  * vector-values.ts (selections).
  */
 import { materializeAllNumerics } from '../../common/pgtypes/numeric-column.ts';

@@ -9,7 +9,7 @@ import type { Expr } from '../../sql/index.ts';
 import type { ExecContext } from '../context.ts';
 import { likeMatcher } from './like-matcher.ts';
 import { scaledArith, scaledCompare, toScaled, type CmpOp } from './vector-numeric.ts';
-import { EMPTY, notNullRows, valuesOf } from './vector-values.ts';
+import { EMPTY, mapNonNull, notNullRows, valuesOf } from './vector-values.ts';
 import { selCount, type Sel, type VecFn } from './vector-types.ts';
 
 const NUMERIC_ARITH: Record<number, '+' | '-' | '*'> = { 1758: '+', 1759: '-', 1760: '*' };
@@ -24,19 +24,7 @@ const LIKE_OPS: Record<number, readonly [boolean, boolean]> = {
 export function opKernel(e: Extract<Expr, { kind: 'Op' }>, l: VecFn | null, r: VecFn, ctx: ExecContext): VecFn {
   const { def, leftType, rightType } = e;
   const lt = leftType ?? rightType;
-  if (l === null) {
-    return (cols, n, sel) => {
-      const rv = valuesOf(r(cols, n, sel), sel, n);
-      const out = new Array<unknown>(n).fill(null);
-      const m = selCount(sel, n);
-      for (let j = 0; j < m; j++) {
-        const i = sel === null ? j : sel[j]!;
-        const y = rv[i];
-        if (y !== null && y !== undefined) out[i] = def.impl(null, y, ctx, lt, rightType) ?? null;
-      }
-      return { tag: 'values', v: out };
-    };
-  }
+  if (l === null) return mapNonNull(r, (y) => def.impl(null, y, ctx, lt, rightType));
   if (def.strict === false) {
     return (cols, n, sel) => {
       const lv = valuesOf(l(cols, n, sel), sel, n), rv = valuesOf(r(cols, n, sel), sel, n);

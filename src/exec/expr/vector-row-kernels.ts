@@ -1,14 +1,14 @@
 /**
  * Vector kernels of nodes that call a per-value implementation (vector-expr.ts): function calls, casts,
  * IS [NOT] NULL, `x op ANY (constant array)`. They save the closure tree per row, not the call itself, except
- * the calls vector-call-kernels.ts computes itself and the IN / NOT IN lists vector-in-set.ts probes as a set.
+ * the calls vector-call-kernels.ts computes itself and the IN / NOT IN lists in-list-set.ts probes as a set.
  */
 import { isPgRecord } from '../../common/pgtypes/values.ts';
 import type { Expr } from '../../sql/index.ts';
 import type { ExecContext } from '../context.ts';
 import { specialCallKernel } from './vector-call-kernels.ts';
-import { anyEqSet } from './vector-in-set.ts';
-import { copyRows, pick, valuesOf } from './vector-values.ts';
+import { anyEqSet } from '../in-list-set.ts';
+import { copyRows, mapNonNull, pick, valuesOf } from './vector-values.ts';
 import { selCount, type VecFn } from './vector-types.ts';
 
 type Ctx = ExecContext;
@@ -21,18 +21,7 @@ export function callKernel(e: Extract<Expr, { kind: 'Call' }>, args: readonly Ve
   const strict = def.strict !== false;
   if (args.length === 1 && strict) {
     // one argument: no per-row map over the arguments (casts-like functions: upper, length, abs…)
-    const a0 = args[0]!;
-    return (cols, n, sel) => {
-      const v = valuesOf(a0(cols, n, sel), sel, n);
-      const out = new Array<unknown>(n).fill(null);
-      const m = selCount(sel, n);
-      for (let j = 0; j < m; j++) {
-        const i = sel === null ? j : sel[j]!;
-        const x = v[i];
-        if (x !== null && x !== undefined) out[i] = def.impl([x], ctx, argTypes, type) ?? null;
-      }
-      return { tag: 'values', v: out };
-    };
+    return mapNonNull(args[0]!, (x) => def.impl([x], ctx, argTypes, type));
   }
   return (cols, n, sel) => {
     const vs = args.map((a) => valuesOf(a(cols, n, sel), sel, n));
@@ -91,19 +80,7 @@ export function scalarArrayOpKernel(e: Extract<Expr, { kind: 'ScalarArrayOp' }>,
   const { def, leftType, rightType } = e.op;
   const useOr = e.useOr;
   const hashed = anyEqSet(e, values);
-  if (hashed !== null) {
-    return (cols, n, sel) => {
-      const out = new Array<unknown>(n).fill(null);
-      const l = valuesOf(left(cols, n, sel), sel, n);
-      const m = selCount(sel, n);
-      for (let j = 0; j < m; j++) {
-        const i = sel === null ? j : sel[j]!;
-        const lv = l[i];
-        if (lv !== null && lv !== undefined) out[i] = hashed(lv);
-      }
-      return { tag: 'values', v: out };
-    };
-  }
+  if (hashed !== null) return mapNonNull(left, hashed);
   return (cols, n, sel) => {
     const out = new Array<unknown>(n).fill(null);
     const m = selCount(sel, n);

@@ -3,7 +3,7 @@
  * plain JS values, narrowing a selection, copying the selected rows of one result into another.
  */
 import { scaledToValues } from './vector-numeric.ts';
-import { selCount, type Sel, type Vec } from './vector-types.ts';
+import { selCount, type Sel, type Vec, type VecFn } from './vector-types.ts';
 
 /** the empty selection */
 export const EMPTY: Int32Array = new Int32Array(0);
@@ -37,4 +37,19 @@ export function notNullRows(v: readonly unknown[], sel: Sel, n: number): Sel {
 export function copyRows(out: unknown[], v: readonly unknown[], sel: Sel): void {
   const m = selCount(sel, out.length);
   for (let j = 0; j < m; j++) { const i = sel === null ? j : sel[j]!; out[i] = v[i] ?? null; }
+}
+
+/** the kernel of a strict one-value function: `f` of each selected non-NULL value of `arg`, NULL elsewhere */
+export function mapNonNull(arg: VecFn, f: (x: unknown) => unknown): VecFn {
+  return (cols, n, sel) => {
+    const v = valuesOf(arg(cols, n, sel), sel, n);
+    const out = new Array<unknown>(n).fill(null);
+    const m = selCount(sel, n);
+    for (let j = 0; j < m; j++) {
+      const i = sel === null ? j : sel[j]!;
+      const x = v[i];
+      if (x !== null && x !== undefined) out[i] = f(x) ?? null;
+    }
+    return { tag: 'values', v: out };
+  };
 }
