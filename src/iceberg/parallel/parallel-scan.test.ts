@@ -6,50 +6,35 @@
 import { mkdtempSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../common/errors.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import type { ScanPredicate } from '../../catalog/table-source.ts';
 import { emptyScanMetrics } from '../../catalog/table-source.ts';
 import { planScan } from '../scan/table-scan.ts';
 import { matches } from '../../exec/testing/strict-table.ts';
-import { multiFileTable, rowOf, type MultiFileTable } from './testing/multi-file-table.ts';
-import { acquireSharedScanPool, ScanPool, sharedScanPool } from './scan-pool.ts';
+import { multiFileTable, rowOf } from './testing/multi-file-table.ts';
+import { usePooledMultiFileTable } from './testing/pooled-table.ts';
+import { ScanPool, sharedScanPool } from './scan-pool.ts';
 import { parallelScanFor, readTasksInParallel } from './parallel-scan.ts';
-import type { IcebergTableSource } from '../iceberg-table-source.ts';
 import { collectRows as collect, rowKey as key } from './testing/collect-rows.ts';
 
 const FILES = 5;
 const ROWS = 3000;
 
 describe('parallel scan on a piscina pool', () => {
-  const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-pool-'));
-  let table: MultiFileTable;
-  let source: IcebergTableSource;
-  let release: () => Promise<void>;
-
-  beforeAll(async () => {
-    table = await multiFileTable(warehouse, FILES, ROWS);
-    source = await table.load();
-    // workers ≥ 1 explicitly; minRows 0 so this small table goes to the pool
-    release = acquireSharedScanPool({ size: 2, minRows: 0 });
-  });
-  afterAll(async () => {
-    await release?.();
-    await table?.close();
-    rmSync(warehouse, { recursive: true, force: true });
-  });
+  const pooled = usePooledMultiFileTable('lakegate-pool-', FILES, ROWS);
 
   it('returns the same rows as the main-thread reader, in the same order', async () => {
-    const plan = await planScan(source.io, source.metadata);
+    const plan = await planScan(pooled.source.io, pooled.source.metadata);
     expect(plan.tasks).toHaveLength(FILES);
-    expect(parallelScanFor(source.io, plan.tasks)).not.toBeNull();
+    expect(parallelScanFor(pooled.source.io, plan.tasks)).not.toBeNull();
     const metrics = emptyScanMetrics();
-    const parallel = await collect(source.scan({ signal: new AbortController().signal, metrics }));
+    const parallel = await collect(pooled.source.scan({ signal: new AbortController().signal, metrics }));
     expect(sharedScanPool()!.started).toBe(true);
     expect(metrics.filesScanned).toBe(FILES);
     expect(metrics.rowsDecoded).toBe(FILES * ROWS);
-    const main = await collect(source.scan({ signal: new AbortController().signal, limit: FILES * ROWS + 1 }));
+    const main = await collect(pooled.source.scan({ signal: new AbortController().signal, limit: FILES * ROWS + 1 }));
     expect(parallel).toHaveLength(FILES * ROWS);
     expect(parallel.map(key)).toEqual(main.map(key));
     // values keep their JS types across threads (Numeric, bigint, null)
@@ -63,7 +48,7 @@ describe('parallel scan on a piscina pool', () => {
       { kind: 'compare', op: '>=', column: 1, value: 990 },
       { kind: 'or', args: [{ kind: 'startsWith', column: 4, prefix: 'name-1' }, { kind: 'compare', op: '=', column: 3, value: Numeric.of(999n, 2) }] },
     ];
-    const rows = await collect(source.scan({ signal: new AbortController().signal, projection: [0, 1, 3, 4], filters }));
+    const rows = await collect(pooled.source.scan({ signal: new AbortController().signal, projection: [0, 1, 3, 4], filters }));
     const expected = Array.from({ length: FILES * ROWS }, (_, i) => rowOf(i))
       .filter((r) => r[1] !== null && (r[1] as number) >= 990 && ((r[4] as string).startsWith('name-1') || (r[3] as Numeric).equals(Numeric.of(999n, 2))))
       .map((r) => [r[0], r[1], null, r[3], r[4], null, null, null]);
@@ -80,7 +65,7 @@ describe('parallel scan on a piscina pool', () => {
       const run = async (lm: string) => {
         const metrics = emptyScanMetrics();
         const session = { getSetting: () => lm } as never;
-        const rows = await collect(source.scan({ signal: new AbortController().signal, filters, metrics, session }));
+        const rows = await collect(pooled.source.scan({ signal: new AbortController().signal, filters, metrics, session }));
         return { rows, metrics };
       };
       const off = await run('off');
@@ -95,15 +80,15 @@ describe('parallel scan on a piscina pool', () => {
     }
     // a key in one file: only that file's row group had matches
     const point = emptyScanMetrics();
-    await collect(source.scan({ signal: new AbortController().signal, filters: [{ kind: 'in', column: 1, values: [5, 6] }, { kind: 'compare', op: '=', column: 0, value: 4005n }], metrics: point }));
+    await collect(pooled.source.scan({ signal: new AbortController().signal, filters: [{ kind: 'in', column: 1, values: [5, 6] }, { kind: 'compare', op: '=', column: 0, value: 4005n }], metrics: point }));
     expect(point.lateRowGroupsMatched).toBe(1);
   });
 
   it('stops in-flight tasks when the query is canceled, leaving no thread busy', async () => {
     const ac = new AbortController();
-    const plan = await planScan(source.io, source.metadata);
-    const scan = parallelScanFor(source.io, plan.tasks)!;
-    const fields = source.schema.fields;
+    const plan = await planScan(pooled.source.io, pooled.source.metadata);
+    const scan = parallelScanFor(pooled.source.io, plan.tasks)!;
+    const fields = pooled.source.schema.fields;
     const it = readTasksInParallel(scan, plan.tasks, fields, { signal: ac.signal, fieldById: () => undefined })[Symbol.asyncIterator]();
     expect((await it.next()).done).toBe(false);
     ac.abort(new GatewayError('57014', 'canceling statement due to user request'));
@@ -112,7 +97,7 @@ describe('parallel scan on a piscina pool', () => {
     for (let i = 0; i < 100 && pool.busyThreads > 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(pool.busyThreads).toBe(0);
     // the pool still works after a cancellation
-    expect(await collect(source.scan({ signal: new AbortController().signal, projection: [0] }))).toHaveLength(FILES * ROWS);
+    expect(await collect(pooled.source.scan({ signal: new AbortController().signal, projection: [0] }))).toHaveLength(FILES * ROWS);
   });
 
   it('maps an error in a worker to the SQLSTATE the main thread would raise', async () => {
@@ -142,11 +127,11 @@ describe('parallel scan on a piscina pool', () => {
   });
 
   it('reads on the main thread for a single file, a LIMIT, or size 0', async () => {
-    const plan = await planScan(source.io, source.metadata);
-    expect(parallelScanFor(source.io, plan.tasks.slice(0, 1))).toBeNull();
-    expect(parallelScanFor(source.io, plan.tasks, { limit: 10 })).toBeNull();
-    expect(parallelScanFor(source.io, plan.tasks, { pool: null })).toBeNull();
-    expect(parallelScanFor(source.io, plan.tasks, { pool: new ScanPool({ size: 1, minRows: 1e9 }) })).toBeNull();
+    const plan = await planScan(pooled.source.io, pooled.source.metadata);
+    expect(parallelScanFor(pooled.source.io, plan.tasks.slice(0, 1))).toBeNull();
+    expect(parallelScanFor(pooled.source.io, plan.tasks, { limit: 10 })).toBeNull();
+    expect(parallelScanFor(pooled.source.io, plan.tasks, { pool: null })).toBeNull();
+    expect(parallelScanFor(pooled.source.io, plan.tasks, { pool: new ScanPool({ size: 1, minRows: 1e9 }) })).toBeNull();
   });
 
   it('closes its threads (a closed pool is not used again)', async () => {
@@ -157,7 +142,7 @@ describe('parallel scan on a piscina pool', () => {
     expect(pool.started).toBe(true);
     await pool.close();
     expect(pool.started).toBe(false);
-    const plan = await planScan(source.io, source.metadata);
-    expect(parallelScanFor(source.io, plan.tasks, { pool })).toBeNull();
+    const plan = await planScan(pooled.source.io, pooled.source.metadata);
+    expect(parallelScanFor(pooled.source.io, plan.tasks, { pool })).toBeNull();
   });
 });

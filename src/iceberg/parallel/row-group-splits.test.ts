@@ -2,16 +2,12 @@
  * Row-group splits: the cutting itself, and a one-file table of three row groups read on the pool as three
  * tasks with the rows, order and metrics of a main-thread read.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { emptyScanMetrics } from '../../catalog/table-source.ts';
 import type { FileScanTask } from '../scan/table-scan.ts';
-import type { IcebergTableSource } from '../iceberg-table-source.ts';
 import { chunkRowGroups, isContinuationSplit, splitForWorkers, splitTask } from './row-group-splits.ts';
-import { multiFileTable, type MultiFileTable } from './testing/multi-file-table.ts';
-import { acquireSharedScanPool, ScanPool } from './scan-pool.ts';
+import { usePooledMultiFileTable } from './testing/pooled-table.ts';
+import { ScanPool } from './scan-pool.ts';
 import { planParallelScan } from './parallel-scan.ts';
 import { collectRows as collect } from './testing/collect-rows.ts';
 
@@ -29,40 +25,26 @@ describe('row-group splits', () => {
   });
 
   describe('on a one-file table of three row groups', () => {
-    const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-rgsplit-'));
-    let table: MultiFileTable;
-    let source: IcebergTableSource;
-    let release: () => Promise<void>;
-
-    beforeAll(async () => {
-      table = await multiFileTable(warehouse, 1, ROWS);
-      source = await table.load();
-      release = acquireSharedScanPool({ size: 2, minRows: 0 });
-    }, 120_000);
-    afterAll(async () => {
-      await release?.();
-      await table?.close();
-      rmSync(warehouse, { recursive: true, force: true });
-    });
+    const pooled = usePooledMultiFileTable('lakegate-rgsplit-', 1, ROWS);
 
     it('splits the file into one task per row group', async () => {
-      const plan = await source.planFiles();
+      const plan = await pooled.source.planFiles();
       expect(plan.tasks).toHaveLength(1);
-      const split = await splitForWorkers(source.io, plan.tasks, 2);
+      const split = await splitForWorkers(pooled.source.io, plan.tasks, 2);
       expect(split.map((t) => t.rowGroups)).toEqual([[0], [1], [2]]);
-      const parallel = await planParallelScan(source.io, plan.tasks);
+      const parallel = await planParallelScan(pooled.source.io, plan.tasks);
       expect(parallel?.tasks).toHaveLength(3);
       // enough tasks already, or no pool: unchanged / main thread
-      expect(await splitForWorkers(source.io, [...plan.tasks, ...plan.tasks, ...plan.tasks, ...plan.tasks], 1)).toHaveLength(4);
-      expect(await planParallelScan(source.io, plan.tasks, { pool: null })).toBeNull();
-      expect(await planParallelScan(source.io, plan.tasks, { pool: new ScanPool({ size: 2, minRows: 1e9 }) })).toBeNull();
+      expect(await splitForWorkers(pooled.source.io, [...plan.tasks, ...plan.tasks, ...plan.tasks, ...plan.tasks], 1)).toHaveLength(4);
+      expect(await planParallelScan(pooled.source.io, plan.tasks, { pool: null })).toBeNull();
+      expect(await planParallelScan(pooled.source.io, plan.tasks, { pool: new ScanPool({ size: 2, minRows: 1e9 }) })).toBeNull();
     });
 
     it('reads the same rows in the same order as the main thread, counting the file once', async () => {
       const metrics = emptyScanMetrics();
-      const parallel = await collect(source.scan({ signal: new AbortController().signal, projection: [0, 3, 4], metrics }));
+      const parallel = await collect(pooled.source.scan({ signal: new AbortController().signal, projection: [0, 3, 4], metrics }));
       expect(metrics).toMatchObject({ filesScanned: 1, rowGroupsTotal: 3, rowGroupsScanned: 3, rowsDecoded: ROWS });
-      const main = await collect(source.scan({ signal: new AbortController().signal, projection: [0, 3, 4], limit: ROWS + 1 }));
+      const main = await collect(pooled.source.scan({ signal: new AbortController().signal, projection: [0, 3, 4], limit: ROWS + 1 }));
       expect(parallel).toHaveLength(ROWS);
       expect(parallel.map((r) => r[0])).toEqual(main.map((r) => r[0]));
       expect(parallel.map((r) => String(r[3]))).toEqual(main.map((r) => String(r[3])));
@@ -70,12 +52,12 @@ describe('row-group splits', () => {
 
     it('splits only the row groups the planner kept', async () => {
       const filters = [{ kind: 'compare' as const, op: '>=' as const, column: 0, value: 200_000n }];
-      const plan = await source.planFiles(filters);
+      const plan = await pooled.source.planFiles(filters);
       expect(plan.tasks[0]!.rowGroups).toEqual([1, 2]);
-      const split = await splitForWorkers(source.io, plan.tasks, 2);
+      const split = await splitForWorkers(pooled.source.io, plan.tasks, 2);
       expect(split.map((t) => t.rowGroups)).toEqual([[1], [2]]);
       const metrics = emptyScanMetrics();
-      const rows = await collect(source.scan({ signal: new AbortController().signal, projection: [0], filters, metrics }));
+      const rows = await collect(pooled.source.scan({ signal: new AbortController().signal, projection: [0], filters, metrics }));
       expect(rows.map((r) => r[0])).toEqual(Array.from({ length: ROWS - 200_000 }, (_, i) => BigInt(200_000 + i)));
       expect(metrics).toMatchObject({ filesScanned: 1, rowGroupsTotal: 3, rowGroupsScanned: 2 });
     });

@@ -6,14 +6,13 @@
 import { mkdtempSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../common/errors.ts';
 import { emptyScanMetrics, type ScanPredicate } from '../../catalog/table-source.ts';
 import type { FileScanTask } from '../scan/table-scan.ts';
 import { planScan } from '../scan/table-scan.ts';
-import type { IcebergTableSource } from '../iceberg-table-source.ts';
-import { multiFileTable, rowOf, type MultiFileTable } from './testing/multi-file-table.ts';
-import { acquireSharedScanPool } from './scan-pool.ts';
+import { multiFileTable, rowOf } from './testing/multi-file-table.ts';
+import { usePooledMultiFileTable } from './testing/pooled-table.ts';
 import { parallelScanFor, readTasksInParallel, runTasksInParallel } from './parallel-scan.ts';
 import { splitTask } from './row-group-splits.ts';
 import { groupScanTasks, SMALL_TASK_ROWS } from './task-groups.ts';
@@ -65,33 +64,19 @@ const FILES = 40;
 const ROWS = 200;
 
 describe('grouped tasks on a piscina pool', () => {
-  const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-groups-'));
-  let table: MultiFileTable;
-  let source: IcebergTableSource;
-  let release: () => Promise<void>;
-
-  beforeAll(async () => {
-    table = await multiFileTable(warehouse, FILES, ROWS);
-    source = await table.load();
-    release = acquireSharedScanPool({ size: 2, minRows: 0 });
-  }, 120_000);
-  afterAll(async () => {
-    await release?.();
-    await table?.close();
-    rmSync(warehouse, { recursive: true, force: true });
-  });
+  const pooled = usePooledMultiFileTable('lakegate-groups-', FILES, ROWS);
 
   it('reads 40 small files in 8 pool tasks: the rows and order of the main-thread reader, every file counted', async () => {
-    const plan = await planScan(source.io, source.metadata);
+    const plan = await planScan(pooled.source.io, pooled.source.metadata);
     expect(plan.tasks).toHaveLength(FILES);
-    const scan = parallelScanFor(source.io, plan.tasks)!;
+    const scan = parallelScanFor(pooled.source.io, plan.tasks)!;
     let results = 0;
-    for await (const _r of runTasksInParallel(scan, plan.tasks, source.schema.fields, { signal: new AbortController().signal, fieldById: () => undefined })) results++;
+    for await (const _r of runTasksInParallel(scan, plan.tasks, pooled.source.schema.fields, { signal: new AbortController().signal, fieldById: () => undefined })) results++;
     expect(results).toBe(8);
     const metrics = emptyScanMetrics();
-    const parallel = await collect(source.scan({ signal: new AbortController().signal, metrics }));
+    const parallel = await collect(pooled.source.scan({ signal: new AbortController().signal, metrics }));
     expect(metrics).toMatchObject({ filesScanned: FILES, rowGroupsTotal: FILES, rowGroupsScanned: FILES, rowsDecoded: FILES * ROWS });
-    const main = await collect(source.scan({ signal: new AbortController().signal, limit: FILES * ROWS + 1 }));
+    const main = await collect(pooled.source.scan({ signal: new AbortController().signal, limit: FILES * ROWS + 1 }));
     expect(parallel.map(key)).toEqual(main.map(key));
     expect([...parallel].sort((a, b) => Number((a[0] as bigint) - (b[0] as bigint))).map(key)).toEqual(Array.from({ length: FILES * ROWS }, (_, i) => key(rowOf(i))));
   });
@@ -101,11 +86,11 @@ describe('grouped tasks on a piscina pool', () => {
     const FILTERS: ScanPredicate[] = [{ kind: 'isNotNull', column: 1 }];
     const metrics = emptyScanMetrics();
     const session = { getSetting: () => 'on' } as never; // late materialization on: the workers drop the rows
-    const rows = await collect(source.scan({ signal: new AbortController().signal, metrics, projection: [0, 1], filters: FILTERS, session }));
+    const rows = await collect(pooled.source.scan({ signal: new AbortController().signal, metrics, projection: [0, 1], filters: FILTERS, session }));
     const expected = Array.from({ length: FILES * ROWS }, (_, i) => rowOf(i)).filter((r) => r[1] !== null).map((r) => r[0]);
     expect(rows.map((r) => r[0]).sort((a, b) => Number((a as bigint) - (b as bigint)))).toEqual(expected);
     const mainMetrics = emptyScanMetrics();
-    await collect(source.scan({ signal: new AbortController().signal, metrics: mainMetrics, projection: [0, 1], filters: FILTERS, limit: 1e9 }));
+    await collect(pooled.source.scan({ signal: new AbortController().signal, metrics: mainMetrics, projection: [0, 1], filters: FILTERS, limit: 1e9 }));
     expect(metrics).toMatchObject({ filesScanned: FILES, lateRowGroups: FILES, lateRowsMaterialized: expected.length });
     expect(mainMetrics.filesScanned).toBe(FILES);
   });
