@@ -32,16 +32,18 @@ export interface LakegateServerOptions {
 }
 
 export async function startLakegate(options: LakegateServerOptions = {}): Promise<LakegateServer> {
-  const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-wh-'));
+  // a warehouse the caller names is the caller's to remove; ours goes with close()
+  const ownsWarehouse = options.config?.warehouse === undefined;
+  const warehouse = options.config?.warehouse ?? mkdtempSync(join(tmpdir(), 'lakegate-wh-'));
   const config: ConfigInput = {
     host: '127.0.0.1',
     port: 0,
-    warehouse,
     auth: 'trust',
     sample_data: false,
     // no scan worker threads unless a test asks: each pool costs seconds of startup per test process
     workers: 0,
     ...options.config,
+    warehouse,
   };
   let server: RunningServer;
   try {
@@ -49,7 +51,7 @@ export async function startLakegate(options: LakegateServerOptions = {}): Promis
     const { startServer } = await import('../../src/server/main.ts');
     server = await startServer(config, options.handler);
   } catch (err) {
-    rmSync(warehouse, { recursive: true, force: true });
+    if (ownsWarehouse) rmSync(warehouse, { recursive: true, force: true });
     throw err;
   }
   const host = server.host && server.host !== '0.0.0.0' && server.host !== '::' ? server.host : '127.0.0.1';
@@ -57,7 +59,9 @@ export async function startLakegate(options: LakegateServerOptions = {}): Promis
   const database = server.config.databases[0] ?? 'lakegate';
   let closed = false;
   // the warehouse goes even if a test forgets close() or the worker exits early
-  const removeWarehouse = (): void => rmSync(warehouse, { recursive: true, force: true });
+  const removeWarehouse = (): void => {
+    if (ownsWarehouse) rmSync(warehouse, { recursive: true, force: true });
+  };
   process.once('exit', removeWarehouse);
   return {
     url: `postgres://${user}@${host}:${server.port}/${database}`,

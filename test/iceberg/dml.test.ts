@@ -4,13 +4,12 @@
  * `overwrite` snapshot; what our reader, time travel and the `$snapshots` / `$files` tables show, and the
  * delete files' own content (file_path, pos).
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { connectText, rowsOf } from '../helpers/text-client.ts';
-import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
+import { useLakeSession } from '../helpers/lake-session.ts';
 import { FileIO } from '../../src/storage/index.ts';
 import { icebergIOFromFileIO } from '../../src/iceberg/io.ts';
 import { readParquetColumns } from '../../src/iceberg/read/parquet-reader.ts';
@@ -35,19 +34,11 @@ async function positionDeletes(path: string, size: number): Promise<[string, big
 }
 
 describe('DELETE / UPDATE on Iceberg tables', () => {
-  const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-dml-'));
-  let server: LakegateServer;
+  const lake = useLakeSession();
   let c: pg.Client;
 
-  beforeAll(async () => {
-    server = await startLakegate({ config: { warehouse } });
-    c = await connectText(server.url);
-    await c.query('CREATE SCHEMA lake');
-  });
-  afterAll(async () => {
-    await c?.end();
-    await server?.close();
-    rmSync(warehouse, { recursive: true, force: true });
+  beforeAll(() => {
+    c = lake.client;
   });
 
   it('DELETE of some rows writes one position delete file (operation delete)', async () => {
@@ -144,7 +135,7 @@ describe('DELETE / UPDATE on Iceberg tables', () => {
     await c.query('CREATE TABLE lake.keep (id int4)');
     await c.query('INSERT INTO lake.keep VALUES (1), (2)');
     await c.query('DELETE FROM lake.keep WHERE id = 1');
-    const keepDir = join(warehouse, 'lake', 'keep');
+    const keepDir = join(lake.warehouse, 'lake', 'keep');
     const before = files(keepDir).length;
     expect(before).toBeGreaterThan(5);
     await c.query('DROP TABLE lake.keep');
@@ -154,7 +145,7 @@ describe('DELETE / UPDATE on Iceberg tables', () => {
     await c.query(`INSERT INTO lake.gone VALUES (1, '2024-01-01'), (2, '2024-01-02'), (3, '2024-01-02')`);
     await c.query('DELETE FROM lake.gone WHERE id = 2');
     await c.query('UPDATE lake.gone SET id = 10 WHERE id = 1');
-    const goneDir = join(warehouse, 'lake', 'gone');
+    const goneDir = join(lake.warehouse, 'lake', 'gone');
     expect(files(goneDir).length).toBeGreaterThan(10);
     await expect(c.query(`CALL system.drop_table(schema_name => 'lake', table_name => 'nope', purge => true)`)).rejects.toMatchObject({ code: '42P01' });
     await c.query(`CALL system.drop_table(schema_name => 'lake', table_name => 'gone', purge => true)`);
@@ -168,7 +159,7 @@ describe('DELETE / UPDATE on Iceberg tables', () => {
   it('a DELETE racing INSERTs of another session: the commit retries over the appends, nothing is lost', async () => {
     await c.query('CREATE TABLE lake.race (id int4)');
     await c.query('INSERT INTO lake.race SELECT g FROM generate_series(1, 100) g');
-    const b = await connectText(server.url);
+    const b = await connectText(lake.server.url);
     try {
       const inserts = (async () => { for (let i = 0; i < 6; i++) await b.query(`INSERT INTO lake.race VALUES (${1001 + 2 * i})`); })();
       const [del] = await Promise.all([c.query('DELETE FROM lake.race WHERE id % 2 = 0'), inserts]);

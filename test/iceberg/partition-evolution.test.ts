@@ -4,34 +4,25 @@
  * reads, DELETE / UPDATE and the metadata tables work across specs; RESET (partitioning) / '' removes the
  * partitioning (an empty v2 spec); going back to an earlier layout reuses its spec and field ids.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectText, rowsOf } from '../helpers/text-client.ts';
-import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../helpers/text-client.ts';
+import { useLakeSession } from '../helpers/lake-session.ts';
 
 describe('partition evolution', () => {
-  const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-pevo-'));
-  let server: LakegateServer;
+  const lake = useLakeSession();
   let c: pg.Client;
   /** the newest metadata file (names start with the zero-padded version) */
   const metadata = async (table: string): Promise<Record<string, unknown>> => {
-    const dir = join(warehouse, 'lake', table, 'metadata');
+    const dir = join(lake.warehouse, 'lake', table, 'metadata');
     const file = readdirSync(dir).filter((f) => f.endsWith('.metadata.json')).sort().at(-1)!;
     return JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown>;
   };
 
-  beforeAll(async () => {
-    server = await startLakegate({ config: { warehouse } });
-    c = await connectText(server.url);
-    await c.query('CREATE SCHEMA lake');
-  });
-  afterAll(async () => {
-    await c?.end();
-    await server?.close();
-    rmSync(warehouse, { recursive: true, force: true });
+  beforeAll(() => {
+    c = lake.client;
   });
 
   it('adds a spec; new files use it, old files keep theirs', async () => {

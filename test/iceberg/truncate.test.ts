@@ -3,28 +3,18 @@
  * delete file (the files stay on disk for time travel), totals zero in the summary, `$files` empty, older
  * snapshots still readable; a second session does not see a TRUNCATE staged in an open transaction block.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { connectText, rowsOf } from '../helpers/text-client.ts';
-import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
+import { useLakeSession } from '../helpers/lake-session.ts';
 
 describe('TRUNCATE on Iceberg tables', () => {
-  const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-truncate-'));
-  let server: LakegateServer;
+  const lake = useLakeSession();
   let c: pg.Client;
 
-  beforeAll(async () => {
-    server = await startLakegate({ config: { warehouse } });
-    c = await connectText(server.url);
-    await c.query('CREATE SCHEMA lake');
-  });
-  afterAll(async () => {
-    await c?.end();
-    await server?.close();
-    rmSync(warehouse, { recursive: true, force: true });
+  beforeAll(() => {
+    c = lake.client;
   });
 
   it('drops every data and delete file in one delete snapshot, metadata only', async () => {
@@ -67,7 +57,7 @@ describe('TRUNCATE on Iceberg tables', () => {
   it('staged inside a transaction block: other sessions see the rows until COMMIT', async () => {
     await c.query('CREATE TABLE lake.s (id int)');
     await c.query('INSERT INTO lake.s VALUES (1), (2), (3)');
-    const other = await connectText(server.url);
+    const other = await connectText(lake.server.url);
     try {
       await c.query('BEGIN');
       await c.query('TRUNCATE lake.s');
