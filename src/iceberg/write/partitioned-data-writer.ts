@@ -26,11 +26,15 @@ import { partitionKey, partitionPath, type BoundPartitionField } from '../transf
 import type { DataFileInfo, ParquetDataWriterOptions } from './parquet-data-writer.ts';
 import { StreamingDataWriter, type StreamingDataWriterOptions } from './streaming-data-writer.ts';
 import type { IcebergWriteIO } from './write-io.ts';
-import { isTypedBatch, typedBuffers, type TypedBatch, type TypedColumn } from './typed-columns.ts';
+import { isTypedBatch, TypedBatch, typedBuffers, type TypedColumn } from './typed-columns.ts';
 import { giveBuffers } from './typed-buffer-pool.ts';
 import { tupleAt, typedPartitionGroups, type RowGroups } from './typed-partition-groups.ts';
 import { TypedStage } from './typed-stage.ts';
 import { encodeSlotsInUse } from './parquet-encode-pool.ts';
+import { splitInWorker } from './partition-split-pool.ts';
+import { envFlagSetOn } from '../../common/env-settings.ts';
+import { int32PartitionFn, type SplitField, type SplitResult } from './partition-split.mjs';
+import type { BufferColumn } from './typed-file-ipc.mjs';
 
 export interface PartitionedFileInfo extends DataFileInfo {
   /** one value per partition field of the spec, in spec order */
@@ -91,6 +95,21 @@ const PARTITION_BUSY_IN_THREAD_MAX_BYTES = 0;
  */
 export const IDLE_FLUSH_MIN_BYTES = 2 * 1024 * 1024;
 
+/**
+ * typed batches split by partition on the split thread (partition-split.mjs) before this thread stages the first
+ * of them: the thread decoding the next batch overlaps the split of the previous ones
+ */
+const SPLITS_AHEAD = 2;
+
+/**
+ * whether typed batches are split on the split thread: null (the default) takes LAKEGATE_COPY_SPLIT_WORKER, off
+ * unless set on. Off by default: in SF 0.2 A/Bs on a loaded machine (load 14–25) it cut the decoding thread's CPU
+ * by month 7–12 % but added 5–8 % CPU in all and ≈ 90 MB peak RSS, and wall time was not better (tests set it)
+ */
+export const partitionSplitDefaults: { inWorker: boolean | null } = { inWorker: null };
+
+const splitOn = (): boolean => partitionSplitDefaults.inWorker ?? envFlagSetOn('LAKEGATE_COPY_SPLIT_WORKER');
+
 /** what the budget did during a statement (tests, bench traces) */
 export interface PartitionWriteStats {
   /** row groups written because the rows held passed the budget */
@@ -101,6 +120,8 @@ export interface PartitionWriteStats {
   maxHeldBytes: number;
   /** row groups written because the encoded pieces held by all partitions passed partitionHeldBytes */
   heldFlushes: number;
+  /** typed batches split by partition on the split thread */
+  workerSplits: number;
 }
 
 interface Open {
@@ -114,20 +135,25 @@ interface Open {
  * column by column (TypedStage.appendGroups; groups are distinct partitions). Kept out of the async addTyped:
  * with these loops inside, V8 compiled that whole function (OSR) 17 times in an SF 0.2 COPY by month, now once.
  */
-function stageGroups(parts: readonly Open[], typed: readonly TypedColumn[], length: number, groups: RowGroups): { perm: Int32Array; starts: Int32Array; counts: Int32Array } {
+function sortByGroup(length: number, groups: RowGroups): { perm: Int32Array; starts: Int32Array } {
   const starts = new Int32Array(groups.count + 1);
   for (let i = 0; i < length; i++) starts[groups.groupOf[i]! + 1]!++;
   for (let g = 0; g < groups.count; g++) starts[g + 1]! += starts[g]!;
   const perm = new Int32Array(length);
   const fill = starts.slice(0, groups.count);
   for (let i = 0; i < length; i++) perm[fill[groups.groupOf[i]!]!++] = i;
+  return { perm, starts };
+}
+
+/** what fits of each group goes into its partition's stage; returns how many rows of each group went */
+function stageGroups(parts: readonly Open[], typed: readonly TypedColumn[], perm: Int32Array | null, starts: Int32Array): Int32Array {
   const stages = parts.map((o) => (o.stage ??= new TypedStage(typed.length, STAGE_ROWS)));
-  const counts = new Int32Array(groups.count);
+  const counts = new Int32Array(parts.length);
   if (new Set(stages).size === stages.length) {
-    for (let g = 0; g < groups.count; g++) counts[g] = Math.min(starts[g + 1]! - starts[g]!, stages[g]!.room);
+    for (let g = 0; g < parts.length; g++) counts[g] = Math.min(starts[g + 1]! - starts[g]!, stages[g]!.room);
     TypedStage.appendGroups(stages, typed, perm, starts, counts);
   }
-  return { perm, starts, counts };
+  return counts;
 }
 
 export class PartitionedDataWriter {
@@ -136,7 +162,11 @@ export class PartitionedDataWriter {
   private readonly idleFlushMin: number;
   private readonly fileOptions: StreamingDataWriterOptions;
   private readonly heldBudget: number;
-  readonly stats: PartitionWriteStats = { budgetFlushes: 0, idleFlushes: 0, maxHeldBytes: 0, heldFlushes: 0 };
+  readonly stats: PartitionWriteStats = { budgetFlushes: 0, idleFlushes: 0, maxHeldBytes: 0, heldFlushes: 0, workerSplits: 0 };
+  /** splits running on the split thread, oldest first: staged in this order */
+  private readonly splits: Promise<SplitResult>[] = [];
+  /** the partition fields as the split thread takes them (made on first use) */
+  private splitFields: SplitField[] | undefined;
 
   constructor(
     private readonly io: IcebergWriteIO,
@@ -155,7 +185,10 @@ export class PartitionedDataWriter {
   async add(batch: Batch): Promise<void> {
     if (batch.length === 0) return;
     if (isTypedBatch(batch)) await this.addTyped(batch);
-    else await this.addValues(batch);
+    else {
+      await this.settleSplits();
+      await this.addValues(batch);
+    }
     await this.bound();
   }
 
@@ -169,7 +202,58 @@ export class PartitionedDataWriter {
     return o;
   }
 
+  /** the batch's columns are all buffers and every field an int32 transform partition-split.mjs computes */
+  private splittable(typed: readonly TypedColumn[]): typed is readonly BufferColumn[] {
+    if (this.splitFields === undefined) {
+      this.splitFields = this.fields.map((f) => ({ pos: f.sourcePos, name: f.transform.name, param: f.transform.param }));
+    }
+    const fields = this.splitFields;
+    if (!splitOn() || typed.some((c) => c.kind === 'values')) return false;
+    return fields.every((f) => {
+      const c = typed[f.pos];
+      return c !== undefined && c.kind === 'int32' && int32PartitionFn(f.name, f.param, c.domain) !== null;
+    });
+  }
+
+  /**
+   * a typed batch goes to the split thread (its buffers moved there); the oldest split beyond SPLITS_AHEAD comes
+   * back grouped into runs and is staged here. Any other batch first stages the splits still out, so each
+   * partition's rows keep their input order.
+   */
   private async addTyped(batch: TypedBatch): Promise<void> {
+    const { typed, length } = batch;
+    if (this.splittable(typed)) {
+      const split = splitInWorker({ length, columns: typed, fields: this.splitFields! });
+      // a failed statement may abandon it: its error must not become an unhandled rejection
+      split.catch(() => undefined);
+      this.splits.push(split);
+      this.stats.workerSplits++;
+      while (this.splits.length > SPLITS_AHEAD) await this.stageSplit(await this.splits.shift()!);
+      return;
+    }
+    await this.settleSplits();
+    await this.stageTyped(batch);
+  }
+
+  /** every split still out, staged in order */
+  private async settleSplits(): Promise<void> {
+    while (this.splits.length > 0) await this.stageSplit(await this.splits.shift()!);
+  }
+
+  /** a batch split into runs (partition-split.mjs): each run copied into its partition's stage */
+  private async stageSplit(r: SplitResult): Promise<void> {
+    const typed = r.columns as readonly TypedColumn[];
+    const length = r.starts[r.count]!;
+    const parts: Open[] = [];
+    for (let g = 0; g < r.count; g++) parts.push(this.partition(tupleAt(this.fields, typed, r.starts[g]!)));
+    if (r.count === 1 && (parts[0]!.stage === null || parts[0]!.stage.rows === 0)) {
+      await parts[0]!.writer.add(new TypedBatch(length, typed));
+      return;
+    }
+    await this.stageRuns(parts, typed, null, r.starts);
+  }
+
+  private async stageTyped(batch: TypedBatch): Promise<void> {
     const { typed, length } = batch;
     const groups = typedPartitionGroups(this.fields, typed, length);
     const parts = groups.first.map((r) => this.partition(tupleAt(this.fields, typed, r)));
@@ -178,8 +262,17 @@ export class PartitionedDataWriter {
       await parts[0]!.writer.add(batch);
       return;
     }
-    const { perm, starts, counts } = stageGroups(parts, typed, length, groups);
-    for (let g = 0; g < groups.count; g++) {
+    const { perm, starts } = sortByGroup(length, groups);
+    await this.stageRuns(parts, typed, perm, starts);
+  }
+
+  /**
+   * group g's rows — perm[starts[g]] … perm[starts[g + 1] − 1], or rows starts[g] … with perm null — into
+   * parts[g]'s stage (a full stage goes to its writer); the columns' buffers are then given back for reuse
+   */
+  private async stageRuns(parts: readonly Open[], typed: readonly TypedColumn[], perm: Int32Array | null, starts: Int32Array): Promise<void> {
+    const counts = stageGroups(parts, typed, perm, starts);
+    for (let g = 0; g < parts.length; g++) {
       const o = parts[g]!;
       let at = starts[g]! + counts[g]!;
       const end = starts[g + 1]!;
@@ -276,6 +369,7 @@ export class PartitionedDataWriter {
 
   /** a failed statement: every partition's writer removes what it wrote (ParquetDataWriter.abort) */
   async abort(): Promise<void> {
+    await Promise.allSettled(this.splits.splice(0));
     for (const o of this.open.values()) {
       if (o.stage !== null && o.stage.rows > 0) o.stage.finish();
       o.stage = null;
@@ -285,6 +379,7 @@ export class PartitionedDataWriter {
 
   /** flushes every partition and returns all files written, each with its partition tuple */
   async close(): Promise<PartitionedFileInfo[]> {
+    await this.settleSplits();
     const out: PartitionedFileInfo[] = [];
     // every partition's last rows are started first, so they are encoded side by side (workers + this thread)
     for (const o of this.open.values()) await this.flushPartition(o);

@@ -8,6 +8,7 @@
  */
 import type { BoundPartitionField } from '../transforms/partition-path.ts';
 import { singleValueBytes } from './single-value-bytes.ts';
+import { int32PartitionFn, murmurLong, murmurRange } from './partition-split.mjs';
 import { int64Number, materializeColumn, typedValueAt, type TypedColumn } from './typed-columns.ts';
 
 export interface RowGroups {
@@ -19,74 +20,11 @@ export interface RowGroups {
   readonly first: readonly number[];
 }
 
-const C1 = 0xcc9e2d51;
-const C2 = 0x1b873593;
-
-function mixK1(k: number): number {
-  return Math.imul(rotl(Math.imul(k, C1), 15), C2);
-}
-const rotl = (x: number, r: number): number => (x << r) | (x >>> (32 - r));
-function mixH1(h: number, k: number): number {
-  return (Math.imul(rotl(h ^ k, 13), 5) + 0xe6546b64) | 0;
-}
-function fmix(h: number, n: number): number {
-  h ^= n;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) | 0;
-}
-
-/** murmur3_x86_32 (seed 0) of the 8-byte little-endian long (hi, lo): Iceberg's hash of int/long/date */
-export function murmurLong(lo: number, hi: number): number {
-  return fmix(mixH1(mixH1(0, mixK1(lo | 0)), mixK1(hi | 0)), 8);
-}
-
-/** murmur3_x86_32 (seed 0) of data[start, end) */
-export function murmurRange(data: Uint8Array, start: number, end: number): number {
-  let h = 0;
-  const n = end - start;
-  const blocks = start + (n & ~3);
-  let i = start;
-  for (; i < blocks; i += 4) h = mixH1(h, mixK1(data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24)));
-  let k1 = 0;
-  switch (n & 3) {
-    case 3: k1 ^= data[i + 2]! << 16; // falls through
-    case 2: k1 ^= data[i + 1]! << 8; // falls through
-    case 1: k1 ^= data[i]!; h ^= mixK1(k1);
-  }
-  return fmix(h, n);
-}
-
-/** days since 1970-01-01 → months since 1970-01 (Howard Hinnant's civil_from_days) */
-export function monthOfDays(days: number): number {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  return (y - 1970) * 12 + m - 1;
-}
-
-const floorMod = (a: number, b: number): number => ((a % b) + b) % b;
+export { monthOfDays, murmurLong, murmurRange } from './partition-split.mjs';
 
 /** the partition value of valid row i as a number, for the transforms computed from int32 buffers; null: not here */
 function int32Fn(f: BoundPartitionField, domain: 'int' | 'date'): ((v: number) => number) | null {
-  const t = f.transform;
-  const src = domain;
-  switch (t.name) {
-    case 'identity': return (v) => v;
-    case 'bucket': { const n = t.param!; return (v) => (murmurLong(v, v < 0 ? -1 : 0) & 0x7fffffff) % n; }
-    case 'truncate': { const w = t.param!; return src === 'int' ? (v) => v - floorMod(v, w) : null; }
-    case 'day': return src === 'date' ? (v) => v : null;
-    case 'month': return src === 'date' ? monthOfDays : null;
-    case 'year': return src === 'date' ? (v) => Math.floor(monthOfDays(v) / 12) : null;
-    default: return null;
-  }
+  return int32PartitionFn(f.transform.name, f.transform.param, domain);
 }
 
 const NULL_KEY = Symbol('null');
