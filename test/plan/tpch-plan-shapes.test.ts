@@ -53,4 +53,16 @@ describe('TPC-H plan shapes at SF 1 estimates', () => {
     expect(plan(21).find((l) => l.includes('Anti Join'))).toContain('l3.l_orderkey = l1.l_orderkey');
     expect(joins(plan(21, 1, OPTIMIZER_RULE_NAMES.filter((n) => n !== 'order_filtering_joins'))).slice(0, 2)).toEqual(['Anti Join (build: left)', 'Semi Join (build: left)']);
   });
+
+  it('Q10: lineitem ⋈ orders is summed per o_custkey before customer and nation join (eager_aggregation)', () => {
+    // the seven-column grouping (c_comment among them) then sees one row per customer, not one per line
+    const lines = plan(10).map((l) => l.trim());
+    const top = lines.findIndex((l) => l.startsWith('Aggregate: groupBy=[customer.c_custkey'));
+    const lower = lines.findIndex((l) => l.startsWith('Aggregate: groupBy=[orders.o_custkey]'));
+    expect(top).toBeGreaterThanOrEqual(0);
+    expect(lower).toBeGreaterThan(lines.findIndex((l) => l.includes('(customer.c_custkey = orders.o_custkey)')));
+    expect(lines[top]).toContain('aggr=[sum(sum)]');
+    const off = plan(10, 1, OPTIMIZER_RULE_NAMES.filter((n) => n !== 'eager_aggregation')).join('\n');
+    expect(off).not.toContain('groupBy=[orders.o_custkey]');
+  });
 });

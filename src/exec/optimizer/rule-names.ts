@@ -11,6 +11,7 @@ export const OPTIMIZER_RULE_NAMES = [
   'or_equalities_to_any',
   'push_filter_below_projection',
   'subquery_to_semi_join',
+  'eager_aggregation',
   'reorder_inner_joins',
   'push_down_join_conditions',
   'derive_or_filters',
