@@ -63,6 +63,8 @@ export interface SessionView {
   searchPath(): readonly string[];
   /** the stored value (kB / ms numbers for unit settings); throws 42704 `unrecognized configuration parameter "x"` unless missingOk */
   getSetting(name: string, missingOk?: boolean): string | null;
+  /** optional: grows with every change of any setting, so a reader may keep what it derived from them until it moves */
+  readonly settingsVersion?: number;
   /** the value as SHOW / current_setting print it (with units: `4MB`, `30s`); getSetting is the stored value */
   showSetting?(name: string, missingOk?: boolean): string | null;
   /** set_config(name, value, isLocal): returns the new value */

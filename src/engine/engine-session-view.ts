@@ -37,6 +37,10 @@ export class EngineSessionView implements SessionView {
     return searchPathSchemas(this.session.settings.get('search_path') ?? '', this.user, this.session.catalog, false);
   }
 
+  get settingsVersion(): number {
+    return this.session.settings.version;
+  }
+
   getSetting(name: string, missingOk = false): string | null {
     if (missingOk) return this.session.settings.get(name) ?? null;
     return this.session.settings.require(name);

@@ -78,6 +78,8 @@ export class EngineSession implements HandlerSession {
    * by its first writing Execute, committed at Sync (rolled back after an error); BEGIN makes it the explicit block
    */
   pipelineBlock = false;
+  /** the read clock's number of this connection's latest socket read, set by wire/ (HandlerSession.readMark) */
+  readMark: number | undefined = undefined;
   /** Iceberg writes of the open transaction block (staged until COMMIT), when the database has a warehouse */
   icebergTx: IcebergTransaction | null = null;
   /** the staged Iceberg pointers at each open savepoint (index = savepoint depth - 1) */
@@ -310,7 +312,7 @@ export class EngineSession implements HandlerSession {
     if (cached === undefined || !isCatalogFree(cached)) {
       const version = this.planVersion;
       this.mirrorChecked = true;
-      const refreshing = this.iceberg?.refreshIfStale();
+      const refreshing = this.iceberg?.refreshIfStale(this.readMark);
       if (refreshing !== undefined) {
         return refreshing.then(() => this.preparedOf(parsed, paramTypes, query, this.planVersion !== version && query ? this.runner.plans.get(this.runner.keys.ofParse(parsed, paramTypes)) : cached));
       }

@@ -19,6 +19,7 @@ import { SqlSequenceStore } from '../catalog/sequences/sql-sequence-store.ts';
 import { SequenceSource } from '../catalog/sequences/sequence-source.ts';
 import type { StoredSequence } from '../catalog/sequences/sequence-store.ts';
 import { primaryKeyName } from '../iceberg/keys/unique-keys.ts';
+import { readsSoFar } from '../wire/read-clock.ts';
 
 /** catalogs without a change token (REST, PostgreSQL-backed) are re-listed at most this often */
 const REFRESH_INTERVAL_MS = 200;
@@ -177,15 +178,32 @@ export class IcebergTables {
     await this.inFlight;
   }
 
-  /** refresh() without a promise in the usual case: undefined when the mirror is up to date (nothing to await) */
-  refreshIfStale(): Promise<void> | undefined {
+  /**
+   * refresh() without a promise in the usual case: undefined when the mirror is up to date (nothing to await).
+   * `readMark`: the read clock's number of the latest socket read of the asking session (HandlerSession.readMark):
+   * when a change token check found the mirror current after that read, no new check is needed.
+   */
+  refreshIfStale(readMark?: number): Promise<void> | undefined {
+    if (readMark !== undefined && readMark <= this.checkedAfterRead) return undefined;
     return this.upToDate() ? undefined : this.refresh();
   }
 
-  /** nothing committed elsewhere since the last refresh started: by the change token, or (without one) recently listed */
+  /** readsSoFar() when a change token check last found nothing committed elsewhere (no refresh running) */
+  private checkedAfterRead = 0;
+
+  /**
+   * nothing committed elsewhere since the last refresh started: by the change token, or (without one) recently
+   * listed. Never while a refresh runs: its token is new but its listing is not done (the caller awaits it).
+   */
   private upToDate(): boolean {
+    if (this.inFlight !== null) return false;
     const token = this.catalog.changeToken?.();
-    if (token !== undefined) return token === this.lastToken;
+    if (token !== undefined) {
+      if (token !== this.lastToken) return false;
+      // every message read so far was sent before this check: it covers them
+      this.checkedAfterRead = readsSoFar();
+      return true;
+    }
     return Date.now() - this.lastRefresh < REFRESH_INTERVAL_MS;
   }
 

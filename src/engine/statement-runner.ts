@@ -85,7 +85,7 @@ export class StatementRunner {
     // the Iceberg mirror is brought up to date unless the plan at hand reads nothing of the catalog (SELECT 1);
     // after a refresh the plan is looked up again (the catalog version may have moved)
     if (!fresh && (cached === undefined || !isCatalogFree(cached))) {
-      const refreshing = session.iceberg?.refreshIfStale();
+      const refreshing = session.iceberg?.refreshIfStale(session.readMark);
       if (refreshing !== undefined) return refreshing.then(() => this.runQuery(stmt, params, prepared, true));
     }
     let bound: BoundQuery;

@@ -379,7 +379,7 @@ export class IcebergTableSource implements TableSource {
     const filters = ctx.filters;
     if (filters === undefined || filters.length === 0) return undefined;
     const session = ctx.session;
-    if (!lateMaterializationOn(session) || !pointIndexOn(session)) return undefined;
+    if (!pointLookupsOn(session)) return undefined;
     const pool = sharedScanPool();
     const poolOpen = pool !== null && !pool.closed;
     applyFileCacheSetting(session, poolOpen ? pool.size : 0);
@@ -488,6 +488,21 @@ export class IcebergTableSource implements TableSource {
     if (p === undefined) this.projections.set(projection, (p = { wanted: projection, fields: projection.map((i) => this.schema.fields[i]!) }));
     return p;
   }
+}
+
+/** scanNow's two switches by session, read by name again only when the session's settings changed */
+const lookupSwitches = new WeakMap<object, { readonly version: number; readonly on: boolean }>();
+
+/** late materialization and the point index both on for `session` (scanNow answers only through them) */
+function pointLookupsOn(session: ScanContext['session'] | undefined): boolean {
+  const version = session?.settingsVersion;
+  if (session === undefined || version === undefined) return lateMaterializationOn(session) && pointIndexOn(session);
+  let kept = lookupSwitches.get(session);
+  if (kept === undefined || kept.version !== version) {
+    kept = { version, on: lateMaterializationOn(session) && pointIndexOn(session) };
+    lookupSwitches.set(session, kept);
+  }
+  return kept.on;
 }
 
 /** fewer rows in `tasks` than the pool's threshold: read on this thread (planParallelScan's first test) */

@@ -104,6 +104,28 @@ describe('read-your-writes across servers sharing a warehouse', () => {
     }
   }, 30_000);
 
+  it('prepared lookups of several connections read in one event-loop turn each see a commit made before they were sent', async () => {
+    await ca.query('create schema rw_turn');
+    await ca.query('create table rw_turn.k (id int, v int)');
+    await ca.query('insert into rw_turn.k values (1, 0)');
+    const clients = await Promise.all([0, 1, 2, 3].map(async () => {
+      const c = new pg.Client({ connectionString: a.url });
+      await c.connect();
+      return c;
+    }));
+    try {
+      const lookup = { name: 'turn_lookup', text: 'select max(v)::int as v from rw_turn.k where id = $1' };
+      for (let round = 1; round <= 4; round++) {
+        await cb.query(`insert into rw_turn.k values (1, ${round})`);
+        // sent together: one token check may serve them all, and it came after the commit
+        const seen = await Promise.all(clients.map((c) => c.query({ ...lookup, values: [1] })));
+        expect(seen.map((r) => r.rows[0]), `round ${round}`).toEqual(clients.map(() => ({ v: round })));
+      }
+    } finally {
+      await Promise.all(clients.map((c) => c.end()));
+    }
+  }, 30_000);
+
   it('sees ALTER TABLE from the other server (new column) at the next statement', async () => {
     await ca.query('create table rw.u (id int)');
     await cb.query('insert into rw.u values (1)');

@@ -26,6 +26,8 @@ import * as msg from './protocol/backend-serializer.ts';
 import { BufferWriter } from './protocol/buffer-writer.ts';
 import type { FrontendMessage, StartupMessage } from './protocol/frontend-messages.ts';
 import { FrontendParser } from './protocol/frontend-parser.ts';
+import { afterReads } from './after-reads.ts';
+import { noteRead } from './read-clock.ts';
 import { readIntoReusedBuffer } from './socket-reader.ts';
 import { sendStatementResult } from './statement-result.ts';
 import { expandStartupParameters } from './startup-options.ts';
@@ -103,18 +105,40 @@ export class PgConnection implements WireIO {
   /** reads into the connection's reused buffer (socket-reader.ts): the chunk is valid only during the call */
   private readonly onBorrowedData = (chunk: Buffer): void => this.receive(chunk, true);
 
+  /**
+   * Parses a read now (a borrowed chunk is gone after this call) and queues its messages once the event loop has
+   * read every ready socket (after-reads.ts): one catalog change check then covers all of them (read-clock.ts).
+   */
   private receive(chunk: Buffer, borrowed: boolean): void {
     if (this.closed) return;
+    const mark = noteRead();
+    if (this.sessionRef !== null) this.sessionRef.readMark = mark;
     try {
-      for (const m of this.parser.push(chunk, borrowed)) {
-        this.queue.push(m);
+      const messages = this.parser.push(chunk, borrowed);
+      if (messages.length === 0) return;
+      for (let i = 0; i < messages.length; i++) {
+        const type = messages[i]!.type;
         // stop reading raw bytes until the loop answered: TLS bytes must not reach the parser
-        if (m.type === 'SSLRequest' || m.type === 'GSSENCRequest') this.socket.pause();
+        if (type === 'SSLRequest' || type === 'GSSENCRequest') this.socket.pause();
       }
+      if (this.held === null) {
+        this.held = messages;
+        afterReads(this.deliver);
+      } else for (let i = 0; i < messages.length; i++) this.held.push(messages[i]!);
     } catch (e) {
       this.fatal(toGatewayError(e));
     }
   }
+
+  /** messages parsed from this poll's reads, not yet queued */
+  private held: FrontendMessage[] | null = null;
+
+  private readonly deliver = (): void => {
+    const held = this.held;
+    this.held = null;
+    if (held === null || this.closed) return;
+    for (let i = 0; i < held.length; i++) this.queue.push(held[i]!);
+  };
 
   private onClose(): void {
     if (this.closed) return;

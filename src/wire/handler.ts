@@ -139,6 +139,12 @@ export interface HandlerSession {
    * (the engine's catalog freshness) does not hold for this one.
    */
   pipelineEnded?(): void;
+  /**
+   * wire/ sets this at each socket read of the connection to that read's number on the read clock
+   * (wire/read-clock.ts): a check of shared state made once readsSoFar() >= readMark came after every message the
+   * session has received. Undefined (no wire, or not set yet): unknown — check every time.
+   */
+  readMark?: number;
 
   /** CancelRequest for this backend: aborts the running statement with 57014. */
   cancel(): void;
