@@ -4,7 +4,9 @@
  * batch once, stepping the state of each row's group: count(*) adds to its counter, sum/avg over numeric
  * take a scaled numeric column straight into their NumericSum (no Numeric or bigint per row), the others
  * step with the row's argument values as before. `accumulateGroups` does the same by group id into GroupStates
- * (group-states.ts: count and numeric sum / avg in typed arrays per group) for HashAggregateExec.
+ * (group-states.ts: count and numeric sum / avg in typed arrays per group) for HashAggregateExec; when a
+ * batch's rows fall into few groups, numeric sums / avgs are first summed per group for the batch, once per
+ * argument vector (batch-group-sums.ts), and a numeric CASE of mixed display scales is summed a scale at a time.
  *
  * Errors: when computing the filters and arguments of a batch raises, the batch's expressions are evaluated
  * again row by row (nothing is stepped) so the error is the one of the first failing row, as PostgreSQL's
@@ -16,11 +18,12 @@ import type { NumericSum } from '../../functions/numeric-sum.ts';
 import type { AggregateDef, AggregateState } from '../../functions/registry-types.ts';
 import type { Expr } from '../../sql/index.ts';
 import type { Env } from '../context.ts';
+import { BatchGroupSums } from './batch-group-sums.ts';
 import { compileExpr, type Cols, type RowFn } from './compile-expr.ts';
 import { DistinctRows } from './distinct-rows.ts';
 import { scaledSumOf, type GroupStates, type TypedKind } from './group-states.ts';
 import { valuesOf, VectorCompiler, type VecFn } from './vector-expr.ts';
-import { selCount, type Sel, type Vec } from './vector-types.ts';
+import { selCount, type MixedScaledVec, type ScaledVec, type Sel, type Vec } from './vector-types.ts';
 
 export interface VectorAggregateSpec {
   readonly def: AggregateDef;
@@ -43,6 +46,8 @@ interface Compiled {
 export class VectorAggregation {
   readonly #aggs: readonly Compiled[];
   readonly #compiler: VectorCompiler;
+  /** numeric sums / avgs pre-aggregated per group for the batch, shared by aggregates of one argument */
+  readonly #batchSums = new BatchGroupSums();
 
   private constructor(aggs: readonly Compiled[], compiler: VectorCompiler) {
     this.#aggs = aggs;
@@ -91,10 +96,11 @@ export class VectorAggregation {
   /** steps, for every row i of the batch, the aggregates of group gids[i] (group-states.ts: typed counts and sums) */
   accumulateGroups(cols: Cols, n: number, gids: Int32Array, states: GroupStates): void {
     const vecs = this.#vectors(cols, n);
+    const sums = this.#batchSums.begin(gids, n) ? this.#batchSums : null;
     for (let k = 0; k < this.#aggs.length; k++) {
       const a = this.#aggs[k]!;
       const sel = a.distinct === null ? vecs.sels[k]! : a.distinct.firstRows(vecs.sels[k]!, vecs.args[k]!, n, gids);
-      stepGroups(k, a, sel, vecs.args[k]!, n, gids, states);
+      stepGroups(k, a, sel, vecs.args[k]!, n, gids, states, sums);
     }
   }
 
@@ -192,7 +198,7 @@ function stepEachRow(a: Compiled, sel: Sel, vecs: readonly Vec[], n: number, m: 
   }
 }
 
-function stepGroups(k: number, a: Compiled, sel: Sel, vecs: readonly Vec[], n: number, gids: Int32Array, gs: GroupStates): void {
+function stepGroups(k: number, a: Compiled, sel: Sel, vecs: readonly Vec[], n: number, gids: Int32Array, gs: GroupStates, sums: BatchGroupSums | null): void {
   const m = selCount(sel, n);
   if (m === 0) return;
   const kind = gs.kinds[k];
@@ -204,7 +210,7 @@ function stepGroups(k: number, a: Compiled, sel: Sel, vecs: readonly Vec[], n: n
     }
     // count(x): the rows where x is not NULL
     const v = vecs[0]!;
-    if (v.tag === 'scaled') {
+    if (v.tag === 'scaled' || v.tag === 'mixed') {
       for (let j = 0; j < m; j++) { const i = sel === null ? j : sel[j]!; if (v.nul === null || v.nul[i] === 0) { const g = gids[i]!; cnt[g] = cnt[g]! + 1; } }
       return;
     }
@@ -212,12 +218,12 @@ function stepGroups(k: number, a: Compiled, sel: Sel, vecs: readonly Vec[], n: n
     for (let j = 0; j < m; j++) { const i = sel === null ? j : sel[j]!; const x = vals[i]; if (x !== null && x !== undefined) { const g = gids[i]!; cnt[g] = cnt[g]! + 1; } }
     return;
   }
-  if (vecs.length === 1 && kind !== null && kind !== undefined && kind !== 'count') { stepTyped(k, kind, vecs[0]!, sel, n, m, gids, gs); return; }
+  if (vecs.length === 1 && kind !== null && kind !== undefined && kind !== 'count') { stepTyped(k, kind, vecs[0]!, sel, n, m, gids, gs, sums); return; }
   stepEachRow(a, sel, vecs, n, m, (i) => gs.state(k, gids[i]!));
 }
 
 /** the typed kinds of group-states.ts (sum, min / max) over their one argument vector */
-function stepTyped(k: number, kind: Exclude<TypedKind, 'count' | null>, v: Vec, sel: Sel, n: number, m: number, gids: Int32Array, gs: GroupStates): void {
+function stepTyped(k: number, kind: Exclude<TypedKind, 'count' | null>, v: Vec, sel: Sel, n: number, m: number, gids: Int32Array, gs: GroupStates, sums: BatchGroupSums | null): void {
   if (kind === 'minmax') {
     const mm = gs.minmax[k]!;
     if (v.tag === 'scaled' && mm.cls === 'num') mm.addScaled(v.f, v.scale, v.nul, sel, n, gids);
@@ -225,7 +231,16 @@ function stepTyped(k: number, kind: Exclude<TypedKind, 'count' | null>, v: Vec, 
     return;
   }
   if (v.tag === 'scaled' && kind === 'sum') {
+    if (sums !== null && sums.add(k, v, sel, n, gids, gs)) return;
     gs.addScaledRows(k, v.f, v.scale, v.nul, sel, n, gids);
+    return;
+  }
+  if (v.tag === 'mixed' && kind === 'sum') {
+    // the rows of each display scale as one scaled vector (a group's sum keeps the largest scale it saw)
+    for (const part of byScale(v, sel, n)) {
+      if (sums !== null && sums.add(k, part.vec, part.rows, n, gids, gs)) continue;
+      gs.addScaledRows(k, part.vec.f, part.vec.scale, null, part.rows, n, gids);
+    }
     return;
   }
   const vals = valuesOf(v, sel, n);
@@ -259,4 +274,27 @@ function stepTyped(k: number, kind: Exclude<TypedKind, 'count' | null>, v: Vec, 
     const x = vals[i];
     if (x !== null && x !== undefined) gs.addFloat(k, gids[i]!, x as number, type);
   }
+}
+
+/** a mixed-scale vector's selected non-NULL rows split by display scale (memoized: aggregates of one argument share it) */
+const splits = new WeakMap<MixedScaledVec, Map<Sel, readonly { vec: ScaledVec; rows: Int32Array }[]>>();
+function byScale(v: MixedScaledVec, sel: Sel, n: number): readonly { vec: ScaledVec; rows: Int32Array }[] {
+  let bySel = splits.get(v);
+  if (bySel === undefined) { bySel = new Map(); splits.set(v, bySel); }
+  let parts = bySel.get(sel);
+  if (parts !== undefined) return parts;
+  const { scales, nul } = v;
+  const m = selCount(sel, n);
+  const rows = new Map<number, number[]>();
+  for (let j = 0; j < m; j++) {
+    const i = sel === null ? j : sel[j]!;
+    if (nul !== null && nul[i] === 1) continue;
+    const s = scales[i]!;
+    let r = rows.get(s);
+    if (r === undefined) { r = []; rows.set(s, r); }
+    r.push(i);
+  }
+  parts = [...rows].map(([scale, r]) => ({ vec: { tag: 'scaled', f: v.f, scale, nul: null } as const, rows: Int32Array.from(r) }));
+  bySel.set(sel, parts);
+  return parts;
 }

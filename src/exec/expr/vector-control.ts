@@ -4,24 +4,80 @@
  * first false/true argument, CASE runs a branch only on the rows that reach it, COALESCE an argument only
  * where the earlier ones were NULL.
  */
+import { scaledConst, toScaled } from './vector-numeric.ts';
 import { copyRows, pick, valuesOf } from './vector-values.ts';
-import { selCount, type Sel, type VecFn } from './vector-types.ts';
+import { selCount, type MixedScaledVec, type ScaledVec, type Sel, type Vec, type VecFn } from './vector-types.ts';
 
-/** CASE WHEN c1 THEN r1 … ELSE e END */
-export function caseKernel(whens: readonly (readonly [VecFn, VecFn])[], els: VecFn): VecFn {
+/**
+ * CASE WHEN c1 THEN r1 … ELSE e END. A numeric CASE whose branches all give exact scaled values (TPC-H's
+ * `CASE WHEN … THEN l_extendedprice * (1 - l_discount) ELSE 0 END` inside sum()) stays scaled: one ScaledVec
+ * when the branches share a display scale, else a MixedScaledVec (a scale per row) — no Numeric per row.
+ */
+export function caseKernel(whens: readonly (readonly [VecFn, VecFn])[], els: VecFn, numeric = false): VecFn {
   return (cols, n, sel) => {
-    const out = new Array<unknown>(n).fill(null);
+    const parts: Branch[] = [];
     let rest: Sel = sel;
     for (const [cond, res] of whens) {
       if (selCount(rest, n) === 0) break;
       const c = valuesOf(cond(cols, n, rest), rest, n);
-      const hit = pick(rest, n, (i) => c[i] === true);
-      if (hit.length > 0) copyRows(out, valuesOf(res(cols, n, hit), hit, n), hit);
-      rest = pick(rest, n, (i) => c[i] !== true);
+      const [hit, miss] = splitTrue(rest, n, c);
+      if (hit.length > 0) parts.push({ vec: res(cols, n, hit), rows: hit });
+      rest = miss;
     }
-    if (selCount(rest, n) > 0) copyRows(out, valuesOf(els(cols, n, rest), rest, n), rest);
+    if (selCount(rest, n) > 0) parts.push({ vec: els(cols, n, rest), rows: rest });
+    const scaled = numeric ? scaledBranches(parts, n) : null;
+    if (scaled !== null) return scaled;
+    const out = new Array<unknown>(n).fill(null);
+    for (const p of parts) copyRows(out, valuesOf(p.vec, p.rows, n), p.rows);
     return { tag: 'values', v: out };
   };
+}
+
+/** the rows of `sel` where `c` is true, and the others, in one pass */
+function splitTrue(sel: Sel, n: number, c: readonly unknown[]): [Int32Array, Int32Array] {
+  const m = selCount(sel, n);
+  const hit = new Int32Array(m), miss = new Int32Array(m);
+  let h = 0, o = 0;
+  for (let j = 0; j < m; j++) { const i = sel === null ? j : sel[j]!; if (c[i] === true) hit[h++] = i; else miss[o++] = i; }
+  return [hit.subarray(0, h), miss.subarray(0, o)];
+}
+
+/** a branch's result and the rows it was computed for */
+interface Branch { readonly vec: Vec; readonly rows: Sel }
+
+/** the branches' rows as one scaled (or mixed-scale) vector; null when one branch is not exact scaled numeric */
+function scaledBranches(parts: readonly Branch[], n: number): ScaledVec | MixedScaledVec | null {
+  const f = new Float64Array(n), scales = new Uint16Array(n);
+  let nul: Uint8Array | null = null;
+  let common = -1, mixed = false;
+  const scaleOf = (s: number): void => { if (common === -1) common = s; else if (s !== common) mixed = true; };
+  for (const { vec, rows } of parts) {
+    const m = selCount(rows, n);
+    if (vec.tag === 'const') {
+      if (vec.c === null) {
+        nul ??= new Uint8Array(n);
+        for (let j = 0; j < m; j++) nul[rows === null ? j : rows[j]!] = 1;
+        continue;
+      }
+      const k = scaledConst(vec.c);
+      if (k === null) return null;
+      scaleOf(k.scale);
+      for (let j = 0; j < m; j++) { const i = rows === null ? j : rows[j]!; f[i] = k.u; scales[i] = k.scale; }
+      continue;
+    }
+    const v: ScaledVec | MixedScaledVec | null = vec.tag === 'mixed' ? vec : toScaled(vec, rows, n);
+    if (v === null) return null;
+    const vf = v.f, vn = v.nul, vs = v.tag === 'mixed' ? v.scales : null;
+    if (vs === null) scaleOf((v as ScaledVec).scale);
+    for (let j = 0; j < m; j++) {
+      const i = rows === null ? j : rows[j]!;
+      if (vn !== null && vn[i] === 1) { (nul ??= new Uint8Array(n))[i] = 1; continue; }
+      f[i] = vf[i]!;
+      if (vs !== null) { scales[i] = vs[i]!; scaleOf(vs[i]!); } else scales[i] = (v as ScaledVec).scale;
+    }
+  }
+  if (!mixed) return { tag: 'scaled', f, scale: common < 0 ? 0 : common, nul };
+  return { tag: 'mixed', f, scales, nul };
 }
 
 /** COALESCE(a, b, …) */

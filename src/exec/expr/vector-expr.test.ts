@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initParser } from '../../sql/index.ts';
 import { setVectorKernels } from './vector-expr.ts';
 import { vectorAndRows } from '../testing/vector-and-rows.ts';
+import type { VecFn } from './vector-types.ts';
 
 let seed = 12345;
 function rand(): number {
@@ -131,5 +132,38 @@ describe('scaled numeric columns', () => {
     const [g] = gatherColumns([col], [3, 0]);
     expect(g).toEqual([col[3], col[0]]);
     expect([...scaledColumnOf(g!)!.f]).toEqual([2 ** 53 - 1, 150]);
+  });
+
+  it('a numeric CASE of branches at different scales stays scaled, with a scale per row', async () => {
+    const { Numeric } = await import('../../common/pgtypes/numeric.ts');
+    const { caseKernel } = await import('./vector-control.ts');
+    const { valuesOf } = await import('./vector-values.ts');
+    const cond: VecFn = () => ({ tag: 'values', v: [true, false, null, true, false] });
+    const then: VecFn = () => ({ tag: 'scaled', f: new Float64Array([12345, 0, 0, -5, 0]), scale: 4, nul: new Uint8Array([0, 0, 0, 0, 0]) });
+    const zero: VecFn = () => ({ tag: 'const', c: Numeric.of(0n, 0) });
+    const mixed = caseKernel([[cond, then]], zero, true)([], 5, null);
+    expect(mixed.tag).toBe('mixed');
+    expect(valuesOf(mixed, null, 5).map(String)).toEqual(['1.2345', '0', '0', '-0.0005', '0']);
+    // one scale everywhere (ELSE NULL): a plain scaled vector; a non-numeric CASE keeps values
+    const one = caseKernel([[cond, then]], () => ({ tag: 'const', c: null }), true)([], 5, null);
+    expect(one.tag).toBe('scaled');
+    expect(valuesOf(one, null, 5).map((x) => (x === null ? null : String(x)))).toEqual(['1.2345', null, null, '-0.0005', null]);
+    expect(caseKernel([[cond, then]], zero, false)([], 5, null).tag).toBe('values');
+    // a branch that is not exact (NaN) keeps Numeric values
+    const nan = caseKernel([[cond, then]], () => ({ tag: 'const', c: Numeric.NaN }), true)([], 5, null);
+    expect(nan.tag).toBe('values');
+  });
+
+  it('+ − × with a constant operand on either side', async () => {
+    const { scaledArithConst } = await import('./vector-numeric.ts');
+    const x = { tag: 'scaled', f: new Float64Array([5, -7, 0, 2 ** 53 - 10]), scale: 2, nul: new Uint8Array([0, 0, 1, 0]) } as const;
+    const k = { u: 1, scale: 0 };
+    const sel = new Int32Array([0, 1, 2]);
+    expect([...scaledArithConst('-', x, k, true, sel, 4)!.f.slice(0, 2)]).toEqual([95, 107]);
+    expect([...scaledArithConst('-', x, k, false, sel, 4)!.f.slice(0, 2)]).toEqual([-95, -107]);
+    expect([...scaledArithConst('+', x, { u: 1, scale: 3 }, true, sel, 4)!.f.slice(0, 2)]).toEqual([51, -69]);
+    expect(scaledArithConst('*', x, { u: 25, scale: 1 }, false, sel, 4)!.scale).toBe(3);
+    // 2^53 - 10 + 100 leaves the exact range: the batch falls back to Numeric
+    expect(scaledArithConst('+', x, k, false, null, 4)).toBeNull();
   });
 });

@@ -129,7 +129,7 @@ export class VectorCompiler {
         return castKernel(e, this.compile(e.arg), ctx);
       }
       case 'BoolOp': return boolOpKernel(e.op, e.args.map((a) => this.compile(a)));
-      case 'Case': return caseKernel(e.whens.map((w) => [this.compile(w.cond), this.compile(w.result)] as const), this.compile(e.elseExpr));
+      case 'Case': return caseKernel(e.whens.map((w) => [this.compile(w.cond), this.compile(w.result)] as const), this.compile(e.elseExpr), e.type.oid === Oid.numeric);
       case 'Coalesce': return coalesceKernel(e.args.map((a) => this.compile(a)));
       case 'NullTest': return nullTestKernel(this.compile(e.arg), this.#rowFallback(e), e.negated);
       case 'ScalarArrayOp': {

@@ -8,7 +8,7 @@
  */
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import { materializeNumerics, scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
-import type { ScaledVec, Sel, Vec } from './vector-types.ts';
+import type { MixedScaledVec, ScaledVec, Sel, Vec } from './vector-types.ts';
 import { selCount } from './vector-types.ts';
 
 const EXACT = 2 ** 53;
@@ -27,6 +27,7 @@ export function scaledConst(v: unknown): { u: number; scale: number } | null {
 /** `vec` as a ScaledVec over the rows of `sel`, or null when one row does not fit (or it is not numeric) */
 export function toScaled(vec: Vec, sel: Sel, n: number): ScaledVec | null {
   if (vec.tag === 'scaled') return vec;
+  if (vec.tag === 'mixed') return mixedAsScaled(vec, sel, n);
   const f = new Float64Array(n);
   if (vec.tag === 'const') {
     if (vec.c === null) return { tag: 'scaled', f, scale: 0, nul: new Uint8Array(n).fill(1) };
@@ -41,10 +42,8 @@ export function toScaled(vec: Vec, sel: Sel, n: number): ScaledVec | null {
   const att = scaledColumnOf(v);
   if (att !== undefined) {
     // the decoder's doubles: only the NULLs to mark
-    for (let j = 0; j < m; j++) {
-      const i = sel === null ? j : sel[j]!;
-      if (v[i] === null || v[i] === undefined) (nul ??= new Uint8Array(n))[i] = 1;
-    }
+    if (sel === null) { for (let i = 0; i < n; i++) if (v[i] == null) (nul ??= new Uint8Array(n))[i] = 1; }
+    else for (let j = 0; j < m; j++) { const i = sel[j]!; if (v[i] == null) (nul ??= new Uint8Array(n))[i] = 1; }
     return { tag: 'scaled', f: att.f, scale: att.scale, nul, src: v };
   }
   let scale = -1;
@@ -72,6 +71,31 @@ export function scaledToValues(s: ScaledVec, sel: Sel, n: number): readonly unkn
   for (let j = 0; j < m; j++) {
     const i = sel === null ? j : sel[j]!;
     if (nul === null || nul[i] === 0) out[i] = Numeric.of(BigInt(f[i]!), scale);
+  }
+  return out;
+}
+
+/** a mixed vector whose selected non-NULL rows share one display scale as a ScaledVec, else null */
+function mixedAsScaled(v: MixedScaledVec, sel: Sel, n: number): ScaledVec | null {
+  const { scales, nul } = v;
+  let scale = -1;
+  const m = selCount(sel, n);
+  for (let j = 0; j < m; j++) {
+    const i = sel === null ? j : sel[j]!;
+    if (nul !== null && nul[i] === 1) continue;
+    if (scales[i] !== scale) { if (scale >= 0) return null; scale = scales[i]!; }
+  }
+  return { tag: 'scaled', f: v.f, scale: scale < 0 ? 0 : scale, nul };
+}
+
+/** the rows of `sel` of a mixed vector as Numeric values (NULL where `nul`) */
+export function mixedToValues(v: MixedScaledVec, sel: Sel, n: number): readonly unknown[] {
+  const out = new Array<unknown>(n).fill(null);
+  const { f, scales, nul } = v;
+  const m = selCount(sel, n);
+  for (let j = 0; j < m; j++) {
+    const i = sel === null ? j : sel[j]!;
+    if (nul === null || nul[i] === 0) out[i] = Numeric.of(BigInt(f[i]!), scales[i]!);
   }
   return out;
 }
@@ -120,6 +144,43 @@ export function scaledArith(op: '+' | '-' | '*', a: ScaledVec, b: ScaledVec, sel
 }
 
 export type CmpOp = '=' | '<>' | '<' | '<=' | '>' | '>=';
+
+/**
+ * scaledArith with one constant operand (`1 - l_discount`, `x * 0.5`): the constant `k` is not spread into an
+ * array, and with `kLeft` it is the left operand; null when a result leaves the exact range
+ */
+export function scaledArithConst(op: '+' | '-' | '*', x: ScaledVec, k: { u: number; scale: number }, kLeft: boolean, sel: Sel, n: number): ScaledVec | null {
+  const f = new Float64Array(n);
+  const xf = x.f, nul = x.nul, ku = k.u;
+  const m = selCount(sel, n);
+  if (op === '*') {
+    const scale = x.scale + k.scale;
+    if (scale > NUMERIC_DSCALE_MAX) return null;
+    for (let j = 0; j < m; j++) {
+      const i = sel === null ? j : sel[j]!;
+      const r = xf[i]! * ku;
+      if (r >= EXACT || r <= -EXACT) { if (nul === null || nul[i] === 0) return null; continue; }
+      f[i] = r;
+    }
+    return { tag: 'scaled', f, scale, nul };
+  }
+  const scale = Math.max(x.scale, k.scale);
+  const px = POW10[scale - x.scale], pk = POW10[scale - k.scale];
+  if (px === undefined || pk === undefined) return null;
+  const kk = ku * pk;
+  if (kk >= EXACT || kk <= -EXACT) return null;
+  // x ± k, or k ± x: r = s·kk + t·(x·px)
+  const s = kLeft ? 1 : op === '+' ? 1 : -1, t = kLeft && op === '-' ? -1 : 1;
+  const c = s * kk;
+  for (let j = 0; j < m; j++) {
+    const i = sel === null ? j : sel[j]!;
+    const y = xf[i]! * px;
+    const r = c + t * y;
+    if (y >= EXACT || y <= -EXACT || r >= EXACT || r <= -EXACT) { if (nul === null || nul[i] === 0) return null; continue; }
+    f[i] = r;
+  }
+  return { tag: 'scaled', f, scale, nul };
+}
 
 /** numeric comparison of scaled operands into booleans (NULL where either is NULL); null when not exact */
 export function scaledCompare(op: CmpOp, a: ScaledVec, b: ScaledVec, sel: Sel, n: number): unknown[] | null {

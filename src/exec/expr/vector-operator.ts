@@ -8,9 +8,9 @@ import { Oid } from '../../common/pgtypes/oids.ts';
 import type { Expr } from '../../sql/index.ts';
 import type { ExecContext } from '../context.ts';
 import { likeMatcher } from './like-matcher.ts';
-import { scaledArith, scaledCompare, toScaled, type CmpOp } from './vector-numeric.ts';
+import { scaledArith, scaledArithConst, scaledCompare, scaledConst, toScaled, type CmpOp } from './vector-numeric.ts';
 import { EMPTY, mapNonNull, notNullRows, valuesOf } from './vector-values.ts';
-import { selCount, type Sel, type VecFn } from './vector-types.ts';
+import { selCount, type ConstVec, type Sel, type VecFn } from './vector-types.ts';
 
 const NUMERIC_ARITH: Record<number, '+' | '-' | '*'> = { 1758: '+', 1759: '-', 1760: '*' };
 const CMP = new Set<string>(['=', '<>', '<', '<=', '>', '>=']);
@@ -51,6 +51,13 @@ export function opKernel(e: Extract<Expr, { kind: 'Op' }>, l: VecFn | null, r: V
       return { tag: 'values', v: likeConst(valuesOf(lvec, rsel, n), rvec.c, likeOp[0], likeOp[1], rsel, n) };
     }
     if (numArith !== undefined || numCmp !== undefined) {
+      // a non-NULL constant operand of + − ×: not spread into an array
+      if (numArith !== undefined && (lvec.tag === 'const') !== (rvec.tag === 'const')) {
+        const kLeft = lvec.tag === 'const';
+        const k = scaledConst(kLeft ? (lvec as ConstVec).c : (rvec as ConstVec).c);
+        const x = k === null ? null : toScaled(kLeft ? rvec : lvec, kLeft ? rsel : sel, n);
+        if (k !== null && x !== null) { const s = scaledArithConst(numArith, x, k, kLeft, rsel, n); if (s !== null) return s; }
+      }
       // left NULL rows (outside rsel) stay NULL through a's null marks
       const a = toScaled(lvec, sel, n);
       const b = a === null ? null : toScaled(rvec, rsel, n);

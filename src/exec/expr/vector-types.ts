@@ -6,6 +6,7 @@
  *  - scaled: a numeric column whose selected non-NULL values are finite, share one display scale and have
  *            an unscaled value that is an exact integer in a double (|u| ≤ 2^53): numeric + − × and
  *            comparisons run on doubles, no bigint or Numeric object per row (vector-numeric.ts)
+ *  - mixed:  the same with a display scale per row (a numeric CASE's branches of different scales)
  */
 import type { Cols } from './compile-expr.ts';
 
@@ -21,7 +22,19 @@ export interface ScaledVec {
   /** the Numeric values it was made from (a column), handed out instead of new ones when values are wanted */
   readonly src?: readonly unknown[];
 }
-export type Vec = ValuesVec | ConstVec | ScaledVec;
+/**
+ * A numeric CASE whose branches have different display scales (`CASE WHEN … THEN price * (1 - disc) ELSE 0
+ * END`): each row's unscaled value as an exact double at its own display scale (vector-control.ts)
+ */
+export interface MixedScaledVec {
+  readonly tag: 'mixed';
+  /** unscaled value of each row (value = f × 10^-scales[i]) */
+  readonly f: Float64Array;
+  readonly scales: Uint16Array;
+  /** 1 for a NULL row; null when no selected row is NULL */
+  readonly nul: Uint8Array | null;
+}
+export type Vec = ValuesVec | ConstVec | ScaledVec | MixedScaledVec;
 
 /** ascending row numbers of the rows to compute; null means every row 0 … n-1 */
 export type Sel = Int32Array | null;

@@ -2,7 +2,7 @@
  * Row selections and values shared by the vector kernels (vector-expr.ts and the kernel files): a Vec as
  * plain JS values, narrowing a selection, copying the selected rows of one result into another.
  */
-import { scaledToValues } from './vector-numeric.ts';
+import { mixedToValues, scaledToValues } from './vector-numeric.ts';
 import { selCount, type Sel, type Vec, type VecFn } from './vector-types.ts';
 
 /** the empty selection */
@@ -12,6 +12,7 @@ export const EMPTY: Int32Array = new Int32Array(0);
 export function valuesOf(vec: Vec, sel: Sel, n: number): readonly unknown[] {
   if (vec.tag === 'values') return vec.v;
   if (vec.tag === 'scaled') return scaledToValues(vec, sel, n);
+  if (vec.tag === 'mixed') return mixedToValues(vec, sel, n);
   return new Array<unknown>(n).fill(vec.c);
 }
 
