@@ -5,7 +5,8 @@
  * partial file. putIfAbsent writes the temp file and then link()s it to the final name: link fails with
  * EEXIST atomically when the name is taken, and the content is complete the moment the name appears.
  * The data and then the directory entry are fsynced, so a write that returned survives a crash.
- * Ranged reads use positional fs reads on one file handle.
+ * Ranged reads use positional fs reads on a file handle kept open between reads (read-handle-cache.ts);
+ * writing or deleting a path closes its kept handle first.
  */
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
@@ -13,12 +14,14 @@ import { link, mkdir, open, readdir, rename, stat, unlink, type FileHandle } fro
 import { dirname, join, resolve, sep } from 'node:path';
 import { checkObjectPath, type ObjectListing, type ObjectMeta, type ObjectStore, type PutBody } from './object-store.ts';
 import { NotFoundError, ioError, type IoOperation } from './storage-errors.ts';
+import { ReadHandleCache } from './read-handle-cache.ts';
 
 /** Temp files carry this marker so list() can skip half-written objects. */
 const TEMP_MARKER = '.lakegate-tmp-';
 
 export class LocalFsStore implements ObjectStore {
   readonly root: string;
+  readonly #handles = new ReadHandleCache();
 
   constructor(root: string) {
     this.root = resolve(root);
@@ -36,11 +39,19 @@ export class LocalFsStore implements ObjectStore {
   }
 
   async getRange(path: string, offset: number, length: number): Promise<Uint8Array> {
-    return this.#withHandle(path, 'r', 'read', async (fh) => {
-      const { size } = await fh.stat();
-      const start = Math.min(offset, size);
-      return readFully(fh, start, Math.min(length, size - start));
-    });
+    const file = this.#fsPath(path);
+    let opened = false;
+    try {
+      return await this.#handles.use(file, ({ fh, size }) => {
+        opened = true;
+        const start = Math.min(offset, size);
+        return readFully(fh, start, Math.min(length, size - start));
+      });
+    } catch (e) {
+      if (opened) throw ioError('read', file, e);
+      if (isMissing(e)) throw new NotFoundError(file, e);
+      throw ioError('open', file, e);
+    }
   }
 
   async head(path: string): Promise<ObjectMeta | null> {
@@ -56,9 +67,11 @@ export class LocalFsStore implements ObjectStore {
 
   async put(path: string, data: PutBody): Promise<void> {
     const file = this.#fsPath(path);
+    this.#handles.drop(file);
     const tmp = await this.#writeTemp(path, file, data);
     try {
       await rename(tmp, file);
+      this.#handles.drop(file);
       await syncDir(dirname(file));
     } catch (e) {
       await unlink(tmp).catch(() => undefined);
@@ -68,6 +81,7 @@ export class LocalFsStore implements ObjectStore {
 
   async putIfAbsent(path: string, data: PutBody): Promise<boolean> {
     const file = this.#fsPath(path);
+    this.#handles.drop(file);
     const tmp = await this.#writeTemp(path, file, data);
     try {
       await link(tmp, file);
@@ -93,10 +107,13 @@ export class LocalFsStore implements ObjectStore {
 
   async delete(path: string): Promise<void> {
     const file = this.#fsPath(path);
+    this.#handles.drop(file);
     try {
       await unlink(file);
     } catch (e) {
       if (!isMissing(e)) throw ioError('remove', file, e);
+    } finally {
+      this.#handles.drop(file);
     }
   }
 
