@@ -197,6 +197,27 @@ describe('GroupTable', () => {
     expect(fast.values[0]!.every((v) => v === null || typeof v === 'bigint')).toBe(true);
   });
 
+  it('reads attached exact doubles of an int8 column among several keys: the same groups, keys and lookups', () => {
+    const n = 3000;
+    const ints = Array.from({ length: n }, (_, i) => (i % 17 === 0 ? null : BigInt((i * 7919) % 1013) - 400n));
+    const texts = Array.from({ length: n }, (_, i) => (i % 29 === 0 ? null : `t${i % 3}`));
+    const withDoubles = ints.slice();
+    const nulls = Uint8Array.from(ints, (v) => (v === null ? 1 : 0));
+    attachExactInt64(withDoubles, exactDoublesOf(BigInt64Array.from(ints, (v) => v ?? 0n), n, nulls)!, nulls);
+    const plain = new GroupTable([Oid.int8, Oid.text]), fast = new GroupTable([Oid.int8, Oid.text]);
+    const a = new Int32Array(n), b = new Int32Array(n);
+    plain.assign([ints, texts], n, a);
+    fast.assign([withDoubles, texts], n, b);
+    expect(Array.from(b)).toEqual(Array.from(a));
+    expect(fast.size).toBeGreaterThan(1000);
+    expect(fast.keySlice(0, 0, fast.size)).toEqual(plain.keySlice(0, 0, plain.size));
+    // the int8 keys meet int4 numbers and bigints of other batches, as valueKey has them
+    const probe = [Number(ints[1]), ints[2], null], probeText = [texts[1], texts[2], texts[3]];
+    const l = new Int32Array(3);
+    fast.lookup([probe, probeText], 3, l);
+    expect(Array.from(l)).toEqual([b[1], b[2], -1]);
+  });
+
   it('puts every row in group 0 without key columns', () => {
     const { ids, t } = assignAll([], [[], [], []]);
     expect(ids).toEqual([0, 0, 0]);

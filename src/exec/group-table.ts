@@ -402,6 +402,18 @@ export class GroupTable {
       const col = keyCols[c]!;
       const nk = this.#nk[c]!;
       const oid = this.#oids[c]!;
+      // an int8 column with exact doubles attached (exact-int64-column.ts): the keys valueKey would give, no bigint read
+      const x = exactInt64Of(col, n);
+      if (x !== undefined) {
+        const xf = x.f, xn = x.nulls;
+        for (let i = 0; i < n; i++) {
+          if (skip !== null && skip[i] === 1) continue;
+          const k = xn !== null && xn[i] === 1 ? null : xf[i]!;
+          nk[i] = k;
+          h[i] = Math.imul(h[i]!, 0x01000193) ^ hashOf(k);
+        }
+        continue;
+      }
       for (let i = 0; i < n; i++) {
         if (skip !== null && skip[i] === 1) continue;
         const v = col[i];

@@ -4,7 +4,8 @@
  * partial states (run-fragment.ts); this thread merges them in task order (partial-merge.ts) — so groups come
  * out in the order a main-thread HashAggregateExec would produce — and finalises. When the scan would not
  * go to the pool (no pool, few rows, a source other than Iceberg) it is a plain HashAggregateExec; so it is when
- * the first task's partial groups show that partial aggregation hardly reduces the rows (high-cardinality keys).
+ * the first task's partial groups show that partial aggregation hardly reduces the rows (high-cardinality keys),
+ * and from the start when an earlier run over the same snapshot found so (serial-fallback-memo.ts).
  * Numeric and integer results are exact either way; float sums may differ in the last digit, as with
  * PostgreSQL's parallel aggregates. `lakegate.final_aggregate` = partitioned / partitioned_rows runs the final
  * aggregate hash-partitioned across the workers instead (exchange/); EXPLAIN ANALYZE says which one ran.
@@ -31,6 +32,7 @@ import { partitionedFinalAggregate, type PartitionedFinalStats } from '../exchan
 import { explainKb, noteExplainDetail, noteMemoryDetail } from '../memory/memory-explain.ts';
 import { AggregateMemory } from '../memory/aggregate-memory.ts';
 import { workerFlushBytes } from './worker-flush-bytes.ts';
+import { anyJudgedSerial, judgedSerial, rememberSerial, serialFallbackKey } from './serial-fallback-memo.ts';
 import type { SourceParallelScan } from '../../iceberg/parallel/source-parallel-scan.ts';
 import { scaledOnlyField } from '../../iceberg/read/arrow-fast-columns.ts';
 import type { ScanPredicate } from '../../catalog/table-source.ts';
@@ -91,6 +93,14 @@ export class PartialAggregateExec implements ExecOperator {
     const ctx = this.env.ctx;
     if (fragment === null || chain === null || !(source instanceof IcebergTableSource)) return yield* this.#onMainThread();
     const filters = resolveFilters(chain.scan, ctx.params);
+    const mode = finalAggregateMode(ctx.session);
+    const partitioned = (mode === 'partitioned' || mode === 'partitioned_rows') && this.plan.groupKeys.length > 0;
+    // the key is made only when some aggregate was judged serial (small statements pay nothing)
+    const memoKey = (): string => serialFallbackKey(source, fragment, filters);
+    if (!partitioned && anyJudgedSerial() && judgedSerial(memoKey())) {
+      noteExplainDetail(this.env, this.plan, 'Final Aggregate: main thread, serial (partial states did not reduce the rows of an earlier run)');
+      return yield* this.#onMainThread();
+    }
     const metrics = emptyScanMetrics();
     const scanCtx: Pick<ScanContext, 'signal' | 'projection' | 'filters' | 'metrics' | 'session'> = {
       signal: ctx.scan.signal,
@@ -105,14 +115,12 @@ export class PartialAggregateExec implements ExecOperator {
     this.env.instrument?.addScanMetrics(chain.scan, metrics);
     const memory = queryMemory(this.env);
     const request: FragmentRequest = { fragment, eval: wireEvalContext(ctx), flushBytes: workerFlushBytes(memory.limit, pool.scan.pool.size) };
-    const { aggregates, groupKeys } = this.plan;
-    const mode = finalAggregateMode(ctx.session);
-    if ((mode === 'partitioned' || mode === 'partitioned_rows') && groupKeys.length > 0) return yield* this.#partitioned(pool, request, mode === 'partitioned_rows');
+    if (partitioned) return yield* this.#partitioned(pool, request, mode === 'partitioned_rows');
     noteExplainDetail(this.env, this.plan, 'Final Aggregate: main thread');
     const mem = new AggregateMemory(memory.reserve('Finalize HashAggregate'), this.plan);
     const serial = { ran: false };
     try {
-      yield* this.#mergeOnMain(pool, request, mem, serial);
+      yield* this.#mergeOnMain(pool, request, mem, serial, memoKey);
     } finally {
       // a serial fallback noted its own HashAggregate's memory
       if (!serial.ran) noteMemoryDetail(this.env, this.plan, `Memory Usage: ${explainKb(mem.reservation.peak)}`);
@@ -121,7 +129,7 @@ export class PartialAggregateExec implements ExecOperator {
   }
 
   /** merges every task's partial groups here, in task order (partial-merge.ts); the groups count against the query's budget */
-  async *#mergeOnMain(pool: SourceParallelScan, request: FragmentRequest, mem: AggregateMemory, serial: { ran: boolean }): AsyncIterable<Batch> {
+  async *#mergeOnMain(pool: SourceParallelScan, request: FragmentRequest, mem: AggregateMemory, serial: { ran: boolean }, memoKey: () => string): AsyncIterable<Batch> {
     const { aggregates, groupKeys } = this.plan;
     const merged = new PartialMerge(request.fragment.keyOids, aggregates, this.env.ctx);
     const judged = { groups: 0, rows: 0, done: false };
@@ -137,6 +145,7 @@ export class PartialAggregateExec implements ExecOperator {
           // hardly any reduction (one group per order, say): shipping and merging every state costs more than
           // aggregating the rows here, so the workers are stopped (leaving this loop cancels them) and it runs serially
           noteExplainDetail(this.env, this.plan, 'Final Aggregate: main thread, serial (partial states did not reduce the rows)');
+          rememberSerial(memoKey());
           mem.release();
           serial.ran = true;
           return yield* this.#onMainThread();

@@ -29,7 +29,7 @@ function table(): { cat: MemoryCatalog; rows: unknown[][] } {
       i % 31 === 0 ? null : i % 7,
       i % 19 === 0 ? null : Numeric.of(BigInt((i * 37) % 100_000), 2),
       // beyond the typed sum's input limit now and then: those rows go through the state objects
-      i % 997 === 0 ? Numeric.of(2n ** 45n + BigInt(i), 2) : Numeric.of(BigInt((i * 13) % 1000), 2),
+      i % 997 === 0 ? Numeric.of(2n ** 60n + BigInt(i), 2) : Numeric.of(BigInt((i * 13) % 1000), 2),
       (i * 3) % 400,
       i / 8,
       // one-character keys (char-key-memo.ts); one longer value late in the table turns the memo off there
