@@ -6,6 +6,7 @@
 // TypeScript imports so it loads in a worker thread without tsx (partition-split-pool.ts); the math is shared
 // with typed-partition-groups.ts, which computes the same groups on the writer's thread.
 import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { addColumnBuffers } from './column-buffers.mjs';
 
 const C1 = 0xcc9e2d51;
 const C2 = 0x1b873593;
@@ -214,14 +215,7 @@ function gather(col, perm, length) {
 /** the distinct ArrayBuffers behind buffer columns */
 export function splitBuffers(columns) {
   const out = new Set();
-  for (const c of columns) {
-    if (c.validity !== null) out.add(c.validity.buffer);
-    switch (c.kind) {
-      case 'int32': case 'int64': out.add(c.values.buffer); break;
-      case 'decimal': out.add(c.words.buffer); break;
-      case 'utf8': out.add(c.offsets.buffer); out.add(c.data.buffer); break;
-    }
-  }
+  addColumnBuffers(columns, out);
   return [...out];
 }
 

@@ -5,6 +5,7 @@
 // Parquet encoding. Plain JS without TypeScript imports so a worker loads it without tsx.
 import { RecordBatch, Struct, Table, makeData, tableFromIPC, tableToIPC } from 'apache-arrow';
 import { typedBounds } from './typed-bounds.mjs';
+import { addColumnBuffers } from './column-buffers.mjs';
 
 /** a buffer column wrapped as Arrow Data of `type` (the field's type: Int32, DateDay, Int64, Decimal128, Utf8) */
 function bufferData(type, col) {
@@ -37,15 +38,6 @@ export function typedFileIpc(task) {
 /** the distinct ArrayBuffers behind a task's columns (what is transferred to the worker and back) */
 export function typedFileBuffers(batches) {
   const out = new Set();
-  for (const b of batches) {
-    for (const c of b.columns) {
-      if (c.validity !== null) out.add(c.validity.buffer);
-      switch (c.kind) {
-        case 'int32': case 'int64': out.add(c.values.buffer); break;
-        case 'decimal': out.add(c.words.buffer); break;
-        case 'utf8': out.add(c.offsets.buffer); out.add(c.data.buffer); break;
-      }
-    }
-  }
+  for (const b of batches) addColumnBuffers(b.columns, out);
   return [...out];
 }
