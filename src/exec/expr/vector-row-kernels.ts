@@ -40,17 +40,7 @@ export function callKernel(e: Extract<Expr, { kind: 'Call' }>, args: readonly Ve
 /** CAST(x AS t) through its cast function (a binary-coercible cast compiles to its argument) */
 export function castKernel(e: Extract<Expr, { kind: 'Cast' }>, arg: VecFn, ctx: Ctx): VecFn {
   const f = e.fn!, typmod = e.type.typmod;
-  return (cols, n, sel) => {
-    const v = valuesOf(arg(cols, n, sel), sel, n);
-    const out = new Array<unknown>(n).fill(null);
-    const m = selCount(sel, n);
-    for (let j = 0; j < m; j++) {
-      const i = sel === null ? j : sel[j]!;
-      const x = v[i];
-      if (x !== null && x !== undefined) out[i] = f(x, typmod, ctx) ?? null;
-    }
-    return { tag: 'values', v: out };
-  };
+  return mapNonNull(arg, (x) => f(x, typmod, ctx));
 }
 
 /** x IS [NOT] NULL; a composite value tests its fields, through the row closure `rowTest` */
