@@ -25,6 +25,7 @@ import pg from 'pg';
 import { startLakegate } from '../test/helpers/lakegate-server.ts';
 import { findPgBinDir, startPgCluster } from '../test/helpers/pg-cluster.ts';
 import { startScriptFlags } from './lib/start-flags.ts';
+import { listeningPid, machineTicks, reapedChildrenCpuSeconds, treeCpuSeconds } from './pgbench-cpu.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -60,6 +61,11 @@ interface Run {
   latencyMs: number | null;
   transactions: number | null;
   failed: number | null;
+  /** CPU µs per transaction: the server's (every process and thread of it) and pgbench's; null off Linux */
+  serverCpuUs?: number | null;
+  pgbenchCpuUs?: number | null;
+  /** share of the machine's CPU time left idle during the run (0 %: saturated, more server processes cannot help) */
+  idlePct?: number | null;
   error?: string;
 }
 
@@ -88,14 +94,22 @@ function spawnAsync(cmd: string, argv: string[], timeoutMs: number): Promise<{ s
 async function runPgbench(url: string, script: string, mode: string, duration = args.duration): Promise<Omit<Run, 'target' | 'case' | 'mode'>> {
   const u = new URL(url);
   const argv = ['-n', '-c', args.clients, '-j', args.jobs, '-T', duration, '-M', mode, '-f', script, '-h', u.hostname, '-p', u.port, '-U', decodeURIComponent(u.username) || 'postgres', u.pathname.slice(1) || 'postgres'];
+  const serverPid = listeningPid(Number(u.port));
+  const before = { server: serverPid === null ? null : treeCpuSeconds(serverPid), pgbench: reapedChildrenCpuSeconds(), machine: machineTicks() };
   const r = await spawnAsync(pgbench, argv, (Number(duration) + 60) * 1000);
+  // PostgreSQL's backends exit with pgbench's connections: their times reach the postmaster once it reaps them
+  await new Promise((res) => setTimeout(res, 300));
+  const after = { server: serverPid === null ? null : treeCpuSeconds(serverPid), pgbench: reapedChildrenCpuSeconds(), machine: machineTicks() };
   const out = r.out;
   const num = (re: RegExp): number | null => {
     const m = re.exec(out);
     return m ? Number(m[1]) : null;
   };
   const tps = num(/tps = ([\d.]+) \(without initial connection time\)/);
-  const base = { tps, latencyMs: num(/latency average = ([\d.]+) ms/), transactions: num(/number of transactions actually processed: (\d+)/), failed: num(/number of failed transactions: (\d+)/) };
+  const transactions = num(/number of transactions actually processed: (\d+)/);
+  const perTxn = (a: number | null, b: number | null): number | null => (a === null || b === null || !transactions ? null : ((b - a) * 1e6) / transactions);
+  const idlePct = before.machine === null || after.machine === null || after.machine.total === before.machine.total ? null : (100 * (after.machine.idle - before.machine.idle)) / (after.machine.total - before.machine.total);
+  const base = { tps, latencyMs: num(/latency average = ([\d.]+) ms/), transactions, failed: num(/number of failed transactions: (\d+)/), serverCpuUs: perTxn(before.server, after.server), pgbenchCpuUs: perTxn(before.pgbench, after.pgbench), idlePct };
   if (r.status !== 0 || tps === null) return { ...base, error: out.trim().split('\n').slice(-3).join(' | ') || `exit ${r.status}` };
   return base;
 }
@@ -222,6 +236,20 @@ for (const c of caseNames) {
 }
 console.log(`\npgbench -c ${args.clients} -j ${args.jobs} -T ${args.duration} -n (custom scripts, ${args.warmup} s warm-up each)\n`);
 console.log(lines.join('\n'));
+// where the CPU went: a run whose machine had nothing idle is bound by server + pgbench CPU per transaction
+const fmtUs = (n: number | null | undefined): string => (n === null || n === undefined ? 'n/a' : n.toFixed(1));
+console.log(`\nCPU µs per transaction, server / pgbench, and the machine's idle share during the run (/proc):\n`);
+console.log(`| case | mode | ${targets.map((t) => `${t} server / pgbench µs, idle`).join(' | ')} |`);
+console.log(`|---|---|${targets.map(() => '---:').join('|')}|`);
+for (const c of caseNames) {
+  for (const m of modes) {
+    const cells = targets.map((t) => {
+      const r = find(t, c, m);
+      return r === undefined ? 'n/a' : `${fmtUs(r.serverCpuUs)} / ${fmtUs(r.pgbenchCpuUs)}, ${r.idlePct === null || r.idlePct === undefined ? 'n/a' : `${r.idlePct.toFixed(0)} %`}`;
+    });
+    console.log(`| ${c} | ${m} | ${cells.join(' | ')} |`);
+  }
+}
 const shown = new Set<string>();
 for (const r of runs.filter((x) => x.error)) {
   const key = r.error?.startsWith('server did not start') ? `${r.target} (all cases)` : `${r.target} ${r.case} ${r.mode}`;

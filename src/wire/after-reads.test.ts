@@ -1,6 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { afterReads } from './after-reads.ts';
 
+/** the uncaught errors thrown while `body` runs, instead of the test runner's handler seeing them */
+async function catchingUncaught(body: () => Promise<void>): Promise<unknown[]> {
+  const caught: unknown[] = [];
+  const others = process.listeners('uncaughtException');
+  process.removeAllListeners('uncaughtException');
+  const mine = (e: unknown): void => void caught.push(e);
+  process.on('uncaughtException', mine);
+  try {
+    await body();
+  } finally {
+    process.off('uncaughtException', mine);
+    for (const l of others) process.on('uncaughtException', l);
+  }
+  return caught;
+}
+
+const nextCheckPhase = (): Promise<void> => new Promise((r) => setImmediate(r));
+
 describe('afterReads', () => {
   it('runs deliveries in the order asked, together, after the current turn; one asked during a run comes in a later turn', async () => {
     const seen: string[] = [];
@@ -17,5 +35,27 @@ describe('afterReads', () => {
     expect(seen.slice(0, 4)).toEqual(['a', 'b', 'c', 'micro after b']);
     await new Promise((r) => setImmediate(r));
     expect(seen).toEqual(['a', 'b', 'c', 'micro after b', 'd']);
+  });
+
+  it('a delivery that throws does not drop the ones after it: they run next, before those asked meanwhile', async () => {
+    const seen: string[] = [];
+    const boom = new Error('delivery failed');
+    const caught = await catchingUncaught(async () => {
+      afterReads(() => seen.push('a'));
+      afterReads(() => {
+        seen.push('b');
+        afterReads(() => seen.push('e'));
+        throw boom;
+      });
+      afterReads(() => seen.push('c'));
+      afterReads(() => seen.push('d'));
+      for (let i = 0; i < 4 && seen.length < 5; i++) await nextCheckPhase();
+    });
+    expect(caught).toEqual([boom]);
+    expect(seen).toEqual(['a', 'b', 'c', 'd', 'e']);
+    // and the queue keeps working afterwards
+    afterReads(() => seen.push('f'));
+    await nextCheckPhase();
+    expect(seen.at(-1)).toBe('f');
   });
 });

@@ -22,9 +22,18 @@ function runDue(): void {
   const list = due;
   due = spare;
   spare = list;
+  let i = 0;
   try {
-    for (let i = 0; i < list.length; i++) list[i]!();
+    for (; i < list.length; i++) list[i]!();
   } finally {
+    // a delivery threw (its error goes on up): the other connections' messages must not be lost with it, so
+    // the deliveries after it run in the next check phase, ahead of any asked during this run
+    if (i < list.length - 1) requeue(list.slice(i + 1));
     list.length = 0;
   }
+}
+
+function requeue(rest: Delivery[]): void {
+  if (due.length === 0) setImmediate(runDue);
+  due.unshift(...rest);
 }
