@@ -38,29 +38,31 @@ export function decimalLeaf(p: BoundPredicate, c: number): ArrowNode | null {
   const { q, exact } = boundAt(p.value, scale);
   const qn = q >= -SAFE && q <= SAFE ? Number(q) : null;
   const test = compareOpTest(p.op);
-  return (data, length, keep) => {
+  return (data, _length, sel) => {
     const d = data[c];
     const type = d?.type as (DataType & { bitWidth?: number; scale?: number }) | undefined;
     if (d === undefined || d.typeId !== Type.Decimal || type?.bitWidth !== 128 || (type.scale ?? 0) !== scale) return NOTHING;
-    const bm = validity(d), off = d.offset;
+    const bm = validity(d), off = d.offset, rows = sel.rows;
+    let m = 0;
     // the decoder's exact doubles (exact-doubles.ts): no words read or built
     const doubles = qn === null ? undefined : exactDoublesOf(d);
     if (doubles !== undefined) {
-      for (let i = 0; i < length; i++) {
-        if (keep[i] === 0) continue;
-        if (bm !== null && isNullAt(bm, off + i)) { keep[i] = 0; continue; }
+      for (let k = 0; k < sel.n; k++) {
+        const i = rows[k]!;
+        if (bm !== null && isNullAt(bm, off + i)) continue;
         const u = doubles[i]!;
         let cmp = u < qn! ? -1 : u > qn! ? 1 : 0;
         if (!exact) cmp = cmp <= 0 ? -1 : 1;
-        if (!test(cmp)) keep[i] = 0;
+        if (test(cmp)) rows[m++] = i;
       }
+      sel.n = m;
       return EXACT;
     }
     if (!(d.values instanceof Uint32Array)) return NOTHING;
     const vals = d.values;
-    for (let i = 0; i < length; i++) {
-      if (keep[i] === 0) continue;
-      if (bm !== null && isNullAt(bm, off + i)) { keep[i] = 0; continue; }
+    for (let k = 0; k < sel.n; k++) {
+      const i = rows[k]!;
+      if (bm !== null && isNullAt(bm, off + i)) continue;
       const at = i * 4;
       const w1 = vals[at + 1]!, w2 = vals[at + 2]!, w3 = vals[at + 3]!;
       let cmp: number;
@@ -76,8 +78,9 @@ export function decimalLeaf(p: BoundPredicate, c: number): ArrowNode | null {
       }
       // not exact: the constant lies strictly between q and q + 1
       if (!exact) cmp = cmp <= 0 ? -1 : 1;
-      if (!test(cmp)) keep[i] = 0;
+      if (test(cmp)) rows[m++] = i;
     }
+    sel.n = m;
     return EXACT;
   };
 }

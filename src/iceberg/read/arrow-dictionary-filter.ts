@@ -5,7 +5,7 @@
  * by its batches), so a row group's column is judged once. Chunks without codes go to the leaf as before.
  */
 import type { Data } from 'apache-arrow';
-import { EXACT, isNullAt, validity, type ArrowNode } from './arrow-leaf.ts';
+import { EXACT, allRows, isNullAt, validity, type ArrowNode } from './arrow-leaf.ts';
 import { dictionaryCodesOf } from './dictionary-codes.ts';
 
 /** dictionaries with more entries than this share of a batch's rows are judged row by row (no gain) */
@@ -14,25 +14,37 @@ const MAX_ENTRY_SHARE = 0.5;
 /** `leaf` (reading only column `c`) judged per dictionary entry where the chunk has codes */
 export function perDictionaryEntry(leaf: ArrowNode, c: number): ArrowNode {
   const verdicts = new WeakMap<Data, Uint8Array>();
-  return (data, length, keep) => {
+  return (data, length, sel) => {
     const d = data[c];
     const dc = d === undefined ? undefined : dictionaryCodesOf(d);
-    if (dc === undefined || dc.dictionary.length > length * MAX_ENTRY_SHARE) return leaf(data, length, keep);
+    if (dc === undefined || dc.dictionary.length > length * MAX_ENTRY_SHARE) return leaf(data, length, sel);
+    // no row left: nothing to judge (and no reason to judge the entries yet)
+    if (sel.n === 0) return EXACT;
     let pass = verdicts.get(dc.dictionary);
     if (pass === undefined) {
       const entries = dc.dictionary.length;
-      const one = new Uint8Array(entries).fill(1);
+      const all = allRows(entries);
       const view = data.slice();
       view[c] = dc.dictionary;
-      if (leaf(view, entries, one) !== EXACT) return leaf(data, length, keep);
-      verdicts.set(dc.dictionary, pass = one);
+      if (leaf(view, entries, all) !== EXACT) return leaf(data, length, sel);
+      pass = new Uint8Array(entries);
+      for (let k = 0; k < all.n; k++) pass[all.rows[k]!] = 1;
+      verdicts.set(dc.dictionary, pass);
     }
-    const codes = dc.codes, bm = validity(d!), off = d!.offset;
+    const codes = dc.codes, bm = validity(d!), off = d!.offset, rows = sel.rows;
+    let m = 0;
     if (bm === null) {
-      for (let i = 0; i < length; i++) if (keep[i] === 1 && pass[codes[i]!] === 0) keep[i] = 0;
+      for (let k = 0; k < sel.n; k++) {
+        const i = rows[k]!;
+        if (pass[codes[i]!] === 1) rows[m++] = i;
+      }
     } else {
-      for (let i = 0; i < length; i++) if (keep[i] === 1 && (pass[codes[i]!] === 0 || isNullAt(bm, off + i))) keep[i] = 0;
+      for (let k = 0; k < sel.n; k++) {
+        const i = rows[k]!;
+        if (pass[codes[i]!] === 1 && !isNullAt(bm, off + i)) rows[m++] = i;
+      }
     }
+    sel.n = m;
     return EXACT;
   };
 }

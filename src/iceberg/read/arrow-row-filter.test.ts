@@ -117,4 +117,43 @@ describe('compileArrowSelect', () => {
     const loose: BoundPredicate = { kind: 'and', args: [{ kind: 'or', args: [arms[0]!, arms[1]!] }, arms[2]!] };
     expect(got.rows).toEqual(expected(loose));
   });
+
+  it('starts from the rows an earlier pass kept: a mask (written back) or a row list, the same rows either way', () => {
+    const [long, int, date] = [columns[0]!.type, columns[1]!.type, columns[2]!.type];
+    const v = values[0]!.filter((x) => x !== null);
+    // a key list first (it narrows most), then overlapping OR arms with NULL tests: q19's shape
+    const p: BoundPredicate = { kind: 'and', args: [
+      { kind: 'in', fieldId: 2, type: int, values: values[1]!.filter((x, r) => x !== null && r % 3 !== 0) },
+      { kind: 'or', args: [
+        { kind: 'and', args: [{ kind: 'compare', op: '>=', fieldId: 2, type: int, value: -500 }, { kind: 'compare', op: '<=', fieldId: 2, type: int, value: 100 }] },
+        { kind: 'and', args: [{ kind: 'compare', op: '>=', fieldId: 2, type: int, value: 0 }, { kind: 'compare', op: '<=', fieldId: 2, type: int, value: 600 }] },
+        { kind: 'or', args: [{ kind: 'isNull', fieldId: 3, type: date }, { kind: 'in', fieldId: 1, type: long, values: v.slice(0, 40) }] },
+      ] },
+    ] };
+    const rnd = mulberry32(19);
+    const earlier = Array.from({ length: N }, () => rnd() < 0.3);
+    const mask = Uint8Array.from(earlier, (b) => (b ? 1 : 0));
+    const list = Int32Array.from(earlier.flatMap((b, r) => (b ? [r] : [])));
+    const want = expected(p).filter((r) => earlier[r]);
+    expect(want.length).toBeGreaterThan(10);
+    expect(want.length).toBeLessThan(list.length);
+    const select = compileArrowSelect(p, ids)!;
+    const data = columns.map((x) => x.data);
+    expect(select(data, N, mask)).toEqual({ rows: want, complete: true });
+    expect(Array.from(mask.entries()).filter(([, b]) => b === 1).map(([r]) => r)).toEqual(want);
+    expect(select(data, N, list)).toEqual({ rows: want, complete: true });
+    expect(Array.from(list)).toEqual(earlier.flatMap((b, r) => (b ? [r] : []))); // a list is not written
+    // nothing left in question: no row, still judged
+    expect(select(data, N, new Int32Array(0))).toEqual({ rows: [], complete: true });
+  });
+
+  it('an OR whose arms together keep every row stops early and keeps them all', () => {
+    const int = columns[1]!.type;
+    const p: BoundPredicate = { kind: 'or', args: [
+      { kind: 'isNotNull', fieldId: 2, type: int },
+      { kind: 'isNull', fieldId: 2, type: int },
+      { kind: 'compare', op: '=', fieldId: 2, type: int, value: 5 },
+    ] };
+    expect(compileArrowSelect(p, ids)!(columns.map((x) => x.data), N)).toEqual({ rows: Array.from({ length: N }, (_v, r) => r), complete: true });
+  });
 });

@@ -10,11 +10,13 @@
  * handled (floats — NaN rules —, decimal IN, string order) keep every row and the result says it is not
  * `complete`: the caller then runs the JS-value filter on the rows kept; when nothing is handled it runs
  * that filter alone. Conjuncts run cheapest and most selective first (integer IN / = — a join's runtime key
- * filter —, then other integer tests, decimals, strings), each visiting only the rows the earlier ones kept.
+ * filter —, then other integer tests, decimals, strings), each visiting only the rows the earlier ones kept
+ * (a list of row numbers, arrow-leaf.ts Selection: after a runtime key filter kept a few rows of a batch, the
+ * other conjuncts and each OR arm cost those rows, not the batch).
  */
 import { Type, type Data } from 'apache-arrow';
 import { compareOpTest, type BoundPredicate } from '../scan/bound-predicate.ts';
-import { EXACT, NOTHING, SOME, isNullAt, validity, type ArrowNode, type Judged } from './arrow-leaf.ts';
+import { EXACT, NOTHING, SOME, isNullAt, validity, type ArrowNode, type Judged, type Selection } from './arrow-leaf.ts';
 import { stringLeaf } from './arrow-string-filter.ts';
 import { decimalLeaf } from './arrow-decimal-filter.ts';
 import { IntKeySet } from './int-key-set.ts';
@@ -23,36 +25,40 @@ import { perDictionaryEntry } from './arrow-dictionary-filter.ts';
 /**
  * indexes (ascending) of the rows of `length` that may match, `complete` when every conjunct was judged (else
  * the caller applies the whole filter to those rows' values too), or null when nothing here could judge them.
- * `keep` (written): 1 for the rows still in question, 0 for rows an earlier pass ruled out; absent: every row.
+ * `keep`: the rows still in question — a mask (1 = in question, 0 = an earlier pass ruled it out; written: the
+ * rows kept stay 1) or an ascending list of row numbers (not written); absent: every row.
  */
-export type ArrowRowSelect = (data: readonly (Data | undefined)[], length: number, keep?: Uint8Array) => { readonly rows: number[]; readonly complete: boolean } | null;
+export type ArrowRowSelect = (data: readonly (Data | undefined)[], length: number, keep?: Uint8Array | Int32Array) => { readonly rows: number[]; readonly complete: boolean } | null;
 
 const INT32_TYPES = new Set(['int', 'date']);
 const INT64_TYPES = new Set(['long', 'timestamp', 'timestamptz']);
 const TWO32 = 4294967296;
 const HI53 = 0x200000;
 
-/** clears `keep` of null rows and of rows whose value fails `test(compare(row))` */
-function apply32(d: Data, length: number, keep: Uint8Array, value: number, test: (c: number) => boolean): void {
+/** narrows `sel` to the non-null rows whose value passes `test(compare(row))` */
+function apply32(d: Data, sel: Selection, value: number, test: (c: number) => boolean): void {
   const vals = d.values as Int32Array;
-  const bm = validity(d), off = d.offset;
-  for (let i = 0; i < length; i++) {
-    if (keep[i] === 0) continue;
-    if (bm !== null && isNullAt(bm, off + i)) { keep[i] = 0; continue; }
+  const bm = validity(d), off = d.offset, rows = sel.rows;
+  let m = 0;
+  for (let k = 0; k < sel.n; k++) {
+    const i = rows[k]!;
+    if (bm !== null && isNullAt(bm, off + i)) continue;
     const v = vals[i]!;
-    if (!test(v < value ? -1 : v > value ? 1 : 0)) keep[i] = 0;
+    if (test(v < value ? -1 : v > value ? 1 : 0)) rows[m++] = i;
   }
+  sel.n = m;
 }
 
-function apply64(d: Data, length: number, keep: Uint8Array, value: bigint, test: (c: number) => boolean): void {
+function apply64(d: Data, sel: Selection, value: bigint, test: (c: number) => boolean): void {
   const big = d.values as BigInt64Array;
   const words = new Int32Array(big.buffer, big.byteOffset, big.length * 2);
   const lows = new Uint32Array(big.buffer, big.byteOffset, big.length * 2);
   const chi = Number(BigInt.asIntN(32, value >> 32n)), clo = Number(BigInt.asUintN(32, value));
-  const bm = validity(d), off = d.offset;
-  for (let i = 0; i < length; i++) {
-    if (keep[i] === 0) continue;
-    if (bm !== null && isNullAt(bm, off + i)) { keep[i] = 0; continue; }
+  const bm = validity(d), off = d.offset, rows = sel.rows;
+  let m = 0;
+  for (let k = 0; k < sel.n; k++) {
+    const i = rows[k]!;
+    if (bm !== null && isNullAt(bm, off + i)) continue;
     const hi = words[2 * i + 1]!;
     let c: number;
     if (hi !== chi) c = hi < chi ? -1 : 1;
@@ -60,33 +66,38 @@ function apply64(d: Data, length: number, keep: Uint8Array, value: bigint, test:
       const lo = lows[2 * i]!;
       c = lo < clo ? -1 : lo > clo ? 1 : 0;
     }
-    if (!test(c)) keep[i] = 0;
+    if (test(c)) rows[m++] = i;
   }
+  sel.n = m;
 }
 
-/** `col IN (…)` over 32-bit data: one key-set probe per kept row (a bitmap when the keys are dense: int-key-set.ts) */
-function applyIn32(d: Data, length: number, keep: Uint8Array, set: IntKeySet): void {
+/** `col IN (…)` over 32-bit data: one key-set probe per row in question (a bitmap when the keys are dense: int-key-set.ts) */
+function applyIn32(d: Data, sel: Selection, set: IntKeySet): void {
   const vals = d.values as Int32Array;
-  const bm = validity(d), off = d.offset;
-  for (let i = 0; i < length; i++) {
-    if (keep[i] === 0) continue;
-    if ((bm !== null && isNullAt(bm, off + i)) || !set.has(vals[i]!)) keep[i] = 0;
+  const bm = validity(d), off = d.offset, rows = sel.rows;
+  let m = 0;
+  for (let k = 0; k < sel.n; k++) {
+    const i = rows[k]!;
+    if ((bm === null || !isNullAt(bm, off + i)) && set.has(vals[i]!)) rows[m++] = i;
   }
+  sel.n = m;
 }
 
 /** `col IN (…)` over 64-bit data: values within ±2^53 as doubles from their two words, the rest as bigints */
-function applyIn64(d: Data, length: number, keep: Uint8Array, small: IntKeySet, big: ReadonlySet<bigint>): void {
+function applyIn64(d: Data, sel: Selection, small: IntKeySet, big: ReadonlySet<bigint>): void {
   const vals = d.values as BigInt64Array;
   const words = new Int32Array(vals.buffer, vals.byteOffset, vals.length * 2);
   const lows = new Uint32Array(vals.buffer, vals.byteOffset, vals.length * 2);
-  const bm = validity(d), off = d.offset;
-  for (let i = 0; i < length; i++) {
-    if (keep[i] === 0) continue;
-    if (bm !== null && isNullAt(bm, off + i)) { keep[i] = 0; continue; }
+  const bm = validity(d), off = d.offset, rows = sel.rows;
+  let m = 0;
+  for (let k = 0; k < sel.n; k++) {
+    const i = rows[k]!;
+    if (bm !== null && isNullAt(bm, off + i)) continue;
     const hi = words[2 * i + 1]!;
     const hit = hi >= -HI53 && hi < HI53 ? small.has(hi * TWO32 + lows[2 * i]!) : big.size > 0 && big.has(vals[i]!);
-    if (!hit) keep[i] = 0;
+    if (hit) rows[m++] = i;
   }
+  sel.n = m;
 }
 
 /** 32-bit integers, or date32 (days; a date64 chunk also has 32-bit words, in pairs) */
@@ -103,22 +114,22 @@ function integerLeaf(p: BoundPredicate, c: number): ArrowNode | null {
     const test = compareOpTest(p.op);
     if (INT32_TYPES.has(p.type.name) && typeof p.value === 'number' && Number.isInteger(p.value)) {
       const value = p.value;
-      return (data, length, keep) => {
+      return (data, _length, sel) => {
         const d = data[c];
         if (d === undefined || !is32(d)) return NOTHING;
-        apply32(d, length, keep, value, test);
+        apply32(d, sel, value, test);
         return EXACT;
       };
     }
     if (INT64_TYPES.has(p.type.name) && typeof p.value === 'bigint') {
       const value = p.value;
       const small = value >= -(2n ** 31n) && value < 2n ** 31n;
-      return (data, length, keep) => {
+      return (data, _length, sel) => {
         const d = data[c];
         if (d === undefined) return NOTHING;
-        if (is64(d)) apply64(d, length, keep, value, test);
+        if (is64(d)) apply64(d, sel, value, test);
         // an int column promoted to long: its 32-bit values against a constant beyond int range
-        else if (isPromoted(d, p)) apply32(d, length, keep, small ? Number(value) : value < 0n ? -(2 ** 31) - 1 : 2 ** 31, test);
+        else if (isPromoted(d, p)) apply32(d, sel, small ? Number(value) : value < 0n ? -(2 ** 31) - 1 : 2 ** 31, test);
         else return NOTHING;
         return EXACT;
       };
@@ -128,20 +139,20 @@ function integerLeaf(p: BoundPredicate, c: number): ArrowNode | null {
   if (p.kind !== 'in') return null;
   if (INT32_TYPES.has(p.type.name) && p.values.every((v) => typeof v === 'number' && Number.isInteger(v))) {
     const set = int32SetOf(p.values as readonly number[]);
-    return (data, length, keep) => {
+    return (data, _length, sel) => {
       const d = data[c];
       if (d === undefined || !is32(d)) return NOTHING;
-      applyIn32(d, length, keep, set);
+      applyIn32(d, sel, set);
       return EXACT;
     };
   }
   if (INT64_TYPES.has(p.type.name) && p.values.every((v) => typeof v === 'bigint')) {
     const { small, big } = int64SetsOf(p.values as readonly bigint[]);
-    return (data, length, keep) => {
+    return (data, _length, sel) => {
       const d = data[c];
       if (d === undefined) return NOTHING;
-      if (is64(d)) applyIn64(d, length, keep, small, big);
-      else if (isPromoted(d, p)) applyIn32(d, length, keep, small); // values beyond int range never match
+      if (is64(d)) applyIn64(d, sel, small, big);
+      else if (isPromoted(d, p)) applyIn32(d, sel, small); // values beyond int range never match
       else return NOTHING;
       return EXACT;
     };
@@ -178,11 +189,16 @@ function int64SetsOf(values: readonly bigint[]): { small: IntKeySet; big: Readon
 }
 
 function nullLeaf(wantNull: boolean, c: number): ArrowNode {
-  return (data, length, keep) => {
+  return (data, _length, sel) => {
     const d = data[c];
     if (d === undefined) return NOTHING;
-    const bm = validity(d), off = d.offset;
-    for (let i = 0; i < length; i++) if ((bm !== null && isNullAt(bm, off + i)) !== wantNull) keep[i] = 0;
+    const bm = validity(d), off = d.offset, rows = sel.rows;
+    let m = 0;
+    for (let k = 0; k < sel.n; k++) {
+      const i = rows[k]!;
+      if ((bm !== null && isNullAt(bm, off + i)) === wantNull) rows[m++] = i;
+    }
+    sel.n = m;
     return EXACT;
   };
 }
@@ -213,10 +229,10 @@ function andNode(parts: readonly (Compiled | null)[]): Compiled | null {
   return {
     rank: nodes[0]!.rank,
     whole,
-    node: (data, length, keep) => {
+    node: (data, length, sel) => {
       let exact = 0, none = 0;
       for (const n of nodes) {
-        const j = n.node(data, length, keep);
+        const j = n.node(data, length, sel);
         if (j === EXACT) exact++;
         else if (j === NOTHING) none++;
       }
@@ -225,7 +241,23 @@ function andNode(parts: readonly (Compiled | null)[]): Compiled | null {
   };
 }
 
-/** every arm must be judged (an arm that keeps all rows makes the OR keep all); arms see only kept rows */
+/** the union of ascending lists a[0..an) and b[0..bn) into `out` (ascending, no duplicates); returns its length */
+function unionInto(a: Int32Array, an: number, b: Int32Array, bn: number, out: Int32Array): number {
+  let i = 0, j = 0, k = 0;
+  while (i < an && j < bn) {
+    const x = a[i]!, y = b[j]!;
+    if (x < y) { out[k++] = x; i++; } else if (y < x) { out[k++] = y; j++; } else { out[k++] = x; i++; j++; }
+  }
+  while (i < an) out[k++] = a[i++]!;
+  while (j < bn) out[k++] = b[j++]!;
+  return k;
+}
+
+/**
+ * every arm must be judged (an arm that keeps all rows makes the OR keep all); each arm sees the rows in
+ * question and keeps its own, the OR keeps their union (TPC-H q19's three quantity ranges after the key test:
+ * a few rows per batch, not three copies of a batch-long mask)
+ */
 function orNode(parts: readonly (Compiled | null)[]): Compiled | null {
   if (parts.length === 0 || parts.some((x) => x === null)) return null;
   const arms = parts as readonly Compiled[];
@@ -233,18 +265,27 @@ function orNode(parts: readonly (Compiled | null)[]): Compiled | null {
   return {
     rank: 4,
     whole,
-    node: (data, length, keep) => {
-      const any = new Uint8Array(length);
-      const arm = new Uint8Array(length);
+    node: (data, length, sel) => {
+      const n = sel.n;
+      const input = sel.rows.slice(0, n);
+      const arm: Selection = { rows: new Int32Array(n), n: 0 };
+      let union = new Int32Array(n), spare = new Int32Array(n), un = 0;
       let exact = true;
       for (const a of arms) {
-        arm.set(keep);
+        arm.rows.set(input);
+        arm.n = n;
         const j: Judged = a.node(data, length, arm);
         if (j === NOTHING) return NOTHING;
         if (j !== EXACT) exact = false;
-        for (let i = 0; i < length; i++) any[i] = any[i]! | arm[i]!;
+        un = unionInto(union, un, arm.rows, arm.n, spare);
+        const t = union;
+        union = spare;
+        spare = t;
+        // every row in question matched an arm: the later arms cannot add one
+        if (un === n) break;
       }
-      keep.set(any);
+      sel.rows.set(union.subarray(0, un));
+      sel.n = un;
       return exact && whole ? EXACT : SOME;
     },
   };
@@ -255,12 +296,26 @@ export function compileArrowSelect(p: BoundPredicate, indexOfId: ReadonlyMap<num
   const top = compile(p, indexOfId);
   if (top === null) return null;
   return (data, length, initial) => {
-    // `initial`: rows already ruled out by an earlier pass (0), which no conjunct visits again
-    const keep = initial ?? new Uint8Array(length).fill(1);
-    const j = top.node(data, length, keep);
+    // `initial`: rows already ruled out by an earlier pass, which no conjunct visits again
+    const sel = selectionOf(length, initial);
+    const j = top.node(data, length, sel);
     if (j === NOTHING) return null;
-    const rows: number[] = [];
-    for (let i = 0; i < length; i++) if (keep[i] === 1) rows.push(i);
+    const rows: number[] = new Array<number>(sel.n);
+    for (let k = 0; k < sel.n; k++) rows[k] = sel.rows[k]!;
+    if (initial instanceof Uint8Array) {
+      initial.fill(0);
+      for (let k = 0; k < sel.n; k++) initial[sel.rows[k]!] = 1;
+    }
     return { rows, complete: j === EXACT && top.whole };
   };
+}
+
+/** the rows in question: every row, those of a mask, or (a copy of) a row list */
+function selectionOf(length: number, initial: Uint8Array | Int32Array | undefined): Selection {
+  const rows = new Int32Array(initial instanceof Int32Array ? initial.length : length);
+  let n = 0;
+  if (initial === undefined) for (; n < length; n++) rows[n] = n;
+  else if (initial instanceof Int32Array) { rows.set(initial); n = initial.length; }
+  else for (let i = 0; i < length; i++) if (initial[i] === 1) rows[n++] = i;
+  return { rows, n };
 }

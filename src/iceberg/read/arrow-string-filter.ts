@@ -15,7 +15,7 @@
  */
 import { Type, type Data } from 'apache-arrow';
 import type { BoundPredicate } from '../scan/bound-predicate.ts';
-import { EXACT, NOTHING, isNullAt, validity, type ArrowNode } from './arrow-leaf.ts';
+import { EXACT, NOTHING, allRows, isNullAt, validity, type ArrowNode, type Selection } from './arrow-leaf.ts';
 
 /** whether the bytes [a, b) of `bytes` (a value without its BOM, and trailing blanks when padded) match */
 type Matcher = (bytes: Uint8Array, a: number, b: number) => boolean;
@@ -83,13 +83,15 @@ function judgeAt(m: Matcher, padded: boolean, bytes: Uint8Array, a: number, b: n
   return m(bytes, a, b);
 }
 
-function applyUtf8(d: Data, length: number, keep: Uint8Array, m: Matcher, padded: boolean): void {
+function applyUtf8(d: Data, sel: Selection, m: Matcher, padded: boolean): void {
   const bytes = d.values as Uint8Array, offs = d.valueOffsets as Int32Array;
-  const bm = validity(d), off = d.offset;
-  for (let i = 0; i < length; i++) {
-    if (keep[i] === 0) continue;
-    if ((bm !== null && isNullAt(bm, off + i)) || !judgeAt(m, padded, bytes, offs[i]!, offs[i + 1]!)) keep[i] = 0;
+  const bm = validity(d), off = d.offset, rows = sel.rows;
+  let kept = 0;
+  for (let k = 0; k < sel.n; k++) {
+    const i = rows[k]!;
+    if ((bm === null || !isNullAt(bm, off + i)) && judgeAt(m, padded, bytes, offs[i]!, offs[i + 1]!)) rows[kept++] = i;
   }
+  sel.n = kept;
 }
 
 /** per dictionary entry: 1 when it matches (null entries never do); null when an entry chunk is not utf8 */
@@ -101,22 +103,24 @@ function dictionaryMatches(d: Data, m: Matcher, padded: boolean): Uint8Array | n
   const out = new Uint8Array(total);
   let e = 0;
   for (const c of dict.data) {
-    out.fill(1, e, e + c.length);
-    applyUtf8(c, c.length, out.subarray(e, e + c.length), m, padded);
+    const all = allRows(c.length);
+    applyUtf8(c, all, m, padded);
+    for (let k = 0; k < all.n; k++) out[e + all.rows[k]!] = 1;
     e += c.length;
   }
   return out;
 }
 
-function applyDictionary(d: Data, length: number, keep: Uint8Array, matches: Uint8Array): void {
+function applyDictionary(d: Data, sel: Selection, matches: Uint8Array): void {
   const idx = d.values as ArrayLike<number | bigint>;
-  const bm = validity(d), off = d.offset;
-  for (let i = 0; i < length; i++) {
-    if (keep[i] === 0) continue;
-    if (bm !== null && isNullAt(bm, off + i)) { keep[i] = 0; continue; }
-    const e = Number(idx[i]!);
-    if (matches[e] !== 1) keep[i] = 0;
+  const bm = validity(d), off = d.offset, rows = sel.rows;
+  let kept = 0;
+  for (let k = 0; k < sel.n; k++) {
+    const i = rows[k]!;
+    if (bm !== null && isNullAt(bm, off + i)) continue;
+    if (matches[Number(idx[i]!)] === 1) rows[kept++] = i;
   }
+  sel.n = kept;
 }
 
 /** the node of a string conjunct on request `c`, or null when it is not one this file judges */
@@ -125,17 +129,25 @@ export function stringLeaf(p: BoundPredicate, c: number): ArrowNode | null {
   const m = matcherOf(p);
   if (m === null) return null;
   const padded = p.padded === true;
-  return (data, length, keep) => {
+  // the entries' verdicts per dictionary (the batches of one column chunk share it): judged once
+  const verdicts = new WeakMap<object, Uint8Array | null>();
+  return (data, _length, sel) => {
     const d = data[c];
     if (d === undefined) return NOTHING;
     if (d.typeId === Type.Utf8 && d.valueOffsets instanceof Int32Array) {
-      applyUtf8(d, length, keep, m, padded);
+      applyUtf8(d, sel, m, padded);
       return EXACT;
     }
     if (d.typeId !== Type.Dictionary) return NOTHING;
-    const matches = dictionaryMatches(d, m, padded);
+    if (sel.n === 0) return EXACT;
+    const dict = (d as Data & { dictionary?: object }).dictionary;
+    let matches = dict === undefined ? undefined : verdicts.get(dict);
+    if (matches === undefined) {
+      matches = dictionaryMatches(d, m, padded);
+      if (dict !== undefined) verdicts.set(dict, matches);
+    }
     if (matches === null) return NOTHING;
-    applyDictionary(d, length, keep, matches);
+    applyDictionary(d, sel, matches);
     return EXACT;
   };
 }

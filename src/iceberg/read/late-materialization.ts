@@ -29,6 +29,7 @@ import type { ParquetSource } from './parquet-source.ts';
 import type { ArrowRowSelect } from './arrow-row-filter.ts';
 import type { BoundPredicate } from '../scan/bound-predicate.ts';
 import type { RowRanges } from './page-row-ranges.ts';
+import { markExact } from '../parallel/exact-rows.ts';
 
 /** A filter over decoded chunks, for readParquetColumns' late materialization. */
 export interface ChunkFilter {
@@ -137,6 +138,8 @@ export interface Selected {
   readonly rows: readonly number[];
   /** values of the phase-1 columns (`first` order) at `rows` (fresh arrays: they become the chunk's columns) */
   readonly vals: readonly unknown[][];
+  /** the Arrow pass judged the whole filter on this batch (`complete`): every row in `rows` satisfies it exactly */
+  readonly exact?: boolean;
 }
 
 /** the selections of `sel` re-cut along another batching (phase 2's decode came in other batch sizes) */
@@ -178,7 +181,7 @@ function pickedRows(sel: readonly Selected[], n: number): Int32Array {
  * TPC-H q19: l_partkey against ~500 keys keeps 0.3 % of lineitem; l_quantity, l_shipmode and l_shipinstruct
  * are then read at ~60 rows a page.
  */
-async function leadFirst(r: LateRowGroupRead, first: readonly number[], filterNames: ReadonlySet<string>): Promise<{ p1: DecodedRowGroup; masks: Map<number, Uint8Array> } | null> {
+async function leadFirst(r: LateRowGroupRead, first: readonly number[], filterNames: ReadonlySet<string>): Promise<{ p1: DecodedRowGroup; masks: Map<number, Int32Array> } | null> {
   const { filter, columns, nameById, idByName, rg, rows } = r;
   if (filter.lead === undefined || filter.selectArrow === undefined) return null;
   const leadNames = new Set<string>();
@@ -189,21 +192,23 @@ async function leadFirst(r: LateRowGroupRead, first: readonly number[], filterNa
   const rest = [...filterNames].filter((n) => !leadNames.has(n));
   if (leadNames.size === 0 || rest.length === 0) return null;
   const pa = await r.source.decode(rg, [...leadNames], idByName);
-  const masks = new Map<number, Uint8Array>();
+  // per batch start, the rows (batch-local, ascending) the lead kept: the later pass judges only those
+  const masks = new Map<number, Int32Array>();
   let kept = 0;
   for (const b of batchesOf(pa, rows)) {
     if (b.data === null) return null;
-    const keep = new Uint8Array(b.length).fill(1);
     // the other filter columns are absent: only the lead's conjuncts judge (the answer is never complete)
-    const res = filter.selectArrow(arrowColumns(columns, first, pa, b.data), b.length, keep);
-    if (res === null) keep.fill(1);
-    else if (res.rows.length === 0) continue;
+    const res = filter.selectArrow(arrowColumns(columns, first, pa, b.data), b.length);
+    if (res !== null && res.rows.length === 0) continue;
+    const keep = new Int32Array(res === null ? b.length : res.rows.length);
+    if (res === null) for (let i = 0; i < b.length; i++) keep[i] = i;
+    else keep.set(res.rows);
     masks.set(b.start, keep);
-    kept += res === null ? b.length : res.rows.length;
+    kept += keep.length;
   }
   const at = new Int32Array(kept);
   let k = 0;
-  for (const [start, keep] of masks) for (let i = 0; i < keep.length; i++) if (keep[i] === 1) at[k++] = start + i;
+  for (const [start, keep] of masks) for (let i = 0; i < keep.length; i++) at[k++] = start + keep[i]!;
   const pb = kept === 0 ? null : (await r.source.decodeAt!(rg, rest, idByName, at)) ?? await r.source.decode(rg, rest, idByName);
   const p1 = pb === null ? pa : joinColumns(pa, leadNames.size, pb);
   return p1 === null ? null : { p1, masks };
@@ -290,7 +295,7 @@ export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<Col
         return sel.length === b.length ? col : sel.map((s) => col[s]);
       });
     }
-    if (sel.length > 0) selected.push({ start: b.start, length: b.length, rows: sel, vals });
+    if (sel.length > 0) selected.push({ start: b.start, length: b.length, rows: sel, vals, exact: arrow?.complete === true });
     picked += sel.length;
   }
   if (seen !== rows) throw mismatch(uri, rg);
@@ -329,7 +334,9 @@ export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<Col
       return valuesAtRows(b.data[idx]!, req.type, uri, local, b.length);
     });
     const base = r.position + b.start;
-    yield { firstRowPosition: base, length: n, columns: out, ...(n === b.length ? {} : { positions: local.map((l) => base + l) }) };
+    const chunk: ColumnChunk = { firstRowPosition: base, length: n, columns: out, ...(n === b.length ? {} : { positions: local.map((l) => base + l) }) };
+    // re-cut selections carry no verdict (recut): only an aligned batch the Arrow pass judged whole is marked
+    yield x.exact === true ? markExact(chunk) : chunk;
   }
 }
 
