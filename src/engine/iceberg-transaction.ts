@@ -1,21 +1,33 @@
 /**
  * IcebergTransaction: what makes INSERT / COPY / UPDATE / DELETE on Iceberg tables inside BEGIN … COMMIT
- * one unit, as PostgreSQL users expect. Inside a transaction block, the tables a session writes commit
- * to a *staging* catalog: each statement still writes its data files and a new metadata file (built on the
- * transaction's own previous one), but the catalog pointer does not move — only this session sees the
- * staged metadata. COMMIT moves every staged pointer from the metadata the transaction started from to
- * its last one, in one catalog transaction when the catalog can (the embedded SQL catalog: several tables
- * all or none); ROLLBACK [TO SAVEPOINT] forgets staged metadata (its files stay as orphans, like a lost
- * commit's). If another writer committed to a staged table meanwhile, COMMIT fails with 40001 and nothing
- * of the transaction is visible: the client retries the transaction (PostgreSQL's SERIALIZABLE contract).
- * DDL (CREATE / ALTER / DROP TABLE) still commits at once; that is documented.
+ * (or an extended-protocol pipeline up to Sync) one unit, as PostgreSQL users expect. Inside a transaction
+ * block, the tables a session writes commit to a *staging* catalog: each statement still writes its data
+ * files and a new metadata file (built on the transaction's own previous one), but the catalog pointer
+ * does not move — only this session sees the staged metadata. COMMIT moves every staged pointer from the
+ * metadata the transaction started from to its last one, in one catalog transaction when the catalog can
+ * (the embedded SQL catalog: several tables all or none); ROLLBACK [TO SAVEPOINT] forgets staged metadata
+ * (its files stay as orphans, like a lost commit's).
+ * If another writer committed to a staged table meanwhile, COMMIT does what Iceberg's own commit retry
+ * does (iceberg/commit/rebase-staged.ts): it re-applies the transaction's snapshots, in order and with
+ * their ids, onto the table's current metadata, after Iceberg's validations against what committed since
+ * (iceberg/commit/staged-conflicts.ts). So two sessions that INSERT both commit, as in PostgreSQL; a
+ * DELETE and a concurrent INSERT both commit (the new rows stay); row changes that collide — a row both
+ * deleted or updated, a file the other removed, a deletion vector on the same data file (v3), equality
+ * deletes, keys not provably distinct from concurrently added ones, a changed table definition — are
+ * 40001 `could not serialize access due to concurrent update` with nothing of the transaction visible
+ * (the client retries it, PostgreSQL's SERIALIZABLE contract). A swap lost during COMMIT re-reads and
+ * re-applies again, a bounded number of times. DDL (CREATE / ALTER / DROP TABLE, COMMENT) still commits
+ * at once, so a block that altered a table it wrote, or whose table another session altered, is 40001.
  */
 import type { RelationInfo } from '../catalog/catalog-view.ts';
 import type { IcebergCatalog, TableIdentifier, TableLocation, TableCommitChange } from '../catalog/iceberg/index.ts';
 import { commitConflict } from '../catalog/iceberg/catalog-errors.ts';
-import { IcebergTableSource, loadTableMetadata, type IcebergIO } from '../iceberg/index.ts';
+import { IcebergTableSource, loadTableMetadata, type IcebergIO, type IcebergWriteIO } from '../iceberg/index.ts';
+import { rebaseStagedSnapshots } from '../iceberg/commit/rebase-staged.ts';
+import { withCommitRetries } from '../iceberg/commit/snapshot-commit.ts';
 
 interface Staged {
+  readonly id: TableIdentifier;
   /** the pointer when the transaction first wrote the table (what COMMIT swaps from) */
   readonly base: string;
   /** the transaction's latest metadata file */
@@ -39,6 +51,8 @@ export class IcebergTransaction {
     private readonly io: IcebergIO,
     /** after a staged commit: bound plans that hold the older source must be re-bound */
     private readonly onStagedCommit: () => void,
+    /** writes the re-applied snapshots of a table that moved (default: the staged table's writer's IO) */
+    private readonly writeIO?: IcebergWriteIO,
   ) {
     this.staging = stagingCatalog(real, this);
   }
@@ -64,7 +78,7 @@ export class IcebergTransaction {
     const metadata = await loadTableMetadata(this.io, next);
     const template = prior?.source.writer ?? this.writers.get(key);
     const source = new IcebergTableSource(this.io, metadata, template === undefined ? {} : { writer: template });
-    this.staged.set(key, { base: prior?.base ?? expected, current: next, source });
+    this.staged.set(key, { id, base: prior?.base ?? expected, current: next, source });
     this.onStagedCommit();
   }
 
@@ -97,17 +111,40 @@ export class IcebergTransaction {
     this.onStagedCommit();
   }
 
-  /** COMMIT: every staged pointer moves, atomically where the catalog can; then forget */
+  /**
+   * COMMIT: every staged pointer moves, atomically where the catalog can; then forget. A table another
+   * writer committed to meanwhile gets the transaction's snapshots re-applied onto its current metadata
+   * (iceberg/commit/rebase-staged.ts: validated, else 40001); a lost race re-reads and tries again.
+   */
   async commit(): Promise<void> {
-    const changes: TableCommitChange[] = [...this.staged.values()].map((s) => ({
-      id: s.source.writer!.id,
-      expectedMetadataLocation: s.base,
-      newMetadataLocation: s.current,
-    }));
+    const staged = [...this.staged.values()];
     this.staged = new Map();
-    if (changes.length === 0) return;
-    if (this.real.commitTables !== undefined) await this.real.commitTables(changes);
-    else for (const c of changes) await this.real.commitTable(c.id, c.expectedMetadataLocation, c.newMetadataLocation);
+    if (staged.length === 0) return;
+    const done = new Set<Staged>();
+    await withCommitRetries(async (attempt) => {
+      const changes: { s: Staged; change: TableCommitChange }[] = [];
+      for (const s of staged) {
+        if (done.has(s)) continue;
+        const id = s.id;
+        // the first attempt swaps from the base unread (the usual case: nobody else wrote the table)
+        const metadataLocation = attempt === 0 ? s.base : (await this.real.loadTableLocation(id)).metadataLocation;
+        const io = s.source.writer?.io ?? this.writeIO;
+        if (metadataLocation !== s.base && io === undefined) throw commitConflict(id, s.base);
+        const newMetadataLocation = metadataLocation === s.base
+          ? s.current
+          : await rebaseStagedSnapshots(io!, { name: id.name, base: s.base, staged: s.current, current: metadataLocation }, attempt);
+        changes.push({ s, change: { id, expectedMetadataLocation: metadataLocation, newMetadataLocation } });
+      }
+      if (this.real.commitTables !== undefined) {
+        await this.real.commitTables(changes.map((c) => c.change));
+        return;
+      }
+      // a catalog without multi-table commits: table by table, a retry redoing only the tables not yet swapped
+      for (const { s, change } of changes) {
+        await this.real.commitTable(change.id, change.expectedMetadataLocation, change.newMetadataLocation);
+        done.add(s);
+      }
+    });
   }
 
   rollback(): void {

@@ -124,6 +124,17 @@ describe('an extended-protocol pipeline is one implicit transaction', () => {
     expect(await committed()).toEqual([1, 2]);
   });
 
+  it('a pipeline whose table another session commits to before its Sync: both commit (no lost write, no 40001)', async () => {
+    raw.send(...ins('1', 'a'), ...ins('2', 'b'), fe.flush());
+    expect(types(await raw.until('C'))).toBe('2C');
+    expect(types(await raw.until('C'))).toBe('2C');
+    await other.query("INSERT INTO pipe.t VALUES (7, 'other')");
+    const r = await pipeline(...ins('3', 'c'), fe.sync());
+    expect(r).toMatchObject({ types: '2CZ', status: 'I', notes: [] });
+    expect(await committed()).toEqual([1, 2, 3, 7]);
+    if (!onPg) expect((await other.query('SELECT count(*) AS n FROM pipe."t$snapshots" s WHERE s.parent_id IS NULL')).rows[0].n).toBe('1');
+  });
+
   it('an error after the pipeline ends in Sync leaves the committed pipeline alone', async () => {
     await pipeline(...ins('1', 'a'), fe.sync());
     const r = await pipeline(...stmt('SELECT 1/0'), fe.sync());

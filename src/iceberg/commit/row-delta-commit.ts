@@ -85,7 +85,7 @@ const contentSize = (f: DataFile): bigint => (f.fileFormat === 'PUFFIN' && f.con
 const num = (s: string | undefined): bigint => (s !== undefined && /^-?\d+$/.test(s) ? BigInt(s) : 0n);
 
 /** snapshots after `baseId` up to `current` (oldest first); null when base is not an ancestor */
-function snapshotsSince(md: TableMetadata, current: Snapshot, baseId: bigint): Snapshot[] | null {
+export function snapshotsSince(md: TableMetadata, current: Snapshot, baseId: bigint): Snapshot[] | null {
   const out: Snapshot[] = [];
   for (let s: Snapshot | null = current; s !== null; s = s.parentSnapshotId === null ? null : findSnapshot(md, s.parentSnapshotId)) {
     if (s.snapshotId === baseId) return out.reverse();
@@ -117,8 +117,11 @@ async function validateConcurrent(io: IcebergIO, md: TableMetadata, since: reado
   }
 }
 
+/** what dropRemovedFiles needs of a row delta (also a staged snapshot re-applied at COMMIT: rebase-staged.ts) */
+export type FileRemovals = Pick<RowDeltaChanges, 'snapshotId' | 'schema' | 'removed' | 'removedDeletes'>;
+
 /** the current snapshot's manifests with the removed files' entries DELETED (rewritten manifests) */
-async function dropRemovedFiles(io: IcebergWriteIO, md: TableMetadata, manifests: readonly ManifestFile[], c: RowDeltaChanges, sequenceNumber: bigint): Promise<ManifestFile[]> {
+export async function dropRemovedFiles(io: IcebergWriteIO, md: TableMetadata, manifests: readonly ManifestFile[], c: FileRemovals, sequenceNumber: bigint): Promise<ManifestFile[]> {
   const removedDeletes = c.removedDeletes ?? new Map<string, DataFile>();
   if (c.removed.size === 0 && removedDeletes.size === 0) return [...manifests];
   const isGone = (content: number, f: DataFile): boolean => (content === 0 ? c.removed.has(f.filePath) : removedDeletes.has(dvKey(f)));
