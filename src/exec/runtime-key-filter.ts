@@ -49,12 +49,26 @@ export const MAX_SCAN_FILTER_KEYS = 5_000;
  * orders / 6M lineitem rows), bounded by what one scan task should carry
  */
 const SCAN_KEYS_PER_ROW = 1 / 16;
+/**
+ * scans marked by build_side_under_key_filters, whose join builds its other, filtered input so that this scan
+ * is cut by the built keys, may take up to 1/8: TPC-H Q21's l1 ⋈ supplier rows hold the keys of about 1 in 10
+ * orders (30,000 of 300,000 at SF 0.2), still 9 in 10 rows not converted, probed as a bitmap (int-key-set.ts).
+ * Not everywhere: a build side of a whole table (Q13's 30,000 customers) would keep every row of its scan.
+ */
+const MARKED_SCAN_KEYS_PER_ROW = 1 / 8;
+const denserKeyScans = new WeakSet<LogicalPlan>();
+
+/** lets a runtime key filter on `scan` carry up to MARKED_SCAN_KEYS_PER_ROW keys per row (see above) */
+export function allowDenserScanKeys(scan: LogicalPlan): void {
+  denserKeyScans.add(scan);
+}
 
 /** how many keys a pushed scan filter on `p` may carry (`typeOid`: the key's type; integers may be more) */
 export function scanKeyLimit(p: LogicalPlan, typeOid?: number): number {
   if (p.kind !== 'TableScan' || p.source.estimatedRows === undefined) return MAX_SCAN_FILTER_KEYS;
   const cap = typeOid !== undefined && INT_KEY_OIDS.has(typeOid) ? MAX_SCAN_INT_KEYS : MAX_RUNTIME_FILTER_KEYS;
-  return Math.max(MAX_SCAN_FILTER_KEYS, Math.min(cap, Math.floor(p.source.estimatedRows * SCAN_KEYS_PER_ROW)));
+  const perRow = denserKeyScans.has(p) ? MARKED_SCAN_KEYS_PER_ROW : SCAN_KEYS_PER_ROW;
+  return Math.max(MAX_SCAN_FILTER_KEYS, Math.min(cap, Math.floor(p.source.estimatedRows * perRow)));
 }
 
 /** the most keys any runtime key filter may carry (hash-join-exec.ts collects none past it) */
@@ -188,19 +202,24 @@ export function runKeyFiltered(k: KeyFiltered, env: Env): AsyncIterable<Batch> {
  * aggregate (the paths withKeyFilter takes): choose_build_side swaps an inner join only for such a probe side
  */
 export function keyReachesScan(p: LogicalPlan, c: number): boolean {
+  return scanReachedByKey(p, c) !== null;
+}
+
+/** the scan a key filter on output column `c` of `p` would reach (keyReachesScan's path), or null */
+export function scanReachedByKey(p: LogicalPlan, c: number): LogicalPlan | null {
   switch (p.kind) {
-    case 'TableScan': return p.limit === undefined && c < p.columns.length;
+    case 'TableScan': return p.limit === undefined && c < p.columns.length ? p : null;
     case 'Projection': {
       const e = p.exprs[c];
-      return e !== undefined && e.kind === 'ColumnRef' && e.levelsUp === 0 && keyReachesScan(p.input, e.index);
+      return e !== undefined && e.kind === 'ColumnRef' && e.levelsUp === 0 ? scanReachedByKey(p.input, e.index) : null;
     }
-    case 'Filter': return keyReachesScan(p.input, c);
+    case 'Filter': return scanReachedByKey(p.input, c);
     case 'Join': {
       const lw = p.left.columns.length;
       const intoLeft = c < lw;
-      if (p.lateral || !(p.joinType === 'inner' || (intoLeft && (p.joinType === 'left' || p.joinType === 'semi' || p.joinType === 'anti')))) return false;
-      return intoLeft ? keyReachesScan(p.left, c) : keyReachesScan(p.right, c - lw);
+      if (p.lateral || !(p.joinType === 'inner' || (intoLeft && (p.joinType === 'left' || p.joinType === 'semi' || p.joinType === 'anti')))) return null;
+      return intoLeft ? scanReachedByKey(p.left, c) : scanReachedByKey(p.right, c - lw);
     }
-    default: return false;
+    default: return null;
   }
 }

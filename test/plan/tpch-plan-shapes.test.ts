@@ -54,6 +54,14 @@ describe('TPC-H plan shapes at SF 1 estimates', () => {
     expect(joins(plan(21, 1, OPTIMIZER_RULE_NAMES.filter((n) => n !== 'order_filtering_joins'))).slice(0, 2)).toEqual(['Anti Join (build: left)', 'Semi Join (build: left)']);
   });
 
+  it('Q21: orders streams against l1 cut by the nation\'s suppliers (build_side_under_key_filters)', () => {
+    // supplier ⋈ σ(nation) hands its keys to the l1 scan, so l1 is built and orders (o_orderstatus = 'F': half of
+    // them) takes l1's keys as a runtime filter, as PostgreSQL hashes l1 ⋈ supplier ⋈ nation and streams orders
+    const orders = (rules?: readonly string[]): string | undefined => plan(21, 1, rules).find((l) => l.includes('(orders.o_orderkey = l1.l_orderkey)'))?.trim();
+    expect(orders()).toBe('Inner Join: (orders.o_orderkey = l1.l_orderkey)');
+    expect(orders(OPTIMIZER_RULE_NAMES.filter((n) => n !== 'build_side_under_key_filters'))).toBe('Inner Join (build: left): (orders.o_orderkey = l1.l_orderkey)');
+  });
+
   it('Q10: lineitem ⋈ orders is summed per o_custkey before customer and nation join (eager_aggregation)', () => {
     // the seven-column grouping (c_comment among them) then sees one row per customer, not one per line
     const lines = plan(10).map((l) => l.trim());

@@ -22,7 +22,7 @@ const MIN_RIGHT_ROWS = 1000;
 /** semi/anti/left joins also save the right side's hash table of whole rows and may filter it (runtime filter) */
 const MIN_RATIO_PRESERVING_LEFT = 2;
 /** inner joins of a reordered tree already stream their biggest input: swap only on a clear difference */
-const MIN_RATIO_OTHER = 4;
+export const MIN_RATIO_OTHER = 4;
 
 export function preferBuildLeft(p: Join): boolean {
   if (p.lateral || p.condition === null) return false;

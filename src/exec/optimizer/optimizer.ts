@@ -12,7 +12,8 @@
  * (join_dimension_branches), semi joins with few keys become inner joins over the distinct keys
  * (semi_join_to_distinct_inner, so choose_build_side can hand them to the big scan), stacked semi / anti joins
  * keep the more selective first (order_filtering_joins), then filters, limits and
- * finally the needed columns are recorded on the scans; plain conjuncts go below those with subqueries
+ * finally the needed columns are recorded on the scans, build sides are chosen (choose_build_side) and revisited for
+ * joins whose input a runtime key filter from above will cut (build_side_under_key_filters); plain conjuncts go below those with subqueries
  * (split_subquery_filters), the joins' unread output columns are marked (prune_join_columns), and last the
  * subtrees that occur more than once (a CTE read twice) are marked to run once (share_repeated_subplans).
  */
@@ -36,6 +37,7 @@ import { splitSubqueryFilters } from './split-subquery-filters.ts';
 import { pushDownLimit } from './push-down-limit.ts';
 import { pushDownProjection } from './push-down-projection.ts';
 import { chooseBuildSide } from './choose-build-side.ts';
+import { buildSideUnderKeyFilters } from './build-side-under-key-filters.ts';
 import { aggregateFromMetadata } from './aggregate-from-metadata.ts';
 import { partialAggregateRule } from '../partial/partial-aggregate-rule.ts';
 import { pruneJoinColumns } from './prune-join-columns.ts';
@@ -58,6 +60,8 @@ export const OPTIMIZER_RULES: readonly OptimizerRule[] = [
   pushDownLimit,
   pushDownProjection,
   chooseBuildSide,
+  // after choose_build_side: it revisits the joins below a runtime key filter with their scans' scaled estimates
+  buildSideUnderKeyFilters,
   partialAggregateRule,
   // last: the Aggregate aggregate_from_metadata keeps as its fallback then carries partial_aggregate's mark
   aggregateFromMetadata,

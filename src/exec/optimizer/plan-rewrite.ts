@@ -77,7 +77,7 @@ export function mapSubqueryPlans(e: Expr, f: (p: LogicalPlan) => LogicalPlan): E
 }
 
 /** true when some expression of this node holds a subquery */
-function hasSubquery(p: LogicalPlan): boolean {
+export function hasSubquery(p: LogicalPlan): boolean {
   const seen = { found: false };
   mapNodeExprs(p, (e) => {
     transformExpr(e, (x) => { if (x.kind === 'Subquery') seen.found = true; return undefined; });

@@ -69,34 +69,44 @@ export function selectivity(e: Expr): number {
   }
 }
 
-/** undefined when some table below has no size */
-export function estimate(p: LogicalPlan): RowEstimate | undefined {
+/**
+ * the fraction of a scan's rows a runtime key filter is expected to keep (build_side_under_key_filters: a join
+ * above builds a filtered input whose keys reach that scan), by scan node
+ */
+export type ScanScale = ReadonlyMap<LogicalPlan, number>;
+
+/** undefined when some table below has no size; `scale`: scans expected to be cut by runtime key filters */
+export function estimate(p: LogicalPlan, scale?: ScanScale): RowEstimate | undefined {
   switch (p.kind) {
-    case 'TableScan': return p.source.estimatedRows === undefined ? undefined : { rows: p.source.estimatedRows, selectivity: 1 };
+    case 'TableScan': {
+      if (p.source.estimatedRows === undefined) return undefined;
+      const s = scale?.get(p) ?? 1;
+      return { rows: p.source.estimatedRows * s, selectivity: s };
+    }
     case 'Values': return { rows: p.rows.length, selectivity: 1 };
     case 'Filter': {
-      const n = estimate(p.input);
+      const n = estimate(p.input, scale);
       const s = selectivity(p.predicate);
       return n && { rows: n.rows * s, selectivity: n.selectivity * s };
     }
     case 'Aggregate': {
-      const n = estimate(p.input);
+      const n = estimate(p.input, scale);
       return n && { rows: p.groupKeys.length === 0 ? 1 : Math.max(1, n.rows / 10), selectivity: n.selectivity };
     }
     case 'Limit': {
-      const n = estimate(p.input);
+      const n = estimate(p.input, scale);
       const l = p.limit?.kind === 'Literal' && p.limit.value !== null ? Number(p.limit.value) : Infinity;
       return n && { rows: Math.min(n.rows, l), selectivity: n.selectivity };
     }
-    case 'Projection': case 'Sort': case 'Distinct': case 'Window': return estimate(p.input);
-    case 'Join': return joinEstimate(p);
+    case 'Projection': case 'Sort': case 'Distinct': case 'Window': return estimate(p.input, scale);
+    case 'Join': return joinEstimate(p, scale);
     default: return undefined;
   }
 }
 
-function joinEstimate(p: Extract<LogicalPlan, { kind: 'Join' }>): RowEstimate | undefined {
-  const l = estimate(p.left);
-  const r = estimate(p.right);
+function joinEstimate(p: Extract<LogicalPlan, { kind: 'Join' }>, scale?: ScanScale): RowEstimate | undefined {
+  const l = estimate(p.left, scale);
+  const r = estimate(p.right, scale);
   if (l === undefined || r === undefined) return undefined;
   // a semi join keeps the left rows whose key survives the right side's filters (foreign-key style, as below)
   if (p.joinType === 'semi') return { rows: l.rows * r.selectivity, selectivity: l.selectivity * r.selectivity };
