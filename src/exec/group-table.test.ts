@@ -197,6 +197,25 @@ describe('GroupTable', () => {
     expect(fast.values[0]!.every((v) => v === null || typeof v === 'bigint')).toBe(true);
   });
 
+  it('finds groups added by the direct index after leaving it (their hashes made on leaving), and keeps first values past int8 runs', () => {
+    // 600 dense int8 keys (direct index, no hash kept per group), a key far off (back to hashing), then every key
+    // again: each must find its group by hash; a NULL and a numeric-valued int8 group after hundreds of bigint ones
+    const dense = Array.from({ length: 600 }, (_, i) => [BigInt(5000 + i * 3)]);
+    const rows: unknown[][] = [...dense, [null], [2n ** 40n], ...dense.slice().reverse(), [7], [null], [BigInt(5000)]];
+    for (const batch of [64, 1000]) {
+      const { ids, t } = assignAll([Oid.int8], rows, batch);
+      expect(ids).toEqual(reference([Oid.int8], rows));
+      expect(t.indexKind).toBe('hash');
+      const firsts = [...dense.map((r) => r[0]), null, 2n ** 40n, 7];
+      expect(t.keySlice(0, 0, t.size)).toEqual(firsts);
+      expect(t.keySlice(0, 598, 602)).toEqual(firsts.slice(598, 602));
+      expect(t.values[0]).toEqual(firsts);
+      const found = new Int32Array(3);
+      t.lookup([[BigInt(5000 + 3 * 599), 2n ** 40n, 12n]], 3, found);
+      expect(Array.from(found)).toEqual([599, 601, -1]);
+    }
+  });
+
   it('reads attached exact doubles of an int8 column among several keys: the same groups, keys and lookups', () => {
     const n = 3000;
     const ints = Array.from({ length: n }, (_, i) => (i % 17 === 0 ? null : BigInt((i * 7919) % 1013) - 400n));

@@ -35,7 +35,10 @@ const slotKey = (k: unknown): number => (typeof k === 'number' && (k | 0) === k 
 const NO_ROW = Symbol('no row');
 /** batches above this many rows do not keep their scratch arrays */
 const BIG_BATCH = 65536;
-/** what #firsts holds for a first value that is BigInt(its normalized key): made again when read */
+/**
+ * what #firsts holds for a first value that is BigInt(its normalized key): made again when read; entries past
+ * the end of a #firsts array read as AS_KEY too, so groups of int8 keys push nothing there (#keepFirst)
+ */
 const AS_KEY = undefined;
 /** the first value to keep for value `v` whose normalized key is `k` */
 const keptValue = (v: unknown, k: unknown): unknown => (typeof v === 'bigint' && typeof k === 'number' ? AS_KEY : v ?? null);
@@ -63,8 +66,10 @@ export class GroupTable {
   readonly #firsts: unknown[][];
   /** groups below this have no AS_KEY left in #firsts (`values` filled them in) */
   #filled = 0;
-  /** the full hash of each group */
+  /** the full hash of each group (groups from #directFrom on have none while the direct index holds them) */
   #hashes = new Int32Array(64);
+  /** the first group added while indexing directly: its hash and those after it are computed on leaving (#leaveDirect) */
+  #directFrom = 0;
   /** slot → group id, -1 when empty; linear probing */
   #slots: Int32Array;
   #mask: number;
@@ -124,8 +129,11 @@ export class GroupTable {
   /** column c's first values of groups from … to-1 (a new array) */
   keySlice(c: number, from: number, to: number): unknown[] {
     const firsts = this.#firsts[c]!, norm = this.#norm[c]!;
-    const out = firsts.slice(from, to);
-    for (let g = 0; g < out.length; g++) if (out[g] === AS_KEY) out[g] = BigInt(norm[from + g] as number);
+    const out = new Array<unknown>(to - from);
+    for (let g = 0; g < out.length; g++) {
+      const v = firsts[from + g];
+      out[g] = v === AS_KEY ? BigInt(norm[from + g] as number) : v;
+    }
     return out;
   }
 
@@ -136,6 +144,7 @@ export class GroupTable {
   get values(): unknown[][] {
     for (let c = 0; c < this.#firsts.length; c++) {
       const firsts = this.#firsts[c]!, norm = this.#norm[c]!;
+      // in group order, so an array shorter than the groups grows at its end
       for (let g = this.#filled; g < this.#size; g++) if (firsts[g] === AS_KEY) firsts[g] = BigInt(norm[g] as number);
     }
     this.#filled = this.#size;
@@ -221,6 +230,7 @@ export class GroupTable {
     if (from < n) this.#assignHashed(col, from, n, out, null, null);
     if (this.#direct === null && this.#slotKeys !== null && this.#lo <= this.#hi && DirectKeyIndex.fits(this.#lo, this.#hi, this.#size)) {
       this.#direct = DirectKeyIndex.build(this.#norm[0]!, this.#size, this.#lo, this.#hi);
+      this.#directFrom = this.#size;
       this.#slots = new Int32Array(0);
       this.#slotKeys = new Int32Array(0);
     }
@@ -279,13 +289,8 @@ export class GroupTable {
   }
 
   #newGroupDirect(k: number | null, v: unknown): number {
+    // no hash: only leaving the direct index needs the groups' hashes (most of TPC-H Q18's 1.5M groups never do)
     const g = this.#size++;
-    if (g === this.#hashes.length) {
-      const grown = new Int32Array(g * 2);
-      grown.set(this.#hashes);
-      this.#hashes = grown;
-    }
-    this.#hashes[g] = fmix32(this.#hashKey(k) | 0);
     const d = this.#direct!;
     // keys may fall in the entries' headroom: lo / hi stay the true range (leaving and rebuilding rely on it)
     if (k !== null) {
@@ -293,8 +298,19 @@ export class GroupTable {
       if (k > d.hi) d.hi = k;
     }
     this.#norm[0]!.push(k);
-    this.#firsts[0]!.push(keptValue(v, k));
+    this.#keepFirst(0, g, keptValue(v, k));
     return g;
+  }
+
+  /**
+   * group g's first value of key column c (g: the newest group): an AS_KEY is not pushed, since entries past the
+   * array's end read as AS_KEY — the groups of an int8 key column then fill no array at all
+   */
+  #keepFirst(c: number, g: number, kept: unknown): void {
+    if (kept === AS_KEY) return;
+    const firsts = this.#firsts[c]!;
+    while (firsts.length < g) firsts.push(AS_KEY);
+    firsts.push(kept);
   }
 
   /**
@@ -304,6 +320,14 @@ export class GroupTable {
   #leaveDirect(): void {
     const d = this.#direct!;
     this.#direct = null;
+    // the hashes of the groups added while indexing directly (#newGroupDirect keeps none)
+    if (this.#hashes.length < this.#size) {
+      const grown = new Int32Array(Math.max(64, this.#size * 2));
+      grown.set(this.#hashes.subarray(0, this.#directFrom));
+      this.#hashes = grown;
+    }
+    const norm = this.#norm[0]!;
+    for (let g = this.#directFrom; g < this.#size; g++) this.#hashes[g] = fmix32(this.#hashKey(norm[g]) | 0);
     this.#lo = d.lo;
     this.#hi = d.hi;
     let cap = 16;
@@ -387,7 +411,7 @@ export class GroupTable {
       this.#lo = NaN;
     }
     this.#norm[0]!.push(k);
-    this.#firsts[0]!.push(keptValue(v, k));
+    this.#keepFirst(0, g, keptValue(v, k));
     if (this.#size * 2 > this.#slots.length) this.#grow();
     return g;
   }
@@ -447,7 +471,7 @@ export class GroupTable {
     for (let c = 0; c < this.#oids.length; c++) {
       const k = this.#nk[c]![i];
       this.#norm[c]!.push(k);
-      this.#firsts[c]!.push(keptValue(keyCols[c]![i], k));
+      this.#keepFirst(c, g, keptValue(keyCols[c]![i], k));
     }
     // at most half full: probes stay short
     if (this.#size * 2 > this.#slots.length) this.#grow();

@@ -43,6 +43,12 @@ export async function joinBlock(
   }
   const emits = joinType !== 'semi' && joinType !== 'anti' && joinType !== 'mark';
   const leftMatched = new Uint8Array(left.length);
+  if ((joinType === 'semi' || joinType === 'anti') && cond === null && rightMatched === null && typeof candidates !== 'function') {
+    // a semi / anti join without residual needs only whether a row's key has a chain: no pairs formed, chains not walked
+    const { first } = candidates;
+    for (let i = 0; i < left.length; i++) if (first(i) >= 0) leftMatched[i] = 1;
+    return filteredLeft(joinType, left, leftMatched, leftWidth, out);
+  }
   const CHUNK = 65536;
   // the candidate pairs, as two typed index lists: the output is gathered column by column from them
   const li = new IndexBuffer(Math.min(CHUNK, Math.max(1024, left.length)));
@@ -103,16 +109,26 @@ export async function joinBlock(
     }
   }
   await flush();
-  if (joinType === 'left' || joinType === 'full' || joinType === 'anti' || joinType === 'semi') {
-    const want = joinType === 'semi' ? 1 : 0;
+  if (joinType === 'semi' || joinType === 'anti') return filteredLeft(joinType, left, leftMatched, leftWidth, out);
+  if (joinType === 'left' || joinType === 'full') {
     const idx = new IndexBuffer(1024);
-    for (let i = 0; i < left.length; i++) if (leftMatched[i] === want) idx.push(i);
-    if (idx.length > 0) {
-      const lcols = take(left, idx.view(), idx.length, leftWidth, false);
-      const rcols = joinType === 'semi' || joinType === 'anti' ? [] : nullColumns(rightWidth, idx.length);
-      out.push({ columns: [...lcols, ...rcols], length: idx.length });
-    }
+    for (let i = 0; i < left.length; i++) if (leftMatched[i] === 0) idx.push(i);
+    if (idx.length > 0) out.push({ columns: [...take(left, idx.view(), idx.length, leftWidth, false), ...nullColumns(rightWidth, idx.length)], length: idx.length });
   }
+  return out;
+}
+
+/**
+ * `out` plus the left rows a semi join keeps (matched) or an anti join keeps (unmatched); when every row is kept
+ * the left batch itself goes on (no copy: batches are immutable)
+ */
+function filteredLeft(joinType: 'semi' | 'anti', left: Batch, leftMatched: Uint8Array, leftWidth: number, out: Batch[]): Batch[] {
+  const want = joinType === 'semi' ? 1 : 0;
+  const idx = new IndexBuffer(Math.min(1024, Math.max(16, left.length)));
+  for (let i = 0; i < left.length; i++) if (leftMatched[i] === want) idx.push(i);
+  if (idx.length === 0) return out;
+  if (idx.length === left.length && left.columns.length === leftWidth) out.push(left);
+  else out.push({ columns: take(left, idx.view(), idx.length, leftWidth, false), length: idx.length });
   return out;
 }
 

@@ -157,6 +157,27 @@ describe('probing with an int8 column\'s attached exact doubles', () => {
   });
 });
 
+describe('building from an int8 column\'s attached exact doubles', () => {
+  it('reads the doubles for a plain key column (NULLs never entered), in dense and hashed tables; a computed key reads the bigints', () => {
+    for (const keys of [[3n, 1n, null, 3n, 2n ** 40n, -7n, 1n, 0n], [3n, 1n, null, 3n, 4n, -7n, 1n, 0n]]) {
+      const nulls = Uint8Array.from(keys, (v) => (v === null ? 1 : 0));
+      const doubles = exactDoublesOf(BigInt64Array.from(keys, (v) => v ?? 0n), keys.length, nulls)!;
+      // bigints that disagree with the attached doubles: the table must have been built from the doubles
+      const lying = keys.map((v) => (v === null ? null : v + 100n));
+      attachExactInt64(lying, doubles, nulls);
+      const plain = buildJoinHashTable(batch(keys), [col0], [Oid.int8], [Oid.int8]);
+      const fast = buildJoinHashTable({ columns: [lying], length: keys.length }, [col0], [Oid.int8], [Oid.int8], [0]);
+      expect(fast.size).toBe(plain.size);
+      const probe = [1n, 3n, null, 2n ** 40n, -7n, 4n, 0n, 101n, 2n ** 60n];
+      const want = [...plain.batchProber([col0])([probe], probe.length).subarray(0, probe.length)];
+      expect([...fast.batchProber([col0])([probe], probe.length).subarray(0, probe.length)]).toEqual(want);
+      expect([...fast.next]).toEqual([...plain.next]);
+      const computed = buildJoinHashTable({ columns: [lying], length: keys.length }, [col0], [Oid.int8], [Oid.int8], [-1]);
+      expect([...computed.batchProber([col0])([probe], probe.length).subarray(0, probe.length)]).not.toEqual(want);
+    }
+  });
+});
+
 describe('32-bit and wider integer keys', () => {
   it('an all-int32 build side does not match wider probe keys that agree in the low 32 bits', () => {
     const build: Batch = { columns: [[5n, -1n, 2147483647n, -2147483648n, 0n, 5n]], length: 6 };

@@ -119,6 +119,20 @@ function exactKeysInto(f: Float64Array, nulls: Uint8Array | null, n: number, out
   if (nulls !== null) for (let i = 0; i < n; i++) if (nulls[i] === 1) out[i] = NaN;
 }
 
+/** keysInto from an int8 column's exact doubles (every one a safe integer): NaN for a NULL key, with the keys' range */
+function exactKeyScan(f: Float64Array, nulls: Uint8Array | null, n: number, out: Float64Array): KeyScan {
+  exactKeysInto(f, nulls, n, out);
+  let int32 = true, min = Infinity, max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const k = out[i]!;
+    if (k !== k) continue;
+    if ((k | 0) !== k) int32 = false;
+    if (k < min) min = k;
+    if (k > max) max = k;
+  }
+  return { ok: true, int32, min, max };
+}
+
 /** the JoinHashTable over `find` (a key → its first row, or -1) */
 function intTable(rows: Batch, next: Int32Array, size: number, bytes: number, heads: () => Iterable<number>, find: (k: number) => number): JoinHashTable {
   return {
@@ -161,10 +175,12 @@ const DIRECT_SLACK = 1024;
  * sorted by key (lineitem by l_orderkey) reads it in order instead of one cache miss per row. Other keys go
  * into an open-addressing table (hashedTable).
  */
-function buildIntTable(rows: Batch, fns: readonly RowFn[]): JoinHashTable | null {
+function buildIntTable(rows: Batch, fns: readonly RowFn[], keyColumn: number): JoinHashTable | null {
   const n = rows.length;
   const keys = new Float64Array(n);
-  const scan = keysInto(intKeyFn(fns), rows.columns, n, keys, 'stop');
+  // an int8 key column with exact doubles attached (a scan worker's column, kept by batch-concat.ts): no bigint read per row
+  const x = keyColumn >= 0 ? exactInt64Of(rows.columns[keyColumn]!, n) : undefined;
+  const scan = x !== undefined ? exactKeyScan(x.f, x.nulls, n, keys) : keysInto(intKeyFn(fns), rows.columns, n, keys, 'stop');
   if (!scan.ok) return null;
   const { min, max } = scan;
   if (min <= max && max - min < DIRECT_DENSITY * n + DIRECT_SLACK) return directTable(rows, keys, min, max - min);
@@ -295,12 +311,13 @@ function buildKeyTable(rows: Batch, fns: readonly RowFn[], oids: readonly number
 
 /**
  * `fns` compute the build key over `rows`; `oids` are the key types (the probe side's are the same or, for
- * integers, another integer type).
+ * integers, another integer type). `keyColumns[k]`: the column of `rows` key k reads as is, or -1 (computed),
+ * as batchProber's — one int8 key column's attached exact doubles are then read instead of its bigints.
  */
-export function buildJoinHashTable(rows: Batch, fns: readonly RowFn[], oids: readonly number[], probeOids: readonly number[]): JoinHashTable {
+export function buildJoinHashTable(rows: Batch, fns: readonly RowFn[], oids: readonly number[], probeOids: readonly number[], keyColumns?: readonly number[]): JoinHashTable {
   const ints = (fns.length === 1 || fns.length === 2) && oids.every((o, k) => INT_KEYS.has(o) && INT_KEYS.has(probeOids[k]!) && (o === Oid.date) === (probeOids[k] === Oid.date));
   if (ints) {
-    const t = buildIntTable(rows, fns);
+    const t = buildIntTable(rows, fns, fns.length === 1 && keyColumns !== undefined ? keyColumns[0]! : -1);
     if (t !== null) return t;
   }
   return buildKeyTable(rows, fns, oids);
