@@ -97,7 +97,7 @@ export const QUEUED_FILES = 1;
 export const MAX_UNCOLLECTED = ENCODE_THREADS + QUEUED_FILES + 2;
 
 /** files in the encode threads' hands at once (running or queued there), by all writers */
-const ENCODE_SLOTS = ENCODE_THREADS + QUEUED_FILES;
+export const ENCODE_SLOTS = ENCODE_THREADS + QUEUED_FILES;
 
 /** bytes of a buffer column's values (what its Arrow Data will hold) */
 function bufferBytes(c: BufferColumn): number {

@@ -22,6 +22,8 @@ import { murmur3x86_32 } from '../transforms/murmur3.ts';
 import { memoryWriteIO } from './testing/memory-write-io.ts';
 import { parquetFooterOf } from './parquet-splice.ts';
 import { intField, listField, type TStruct } from './thrift-compact-tree.ts';
+import { encodeSlotsInUse } from './parquet-encode-pool.ts';
+import { ENCODE_SLOTS } from './parquet-data-writer.ts';
 
 const schema = parseSchema({
   type: 'struct', 'schema-id': 0, fields: [
@@ -260,6 +262,21 @@ describe('PartitionedDataWriter: typed batches = JS values', () => {
     const files = await w.close();
     expect(files.length).toBe(2);
     expect(files.reduce((s, f) => s + f.recordCount, 0)).toBe(12_000);
+  }, 60_000);
+
+  it('free encode slots are filled: one add sends a partition to every free slot, not only the largest to an idle thread', async () => {
+    const fields = bindPartitionSpec({ specId: 0, fields: [{ sourceId: 1, fieldId: 1000, name: 'i_bucket', transform: 'bucket[4]' }] }, schema);
+    const io = memoryWriteIO();
+    const w = new PartitionedDataWriter(io, 'memory://t/data', schema, fields, { relationName: 't', workerMinBytes: 0, idleFlushMinBytes: 1024 });
+    expect(encodeSlotsInUse()).toBe(0);
+    // 4 partitions of ≈ 1,000 rows, each past idleFlushMinBytes: each free slot takes one (ENCODE_SLOTS ≥ 2)
+    await w.add(typedBatch(0, 4000));
+    expect(w.stats.idleFlushes).toBe(Math.min(4, ENCODE_SLOTS));
+    expect(w.stats.budgetFlushes).toBe(0);
+    const files = await w.close();
+    expect(files.length).toBe(4);
+    expect(files.reduce((s, f) => s + f.recordCount, 0)).toBe(4000);
+    expect(encodeSlotsInUse()).toBe(0);
   }, 60_000);
 
   it('groups JS-values columns as partitionKey does (-0 and 0 apart, NaNs together, NULL)', () => {

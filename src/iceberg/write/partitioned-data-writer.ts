@@ -11,10 +11,11 @@
  * writers) pass `partitionBufferBytes`, the largest partition's rows are written out as a row group of its
  * open file. Flushing one partition at a time keeps the encode threads fed at the rate rows come in (a
  * flush to half the budget made this thread wait for a burst of encodes while the threads had idled
- * before), and row groups come out at ≈ 2 × budget / partitions. While the encode threads are idle, the
- * largest partition is also flushed once it holds IDLE_FLUSH_MIN_BYTES, so they start before the budget is
- * reached. A partition's file is closed only at the target size or at the end of the statement, so a
- * statement writes one file per partition up to the target size (not one per flush). Flushed rows are encoded
+ * before), and row groups come out at ≈ 2 × budget / partitions. While an encode slot is free (a thread idle
+ * or its queue empty), the largest partitions are also flushed once they hold IDLE_FLUSH_MIN_BYTES, so encoding
+ * starts with the first MBs of input instead of at the budget (feedEncoders). A partition's file is closed only
+ * at the target size or at the end of the statement, so a statement writes one file per partition up to the
+ * target size (not one per flush). Flushed rows are encoded
  * into pieces that the partition's writer holds and merges into row groups of up to rowGroupRows rows
  * (StreamingDataWriter `mergeRowGroups`), so row groups do not shrink with the number of open partitions; the
  * held pieces of all partitions are bounded too (`partitionHeldBytes`): past it, the partitions holding the
@@ -23,7 +24,7 @@
 import type { Batch } from '../../common/batch.ts';
 import type { Schema } from '../spec/schema.ts';
 import { partitionKey, partitionPath, type BoundPartitionField } from '../transforms/partition-path.ts';
-import type { DataFileInfo, ParquetDataWriterOptions } from './parquet-data-writer.ts';
+import { ENCODE_SLOTS, type DataFileInfo, type ParquetDataWriterOptions } from './parquet-data-writer.ts';
 import { StreamingDataWriter, type StreamingDataWriterOptions } from './streaming-data-writer.ts';
 import type { IcebergWriteIO } from './write-io.ts';
 import { isTypedBatch, TypedBatch, typedBuffers, type TypedColumn } from './typed-columns.ts';
@@ -44,7 +45,7 @@ export interface PartitionedFileInfo extends DataFileInfo {
 export interface PartitionedDataWriterOptions extends StreamingDataWriterOptions {
   /** bytes of rows held by all open partitions before the largest are flushed (partitionWriteDefaults.bufferBytes) */
   readonly partitionBufferBytes?: number;
-  /** encode threads idle: the largest partition is flushed once it holds this much (IDLE_FLUSH_MIN_BYTES) */
+  /** an encode slot free: the largest partitions are flushed once they hold this much (IDLE_FLUSH_MIN_BYTES) */
   readonly idleFlushMinBytes?: number;
   /** bytes of encoded pieces held by all partitions for their next row group (partitionWriteDefaults.heldBytes) */
   readonly partitionHeldBytes?: number;
@@ -53,7 +54,9 @@ export interface PartitionedDataWriterOptions extends StreamingDataWriterOptions
 /**
  * 192 MiB of Arrow-sized rows across partitions: TPC-H lineitem by month (84 partitions) is flushed in pieces of
  * ≈ 2–5 MiB (10k–30k rows) instead of holding all of SF 1 (≈ 900 MiB) until the end; the pieces' size no longer
- * makes the row groups' (they are merged), only the encoder's per-piece cost
+ * makes the row groups' (they are merged), only the encoder's per-piece cost. 64 MiB halved the fresh
+ * ArrayBuffers of an SF 0.2 COPY by month (279 → 137 MB) and its peak RSS by ≈ 80 MB, but was no faster
+ * (session 16, loaded machine: server CPU median 9.71 vs 9.30 s)
  */
 export const DEFAULT_PARTITION_BUFFER_BYTES = 192 * 1024 * 1024;
 
@@ -78,8 +81,8 @@ partitionWriteDefaults.heldBytes = DEFAULT_PARTITION_HELD_BYTES;
  */
 export const STAGE_ROWS = 4 * 1024;
 
-/** a partition's row group is small (buffer / partitions): worth a worker thread from 1 MiB on */
-const PARTITION_WORKER_MIN_BYTES = 1024 * 1024;
+/** a partition's row group is small: worth a worker thread from 256 KiB on (below IDLE_FLUSH_MIN_BYTES: fed pieces go there) */
+const PARTITION_WORKER_MIN_BYTES = 256 * 1024;
 
 /**
  * row groups up to this size are encoded on this thread while the encode threads are busy. 0: never — a partitioned
@@ -90,10 +93,11 @@ const PARTITION_WORKER_MIN_BYTES = 1024 * 1024;
 const PARTITION_BUSY_IN_THREAD_MAX_BYTES = 0;
 
 /**
- * the encode threads are idle: the largest partition is flushed early when it holds this much (≈ 12k TPC-H
- * lineitem rows; smaller pieces cost the encoder more per row than the idle thread gains)
+ * an encode slot is free: the largest partitions are flushed early from this much on (≈ 3k TPC-H lineitem rows;
+ * parquet-wasm's cost per row measured flat from ≈ 4k rows a piece, ≈ 3× at 1k). Was 2 MiB: 84 evenly growing
+ * months reach it only after ≈ 170 MB of input, so encoding started near the end of an SF 0.2 COPY
  */
-export const IDLE_FLUSH_MIN_BYTES = 2 * 1024 * 1024;
+export const IDLE_FLUSH_MIN_BYTES = 512 * 1024;
 
 /**
  * typed batches split by partition on the split thread (partition-split.mjs) before this thread stages the first
@@ -114,7 +118,7 @@ const splitOn = (): boolean => partitionSplitDefaults.inWorker ?? envFlagSetOn('
 export interface PartitionWriteStats {
   /** row groups written because the rows held passed the budget */
   budgetFlushes: number;
-  /** row groups written early while the encode threads were idle */
+  /** row groups written early to a free encode slot (feedEncoders) */
   idleFlushes: number;
   /** most bytes held by all partitions when an add returned (at most the budget) */
   maxHeldBytes: number;
@@ -336,16 +340,34 @@ export class PartitionedDataWriter {
         total -= h.bytes;
         this.stats.budgetFlushes++;
       }
-    } else if (encodeSlotsInUse() === 0) {
-      const largest = held.reduce<{ o: Open; bytes: number } | null>((m, h) => (m === null || h.bytes > m.bytes ? h : m), null);
-      if (largest !== null && largest.bytes >= this.idleFlushMin) {
-        await this.flushPartition(largest.o);
-        total -= largest.bytes;
-        this.stats.idleFlushes++;
-      }
+    } else {
+      total -= await this.feedEncoders(held);
     }
     if (total > this.stats.maxHeldBytes) this.stats.maxHeldBytes = total;
     await this.boundHeld();
+  }
+
+  /**
+   * below the budget: while an encode slot is free (a thread idle, or its one queued file missing), the largest
+   * partitions holding at least idleFlushMin go to the encode threads, so encoding starts with the first MBs
+   * and never waits for rows. TPC-H lineitem by month grows its 84 months evenly: with only an idle thread fed,
+   * one piece at a time from 2 MiB on, the encode thread started after ≈ 85 % of an SF 0.2 COPY had been staged
+   * and then encoded nearly all of it after the input ended. Returns the bytes flushed.
+   */
+  private async feedEncoders(held: { o: Open; bytes: number }[]): Promise<number> {
+    held.sort((a, b) => b.bytes - a.bytes);
+    if (held[0] === undefined || held[0].bytes < this.idleFlushMin) return 0;
+    // a finished encode reaches this thread as a message (a macrotask): while CopyData is queued, decoding goes on
+    // through promises alone and the slots look busy long after the thread is done; one turn lets them in
+    if (encodeSlotsInUse() >= ENCODE_SLOTS) await new Promise<void>((resolve) => setImmediate(resolve));
+    let flushed = 0;
+    for (const h of held) {
+      if (encodeSlotsInUse() >= ENCODE_SLOTS || h.bytes < this.idleFlushMin) break;
+      await this.flushPartition(h.o);
+      flushed += h.bytes;
+      this.stats.idleFlushes++;
+    }
+    return flushed;
   }
 
   /** encoded pieces held past their budget: the partitions holding the most write theirs as a row group */
