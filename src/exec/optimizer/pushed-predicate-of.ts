@@ -34,6 +34,21 @@ function isConst(e: Expr): e is PushedValue {
   return e.kind === 'Literal' || e.kind === 'Param';
 }
 
+const INT_PARAMS: ReadonlySet<number> = new Set([Oid.int2, Oid.int4, Oid.int8]);
+
+/**
+ * the constant side of a comparison with `col`: a Literal or Param, or an integer Param cast to plain numeric
+ * against a numeric column — a literal-normalised plan's `l_quantity < 24` is `l_quantity < $1::numeric`, and
+ * every integer is exactly a numeric (resolve-pushed.ts makes its value a Numeric)
+ */
+function constOf(e: Expr, col: ColumnSide): PushedValue | null {
+  if (isConst(e)) return e;
+  if (e.kind === 'Cast' && e.arg.kind === 'Param' && col.type === Oid.numeric && e.type.oid === Oid.numeric && e.type.typmod === -1 && INT_PARAMS.has(e.arg.type.oid)) {
+    return { ...e.arg, type: { oid: Oid.numeric, typmod: -1 } };
+  }
+  return null;
+}
+
 function compareOf(op: CompareOp, col: ColumnSide, value: PushedValue, session?: SessionConversions): PushedPredicate | null {
   // a parameter is taken as is (char(n) would need padding: not pushed); an int2/int4 one against a wider
   // integer column (`int8col = $1` of a literal-normalised plan) holds only exact values: typed as the column
@@ -86,9 +101,11 @@ export function pushedPredicateOf(e: Expr, width: number, session?: SessionConve
       if (!COMPARE_OPS.has(e.name)) return null;
       const op = e.name as CompareOp;
       const l = columnOf(e.left, width);
-      if (l !== null && isConst(e.right)) return compareOf(op, l, e.right, session);
+      const lv = l === null ? null : constOf(e.right, l);
+      if (l !== null && lv !== null) return compareOf(op, l, lv, session);
       const r = columnOf(e.right, width);
-      if (r !== null && isConst(e.left)) return compareOf(flipOp(op), r, e.left, session);
+      const rv = r === null ? null : constOf(e.left, r);
+      if (r !== null && rv !== null) return compareOf(flipOp(op), r, rv, session);
       return null;
     }
     case 'ScalarArrayOp': {

@@ -6,12 +6,15 @@
 import type { ScanPredicate } from '../../catalog/table-source.ts';
 import { Oid } from '../../common/pgtypes/oids.ts';
 import { isPgArray } from '../../common/pgtypes/values.ts';
+import { Numeric } from '../../common/pgtypes/numeric.ts';
 import type { PushedPredicate, PushedValue, TableScan } from '../../sql/index.ts';
 
 function valueOf(v: PushedValue, params: readonly unknown[]): unknown {
   const x = v.kind === 'Literal' ? v.value : params[v.index];
   // an int2/int4 parameter pushed against an int8 column (pushed-predicate-of.ts): int8's representation
   if (v.kind === 'Param' && v.type.oid === Oid.int8 && typeof x === 'number') return Number.isInteger(x) ? BigInt(x) : null;
+  // an integer parameter cast to numeric against a numeric column (pushed-predicate-of.ts constOf): numeric's representation
+  if (v.kind === 'Param' && v.type.oid === Oid.numeric && (typeof x === 'bigint' || (typeof x === 'number' && Number.isInteger(x)))) return Numeric.fromBigInt(BigInt(x));
   return x === undefined ? null : x;
 }
 

@@ -5,7 +5,8 @@
  * first appearance, so merging tasks in task order keeps the main thread's group order. A group table whose
  * estimated size passes `flushBytes` is packed and emptied (a partial aggregate may emit a key more than once:
  * the final aggregate combines them), so a worker's state stays bounded however many groups its task has;
- * the earlier packs travel in `earlier`, in order.
+ * the earlier packs travel in `earlier`, in order. Batches the scan judged exactly (iceberg/parallel/exact-rows.ts)
+ * skip the Filter conjuncts that are its pushed ones (pushed-conjuncts.ts, exact-skip-filter-exec.ts).
  */
 import type { Batch } from '../../common/batch.ts';
 import { toCloneable } from '../../iceberg/parallel/cloneable.ts';
@@ -29,6 +30,9 @@ import { isPartitionedPartial, partitionGroups, type PartitionedPartial } from '
 import { repartitionRows, type RepartitionedRows } from '../exchange/repartition-rows.ts';
 import { workerExecContext, type WireEvalContext } from './worker-eval-context.ts';
 import type { WireFragment } from './worker-fragment.ts';
+import { isExact, markExact } from '../../iceberg/parallel/exact-rows.ts';
+import { PushedConjuncts, type JudgedScan } from './pushed-conjuncts.ts';
+import { ExactSkipFilterExec } from './exact-skip-filter-exec.ts';
 
 /** what the main thread sends with each task */
 export interface FragmentRequest {
@@ -72,7 +76,9 @@ async function* widened(batches: AsyncIterable<Batch>, f: WireFragment, lazyOk: 
       if (isLazyNumeric(col) && !lazyOk(c)) materializeNumerics(col);
       columns[c] = col;
     });
-    yield { length: b.length, columns };
+    const out: Batch = { length: b.length, columns };
+    // the same rows, wider: a scan's exact verdict (exact-rows.ts) still holds
+    yield isExact(b) ? markExact(out) : out;
   }
 }
 
@@ -104,6 +110,7 @@ export async function runFragment(
   batches: AsyncIterable<Batch>,
   canceled: () => boolean,
   transfer: ArrayBufferLike[] = [],
+  judged?: Pick<JudgedScan, 'filter' | 'fields'>,
 ): Promise<PartialGroups | PartitionedPartial | RepartitionedRows | null> {
   const f = req.fragment;
   const stop = new AbortController();
@@ -114,10 +121,24 @@ export async function runFragment(
     : { kind: 'Projection' as const, exprs: op.exprs.map(decodeExpr) }));
   let lazyOk: (column: number) => boolean = () => false;
   let input: ExecOperator = { name: 'WorkerTaskScan', children: [], execute: () => widened(batches, f, lazyOk) };
+  // the Filters below any Projection read the scan's row: conjuncts the scan judged exactly are skipped for its exact batches
+  const constant = (e: Expr): unknown => {
+    try {
+      return compileExpr(e, env).fn([], 0);
+    } catch {
+      return undefined;
+    }
+  };
+  const pushed = judged === undefined ? null : new PushedConjuncts({ ...judged, projection: f.projection, width: f.width, params: ctx.params, constant });
+  let overScan = true;
   for (const op of ops) {
-    input = op.kind === 'Filter'
-      ? new FilterExec({ kind: 'Filter', predicate: op.exprs[0]! } as unknown as Filter, input, env)
-      : new ProjectionExec({ kind: 'Projection', exprs: op.exprs } as unknown as Projection, input, env);
+    overScan &&= op.kind === 'Filter';
+    const split = overScan && pushed !== null ? pushed.split(op.exprs[0]!) : null;
+    input = split !== null && split.skipped > 0
+      ? new ExactSkipFilterExec(op.exprs[0]!, split.rest, input, env)
+      : op.kind === 'Filter'
+        ? new FilterExec({ kind: 'Filter', predicate: op.exprs[0]! } as unknown as Filter, input, env)
+        : new ProjectionExec({ kind: 'Projection', exprs: op.exprs } as unknown as Projection, input, env);
   }
   const aggs = f.aggregates.map((a) => ({
     def: aggregateOfKey(a.def) as AggregateDef,

@@ -112,7 +112,9 @@ export default async function runScanTask(req: ScanTaskRequest | MergeTaskReques
         }
       };
       const transfer: ArrayBufferLike[] = []; // a partitioned fragment's packed columns (exec/exchange/)
-      const partial = await runFragment(req.fragment as Parameters<typeof runFragment>[0], rows(), () => isCanceled(cancel), transfer);
+      // the filter late materialization judged: batches it judged exactly may skip the same Filter conjuncts (exact-rows.ts)
+      const judged = late && bound !== null ? { filter: bound, fields: req.fields } : undefined;
+      const partial = await runFragment(req.fragment as Parameters<typeof runFragment>[0], rows(), () => isCanceled(cancel), transfer, judged);
       if (partial === null || isCanceled(cancel)) return CANCELED;
       return moved({ ok: true, batches: [], metrics, partial } satisfies ScanTaskResult, transfer);
     }

@@ -16,6 +16,7 @@ import { referencedFieldIds, type BoundPredicate } from '../scan/bound-predicate
 import { compileRowTest } from '../parallel/row-filter.ts';
 import { compileArrowSelect } from './arrow-row-filter.ts';
 import type { ChunkFilter, LateHistory } from './late-materialization.ts';
+import { isExact, markExact } from '../parallel/exact-rows.ts';
 
 /** The value a field takes in a file that lacks it (§ Column Projection). */
 export function missingValueOf(field: NestedField, task: FileScanTask): unknown {
@@ -130,7 +131,9 @@ export async function* readFileScanTask(
       const pos = (r: number): number => (at === undefined ? first + r : at[r]!);
       out.push(new Array<unknown>(length).fill(path), Array.from({ length }, (_, i) => BigInt(pos(rows === null ? i : rows[i]!))));
     }
-    yield { length, columns: out };
+    const batch: Batch = { length, columns: out };
+    // rows of a chunk whose pushed filter was judged exactly (late materialization) keep that verdict: deletes only drop rows
+    yield isExact(chunk) ? markExact(batch) : batch;
   }
 }
 
