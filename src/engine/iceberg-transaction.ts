@@ -24,7 +24,7 @@ import type { IcebergCatalog, TableIdentifier, TableLocation, TableCommitChange 
 import { commitConflict } from '../catalog/iceberg/catalog-errors.ts';
 import { IcebergTableSource, loadTableMetadata, type IcebergIO, type IcebergWriteIO } from '../iceberg/index.ts';
 import { rebaseStagedSnapshots } from '../iceberg/commit/rebase-staged.ts';
-import { withCommitRetries } from '../iceberg/commit/snapshot-commit.ts';
+import { serializationFailure, withCommitRetries } from '../iceberg/commit/snapshot-commit.ts';
 
 interface Staged {
   readonly id: TableIdentifier;
@@ -129,7 +129,8 @@ export class IcebergTransaction {
         // the first attempt swaps from the base unread (the usual case: nobody else wrote the table)
         const metadataLocation = attempt === 0 ? s.base : (await this.real.loadTableLocation(id)).metadataLocation;
         const io = s.source.writer?.io ?? this.writeIO;
-        if (metadataLocation !== s.base && io === undefined) throw commitConflict(id, s.base);
+        // no IO to re-apply with: retrying cannot help, so a final 40001
+        if (metadataLocation !== s.base && io === undefined) throw serializationFailure(`Table ${id.name} changed since the transaction wrote it and cannot be re-applied here.`, true);
         const newMetadataLocation = metadataLocation === s.base
           ? s.current
           : await rebaseStagedSnapshots(io!, { name: id.name, base: s.base, staged: s.current, current: metadataLocation }, attempt);

@@ -124,6 +124,26 @@ describe('concurrent transaction blocks on one Iceberg table', () => {
     expect(await ids()).toEqual(['1', '3']);
   });
 
+  // a v2 UPDATE/DELETE writes one position delete file per partition; when it covers two data files its
+  // referenced_data_file is null, and the validations must still see every data file it names
+  it('an UPDATE of rows in two data files and a concurrent UPDATE of one of them: 40001, no duplicated row', async () => {
+    await a.query(`INSERT INTO ${table} VALUES (11, 'seed'), (12, 'seed')`); // a second data file
+    await a.query('BEGIN');
+    await a.query(`UPDATE ${table} SET v = 'a' WHERE id IN (1, 11)`);
+    await b.query(`UPDATE ${table} SET v = 'b' WHERE id = 1`); // autocommit, wins
+    await expect(a.query('COMMIT')).rejects.toMatchObject({ code: '40001' });
+    expect(await rowsOf(b, `SELECT id, v FROM ${table} ORDER BY id`)).toEqual([['1', 'b'], ['2', 'seed'], ['3', 'seed'], ['11', 'seed'], ['12', 'seed']]);
+  });
+
+  it('a DELETE over two data files and a concurrent compaction of them: 40001, no row resurrected or lost', async () => {
+    await a.query(`INSERT INTO ${table} VALUES (11, 'seed'), (12, 'seed')`);
+    await a.query('BEGIN');
+    await a.query(`DELETE FROM ${table} WHERE id IN (1, 11)`);
+    await b.query(`CALL system.rewrite_data_files('${table}')`); // rewrites both files into one
+    await expect(a.query('COMMIT')).rejects.toMatchObject({ code: '40001' });
+    expect(await ids()).toEqual(['1', '2', '3', '11', '12']);
+  });
+
   it('an UPDATE and a concurrent UPDATE of the same row: the later COMMIT is 40001', async () => {
     await a.query('BEGIN');
     await a.query(`UPDATE ${table} SET v = 'a' WHERE id = 3`);

@@ -60,6 +60,12 @@ export async function readStagedDelta(io: IcebergIO, s: Snapshot): Promise<Stage
   const addedData: DataFile[] = [];
   const addedPositionDeletes: DataFile[] = [];
   let equalityDeletes = false;
+  // a delete file without referenced_data_file covers several data files: every one it names is touched,
+  // or the validations below would miss a concurrent removal of, or delete in, any of them
+  const loader = new DeleteLoader(io, () => undefined);
+  const touch = async (f: DataFile): Promise<void> => {
+    for (const p of await loader.referencedPaths(f)) touched.add(p);
+  };
   for (const mf of own) {
     const pure = (mf.existingFilesCount ?? 0) === 0 && (mf.deletedFilesCount ?? 0) === 0;
     if (pure) added.push(mf);
@@ -70,7 +76,7 @@ export async function readStagedDelta(io: IcebergIO, s: Snapshot): Promise<Stage
         else if (f.content === DataFileContent.EQUALITY_DELETES) equalityDeletes = true;
         else {
           addedPositionDeletes.push(f);
-          if (f.referencedDataFile !== null) touched.add(f.referencedDataFile);
+          await touch(f);
           touchedPartitions.add(partitionKey(f));
         }
         continue;
@@ -84,7 +90,7 @@ export async function readStagedDelta(io: IcebergIO, s: Snapshot): Promise<Stage
         touched.add(f.filePath);
       } else {
         removedDeletes.set(dvKey(f), f);
-        if (f.referencedDataFile !== null) touched.add(f.referencedDataFile);
+        if (f.content === DataFileContent.POSITION_DELETES) await touch(f);
       }
     }
   }

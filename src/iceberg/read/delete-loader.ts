@@ -56,6 +56,20 @@ export class DeleteLoader {
     return (await p).get(dataFilePath) ?? [];
   }
 
+  /**
+   * the data files a position delete file (or DV) names: its referenced_data_file when set, else every
+   * `file_path` in it (a v2 writer's one delete file per partition covers several data files)
+   */
+  async referencedPaths(deleteFile: DataFile): Promise<readonly string[]> {
+    if (deleteFile.referencedDataFile !== null) return [deleteFile.referencedDataFile];
+    let p = this.positions.get(deleteFile.filePath);
+    if (!p) {
+      p = this.loadPositions(deleteFile);
+      this.positions.set(deleteFile.filePath, p);
+    }
+    return [...(await p).keys()];
+  }
+
   /** the positions of a deletion vector; it only ever applies to its referenced_data_file */
   private async deletionVector(f: DataFile, dataFilePath: string): Promise<readonly number[]> {
     if (f.referencedDataFile !== dataFilePath) return [];
