@@ -7,21 +7,20 @@
  * a DELETE and a concurrent INSERT of other rows both commit (READ COMMITTED: the DELETE did not see the new
  * rows, so they stay). Every case checks the metadata a reader relies on (txn-metadata-checks.ts).
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { icebergRead } from 'icebird';
 import pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openSqlCatalog, type IcebergCatalog } from '../../src/catalog/iceberg/index.ts';
-import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { IcebergCatalog } from '../../src/catalog/iceberg/index.ts';
+import { useTwoSessions } from '../helpers/two-sessions.ts';
 import { localFetch } from '../helpers/local-fetch.ts';
-import { connectText, rowsOf } from '../helpers/text-client.ts';
+import { rowsOf } from '../helpers/text-client.ts';
 import { checkTableMetadata } from './txn-metadata-checks.ts';
 
 describe('concurrent transaction blocks on one Iceberg table', () => {
-  const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-txn-'));
-  let server: LakegateServer;
+  const sessions = useTwoSessions('txn');
+  const warehouse = sessions.warehouse;
   let a: pg.Client;
   let b: pg.Client;
   let catalog: IcebergCatalog;
@@ -33,19 +32,8 @@ describe('concurrent transaction blocks on one Iceberg table', () => {
   const pointer = async (name = table.slice(4)): Promise<string> => (await catalog.loadTableLocation({ namespace: ['txn'], name })).metadataLocation;
   const checked = async () => checkTableMetadata(await pointer());
 
-  beforeAll(async () => {
-    server = await startLakegate({ config: { warehouse } });
-    a = await connectText(server.url);
-    b = await connectText(server.url);
-    await a.query('CREATE SCHEMA txn');
-    catalog = await openSqlCatalog({ warehouse });
-  });
-  afterAll(async () => {
-    await a?.end();
-    await b?.end();
-    await catalog?.close();
-    await server?.close();
-    rmSync(warehouse, { recursive: true, force: true });
+  beforeAll(() => {
+    ({ a, b, catalog } = sessions);
   });
   beforeEach(async () => {
     table = `txn.t${++n}`;

@@ -4,19 +4,15 @@
  * a DELETE (a DV) re-applies next to a concurrent INSERT, two DVs for one data file are 40001, and rewriting
  * rows the block itself added — their ids would move — is 40001 when the table moved.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openSqlCatalog, type IcebergCatalog } from '../../src/catalog/iceberg/index.ts';
-import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
-import { connectText, rowsOf } from '../helpers/text-client.ts';
+import type pg from 'pg';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { IcebergCatalog } from '../../src/catalog/iceberg/index.ts';
+import { useTwoSessions } from '../helpers/two-sessions.ts';
+import { rowsOf } from '../helpers/text-client.ts';
 import { checkTableMetadata } from './txn-metadata-checks.ts';
 
 describe('concurrent transaction blocks on a v3 table', () => {
-  const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-txn-v3-'));
-  let server: LakegateServer;
+  const sessions = useTwoSessions('v3');
   let catalog: IcebergCatalog;
   let a: pg.Client;
   let b: pg.Client;
@@ -25,19 +21,8 @@ describe('concurrent transaction blocks on a v3 table', () => {
   const check = async () => checkTableMetadata((await catalog.loadTableLocation({ namespace: ['v3'], name: table.slice(3) })).metadataLocation);
   const rows = async (): Promise<string[][]> => rowsOf(b, `SELECT id, v, _row_id FROM ${table} ORDER BY id`);
 
-  beforeAll(async () => {
-    server = await startLakegate({ config: { warehouse } });
-    a = await connectText(server.url);
-    b = await connectText(server.url);
-    await a.query('CREATE SCHEMA v3');
-    catalog = await openSqlCatalog({ warehouse });
-  });
-  afterAll(async () => {
-    await a?.end();
-    await b?.end();
-    await catalog?.close();
-    await server?.close();
-    rmSync(warehouse, { recursive: true, force: true });
+  beforeAll(() => {
+    ({ a, b, catalog } = sessions);
   });
   beforeEach(async () => {
     table = `v3.t${++n}`;
