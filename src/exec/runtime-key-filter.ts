@@ -103,6 +103,19 @@ export interface KeyFiltered {
  * `eq` is the join's `=` over two operands of the key's type.
  */
 export function withKeyFilter(right: LogicalPlan, keyIndex: number, eq: OpExpr, values: readonly unknown[]): KeyFiltered | null {
+  return keyFilterOf(right, keyIndex, eq, values.length, values);
+}
+
+/**
+ * whether withKeyFilter would place a filter of `count` keys — asked before the keys are collected, so a filter
+ * refused for its size costs no pass over the build side (the same walk and size limits, nothing built)
+ */
+export function keyFilterFits(right: LogicalPlan, keyIndex: number, eq: OpExpr, count: number): boolean {
+  return keyFilterOf(right, keyIndex, eq, count, null) !== null;
+}
+
+/** withKeyFilter's walk; `values` null: only whether a filter of `count` keys would be placed (a non-null answer) */
+function keyFilterOf(right: LogicalPlan, keyIndex: number, eq: OpExpr, count: number, values: readonly unknown[] | null): KeyFiltered | null {
   const originals = new Map<LogicalPlan, LogicalPlan | null>();
   let throughAggregate = false;
   const made = <P extends LogicalPlan>(p: P, orig: LogicalPlan): P => { originals.set(p, orig); keepDeadColumns(orig, p); return p; };
@@ -150,18 +163,20 @@ export function withKeyFilter(right: LogicalPlan, keyIndex: number, eq: OpExpr, 
   const filterAbove = (p: LogicalPlan, c: number): LogicalPlan | null => {
     const col = p.columns[c];
     if (col === undefined || col.type.oid !== eq.rightType.oid) return null;
-    if (throughAggregate ? values.length > MAX_RUNTIME_FILTER_KEYS : values.length > scanKeyLimit(p, col.type.oid)) return null;
+    if (throughAggregate ? count > MAX_RUNTIME_FILTER_KEYS : count > scanKeyLimit(p, col.type.oid)) return null;
+    const scanFilter = p.kind === 'TableScan' && p.limit === undefined;
+    if (values === null) return throughAggregate || scanFilter ? p : null;
     const ref: ColumnRefExpr = { kind: 'ColumnRef', index: c, levelsUp: 0, type: col.type, name: col.name };
     const predicate = keyPredicate(ref, eq, values);
     if (predicate === null) return null;
-    const pushed = p.kind === 'TableScan' && p.limit === undefined ? pushedPredicateOf(predicate, p.columns.length) : null;
+    const pushed = scanFilter ? pushedPredicateOf(predicate, p.columns.length) : null;
     const input: LogicalPlan = pushed === null || p.kind !== 'TableScan' ? p : made({ ...p, filters: [...(p.filters ?? []), pushed] }, p);
     if (!throughAggregate) return input === p ? null : input;
     const filter: LogicalPlan = { kind: 'Filter', input, predicate, columns: p.columns };
     originals.set(filter, null);
     return filter;
   };
-  if (values.length === 0 || values.length > MAX_KEY_FILTER_KEYS) return null;
+  if (count === 0 || count > MAX_KEY_FILTER_KEYS) return null;
   const plan = push(right, keyIndex);
   return plan === null ? null : { plan, originals };
 }

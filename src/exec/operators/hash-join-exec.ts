@@ -10,9 +10,9 @@
  * join key, the left's few keys also filter its input first (runtime-key-filter.ts; TPC-H Q17).
  */
 import { nullColumn, type Batch } from '../../common/batch.ts';
-import { someExpr, transformExpr, type Expr, type Join, type LogicalPlan, type OpExpr } from '../../sql/index.ts';
+import { someExpr, transformExpr, type Expr, type Join, type OpExpr } from '../../sql/index.ts';
 import { checkAbort, queryMemory, type Env } from '../context.ts';
-import { compileAll, type RowFn } from '../expr/compile-expr.ts';
+import { compileAll } from '../expr/compile-expr.ts';
 import { concatBatches, joinBlock, unmatchedRight } from '../join-core.ts';
 import { IndexBuffer, take } from '../join-gather.ts';
 import { buildJoinHashTable, type JoinHashTable } from '../join-hash-table.ts';
@@ -21,7 +21,7 @@ import type { ExecOperator } from '../operator.ts';
 import { explainKb, noteMemoryDetail } from '../memory/memory-explain.ts';
 import type { MemoryReservation } from '../memory/memory-reservation.ts';
 import { estimateBatchBytes } from '../memory/size-estimate.ts';
-import { MAX_KEY_FILTER_KEYS, MAX_SCAN_FILTER_KEYS, probeSideFilterable, runKeyFiltered, withKeyFilter } from '../runtime-key-filter.ts';
+import { MAX_KEY_FILTER_KEYS, keyFilterFits, probeSideFilterable, runKeyFiltered, withKeyFilter } from '../runtime-key-filter.ts';
 import { deadJoinColumns } from '../optimizer/prune-join-columns.ts';
 
 export interface EquiKeys {
@@ -160,10 +160,11 @@ export class HashJoinExec implements ExecOperator {
     if (k < 0) return input.execute();
     const target = side === 'right' ? this.plan.right : this.plan.left;
     const key = probeKeys[k] as { index: number; name: string };
+    // one key column: exactly table.size distinct keys — a filter refused for their number costs no pass over the table
+    if (buildKeys.length === 1 && !keyFilterFits(target, key.index, this.keys.ops[k]!, table.size)) return input.execute();
     // the distinct values of key k among the built rows (distinct per whole key is enough: duplicates only repeat)
     const lk = compileAll([buildKeys[k]!], this.env);
     await lk.prepare(table.rows);
-    if (buildKeys.length === 1 && table.size > MAX_SCAN_FILTER_KEYS && !keyFilterTakes(target, key.index, this.keys.ops[k]!, table, lk.fns[0]!)) return input.execute();
     // one key column: the heads are one row per distinct key already, no set needed
     const seen = buildKeys.length === 1 ? null : new Set<unknown>();
     const values: unknown[] = [];
@@ -183,22 +184,6 @@ export class HashJoinExec implements ExecOperator {
     this.#runtimeFilter = `  Runtime Filter: ${key.name} (${values.length} value${values.length === 1 ? '' : 's'})`;
     return runKeyFiltered(filtered, this.env);
   }
-}
-
-/**
- * whether withKeyFilter would take the keys of a one-column key table (exactly `table.size` distinct values),
- * asked with that many copies of one real key before the keys are collected: a filter refused for its size —
- * TPC-H Q21's 146,000 orders of status 'F' against lineitem at SF 0.2, past scanKeyLimit — then costs no pass
- * over the table and no key value per row (that pass was 60–180 ms of Q21's ~450 ms main-thread CPU)
- */
-function keyFilterTakes(target: LogicalPlan, keyIndex: number, eq: OpExpr, table: JoinHashTable, fn: RowFn): boolean {
-  const cols = table.rows.columns;
-  for (const j of table.heads()) {
-    const v = fn(cols, j);
-    if (v === null || v === undefined) continue;
-    return withKeyFilter(target, keyIndex, eq, new Array<unknown>(table.size).fill(v)) !== null;
-  }
-  return false;
 }
 
 /** `b` with the columns `dead` as shared NULL columns (join-gather.ts and batch-concat.ts copy none of them) */

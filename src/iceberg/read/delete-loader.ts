@@ -48,12 +48,7 @@ export class DeleteLoader {
 
   async positionsFor(deleteFile: DataFile, dataFilePath: string): Promise<readonly number[]> {
     if (deleteFile.fileFormat === 'PUFFIN') return this.deletionVector(deleteFile, dataFilePath);
-    let p = this.positions.get(deleteFile.filePath);
-    if (!p) {
-      p = this.loadPositions(deleteFile);
-      this.positions.set(deleteFile.filePath, p);
-    }
-    return (await p).get(dataFilePath) ?? [];
+    return (await this.positionsByPath(deleteFile)).get(dataFilePath) ?? [];
   }
 
   /**
@@ -62,12 +57,17 @@ export class DeleteLoader {
    */
   async referencedPaths(deleteFile: DataFile): Promise<readonly string[]> {
     if (deleteFile.referencedDataFile !== null) return [deleteFile.referencedDataFile];
-    let p = this.positions.get(deleteFile.filePath);
+    return [...(await this.positionsByPath(deleteFile)).keys()];
+  }
+
+  /** a position delete file's positions per data file path, read once per loader */
+  private positionsByPath(f: DataFile): Promise<Map<string, number[]>> {
+    let p = this.positions.get(f.filePath);
     if (!p) {
-      p = this.loadPositions(deleteFile);
-      this.positions.set(deleteFile.filePath, p);
+      p = this.loadPositions(f);
+      this.positions.set(f.filePath, p);
     }
-    return [...(await p).keys()];
+    return p;
   }
 
   /** the positions of a deletion vector; it only ever applies to its referenced_data_file */
