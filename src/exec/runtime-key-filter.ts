@@ -163,7 +163,10 @@ function keyFilterOf(right: LogicalPlan, keyIndex: number, eq: OpExpr, count: nu
   const filterAbove = (p: LogicalPlan, c: number): LogicalPlan | null => {
     const col = p.columns[c];
     if (col === undefined || col.type.oid !== eq.rightType.oid) return null;
-    if (throughAggregate ? count > MAX_RUNTIME_FILTER_KEYS : count > scanKeyLimit(p, col.type.oid)) return null;
+    // through an aggregate a filter pays by dropping groups; as many keys as a scan filter could not skip rows for
+    // (a build side of a whole table: Q13's customers over orders counted per o_custkey) drops none and costs a probe per row
+    const cap = throughAggregate ? Math.min(MAX_RUNTIME_FILTER_KEYS, p.kind === 'TableScan' && p.source.estimatedRows !== undefined ? scanKeyLimit(p, col.type.oid) : Infinity) : scanKeyLimit(p, col.type.oid);
+    if (count > cap) return null;
     const scanFilter = p.kind === 'TableScan' && p.limit === undefined;
     if (values === null) return throughAggregate || scanFilter ? p : null;
     const ref: ColumnRefExpr = { kind: 'ColumnRef', index: c, levelsUp: 0, type: col.type, name: col.name };

@@ -73,4 +73,16 @@ describe('TPC-H plan shapes at SF 1 estimates', () => {
     const off = plan(10, 1, OPTIMIZER_RULE_NAMES.filter((n) => n !== 'eager_aggregation')).join('\n');
     expect(off).not.toContain('groupBy=[orders.o_custkey]');
   });
+
+  it('Q13: orders is counted per o_custkey below the left join to customer (aggregate_below_left_join)', () => {
+    // the join then meets one row per customer with orders instead of one per order, and o_comment's NOT LIKE
+    // goes with the count into the scan workers' fragment
+    const lines = plan(13).map((l) => l.trim());
+    const join = lines.findIndex((l) => l.startsWith('Left Join'));
+    expect(lines[join]).toContain('(customer.c_custkey = orders.o_custkey)');
+    expect(lines.findIndex((l) => l.startsWith('Aggregate: groupBy=[customer.c_custkey], aggr=[sum(partial0)]'))).toBeLessThan(join);
+    expect(lines.slice(join).some((l) => l.startsWith('Aggregate: groupBy=[orders.o_custkey], aggr=[count(orders.o_orderkey)]'))).toBe(true);
+    const off = plan(13, 1, OPTIMIZER_RULE_NAMES.filter((n) => n !== 'aggregate_below_left_join')).join('\n');
+    expect(off).not.toContain('groupBy=[orders.o_custkey]');
+  });
 });

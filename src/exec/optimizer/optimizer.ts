@@ -6,7 +6,8 @@
  * Order matters: constants are folded first (so `date '1994-01-01' + interval '1 year'` is a Literal the
  * pushdown rules can use), IN lists over computed expressions become `= ANY` (or_equalities_to_any), WHERE
  * moves below FROM-subquery projections, `x IN (SELECT …)` becomes a semi join on x's table, a GROUP BY of
- * unfiltered dimensions over a fact's measures sums the fact per join key first (eager_aggregation), WHERE goes into
+ * unfiltered dimensions over a fact's measures sums the fact per join key first (eager_aggregation), a GROUP BY over a
+ * LEFT JOIN's preserved side counts / sums the nullable side per key first (aggregate_below_left_join), WHERE goes into
  * per-leaf filters of inner joins, ON conjuncts over one input into Filters on it (push_down_join_conditions),
  * OR join conditions add per-input filters, dimensions are joined into bushy branches before the fact table
  * (join_dimension_branches), semi joins with few keys become inner joins over the distinct keys
@@ -25,6 +26,7 @@ import { simplifyExpressions } from './simplify-expressions.ts';
 import { orEqualitiesToAny } from './or-equalities-to-any.ts';
 import { pushFilterBelowProjectionRule } from './push-filter-below-projection.ts';
 import { eagerAggregation } from './eager-aggregation.ts';
+import { aggregateBelowLeftJoin } from './aggregate-below-left-join.ts';
 import { reorderInnerJoinsRule } from './reorder-inner-joins.ts';
 import { pushDownJoinConditions } from './push-down-join-conditions.ts';
 import { subqueryToSemiJoin } from './subquery-to-semi-join.ts';
@@ -49,6 +51,7 @@ export const OPTIMIZER_RULES: readonly OptimizerRule[] = [
   pushFilterBelowProjectionRule,
   subqueryToSemiJoin,
   eagerAggregation,
+  aggregateBelowLeftJoin,
   reorderInnerJoinsRule,
   pushDownJoinConditions,
   deriveOrFilters,

@@ -12,6 +12,7 @@ export const OPTIMIZER_RULE_NAMES = [
   'push_filter_below_projection',
   'subquery_to_semi_join',
   'eager_aggregation',
+  'aggregate_below_left_join',
   'reorder_inner_joins',
   'push_down_join_conditions',
   'derive_or_filters',
