@@ -2,10 +2,11 @@
  * pgbench over the wire: lakegate versus a throwaway PostgreSQL in one run.
  *
  *   npm run bench:pgbench -- [--duration 10] [--clients 8] [--jobs 2] [--targets pg,lakegate] [--modes simple,extended,prepared]
- *                            [--schema public] [--cases select1,lookup] [--warmup 2]
+ *                            [--schema public] [--cases select1,lookup] [--warmup 2] [--node-args "--trace-gc"]
  *
  * Targets: `pg`; `lakegate` (in this process); `lakegate-pN` (`lakegate serve --processes N` as a command,
- * on a free port the server picks: `--port 0`, the port read from its "listening on" line). With more than one process the lookup table must be an Iceberg table: pass
+ * on a free port the server picks: `--port 0`, the port read from its "listening on" line; started with the `start`
+ * script's node flags, then `--node-args`, so a V8 flag can be A/B'd in one run). With more than one process the lookup table must be an Iceberg table: pass
  * `--schema bench` (created on every target; a plain schema on PostgreSQL, an Iceberg namespace on lakegate).
  *
  * Cases (custom scripts, -n so pgbench does not vacuum its own tables):
@@ -37,6 +38,7 @@ const { values: args } = parseArgs({
     schema: { type: 'string', default: 'public' },
     cases: { type: 'string', default: 'select1,lookup' },
     warmup: { type: 'string', default: '2' },
+    'node-args': { type: 'string', default: '' },
   },
 });
 
@@ -140,7 +142,8 @@ const scripts = Object.fromEntries(Object.entries(CASES).map(([name, text]) => {
 async function spawnLakegate(processes: number): Promise<{ url: string; close(): Promise<void> }> {
   const warehouse = mkdtempSync(join(tmpdir(), 'lg-pgbench-wh-'));
   const bin = new URL('../bin/lakegate.mjs', import.meta.url).pathname;
-  const child = spawn(process.execPath, [...startScriptFlags(), bin, 'serve', '--processes', String(processes), '--port', '0', '--warehouse', warehouse, '--no-sample'], {
+  const nodeArgs = [...startScriptFlags(), ...args['node-args'].split(' ').filter(Boolean)];
+  const child = spawn(process.execPath, [...nodeArgs, bin, 'serve', '--processes', String(processes), '--port', '0', '--warehouse', warehouse, '--no-sample'], {
     env: { ...process.env, LAKEGATE_AUTH: 'trust' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
