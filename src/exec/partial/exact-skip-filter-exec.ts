@@ -12,6 +12,17 @@ import type { Env } from '../context.ts';
 import type { ExecOperator } from '../operator.ts';
 import { FilterExec } from '../operators/filter-exec.ts';
 
+/**
+ * The Filter plan node a worker's FilterExec runs: its input is the task's batches, never a TableScan, so
+ * FilterExec's own skipping of scan-judged conjuncts (operators/scan-judged-filter.ts, which looks at the
+ * plan's input) stays off — in a worker the marks are this file's to honour.
+ */
+export function workerFilterPlan(predicate: Expr): Filter {
+  return { kind: 'Filter', predicate, input: WORKER_BATCHES } as unknown as Filter;
+}
+
+const WORKER_BATCHES = { kind: 'WorkerBatches' } as const;
+
 export class ExactSkipFilterExec implements ExecOperator {
   readonly name = 'ExactSkipFilterExec';
   private current: Batch | null = null;
@@ -21,7 +32,7 @@ export class ExactSkipFilterExec implements ExecOperator {
   /** `predicate` for unmarked batches, `rest` (null: none) for marked ones */
   constructor(predicate: Expr, rest: Expr | null, private readonly input: ExecOperator, env: Env) {
     const one: ExecOperator = { name: 'CurrentBatch', children: [], execute: () => this.currentBatch() };
-    const filter = (p: Expr): FilterExec => new FilterExec({ kind: 'Filter', predicate: p } as unknown as Filter, one, env);
+    const filter = (p: Expr): FilterExec => new FilterExec(workerFilterPlan(p), one, env);
     this.full = filter(predicate);
     this.rest = rest === null ? null : filter(rest);
   }

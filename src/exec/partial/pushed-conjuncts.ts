@@ -76,13 +76,9 @@ function wholly(e: Expr, width: number): boolean {
   return pushedPredicateOf(e, width) !== null;
 }
 
-/** leaves of a pushed / scan predicate (an IN list counts once) */
-function leaves(p: PushedPredicate | ScanPredicate): number {
-  return p.kind === 'and' || p.kind === 'or' ? (p.args as readonly (PushedPredicate | ScanPredicate)[]).reduce((n, a) => n + leaves(a), 0) : 1;
-}
-
-function scanLeaves(p: ScanPredicate, out: ScanPredicate[] = []): ScanPredicate[] {
-  if (p.kind === 'and' || p.kind === 'or') for (const a of p.args) scanLeaves(a, out);
+/** the leaves of a pushed or scan predicate below its ANDs and ORs (an IN list is one leaf) */
+function leavesOf<P extends PushedPredicate | ScanPredicate>(p: P, out: P[] = []): P[] {
+  if (p.kind === 'and' || p.kind === 'or') for (const a of p.args as readonly P[]) leavesOf(a, out);
   else out.push(p);
   return out;
 }
@@ -120,7 +116,7 @@ export class PushedConjuncts {
     if (pushed === null) return false;
     const resolved = resolvePredicate(pushed, this.scan.params);
     // a NULL parameter dropped from an AND would leave a weaker predicate
-    if (resolved === null || leaves(resolved) !== leaves(pushed)) return false;
+    if (resolved === null || leavesOf(resolved).length !== leavesOf(pushed).length) return false;
     if (!this.bindable(folded, resolved)) return false;
     const bound = bindPredicates([resolved], this.sparse(), { rows: true });
     if (bound.kind === 'true') return false;
@@ -155,6 +151,6 @@ export class PushedConjuncts {
       else this.columns[x.index] ??= { field, comparable: x.type.oid !== Oid.bpchar, padded: x.type.oid === Oid.bpchar };
       return false;
     });
-    return ok && scanLeaves(resolved).every((l) => bindPredicates([l], this.sparse(), { rows: true }).kind !== 'true');
+    return ok && leavesOf(resolved).every((l) => bindPredicates([l], this.sparse(), { rows: true }).kind !== 'true');
   }
 }

