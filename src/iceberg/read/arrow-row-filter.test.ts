@@ -147,6 +147,38 @@ describe('compileArrowSelect', () => {
     expect(select(data, N, new Int32Array(0))).toEqual({ rows: [], complete: true });
   });
 
+  it('whole batches without NULLs (a runtime key filter judged first): every row probed directly, the row list reused across lengths', () => {
+    const rnd = mulberry32(23);
+    const intT: PrimitiveType = { kind: 'primitive', name: 'int' };
+    const longT: PrimitiveType = { kind: 'primitive', name: 'long' };
+    const batch = (n: number, nulls: boolean): { data: Data[]; vals: unknown[][] } => {
+      // values 0 … 1999: a NULL slot holds 0 in the buffer, and 0 is one of the keys below
+      const ints = Array.from({ length: n }, (_v, r) => (nulls && r % 7 === 0 ? null : Math.floor(rnd() * 2000)));
+      const data = [vectorFromArray(ints, new Int32()).data[0]!, vectorFromArray(ints.map((x) => (x === null ? null : BigInt(x) * 3_000_000_000n)), new Int64()).data[0]!];
+      return { data, vals: data.map((d, i) => arrowDataToValues(d, i === 0 ? intT : longT, 'test')) };
+    };
+    const keys = [0, ...Array.from({ length: 120 }, () => Math.floor(rnd() * 2000))];
+    const preds: BoundPredicate[] = [
+      { kind: 'in', fieldId: 1, type: intT, values: keys },
+      { kind: 'in', fieldId: 2, type: longT, values: keys.map((k) => BigInt(k) * 3_000_000_000n) },
+      // the key list first, then a conjunct on the other column: q19's order
+      { kind: 'and', args: [{ kind: 'in', fieldId: 1, type: intT, values: keys }, { kind: 'compare', op: '>', fieldId: 2, type: longT, value: 3_000_000_000n * 500n }] },
+    ];
+    const colIds = new Map([[1, 0], [2, 1]]);
+    for (const p of preds) {
+      const select = compileArrowSelect(p, colIds)!;
+      const test = compileRowTest(p, colIds)!;
+      // long, short, longer than the kept row list (a list of its own), long again, with and without NULLs: each call sees its own rows only
+      for (const [n, nulls] of [[20_000, false], [300, false], [9000, true], [70_000, false], [20_001, false], [17, true]] as const) {
+        const b = batch(n, nulls);
+        const want = Array.from({ length: n }, (_v, r) => r).filter((r) => test(b.vals, r));
+        if (n >= 300) expect(want.length, `${p.kind} ${n}`).toBeGreaterThan(0);
+        expect(select(b.data, n), `${p.kind} ${n} nulls ${nulls}`).toEqual({ rows: want, complete: true });
+        if (nulls) expect(want.some((r) => b.vals[0]![r] === null)).toBe(false);
+      }
+    }
+  });
+
   it('an OR whose arms together keep every row stops early and keeps them all', () => {
     const int = columns[1]!.type;
     const p: BoundPredicate = { kind: 'or', args: [

@@ -71,27 +71,36 @@ function apply64(d: Data, sel: Selection, value: bigint, test: (c: number) => bo
   sel.n = m;
 }
 
-/** `col IN (…)` over 32-bit data: one key-set probe per row in question (a bitmap when the keys are dense: int-key-set.ts) */
-function applyIn32(d: Data, sel: Selection, set: IntKeySet): void {
+/**
+ * `col IN (…)` over 32-bit data: one key-set probe per row in question (a bitmap when the keys are dense:
+ * int-key-set.ts). Every row of the chunk in question (`sel.n === length`: the list is ascending and distinct, so
+ * it is 0 … length − 1) — a runtime key filter judged first on a whole batch — loops over the rows directly.
+ */
+function applyIn32(d: Data, length: number, sel: Selection, set: IntKeySet): void {
   const vals = d.values as Int32Array;
   const bm = validity(d), off = d.offset, rows = sel.rows;
   let m = 0;
-  for (let k = 0; k < sel.n; k++) {
-    const i = rows[k]!;
-    if ((bm === null || !isNullAt(bm, off + i)) && set.has(vals[i]!)) rows[m++] = i;
+  if (sel.n === length && bm === null) {
+    for (let i = 0; i < length; i++) if (set.has(vals[i]!)) rows[m++] = i;
+  } else {
+    for (let k = 0; k < sel.n; k++) {
+      const i = rows[k]!;
+      if ((bm === null || !isNullAt(bm, off + i)) && set.has(vals[i]!)) rows[m++] = i;
+    }
   }
   sel.n = m;
 }
 
-/** `col IN (…)` over 64-bit data: values within ±2^53 as doubles from their two words, the rest as bigints */
-function applyIn64(d: Data, sel: Selection, small: IntKeySet, big: ReadonlySet<bigint>): void {
+/** `col IN (…)` over 64-bit data: values within ±2^53 as doubles from their two words, the rest as bigints (every row in question: as applyIn32) */
+function applyIn64(d: Data, length: number, sel: Selection, small: IntKeySet, big: ReadonlySet<bigint>): void {
   const vals = d.values as BigInt64Array;
   const words = new Int32Array(vals.buffer, vals.byteOffset, vals.length * 2);
   const lows = new Uint32Array(vals.buffer, vals.byteOffset, vals.length * 2);
   const bm = validity(d), off = d.offset, rows = sel.rows;
+  const all = sel.n === length && bm === null;
   let m = 0;
   for (let k = 0; k < sel.n; k++) {
-    const i = rows[k]!;
+    const i = all ? k : rows[k]!;
     if (bm !== null && isNullAt(bm, off + i)) continue;
     const hi = words[2 * i + 1]!;
     const hit = hi >= -HI53 && hi < HI53 ? small.has(hi * TWO32 + lows[2 * i]!) : big.size > 0 && big.has(vals[i]!);
@@ -139,20 +148,20 @@ function integerLeaf(p: BoundPredicate, c: number): ArrowNode | null {
   if (p.kind !== 'in') return null;
   if (INT32_TYPES.has(p.type.name) && p.values.every((v) => typeof v === 'number' && Number.isInteger(v))) {
     const set = int32SetOf(p.values as readonly number[]);
-    return (data, _length, sel) => {
+    return (data, length, sel) => {
       const d = data[c];
       if (d === undefined || !is32(d)) return NOTHING;
-      applyIn32(d, sel, set);
+      applyIn32(d, length, sel, set);
       return EXACT;
     };
   }
   if (INT64_TYPES.has(p.type.name) && p.values.every((v) => typeof v === 'bigint')) {
     const { small, big } = int64SetsOf(p.values as readonly bigint[]);
-    return (data, _length, sel) => {
+    return (data, length, sel) => {
       const d = data[c];
       if (d === undefined) return NOTHING;
-      if (is64(d)) applyIn64(d, sel, small, big);
-      else if (isPromoted(d, p)) applyIn32(d, sel, small); // values beyond int range never match
+      if (is64(d)) applyIn64(d, length, sel, small, big);
+      else if (isPromoted(d, p)) applyIn32(d, length, sel, small); // values beyond int range never match
       else return NOTHING;
       return EXACT;
     };
@@ -310,9 +319,19 @@ export function compileArrowSelect(p: BoundPredicate, indexOfId: ReadonlyMap<num
   };
 }
 
+/**
+ * the row list of every call, grown as needed up to SCRATCH_MAX rows (a longer chunk gets a list of its own): a
+ * select runs synchronously to its end and copies the rows it kept out, so one buffer per thread serves every
+ * batch (a batch-long Int32Array per call was garbage of 4 bytes per scanned row)
+ */
+let scratch = new Int32Array(0);
+const SCRATCH_MAX = 1 << 16;
+
 /** the rows in question: every row, those of a mask, or (a copy of) a row list */
 function selectionOf(length: number, initial: Uint8Array | Int32Array | undefined): Selection {
-  const rows = new Int32Array(initial instanceof Int32Array ? initial.length : length);
+  const need = initial instanceof Int32Array ? initial.length : length;
+  if (scratch.length < need && need <= SCRATCH_MAX) scratch = new Int32Array(Math.min(SCRATCH_MAX, Math.max(need, 2 * scratch.length)));
+  const rows = need <= scratch.length ? scratch : new Int32Array(need);
   let n = 0;
   if (initial === undefined) for (; n < length; n++) rows[n] = n;
   else if (initial instanceof Int32Array) { rows.set(initial); n = initial.length; }
