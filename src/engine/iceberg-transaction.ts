@@ -11,13 +11,18 @@
  * does (iceberg/commit/rebase-staged.ts): it re-applies the transaction's snapshots, in order and with
  * their ids, onto the table's current metadata, after Iceberg's validations against what committed since
  * (iceberg/commit/staged-conflicts.ts). So two sessions that INSERT both commit, as in PostgreSQL; a
- * DELETE and a concurrent INSERT both commit (the new rows stay); row changes that collide — a row both
- * deleted or updated, a file the other removed, a deletion vector on the same data file (v3), equality
- * deletes, keys not provably distinct from concurrently added ones, a changed table definition — are
- * 40001 `could not serialize access due to concurrent update` with nothing of the transaction visible
- * (the client retries it, PostgreSQL's SERIALIZABLE contract). A swap lost during COMMIT re-reads and
- * re-applies again, a bounded number of times. DDL (CREATE / ALTER / DROP TABLE, COMMENT) still commits
- * at once, so a block that altered a table it wrote, or whose table another session altered, is 40001.
+ * DELETE and a concurrent INSERT both commit (the new rows stay); new PRIMARY KEY / UNIQUE keys commit
+ * next to concurrently added ones when file bounds or, failing those, the keys read from the concurrently
+ * added files show them distinct (iceberg/keys/staged-keys.ts), and a key both added is 23505 as in
+ * PostgreSQL; row changes that collide — a row both deleted or updated, a file the other removed, a
+ * deletion vector on the same data file (v3), equality deletes, a changed table definition — are 40001
+ * `could not serialize access due to concurrent update` with nothing of the transaction visible (the
+ * client retries it: PostgreSQL's REPEATABLE READ answer, as the block's statements saw the old rows). A
+ * swap lost during COMMIT re-reads and re-applies again, at once the first time (the winner is complete:
+ * iceberg/commit/swap-retry.ts), a bounded number of times. Outside a block the same race is not an error:
+ * an autocommit row change re-runs on the new snapshot (engine/autocommit-retry.ts, READ COMMITTED).
+ * DDL (CREATE / ALTER / DROP TABLE, COMMENT) still commits at once, so a block that altered a table it
+ * wrote, or whose table another session altered, is 40001.
  */
 import type { RelationInfo } from '../catalog/catalog-view.ts';
 import type { IcebergCatalog, TableIdentifier, TableLocation, TableCommitChange } from '../catalog/iceberg/index.ts';
@@ -25,6 +30,7 @@ import { commitConflict } from '../catalog/iceberg/catalog-errors.ts';
 import { IcebergTableSource, loadTableMetadata, type IcebergIO, type IcebergWriteIO } from '../iceberg/index.ts';
 import { rebaseStagedSnapshots } from '../iceberg/commit/rebase-staged.ts';
 import { serializationFailure, withCommitRetries } from '../iceberg/commit/snapshot-commit.ts';
+import { catalogSwap, markSwapLost } from '../iceberg/commit/swap-retry.ts';
 
 interface Staged {
   readonly id: TableIdentifier;
@@ -133,16 +139,17 @@ export class IcebergTransaction {
         if (metadataLocation !== s.base && io === undefined) throw serializationFailure(`Table ${id.name} changed since the transaction wrote it and cannot be re-applied here.`, true);
         const newMetadataLocation = metadataLocation === s.base
           ? s.current
-          : await rebaseStagedSnapshots(io!, { name: id.name, base: s.base, staged: s.current, current: metadataLocation }, attempt);
+          : await rebaseStagedSnapshots(io!, { name: id.name, schema: id.namespace.join('.'), base: s.base, staged: s.current, current: metadataLocation }, attempt);
         changes.push({ s, change: { id, expectedMetadataLocation: metadataLocation, newMetadataLocation } });
       }
       if (this.real.commitTables !== undefined) {
-        await this.real.commitTables(changes.map((c) => c.change));
+        // a lost swap: the winner is complete, so the retry re-applies onto it at once (swap-retry.ts)
+        await this.real.commitTables(changes.map((c) => c.change)).catch((e: unknown) => { throw markSwapLost(e); });
         return;
       }
       // a catalog without multi-table commits: table by table, a retry redoing only the tables not yet swapped
       for (const { s, change } of changes) {
-        await this.real.commitTable(change.id, change.expectedMetadataLocation, change.newMetadataLocation);
+        await catalogSwap(this.real, change.id, change.expectedMetadataLocation, change.newMetadataLocation);
         done.add(s);
       }
     });

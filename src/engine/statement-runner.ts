@@ -19,6 +19,7 @@ import { isCatalogFree } from './catalog-free-plan.ts';
 import { ReusablePlan } from './reusable-plan.ts';
 import { PlanKeys } from './plan-keys.ts';
 import { resultColumnsOf, toResultColumns } from './result-columns.ts';
+import { rerunOnConflict } from './autocommit-retry.ts';
 import type { EngineSession, EnginePrepared } from './engine-session.ts';
 
 export class StatementRunner {
@@ -123,7 +124,8 @@ export class StatementRunner {
       const batches = session.guard(reusable?.run(ctx) ?? executePlan(bound.plan, ctx));
       return { kind: 'rows', columns: resultColumnsOf(bound), batches, tag: selectTag };
     }
-    const batches = session.guard(executePlan(bound.plan, ctx));
+    // outside a block, a row change that lost a race to a concurrent commit runs again, bound anew (autocommit-retry.ts)
+    const batches = session.guard(rerunOnConflict(session, bound, ctx, { ast: stmt.ast, paramTypes: prepared?.paramTypes ?? params.map(() => 0), params }));
     // INSERT / UPDATE / DELETE: with RETURNING the rows stream out; else the plan yields the count
     const verb = kind === 'InsertStmt' ? 'INSERT 0' : kind === 'UpdateStmt' ? 'UPDATE' : kind === 'DeleteStmt' ? 'DELETE' : 'MERGE';
     if (Array.isArray(nodeBody(stmt.ast).returningList) && (nodeBody(stmt.ast).returningList as unknown[]).length > 0) {

@@ -23,6 +23,7 @@ import { partitionKey } from '../transforms/partition-path.ts';
 import type { IcebergWriteIO } from '../write/write-io.ts';
 import { writeMetadataFile } from './metadata-json.ts';
 import { commitFault } from './commit-faults.ts';
+import { catalogSwap, retryDelayMs } from './swap-retry.ts';
 import { assignRowLineage, lineageSnapshotFields } from './row-lineage.ts';
 
 export const DEFAULT_COMMIT_RETRIES = 8;
@@ -153,13 +154,15 @@ export async function appendDataFiles(
         throw pgError(SqlState.serialization_failure, 'could not serialize access due to concurrent update');
       }
       commitFault('before-catalog-commit');
-      await catalog.commitTable(id, base.metadataLocation, metadataLocation);
+      await catalogSwap(catalog, id, base.metadataLocation, metadataLocation);
       commitFault('after-catalog-commit');
       return { metadataLocation, snapshotId, sequenceNumber };
     } catch (e) {
       if (!isSerializationFailure(e) || attempt >= maxRetries) throw e;
-      // another writer won: back off a little (jittered) and rebuild on its metadata
-      await new Promise((r) => setTimeout(r, Math.min(1000, 10 * 2 ** attempt) * (0.5 + Math.random())));
+      // another writer won: rebuild on its metadata — at once after a first lost swap (its commit is complete),
+      // else after a little jittered backoff
+      const ms = retryDelayMs(attempt, e);
+      if (ms > 0) await new Promise((r) => setTimeout(r, ms));
     }
   }
 }

@@ -36,6 +36,8 @@ import { readConcurrentChanges, readStagedDelta, validateStagedDelta } from './s
 export interface StagedTable {
   /** the relation name (names a key constraint in a message) */
   readonly name: string;
+  /** the relation's schema (namespace), for a 23505's fields; absent: keys not proven apart by bounds are 40001 */
+  readonly schema?: string;
   /** the pointer when the transaction first wrote the table */
   readonly base: string;
   /** the transaction's last staged metadata file */
@@ -108,7 +110,7 @@ export async function rebaseStagedSnapshots(io: IcebergWriteIO, t: StagedTable, 
   for (const [i, s] of mine.entries()) {
     const schema = schemaById(staged!, s.schemaId ?? staged!.currentSchemaId);
     const d = await readStagedDelta(io, s);
-    await validateStagedDelta(io, md, schema, uniqueKeysOf(md, schema, t.name), d, concurrent);
+    await validateStagedDelta(io, md, schema, uniqueKeysOf(md, schema, t.name), d, concurrent, t.schema === undefined ? undefined : { staged: staged!, relation: { schema: t.schema, name: t.name } });
     // v3: an UPDATE / MERGE writes the _row_id of each row it rewrites; a row the transaction itself added
     // got its id from the staged next-row-id, which moves here, so its rewritten copy would keep a stale id
     if (md.formatVersion >= 3 && d.addedData.length > 0 && [...d.touched].some((p) => stagedFiles.has(p))) {

@@ -18,6 +18,10 @@
  * delete files that may apply to one of them (same partition / referenced file, or a global equality
  * delete), is 40001 "could not serialize access due to concurrent update" — as is a history rewrite, a new
  * current schema or a new default spec when new rows were written. Lost CAS races retry on the winner.
+ * Outside a transaction block such a 40001 (and a 23505 found only because the table moved: markKeyRaced)
+ * makes the engine re-run the whole statement on the new snapshot (engine/autocommit-retry.ts); its errors
+ * carry the table (commit-turns.ts markConflictTable), and each attempt first waits while a re-running
+ * statement holds the table's turn, so the re-run commits next instead of starving.
  */
 import { randomUUID } from 'node:crypto';
 import type { IcebergCatalog, TableIdentifier } from '../../catalog/iceberg/index.ts';
@@ -33,7 +37,10 @@ import { bindPartitionSpec } from '../transforms/partition-path.ts';
 import { existingFileRecord, writeManifestEntries, type ManifestEntryRecord } from '../write/manifest-writer.ts';
 import type { IcebergWriteIO } from '../write/write-io.ts';
 import { metadataDir } from './append-commit.ts';
-import { commitSnapshot, serializationFailure, withCommitRetries } from './snapshot-commit.ts';
+import { GatewayError } from '../../common/errors.ts';
+import { SqlState } from '../../common/sqlstate.ts';
+import { awaitTurn, markConflictTable } from './commit-turns.ts';
+import { commitSnapshot, markKeyRaced, serializationFailure, withCommitRetries } from './snapshot-commit.ts';
 
 /** a manifest written before the commit loop; its entries inherit the snapshot's sequence number */
 export interface AddedManifest {
@@ -163,67 +170,91 @@ export async function dropRemovedFiles(io: IcebergWriteIO, md: TableMetadata, ma
 
 /** returns the new snapshot's sequence number */
 export async function commitRowDelta(catalog: IcebergCatalog, io: IcebergWriteIO, id: TableIdentifier, c: RowDeltaChanges): Promise<bigint> {
-  return withCommitRetries(async (attempt) => {
-    const base = await catalog.loadTableLocation(id);
-    const md = await loadTableMetadata(io, base.metadataLocation);
-    const parent = findSnapshot(md, null);
-    if (parent === null) throw serializationFailure('The table has no current snapshot any more.', true);
-    if (parent.snapshotId !== c.baseSnapshotId) {
-      const since = snapshotsSince(md, parent, c.baseSnapshotId);
-      if (since === null) throw serializationFailure('The table was rolled back during the statement.', true);
-      await validateConcurrent(io, md, since, c);
+  let uuid: string | null = null;
+  try {
+    return await withCommitRetries((attempt) => commitAttempt(catalog, io, id, c, attempt, (u) => { uuid = u; }), c.maxRetries);
+  } catch (e) {
+    // the table an autocommit re-run must take its turn on (engine/autocommit-retry.ts)
+    throw uuid !== null && e instanceof GatewayError && (e.code === SqlState.serialization_failure || e.code === SqlState.unique_violation) ? markConflictTable(e, uuid) : e;
+  }
+}
+
+async function commitAttempt(catalog: IcebergCatalog, io: IcebergWriteIO, id: TableIdentifier, c: RowDeltaChanges, attempt: number, seen: (uuid: string) => void): Promise<bigint> {
+  let base = await catalog.loadTableLocation(id);
+  let md = await loadTableMetadata(io, base.metadataLocation);
+  if (md.tableUuid !== null) {
+    seen(md.tableUuid);
+    // a re-running statement holds the table (commit-turns.ts): let it commit first, then read what it left
+    if (await awaitTurn(md.tableUuid)) {
+      base = await catalog.loadTableLocation(id);
+      md = await loadTableMetadata(io, base.metadataLocation);
     }
-    if (c.validate !== undefined) await c.validate(md);
-    if (c.dataSpecId !== null && (md.currentSchemaId !== c.schema.schemaId || md.defaultSpecId !== c.dataSpecId)) {
-      throw serializationFailure('The table schema or partitioning changed during the statement.', true);
+  }
+  const parent = findSnapshot(md, null);
+  if (parent === null) throw serializationFailure('The table has no current snapshot any more.', true);
+  const moved = parent.snapshotId !== c.baseSnapshotId;
+  if (moved) {
+    const since = snapshotsSince(md, parent, c.baseSnapshotId);
+    if (since === null) throw serializationFailure('The table was rolled back during the statement.', true);
+    await validateConcurrent(io, md, since, c);
+  }
+  if (c.validate !== undefined) {
+    try {
+      await c.validate(md);
+    } catch (e) {
+      // a key another writer added meanwhile: a re-run of the statement may take another branch (ON CONFLICT)
+      throw moved && e instanceof GatewayError && e.code === SqlState.unique_violation ? markKeyRaced(e) : e;
     }
-    if (parent.manifestList === null) throw serializationFailure('The current snapshot has no manifest list.', true);
-    const sequenceNumber = md.lastSequenceNumber + 1n;
-    const kept = await dropRemovedFiles(io, md, await readManifestList(io, parent.manifestList), c, sequenceNumber);
-    const added: ManifestFile[] = c.added.map((m) => ({
-      manifestPath: m.path, manifestLength: m.length, partitionSpecId: m.specId, content: m.content,
-      sequenceNumber, minSequenceNumber: sequenceNumber, addedSnapshotId: c.snapshotId,
-      addedFilesCount: m.filesCount, existingFilesCount: 0, deletedFilesCount: 0,
-      addedRowsCount: m.rowsCount, existingRowsCount: 0n, deletedRowsCount: 0n,
-      partitions: m.partitions, keyMetadata: null, firstRowId: null,
-    }));
-    let deletedFiles = 0n; let deletedRecords = 0n; let removedSize = 0n;
-    for (const p of c.removed) {
-      const f = c.touched.get(p)!;
-      deletedFiles++; deletedRecords += f.recordCount; removedSize += f.fileSizeInBytes;
-    }
-    let removedDvs = 0n; let removedDeleteFiles = 0n; let removedPosDeletes = 0n;
-    for (const f of (c.removedDeletes ?? new Map<string, DataFile>()).values()) {
-      if (f.fileFormat === 'PUFFIN') removedDvs++;
-      removedDeleteFiles++; removedPosDeletes += f.recordCount; removedSize += contentSize(f);
-    }
-    const a = c.addedSummary;
-    const get = (k: string): bigint => a[k] ?? 0n;
-    const ps = parent.summary;
-    const counters: [string, bigint][] = [
-      ['added-data-files', get('added-data-files')], ['deleted-data-files', deletedFiles],
-      ['added-records', get('added-records')], ['deleted-records', deletedRecords],
-      ['added-files-size', get('added-files-size')], ['removed-files-size', removedSize],
-      ['added-dvs', get('added-dvs')], ['removed-dvs', removedDvs],
-      ['added-delete-files', get('added-delete-files')], ['added-position-delete-files', get('added-position-delete-files')],
-      ['removed-delete-files', removedDeleteFiles],
-      ['added-position-deletes', get('added-position-deletes')], ['removed-position-deletes', removedPosDeletes],
-    ];
-    const summary: Record<string, string> = {
-      operation: c.op === 'update' ? 'overwrite' : c.op === 'replace' ? 'replace' : c.op === 'append' ? 'append' : 'delete',
-      ...Object.fromEntries(counters.filter(([, v]) => v !== 0n).map(([k, v]) => [k, String(v)])),
-      'changed-partition-count': String(c.changedPartitions.size),
-      'total-records': String(num(ps['total-records']) + get('added-records') - deletedRecords),
-      'total-files-size': String(num(ps['total-files-size']) + get('added-files-size') - removedSize),
-      'total-data-files': String(num(ps['total-data-files']) + get('added-data-files') - deletedFiles),
-      'total-delete-files': String(num(ps['total-delete-files']) + get('added-delete-files') - removedDeleteFiles),
-      'total-position-deletes': String(num(ps['total-position-deletes']) + get('added-position-deletes') - removedPosDeletes),
-      'total-equality-deletes': String(num(ps['total-equality-deletes'])),
-      'engine-name': 'lakegate',
-    };
-    await commitSnapshot(catalog, io, id, base.metadataLocation, md, {
-      snapshotId: c.snapshotId, sequenceNumber, parent, manifests: [...added, ...kept], summary, schemaId: c.schema.schemaId,
-    }, attempt);
-    return sequenceNumber;
-  }, c.maxRetries);
+  }
+  if (c.dataSpecId !== null && (md.currentSchemaId !== c.schema.schemaId || md.defaultSpecId !== c.dataSpecId)) {
+    throw serializationFailure('The table schema or partitioning changed during the statement.', true);
+  }
+  if (parent.manifestList === null) throw serializationFailure('The current snapshot has no manifest list.', true);
+  const sequenceNumber = md.lastSequenceNumber + 1n;
+  const kept = await dropRemovedFiles(io, md, await readManifestList(io, parent.manifestList), c, sequenceNumber);
+  const added: ManifestFile[] = c.added.map((m) => ({
+    manifestPath: m.path, manifestLength: m.length, partitionSpecId: m.specId, content: m.content,
+    sequenceNumber, minSequenceNumber: sequenceNumber, addedSnapshotId: c.snapshotId,
+    addedFilesCount: m.filesCount, existingFilesCount: 0, deletedFilesCount: 0,
+    addedRowsCount: m.rowsCount, existingRowsCount: 0n, deletedRowsCount: 0n,
+    partitions: m.partitions, keyMetadata: null, firstRowId: null,
+  }));
+  let deletedFiles = 0n; let deletedRecords = 0n; let removedSize = 0n;
+  for (const p of c.removed) {
+    const f = c.touched.get(p)!;
+    deletedFiles++; deletedRecords += f.recordCount; removedSize += f.fileSizeInBytes;
+  }
+  let removedDvs = 0n; let removedDeleteFiles = 0n; let removedPosDeletes = 0n;
+  for (const f of (c.removedDeletes ?? new Map<string, DataFile>()).values()) {
+    if (f.fileFormat === 'PUFFIN') removedDvs++;
+    removedDeleteFiles++; removedPosDeletes += f.recordCount; removedSize += contentSize(f);
+  }
+  const a = c.addedSummary;
+  const get = (k: string): bigint => a[k] ?? 0n;
+  const ps = parent.summary;
+  const counters: [string, bigint][] = [
+    ['added-data-files', get('added-data-files')], ['deleted-data-files', deletedFiles],
+    ['added-records', get('added-records')], ['deleted-records', deletedRecords],
+    ['added-files-size', get('added-files-size')], ['removed-files-size', removedSize],
+    ['added-dvs', get('added-dvs')], ['removed-dvs', removedDvs],
+    ['added-delete-files', get('added-delete-files')], ['added-position-delete-files', get('added-position-delete-files')],
+    ['removed-delete-files', removedDeleteFiles],
+    ['added-position-deletes', get('added-position-deletes')], ['removed-position-deletes', removedPosDeletes],
+  ];
+  const summary: Record<string, string> = {
+    operation: c.op === 'update' ? 'overwrite' : c.op === 'replace' ? 'replace' : c.op === 'append' ? 'append' : 'delete',
+    ...Object.fromEntries(counters.filter(([, v]) => v !== 0n).map(([k, v]) => [k, String(v)])),
+    'changed-partition-count': String(c.changedPartitions.size),
+    'total-records': String(num(ps['total-records']) + get('added-records') - deletedRecords),
+    'total-files-size': String(num(ps['total-files-size']) + get('added-files-size') - removedSize),
+    'total-data-files': String(num(ps['total-data-files']) + get('added-data-files') - deletedFiles),
+    'total-delete-files': String(num(ps['total-delete-files']) + get('added-delete-files') - removedDeleteFiles),
+    'total-position-deletes': String(num(ps['total-position-deletes']) + get('added-position-deletes') - removedPosDeletes),
+    'total-equality-deletes': String(num(ps['total-equality-deletes'])),
+    'engine-name': 'lakegate',
+  };
+  await commitSnapshot(catalog, io, id, base.metadataLocation, md, {
+    snapshotId: c.snapshotId, sequenceNumber, parent, manifests: [...added, ...kept], summary, schemaId: c.schema.schemaId,
+  }, attempt);
+  return sequenceNumber;
 }

@@ -17,6 +17,7 @@ import type { IcebergWriteIO } from '../write/write-io.ts';
 import { DEFAULT_COMMIT_RETRIES, metadataDir } from './append-commit.ts';
 import { writeMetadataFile } from './metadata-json.ts';
 import { commitFault } from './commit-faults.ts';
+import { catalogSwap, retryDelayMs } from './swap-retry.ts';
 import { assignRowLineage, lineageSnapshotFields } from './row-lineage.ts';
 
 export interface NewSnapshot {
@@ -36,6 +37,23 @@ export function serializationFailure(detail?: string, final = false): GatewayErr
   const e = pgError(SqlState.serialization_failure, 'could not serialize access due to concurrent update', detail === undefined ? {} : { detail });
   if (final) finalFailures.add(e);
   return e;
+}
+
+/**
+ * 23505s found at commit on a table that moved since the statement read it: the key may be a concurrent
+ * commit's, so an autocommit statement re-run on the new snapshot may answer differently (ON CONFLICT takes
+ * its conflict branch: engine/autocommit-retry.ts)
+ */
+const keyRaces = new WeakSet<object>();
+
+/** marks `e` (when an Error) as a key violation found on a moved table; returns it */
+export function markKeyRaced(e: unknown): unknown {
+  if (typeof e === 'object' && e !== null) keyRaces.add(e);
+  return e;
+}
+
+export function keyRaced(e: object): boolean {
+  return keyRaces.has(e);
 }
 
 /** writes the manifest list and metadata V+1, then swaps the catalog pointer from `baseLocation` */
@@ -70,7 +88,7 @@ export async function commitSnapshot(catalog: IcebergCatalog, io: IcebergWriteIO
   const metadataLocation = nextMetadataFileLocation(md.location, baseLocation, md.properties['write.metadata.path'] === undefined ? {} : { metadataPath: md.properties['write.metadata.path'] });
   if (!(await writeMetadataFile(io, metadataLocation, doc))) throw serializationFailure();
   commitFault('before-catalog-commit');
-  await catalog.commitTable(id, baseLocation, metadataLocation);
+  await catalogSwap(catalog, id, baseLocation, metadataLocation);
   commitFault('after-catalog-commit');
   return metadataLocation;
 }
@@ -82,7 +100,8 @@ export async function withCommitRetries<T>(attempt: (n: number) => Promise<T>, m
       return await attempt(n);
     } catch (e) {
       if (!(e instanceof GatewayError && e.code === SqlState.serialization_failure) || finalFailures.has(e) || n >= maxRetries) throw e;
-      await new Promise((r) => setTimeout(r, Math.min(1000, 10 * 2 ** n) * (0.5 + Math.random())));
+      const ms = retryDelayMs(n, e);
+      if (ms > 0) await new Promise((r) => setTimeout(r, ms));
     }
   }
 }

@@ -11,8 +11,9 @@
  *     finer than Iceberg Java's file-level validateNoNewDeletesForDataFiles, as PostgreSQL's row locks);
  *   - equality deletes written by the transaction would, at the later sequence number, also hit rows
  *     appended concurrently → 40001 whenever anything committed meanwhile;
- *   - new rows of a table with PRIMARY KEY / UNIQUE can be re-applied next to concurrently added rows only
- *     when the files' key-column bounds prove the keys disjoint; else 40001 (the keys are not re-read).
+ *   - new rows of a table with PRIMARY KEY / UNIQUE re-apply next to concurrently added rows when the files'
+ *     key-column bounds prove the keys disjoint, else when reading the keys finds none of them in the live
+ *     concurrently added files (keys/staged-keys.ts); a key found there is 23505, as in PostgreSQL.
  * Appends never conflict with appends, and rows appended concurrently stay next to the transaction's
  * deletes (READ COMMITTED: the DELETE did not see them), as for a single statement (row-delta-commit.ts).
  */
@@ -27,6 +28,7 @@ import type { Schema } from '../spec/schema.ts';
 import { specById, type Snapshot, type TableMetadata } from '../spec/table-metadata.ts';
 import { decodeSingleValue } from '../spec/types.ts';
 import type { UniqueKey } from '../keys/unique-keys.ts';
+import { checkStagedKeys } from '../keys/staged-keys.ts';
 import { dvKey } from './row-delta-commit.ts';
 import { serializationFailure } from './snapshot-commit.ts';
 
@@ -132,8 +134,17 @@ export async function readConcurrentChanges(io: IcebergIO, since: readonly Snaps
   return { snapshots: since, removedData, removedDeletes, addedDeletes, addedData };
 }
 
-/** 40001 (final: retrying finds it again) when `d` cannot be re-applied after `c` */
-export async function validateStagedDelta(io: IcebergIO, md: TableMetadata, schema: Schema, keys: readonly UniqueKey[], d: StagedDelta, c: ConcurrentChanges): Promise<void> {
+/** what the key check reads when bounds do not settle it: the block's staged metadata and the relation's name */
+export interface KeyProbeContext {
+  readonly staged: TableMetadata;
+  readonly relation: { readonly schema: string; readonly name: string };
+}
+
+/**
+ * 40001 (final: retrying finds it again) when `d` cannot be re-applied after `c`; 23505 when a key it adds
+ * was committed concurrently (with `probe`; without it, keys not proven apart by bounds are 40001)
+ */
+export async function validateStagedDelta(io: IcebergIO, md: TableMetadata, schema: Schema, keys: readonly UniqueKey[], d: StagedDelta, c: ConcurrentChanges, probe?: KeyProbeContext): Promise<void> {
   if (c.snapshots.length === 0) return;
   if (d.equalityDeletes) throw serializationFailure('The transaction wrote equality deletes and the table changed since it started.', true);
   for (const p of d.touched) {
@@ -158,7 +169,9 @@ export async function validateStagedDelta(io: IcebergIO, md: TableMetadata, sche
     }
   }
   if (keys.length > 0 && d.addedData.length > 0 && c.addedData.length > 0 && !keysDisjoint(schema, keys, d.addedData, c.addedData)) {
-    throw serializationFailure('Rows with possibly equal keys were added concurrently; the transaction must be retried.', true);
+    if (probe === undefined) throw serializationFailure('Rows with possibly equal keys were added concurrently; the transaction must be retried.', true);
+    // bounds overlap (interleaved ids): read the keys (keys/staged-keys.ts) — none shared re-applies, one shared is 23505
+    await checkStagedKeys(io, { current: md, staged: probe.staged, schema, relation: probe.relation, keys, added: d.addedData, concurrent: c.addedData });
   }
 }
 

@@ -59,6 +59,8 @@ export interface ProbeOptions {
   readonly signal?: AbortSignal;
   /** rows the statement deletes: (data file path) → positions */
   readonly deleted?: ReadonlyMap<string, readonly bigint[]>;
+  /** look only in these data files (by path): a re-applied transaction's keys against concurrently added files */
+  readonly onlyFiles?: ReadonlySet<string>;
 }
 
 /**
@@ -88,6 +90,7 @@ export async function probeExistingKeys(io: IcebergIO, md: TableMetadata, collec
     };
     for (const planned of plan.tasks) {
       options.signal?.throwIfAborted();
+      if (options.onlyFiles !== undefined && !options.onlyFiles.has(planned.file.filePath)) continue;
       let task: FileScanTask = planned;
       if (filter.kind !== 'true') {
         const footer = await readParquetFooter(io, task.file.filePath, Number(task.file.fileSizeInBytes));

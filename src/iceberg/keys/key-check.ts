@@ -67,8 +67,8 @@ function quoteIdent(name: string): string {
   return /^[a-z_][a-z0-9_$]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
 }
 
-/** PostgreSQL's _bt_check_unique error: `Key (a, b)=(1, x) already exists.` */
-function uniqueViolation(relation: { readonly schema: string; readonly name: string }, keys: KeyCollector, row: number): Error {
+/** PostgreSQL's _bt_check_unique error: `Key (a, b)=(1, x) already exists.` (also staged-keys.ts) */
+export function uniqueViolation(relation: { readonly schema: string; readonly name: string }, keys: KeyCollector, row: number): Error {
   const cols = keys.key.columns;
   const values = keys.valuesAt(row);
   const text = values.map((v, k) => textOut(cols[k]!.sqlType.oid, v)).join(', ');
