@@ -36,6 +36,7 @@ import { readFileScanTask } from './read/file-scan-task-reader.ts';
 import { lateMaterializationOn } from './read/late-materialization.ts';
 import { cachedAggregateFromManifests } from './scan/metadata-aggregate.ts';
 import { planParallelScan, readTasksInParallel, widenBatch } from './parallel/parallel-scan.ts';
+import { isExact, markExact } from './parallel/exact-rows.ts';
 import { sharedScanPool } from './parallel/scan-pool.ts';
 import { applyFileCacheSetting, threadShare } from './read/file-cache-setting.ts';
 import { fileCacheStats, isSmallFile } from './read/file-cache.ts';
@@ -340,7 +341,7 @@ export class IcebergTableSource implements TableSource {
     const lateHistory = { rowGroups: 0, matched: 0 };
     if (parallel !== null) {
       const read = { signal: ctx.signal, filter, fieldById: (id: number) => byId.get(id), lateMaterialization: late, fileCacheBytes: threadShare(cacheBudget, parallel.pool.size, 'worker'), ...(metrics ? { metrics } : {}) };
-      for await (const b of readTasksInParallel(parallel, parallel.tasks, fields, read)) yield ctx.projection === undefined ? b : widenBatch(b, wanted, width);
+      for await (const b of readTasksInParallel(parallel, parallel.tasks, fields, read)) yield ctx.projection === undefined ? b : widenedExact(b, wanted, width);
       return;
     }
     for (const task of plan.tasks) {
@@ -363,7 +364,7 @@ export class IcebergTableSource implements TableSource {
           yield b;
           continue;
         }
-        yield widenBatch(b, wanted, width);
+        yield widenedExact(b, wanted, width);
         if (limit !== undefined && produced >= limit) break;
       }
     }
@@ -552,4 +553,10 @@ async function mapLimit<T, R>(items: readonly T[], n: number, fn: (t: T) => Prom
   };
   await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
   return out;
+}
+
+/** widenBatch keeping the scan's exact verdict (parallel/exact-rows.ts): the same rows, so a Filter above may still skip what the scan judged */
+function widenedExact(b: Batch, wanted: readonly number[], width: number): Batch {
+  const out = widenBatch(b, wanted, width);
+  return isExact(b) ? markExact(out) : out;
 }

@@ -38,6 +38,9 @@ const EXPRS = [
   'case when d = 0 then 0 else i / d end', 'case when n > 0 then n * 2 when n < 0 then -n else null end',
   'coalesce(n, m, 0)', 'coalesce(i / d, -1)', 'i::numeric * n', 'n::float8', 'm::int4', 'abs(m)', 'round(n * m, 3)',
   "case when t like 'PROMO%' then n * (1 - n) else 0 end", '-n', '- i',
+  // comparisons as values (true / false / NULL)
+  'i < d', 'b >= b', "dt > date '1994-01-01'", "t::char(4) = 'a'", "t::char(4) <> t::char(2)", "t::char(4) = null", 'i < null::int4',
+  'i::int2 <= d::int2', 'd::int2 > 0::int2',
 ];
 const PREDICATES = [
   'n > 10', 'n between 0.05 and 0.07', 'm < 1', 'm = m', 'f > 0', 'f = f', "t in ('a', 'b')", "t not in ('a', null)",
@@ -49,6 +52,11 @@ const PREDICATES = [
   "dt <> timestamp 'infinity'", "dt >= timestamp '-infinity'", "dt <= timestamp 'infinity'", "dt = timestamp '-infinity'",
   "t like 'PROMO%'", "t not like '%x'", "t ilike 'promo%'", "t like '%'", "t not ilike '_'", "t::char(4) like 'a'",
   "t::char(4) like 'a%'", "t::name not like 'b'", "t like 'PROMO_x'", "t not ilike '%O X'", "t like null",
+  // same-type comparisons: integers, bigints, dates (infinity), timestamps, char(n) equality ignoring trailing blanks
+  'i < d', 'i = d', 'd <> i', 'i >= 7', '7 > i', 'd::int2 <= 1::int2', 'b <= b', 'b > 4294967296', 'b = i::int8',
+  'dt < dt + 1', "dt >= date '1994-01-01'", "dt = date 'infinity'", "date '-infinity' < dt", "dt::timestamp < timestamp '1994-01-01'",
+  "dt::timestamptz >= timestamptz '1994-01-01 00:00+00'", "t::char(4) = 'a'", "t::char(4) <> 'a  '", "t::char(8) = t::char(3)",
+  "'b'::char(3) = t::char(5)",
 ];
 
 beforeAll(async () => { await initParser(); });

@@ -1,15 +1,22 @@
 /**
  * FilterExec: keeps rows whose predicate is true. A vectorizable predicate (expr/vector-expr.ts) computes
- * the batch's rows at once; the others run their row closure per row (awaiting async functions).
+ * the batch's rows at once; the others run their row closure per row (awaiting async functions). Right above
+ * an Iceberg scan, batches the scan marked exact (iceberg/parallel/exact-rows.ts) skip the conjuncts it
+ * judged (scan-judged-filter.ts); every other batch runs the whole predicate.
  */
 import type { Batch } from '../../common/batch.ts';
-import type { Filter } from '../../sql/index.ts';
+import type { Expr, Filter } from '../../sql/index.ts';
+import { isExact } from '../../iceberg/parallel/exact-rows.ts';
 import { checkAbort, type Env } from '../context.ts';
 import { asyncResult, compileExpr, settleAsync, type Cols, type RowFn } from '../expr/compile-expr.ts';
 import { compileVector, valuesOf, type VecFn } from '../expr/vector-expr.ts';
 import type { ExecOperator } from '../operator.ts';
 import { take } from '../join-gather.ts';
 import { syncExprs } from './sync-exprs.ts';
+import { judgedSplit } from './scan-judged-filter.ts';
+import { noteExplainDetail } from '../memory/memory-explain.ts';
+
+type CompiledPredicate = { pred: ReturnType<typeof compileExpr>; vec: VecFn | null };
 
 export class FilterExec implements ExecOperator {
   readonly name = 'FilterExec';
@@ -17,19 +24,45 @@ export class FilterExec implements ExecOperator {
   get children(): readonly ExecOperator[] { return [this.input]; }
 
   /** compiled on the first execution and kept: a reused operator tree (engine/reusable-plan.ts) runs again */
-  private compiled?: { pred: ReturnType<typeof compileExpr>; vec: VecFn | null };
+  private compiled?: CompiledPredicate;
   /** syncExprs of the predicate, kept: a reused tree (reusable-plan.ts) asks at every execution */
   private sync?: boolean;
 
-  private compile(): NonNullable<FilterExec['compiled']> {
-    const pred = compileExpr(this.plan.predicate, this.env);
-    return (this.compiled = { pred, vec: pred.prepare === null ? compileVector(this.plan.predicate, this.env) : null });
+  private compile(): CompiledPredicate {
+    return (this.compiled = this.compileOf(this.plan.predicate));
+  }
+
+  private compileOf(e: Expr): CompiledPredicate {
+    const pred = compileExpr(e, this.env);
+    return { pred, vec: pred.prepare === null ? compileVector(e, this.env) : null };
+  }
+
+  /**
+   * the predicate for batches the scan below marked exact: the rest after its judged conjuncts (null: none
+   * left), or the whole one. Made per execution: which conjuncts are judged depends on the `$n` values.
+   */
+  private forExact(whole: CompiledPredicate): CompiledPredicate | null {
+    // the batches come from executing the plan's input (an EXPLAIN ANALYZE wrapper may sit between the operators)
+    const scan = this.plan.input.kind === 'TableScan' ? this.plan.input : null;
+    const split = scan === null ? null : judgedSplit(this.plan.predicate, scan, this.env);
+    if (split === null) return whole;
+    // EXPLAIN ANALYZE says the scan's verdict was used (the plan's conjuncts are unchanged)
+    noteExplainDetail(this.env, this.plan, `Exact Scan Batches: ${split.skipped} judged conjunct${split.skipped === 1 ? '' : 's'} skipped${split.rest === null ? ' (nothing left to evaluate)' : ''}`);
+    return split.rest === null ? null : this.compileOf(split.rest);
   }
 
   async *execute(): AsyncIterable<Batch> {
-    const { pred, vec } = this.compiled ?? this.compile();
+    const whole = this.compiled ?? this.compile();
+    let exact: CompiledPredicate | null | undefined;
     for await (const b of this.input.execute()) {
       checkAbort(this.env);
+      let use = whole;
+      if (isExact(b)) {
+        if (exact === undefined) exact = this.forExact(whole);
+        if (exact === null) { yield b; continue; }
+        use = exact;
+      }
+      const { pred, vec } = use;
       let keep: number[] | Int32Array;
       if (vec !== null) keep = selectRows(vec, pred.fn, b);
       else {

@@ -8,6 +8,7 @@ import type { TableScan } from '../../sql/index.ts';
 import { checkAbort, type Env } from '../context.ts';
 import type { ExecOperator } from '../operator.ts';
 import { resolveFilters, resolveLimit } from '../optimizer/resolve-pushed.ts';
+import { isExact, markExact } from '../../iceberg/parallel/exact-rows.ts';
 
 export class TableScanExec implements ExecOperator {
   readonly name = 'TableScanExec';
@@ -22,7 +23,10 @@ export class TableScanExec implements ExecOperator {
     for await (const b of this.plan.source.scan(ctx)) {
       checkAbort(this.env);
       if (b.length === 0) continue;
-      yield b.columns.length === width ? b : { columns: b.columns.slice(0, width), length: b.length };
+      if (b.columns.length === width) { yield b; continue; }
+      const out = { columns: b.columns.slice(0, width), length: b.length };
+      // the same rows: the scan's exact verdict (exact-rows.ts) still holds for the Filter above
+      yield isExact(b) ? markExact(out) : out;
     }
   }
 

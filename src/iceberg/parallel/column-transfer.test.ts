@@ -8,6 +8,7 @@ import { packBatch, unpackBatch } from './column-transfer.ts';
 import { exactInt64Of } from '../../common/pgtypes/exact-int64-column.ts';
 import { compileRowFilter } from './row-filter.ts';
 import { fromCloneable, toCloneable } from './cloneable.ts';
+import { isExact, markExact } from './exact-rows.ts';
 
 const p = (name: string, extra: object = {}): IcebergType => ({ kind: 'primitive', name, ...extra });
 
@@ -130,5 +131,18 @@ describe('decimal columns across threads', () => {
     }
     const noNulls = tripLong([5n, 6n]);
     expect(exactInt64Of(noNulls, 2)!.nulls).toBeNull();
+  });
+
+  it('a batch the scan marked exact arrives marked; an unmarked one, or pieces not all marked, arrive unmarked', () => {
+    const trip = (b: { length: number; columns: unknown[][] }, exact?: boolean) => {
+      const transfer: ArrayBufferLike[] = [];
+      const packed = exact === undefined ? packBatch(b, [p('int')], transfer) : packBatch(b, [p('int')], transfer, exact);
+      return unpackBatch(structuredClone(packed, { transfer: transfer as ArrayBuffer[] }));
+    };
+    expect(isExact(trip(markExact({ length: 2, columns: [[1, 2]] })))).toBe(true);
+    expect(isExact(trip({ length: 2, columns: [[1, 2]] }))).toBe(false);
+    // scan-worker.ts concatenates pieces and says whether every one was marked
+    expect(isExact(trip(markExact({ length: 2, columns: [[1, 2]] }), false))).toBe(false);
+    expect(isExact(trip({ length: 2, columns: [[1, 2]] }, true))).toBe(true);
   });
 });

@@ -11,6 +11,7 @@
  *   everything else (strings, uuid, binary, arrays, jsonb) → the array itself, structured-cloned
  *   (Numerics inside tagged, see cloneable.ts).
  * A value of an unexpected JS type makes the column fall back to the cloned form, so packing never changes a value.
+ * A batch the scan marked exact (exact-rows.ts) arrives marked.
  */
 import type { Batch } from '../../common/batch.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
@@ -19,6 +20,7 @@ import { fromCloneable, needsTagging, toCloneable } from './cloneable.ts';
 import { attachScaled, scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
 import { attachInt64Words } from '../../common/pgtypes/exact-int64-column.ts';
 import { numericOfUnscaled, numericOfUnscaledNumber } from '../read/arrow-fast-columns.ts';
+import { isExact, markExact } from './exact-rows.ts';
 
 export type PackedColumn =
   | { readonly kind: 'i32'; readonly values: Int32Array; readonly nulls: Uint8Array | null }
@@ -32,6 +34,8 @@ export type PackedColumn =
 export interface PackedBatch {
   readonly length: number;
   readonly columns: readonly PackedColumn[];
+  /** the batch was marked exact by the scan (exact-rows.ts): marked again on arrival */
+  readonly exact?: true;
 }
 
 const INT64_MIN = -(2n ** 63n);
@@ -159,8 +163,12 @@ function packColumn(col: readonly unknown[], n: number, t: IcebergType): PackedC
   return { kind: 'cloned', values: tagged ? col.map(toCloneable) : col, tagged };
 }
 
-/** Packs a batch whose columns have the given Iceberg types; `transfer` collects the buffers to move. */
-export function packBatch(b: Batch, types: readonly IcebergType[], transfer: ArrayBufferLike[]): PackedBatch {
+/**
+ * Packs a batch whose columns have the given Iceberg types; `transfer` collects the buffers to move. `exact`:
+ * whether its rows are marked exact (exact-rows.ts) — by default the batch's own mark; a caller that
+ * concatenated batches passes whether every piece was marked.
+ */
+export function packBatch(b: Batch, types: readonly IcebergType[], transfer: ArrayBufferLike[], exact = isExact(b)): PackedBatch {
   const columns = b.columns.map((c, k) => {
     const p = packColumn(c, b.length, types[k]!);
     if (p.kind !== 'cloned') {
@@ -169,7 +177,7 @@ export function packBatch(b: Batch, types: readonly IcebergType[], transfer: Arr
     }
     return p;
   });
-  return { length: b.length, columns };
+  return exact ? { length: b.length, columns, exact } : { length: b.length, columns };
 }
 
 function unpackColumn(p: PackedColumn, n: number): unknown[] {
@@ -203,5 +211,7 @@ function unpackColumn(p: PackedColumn, n: number): unknown[] {
 }
 
 export function unpackBatch(p: PackedBatch): Batch {
-  return { length: p.length, columns: p.columns.map((c) => unpackColumn(c, p.length)) };
+  const b: Batch = { length: p.length, columns: p.columns.map((c) => unpackColumn(c, p.length)) };
+  // the same rows as the worker's batch: its exact verdict holds here (a Filter above skips the judged conjuncts)
+  return p.exact === true ? markExact(b) : b;
 }

@@ -14,6 +14,7 @@ import { readFileScanTask, type FileScanTaskReadOptions } from '../read/file-sca
 import type { LateHistory } from '../read/late-materialization.ts';
 import { wireFilterFor } from './filter-wire.ts';
 import { packBatch, type PackedBatch } from './column-transfer.ts';
+import { isExact } from './exact-rows.ts';
 import { ioFromDescription } from './io-from-description.ts';
 import { compileRowFilter } from './row-filter.ts';
 import { isCanceled, requestTasks, type ReadMetrics, type ScanTaskRequest, type ScanTaskResult } from './scan-task.ts';
@@ -124,7 +125,8 @@ export default async function runScanTask(req: ScanTaskRequest | MergeTaskReques
     let pending: Batch[] = [];
     let pendingRows = 0;
     const flush = (): void => {
-      if (pendingRows > 0) out.push(packBatch(concatColumns(pending, types.length), types, transfer));
+      // the pieces' rows together: exact (exact-rows.ts) when every piece was
+      if (pendingRows > 0) out.push(packBatch(concatColumns(pending, types.length), types, transfer, pending.every(isExact)));
       pending = [];
       pendingRows = 0;
     };
