@@ -17,5 +17,6 @@ export interface TypedFile {
   readonly batches: readonly TypedFileBatch[];
 }
 
+/** on a worker thread `ipc` is a view of a buffer reused by the next call (read it before calling again) */
 export function typedFileIpc(task: TypedFile): { ipc: Uint8Array; bounds: TypedBounds[][] };
 export function typedFileBuffers(batches: readonly TypedFileBatch[]): ArrayBuffer[];

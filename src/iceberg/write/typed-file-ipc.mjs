@@ -3,7 +3,8 @@
 // the encode worker (parquet-encode.mjs): the thread that decodes COPY input only fills buffers and hands
 // them over (transferred, not copied); building Arrow, the bounds and the IPC copy happen here, next to the
 // Parquet encoding. Plain JS without TypeScript imports so a worker loads it without tsx.
-import { RecordBatch, Struct, Table, makeData, tableFromIPC, tableToIPC } from 'apache-arrow';
+import { isMainThread } from 'node:worker_threads';
+import { AsyncByteQueue, RecordBatch, RecordBatchStreamWriter, Struct, Table, makeData, tableFromIPC } from 'apache-arrow';
 import { typedBounds } from './typed-bounds.mjs';
 import { addColumnBuffers } from './column-buffers.mjs';
 
@@ -32,7 +33,48 @@ export function typedFileIpc(task) {
     const children = b.columns.map((c, i) => bufferData(schema.fields[i].type, c));
     return new RecordBatch(schema, makeData({ type, length: b.length, nullCount: 0, children }));
   });
-  return { ipc: tableToIPC(new Table(schema, batches), 'stream'), bounds };
+  return { ipc: streamBytes(new Table(schema, batches)), bounds };
+}
+
+/** the IPC writer's output kept as the chunks it writes (views of the column buffers, not copies) */
+class ChunkSink extends AsyncByteQueue {
+  chunks = [];
+  bytes = 0;
+
+  write(chunk) {
+    if (chunk.byteLength === 0) return;
+    this.chunks.push(chunk);
+    this.bytes += chunk.byteLength;
+  }
+}
+
+/**
+ * an encode thread's IPC stream buffer, reused file after file: on this VM the first touch of fresh memory costs
+ * ≈ 6 ms of CPU per MB (page faults), so a new 48 MiB buffer per file (tableToIPC's join) cost more than the
+ * copy into it. Kept for the thread's life (an idle encode thread ends after 30 s, parquet-encode-pool.ts); the
+ * main thread, which encodes only small or occasional files, makes a fresh one each time.
+ */
+let scratch = null;
+
+/** `table` as one IPC stream, in `scratch` on a worker thread (valid until the next call) */
+function streamBytes(table) {
+  const sink = new ChunkSink();
+  const writer = new RecordBatchStreamWriter();
+  writer.reset(sink);
+  writer.write(table);
+  writer.finish();
+  let out;
+  if (isMainThread) out = new Uint8Array(sink.bytes);
+  else {
+    if (scratch === null || scratch.byteLength < sink.bytes) scratch = new Uint8Array(Math.ceil(sink.bytes * 1.25));
+    out = scratch.subarray(0, sink.bytes);
+  }
+  let at = 0;
+  for (const c of sink.chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
 }
 
 /** the distinct ArrayBuffers behind a task's columns (what is transferred to the worker and back) */
