@@ -10,8 +10,9 @@
  * EvalPlanQual amounts to for a statement of its own. Bounded (`maxReruns`, env
  * LAKEGATE_AUTOCOMMIT_RERUNS, default 5) with jittered backoff after the first re-run; past the bound the
  * 40001 stands. A 23505 found at commit on a table that moved since the statement read it (iceberg/commit:
- * keyRaced — a concurrent INSERT of the key an ON CONFLICT / MERGE meant to insert) is re-run the same way:
- * the re-run sees the row and takes the conflict branch, as PostgreSQL's ON CONFLICT does.
+ * keyRaced — a concurrent INSERT of the key an ON CONFLICT meant to insert) is re-run the same way: the re-run
+ * sees the row and takes the conflict branch, as PostgreSQL's ON CONFLICT does (MERGE keeps its 23505, as
+ * PostgreSQL's). Only conflicts thrown before the catalog swap re-run (commit-turns.ts isUncommitted).
  * Inside a transaction block (BEGIN, an implicit multi-statement Query, a pipeline after its first write)
  * earlier statements saw the old rows, so the conflict stays 40001 (PostgreSQL's REPEATABLE READ answer).
  */
@@ -20,8 +21,9 @@ import type { BoundQuery } from '../sql/index.ts';
 import { executePlan, type ExecContext } from '../exec/index.ts';
 import { GatewayError } from '../common/errors.ts';
 import { SqlState } from '../common/sqlstate.ts';
-import { asTurnHolder, conflictTableOf, takeTurn } from '../iceberg/commit/commit-turns.ts';
+import { asTurnHolder, conflictTableOf, isUncommitted, takeTurn } from '../iceberg/commit/commit-turns.ts';
 import { keyRaced } from '../iceberg/commit/snapshot-commit.ts';
+import { nodeKind } from './ast.ts';
 
 /** the bound, and counters tests read to prove a race really happened */
 export const autocommitReruns = {
@@ -60,7 +62,7 @@ export function rerunOnConflict(session: RerunSession, bound: BoundQuery, ctx: E
   const first = executePlan(bound.plan, ctx);
   const iceberg = session.iceberg;
   if (session.tx.inBlock || iceberg === undefined) return first;
-  return rerunning(iceberg, ctx.signal, first, () => {
+  return rerunning(iceberg, ctx.signal, first, nodeKind(stmt.ast) === 'MergeStmt', () => {
     const again = session.bind(stmt.ast, stmt.paramTypes);
     // RETURNING's RowDescription may be out already: a re-bound statement with other columns cannot answer it
     if (!sameColumns(bound.columns, again.columns)) return null;
@@ -72,12 +74,18 @@ function sameColumns(a: BoundQuery['columns'], b: BoundQuery['columns']): boolea
   return a.length === b.length && a.every((c, i) => c.name === b[i]!.name && c.type.oid === b[i]!.type.oid && c.type.typmod === b[i]!.type.typmod);
 }
 
-function retryable(e: unknown): boolean {
-  if (!(e instanceof GatewayError)) return false;
-  return e.code === SqlState.serialization_failure || (e.code === SqlState.unique_violation && keyRaced(e));
+/**
+ * Only a conflict the row-delta commit threw before its catalog swap (isUncommitted): the same SQLSTATE after a
+ * swap that succeeded (the catalog refresh after the commit, RETURNING's nextval()) would apply the change twice.
+ * A raced 23505 re-runs INSERT … ON CONFLICT only: PostgreSQL's MERGE raises the unique violation rather than
+ * re-evaluating its MATCHED arms (MVCC docs, Read Committed).
+ */
+function retryable(e: unknown, isMerge: boolean): boolean {
+  if (!(e instanceof GatewayError) || !isUncommitted(e)) return false;
+  return e.code === SqlState.serialization_failure || (e.code === SqlState.unique_violation && !isMerge && keyRaced(e));
 }
 
-async function* rerunning(iceberg: NonNullable<RerunSession['iceberg']>, signal: AbortSignal, first: AsyncIterable<Batch>, rerun: () => AsyncIterable<Batch> | null): AsyncIterable<Batch> {
+async function* rerunning(iceberg: NonNullable<RerunSession['iceberg']>, signal: AbortSignal, first: AsyncIterable<Batch>, isMerge: boolean, rerun: () => AsyncIterable<Batch> | null): AsyncIterable<Batch> {
   let source = first;
   /** the table's turn, once a race was lost (commit-turns.ts); released when the statement's outcome is known */
   let turn: { readonly table: string; readonly release: () => void } | null = null;
@@ -93,7 +101,7 @@ async function* rerunning(iceberg: NonNullable<RerunSession['iceberg']>, signal:
         head = await (table === undefined ? current.next() : asTurnHolder(table, () => current.next()));
         break;
       } catch (e) {
-        if (!retryable(e) || signal.aborted) throw e;
+        if (!retryable(e, isMerge) || signal.aborted) throw e;
         if (n >= autocommitReruns.maxReruns) {
           autocommitReruns.exhausted++;
           throw e;

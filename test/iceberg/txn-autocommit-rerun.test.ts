@@ -158,6 +158,19 @@ describe('autocommit DML re-run on a moved table (READ COMMITTED)', () => {
     expect(await rowsOf(b, `SELECT id, v FROM ${keyed} ORDER BY id`)).toEqual([['1', '0'], ['5', '10']]);
   });
 
+  it('MERGE inserting a key a concurrent INSERT added is 23505, not re-run into its MATCHED arm (PostgreSQL\'s answer)', async () => {
+    const keyed = `${table}_pk`;
+    await a.query(`CREATE TABLE ${keyed} (id int4 PRIMARY KEY, v int4)`);
+    await a.query(`INSERT INTO ${keyed} VALUES (1, 0)`);
+    const before = autocommitReruns.reruns;
+    const slow = a.query(`MERGE INTO ${keyed} t USING (SELECT 5 AS id, 1 AS v, pg_sleep(0.3) AS z) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = t.v + s.v WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)`);
+    await new Promise((r) => setTimeout(r, 100));
+    await b.query(`INSERT INTO ${keyed} VALUES (5, 10)`);
+    await expect(slow).rejects.toMatchObject({ code: '23505', detail: 'Key (id)=(5) already exists.' });
+    expect(autocommitReruns.reruns - before).toBe(0);
+    expect(await rowsOf(b, `SELECT id, v FROM ${keyed} ORDER BY id`)).toEqual([['1', '0'], ['5', '10']]);
+  });
+
   it('v3: two DELETEs of different rows of one data file (one deletion vector each): the loser re-runs, one merged DV', async () => {
     const v3 = `${table}_v3`;
     await a.query(`CREATE TABLE ${v3} (id int8 NOT NULL, v int4) WITH (format_version = 3)`);

@@ -1,7 +1,8 @@
 /**
  * Two sessions adding one key at the same time through real `pg` clients: exactly one succeeds, the other
  * fails with 23505 (its commit re-validates the keys against the winner's files) — autocommit INSERT and COPY,
- * and transaction blocks (the later COMMIT is 40001). Deleted rows give their key back.
+ * and transaction blocks (the later COMMIT is 23505: its staged keys are looked up in the winner's files). Deleted
+ * rows give their key back.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,13 +69,13 @@ describe('concurrent writers of one key', () => {
     expect(await count('SELECT count(*) FROM r.t WHERE id >= 10000')).toBe(5000);
   });
 
-  it('two transaction blocks adding one key: the later COMMIT is 40001', async () => {
+  it('two transaction blocks adding one key: the later COMMIT is 23505', async () => {
     await a.query('BEGIN');
     await b.query('BEGIN');
     await a.query(`INSERT INTO r.t VALUES (30000, 'a')`);
     await b.query(`INSERT INTO r.t VALUES (30000, 'b')`);
     await a.query('COMMIT');
-    await expect(b.query('COMMIT')).rejects.toMatchObject({ code: '40001' });
+    await expect(b.query('COMMIT')).rejects.toMatchObject({ code: '23505', detail: 'Key (id)=(30000) already exists.' });
     expect(await count('SELECT count(*) FROM r.t WHERE id = 30000')).toBe(1);
   });
 

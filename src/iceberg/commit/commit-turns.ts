@@ -26,6 +26,22 @@ export function markConflictTable<E>(e: E, tableUuid: string): E {
   return e;
 }
 
+/**
+ * 40001s / 23505s a row-delta commit threw before its catalog swap (row-delta-commit.ts): only these may be re-run
+ * (engine/autocommit-retry.ts). The same codes can come after a swap that succeeded (the catalog refresh after the
+ * commit, RETURNING's nextval() writing the sequence store): re-running those would apply the change twice.
+ */
+const uncommitted = new WeakSet<object>();
+
+export function markUncommitted<E>(e: E): E {
+  if (typeof e === 'object' && e !== null) uncommitted.add(e);
+  return e;
+}
+
+export function isUncommitted(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && uncommitted.has(e);
+}
+
 export function conflictTableOf(e: unknown): string | undefined {
   return typeof e === 'object' && e !== null ? conflictTables.get(e) : undefined;
 }

@@ -39,7 +39,7 @@ import type { IcebergWriteIO } from '../write/write-io.ts';
 import { metadataDir } from './append-commit.ts';
 import { GatewayError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
-import { awaitTurn, markConflictTable } from './commit-turns.ts';
+import { awaitTurn, markConflictTable, markUncommitted } from './commit-turns.ts';
 import { commitSnapshot, markKeyRaced, serializationFailure, withCommitRetries } from './snapshot-commit.ts';
 
 /** a manifest written before the commit loop; its entries inherit the snapshot's sequence number */
@@ -174,8 +174,11 @@ export async function commitRowDelta(catalog: IcebergCatalog, io: IcebergWriteIO
   try {
     return await withCommitRetries((attempt) => commitAttempt(catalog, io, id, c, attempt, (u) => { uuid = u; }), c.maxRetries);
   } catch (e) {
-    // the table an autocommit re-run must take its turn on (engine/autocommit-retry.ts)
-    throw uuid !== null && e instanceof GatewayError && (e.code === SqlState.serialization_failure || e.code === SqlState.unique_violation) ? markConflictTable(e, uuid) : e;
+    // commitSnapshot's swap is an attempt's last step, so a conflict thrown here left nothing committed: an
+    // autocommit statement may re-run (engine/autocommit-retry.ts), taking its turn on the table
+    if (!(e instanceof GatewayError) || (e.code !== SqlState.serialization_failure && e.code !== SqlState.unique_violation)) throw e;
+    markUncommitted(e);
+    throw uuid !== null ? markConflictTable(e, uuid) : e;
   }
 }
 
