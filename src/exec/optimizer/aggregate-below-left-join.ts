@@ -23,21 +23,14 @@
 import { Oid, sqlType, type SqlType } from '../../common/pgtypes/oids.ts';
 import { getDefaultRegistry } from '../../functions/index.ts';
 import type { AggregateDef } from '../../functions/registry-types.ts';
-import { andOf, conjunctsOf, someExpr, transformExpr, type Aggregate, type AggregateExpr, type ColumnRefExpr, type Expr, type Join, type LogicalPlan } from '../../sql/index.ts';
+import { andOf, conjunctsOf, someExpr, type Aggregate, type AggregateExpr, type ColumnRefExpr, type Expr, type Join, type LogicalPlan } from '../../sql/index.ts';
 import type { OptimizerRule } from './optimizer-rule.ts';
-import { transformPlanDown } from './plan-rewrite.ts';
+import { rewriteAggregatesOnce, shiftColumns } from './plan-rewrite.ts';
 import { estimate } from './row-estimate.ts';
 
 export const aggregateBelowLeftJoin: OptimizerRule = {
   name: 'aggregate_below_left_join',
-  apply: (plan) => {
-    const made = new WeakSet<LogicalPlan>();
-    return transformPlanDown(plan, (p) => {
-      if (p.kind !== 'Aggregate' || made.has(p)) return null;
-      const r = aggregateBelowLeft(p, made);
-      return r;
-    });
-  },
+  apply: (plan) => rewriteAggregatesOnce(plan, aggregateBelowLeft),
 };
 
 /** key types whose `=` is the grouping's equality (no collation, no -0 / NaN) */
@@ -55,8 +48,6 @@ function columnsRead(e: Expr): number[] {
   return out;
 }
 
-const shift = (e: Expr, by: number): Expr =>
-  transformExpr(e, (x) => (x.kind === 'ColumnRef' && x.levelsUp === 0 ? { ...x, index: x.index + by } : undefined));
 
 /** count(x), numeric sum, min, max: plain calls over one argument whose partial results recombine exactly */
 function partialKind(a: AggregateExpr): 'count' | 'same' | null {
@@ -130,7 +121,7 @@ export function aggregateBelowLeft(agg: Aggregate, made?: WeakSet<LogicalPlan>):
   if (el === undefined || er === undefined || er.rows < 2 * el.rows) return null;
 
   // R grouped by the key: column 0 the key, then one partial per aggregate
-  const rIn: LogicalPlan = onR.length === 0 ? join.right : { kind: 'Filter', input: join.right, predicate: andOf(onR.map((c) => shift(c, -lw))), columns: join.right.columns };
+  const rIn: LogicalPlan = onR.length === 0 ? join.right : { kind: 'Filter', input: join.right, predicate: andOf(onR.map((c) => shiftColumns(c, -lw))), columns: join.right.columns };
   const keyRef: ColumnRefExpr = { ...key, index: key.index - lw };
   const partialCols = agg.aggregates.map((a, i) => ({ name: `partial${i}`, type: a.type }));
   const lower: Aggregate = {
@@ -138,7 +129,7 @@ export function aggregateBelowLeft(agg: Aggregate, made?: WeakSet<LogicalPlan>):
     input: rIn,
     groupKeys: [keyRef],
     groupingSets: null,
-    aggregates: agg.aggregates.map((a) => ({ ...a, args: [shift(a.args[0]!, -lw)] })),
+    aggregates: agg.aggregates.map((a) => ({ ...a, args: [shiftColumns(a.args[0]!, -lw)] })),
     columns: [{ name: key.name, type: key.type }, ...partialCols],
   };
   made?.add(lower);

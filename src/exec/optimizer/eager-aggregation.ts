@@ -22,20 +22,12 @@
 import { Oid } from '../../common/pgtypes/oids.ts';
 import { andOf, conjunctsOf, someExpr, transformExpr, type Aggregate, type AggregateExpr, type ColumnRefExpr, type Expr, type Join, type LogicalPlan } from '../../sql/index.ts';
 import type { OptimizerRule } from './optimizer-rule.ts';
-import { transformPlanDown } from './plan-rewrite.ts';
+import { rewriteAggregatesOnce } from './plan-rewrite.ts';
 import { estimate } from './row-estimate.ts';
 
 export const eagerAggregation: OptimizerRule = {
   name: 'eager_aggregation',
-  apply: (plan) => {
-    const made = new WeakSet<LogicalPlan>();
-    return transformPlanDown(plan, (p) => {
-      if (p.kind !== 'Aggregate' || made.has(p)) return null;
-      const r = eagerAggregate(p, made);
-      if (r !== null) made.add(r);
-      return r;
-    });
-  },
+  apply: (plan) => rewriteAggregatesOnce(plan, eagerAggregate),
 };
 
 interface Leaf {

@@ -3,7 +3,7 @@
  * children), and rewrite every node of a plan bottom-up — including the plans of subquery expressions, which
  * the executor runs through the same planner and so must be optimized as well.
  */
-import { planChildren, transformExpr, type Expr, type LogicalPlan, type PlanKind, type SortKeyExpr } from '../../sql/index.ts';
+import { planChildren, transformExpr, type Aggregate, type Expr, type LogicalPlan, type PlanKind, type SortKeyExpr } from '../../sql/index.ts';
 
 type WithKids<K extends PlanKind> = (p: Extract<LogicalPlan, { kind: K }>, k: readonly LogicalPlan[]) => LogicalPlan;
 
@@ -110,6 +110,26 @@ export function transformPlanDown(plan: LogicalPlan, fn: (p: LogicalPlan) => Log
   p = withChildren(p, planChildren(p).map((c) => transformPlanDown(c, fn)));
   if (hasSubquery(p)) p = mapNodeExprs(p, (e) => mapSubqueryPlans(e, (sp) => transformPlanDown(sp, fn)));
   return p;
+}
+
+/**
+ * transformPlanDown over Aggregate nodes, each rewritten at most once: transformPlanDown feeds a replacement to `fn`
+ * again, so the rewrite's result and the Aggregates it builds (added by `f` to `made`) are left alone instead of
+ * being rewritten until the row estimates happen to stop it.
+ */
+export function rewriteAggregatesOnce(plan: LogicalPlan, f: (agg: Aggregate, made: WeakSet<LogicalPlan>) => LogicalPlan | null): LogicalPlan {
+  const made = new WeakSet<LogicalPlan>();
+  return transformPlanDown(plan, (p) => {
+    if (p.kind !== 'Aggregate' || made.has(p)) return null;
+    const r = f(p, made);
+    if (r !== null) made.add(r);
+    return r;
+  });
+}
+
+/** `e` with this level's column references moved by `by` (callers checked `e` holds no subqueries) */
+export function shiftColumns(e: Expr, by: number): Expr {
+  return transformExpr(e, (x) => (x.kind === 'ColumnRef' && x.levelsUp === 0 ? { ...x, index: x.index + by } : undefined));
 }
 
 /** every plan node including subquery plans (for tests and EXPLAIN) */

@@ -14,9 +14,9 @@
  * right side is at most a quarter of the left; semi joins that will build their (small) left input stay.
  */
 import { Oid } from '../../common/pgtypes/oids.ts';
-import { conjunctsOf, someExpr, transformExpr, type Expr, type Join, type LogicalPlan, type OpExpr } from '../../sql/index.ts';
+import { conjunctsOf, someExpr, type Expr, type Join, type LogicalPlan, type OpExpr } from '../../sql/index.ts';
 import type { OptimizerRule } from './optimizer-rule.ts';
-import { transformPlanUp } from './plan-rewrite.ts';
+import { shiftColumns, transformPlanUp } from './plan-rewrite.ts';
 import { estimate } from './row-estimate.ts';
 
 export const semiJoinToDistinctInner: OptimizerRule = {
@@ -67,10 +67,6 @@ function keyPair(c: Expr, lw: number): KeyPair | null {
   return null;
 }
 
-/** renumbers this level's columns (the expressions were checked to hold no subqueries) */
-function shift(e: Expr, by: number): Expr {
-  return transformExpr(e, (x) => (x.kind === 'ColumnRef' && x.levelsUp === 0 ? { ...x, index: x.index + by } : undefined));
-}
 
 /** the inner join over the right input's distinct keys, or null when the rewrite does not apply or pay */
 export function rewrite(j: Join): LogicalPlan | null {
@@ -82,7 +78,7 @@ export function rewrite(j: Join): LogicalPlan | null {
   const r = estimate(j.right);
   if (l === undefined || r === undefined || l.rows < MIN_LEFT_ROWS || r.rows * MIN_RATIO > l.rows) return null;
   const keys = pairs as KeyPair[];
-  const keyExprs = keys.map((k) => shift(k.right, -lw));
+  const keyExprs = keys.map((k) => shiftColumns(k.right, -lw));
   const projected: LogicalPlan = {
     kind: 'Projection',
     input: j.right,
