@@ -9,7 +9,7 @@
  * writing or deleting a path closes its kept handle first.
  */
 import { randomBytes } from 'node:crypto';
-import { constants as fsConstants } from 'node:fs';
+import { constants as fsConstants, readSync } from 'node:fs';
 import { link, mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { checkObjectPath, type ObjectListing, type ObjectMeta, type ObjectStore, type PutBody } from './object-store.ts';
@@ -45,7 +45,8 @@ export class LocalFsStore implements ObjectStore {
       return await this.#handles.use(file, ({ fh, size }) => {
         opened = true;
         const start = Math.min(offset, size);
-        return readFully(fh, start, Math.min(length, size - start));
+        const n = Math.min(length, size - start);
+        return n <= SYNC_READ_MAX ? Promise.resolve(readFullySync(fh.fd, start, n)) : readFully(fh, start, n);
       });
     } catch (e) {
       if (opened) throw ioError('read', file, e);
@@ -185,6 +186,27 @@ export class LocalFsStore implements ObjectStore {
     }
     return full;
   }
+}
+
+/**
+ * Ranges up to this size are read with one synchronous pread on the kept handle's descriptor. An async
+ * FileHandle.read is a hop to libuv's thread pool and back (a request, a promise, a wakeup): measured 0.1–0.3 ms of
+ * CPU per read on a loaded 2-core machine against ~0.02 ms for readSync of the same 16–64 KiB from the page cache,
+ * and a scan of TPC-H's 84 lineitem files reads several hundred column chunks, footers and page indexes (q17 SF 0.2:
+ * ~13 % of each scan thread's CPU in `read`). Data files are immutable and usually cached; a cold range of at most
+ * 1 MiB blocks its thread about as long as a page-cache miss would delay the async read's result anyway.
+ */
+const SYNC_READ_MAX = 1 << 20;
+
+function readFullySync(fd: number, position: number, length: number): Uint8Array {
+  const buf = new Uint8Array(Math.max(0, length));
+  let done = 0;
+  while (done < buf.byteLength) {
+    const bytesRead = readSync(fd, buf, done, buf.byteLength - done, position + done);
+    if (bytesRead === 0) break; // file shrank under us; return what exists
+    done += bytesRead;
+  }
+  return done === buf.byteLength ? buf : buf.subarray(0, done);
 }
 
 async function readFully(fh: FileHandle, position: number, length: number): Promise<Uint8Array> {

@@ -34,6 +34,19 @@ describe('LocalFsStore ranged reads through kept handles', () => {
     expect(openUnder(root)).toBe(1);
   });
 
+  it('reads ranges up to 1 MiB synchronously and longer ones asynchronously: the same bytes, cut at the end', async () => {
+    const root = join(dir, 'ranges-sync');
+    const store = new LocalFsStore(root);
+    const bytes = new Uint8Array(3 << 20);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 2654435761) >>> 24;
+    await store.put('big.bin', bytes);
+    for (const [offset, length] of [[0, 1 << 20], [5, (1 << 20) + 1], [(3 << 20) - 100, 1 << 20], [(3 << 20) - 100, 2 << 20], [1 << 20, 3 << 20], [7, 0]] as const) {
+      const got = await store.getRange('big.bin', offset, length);
+      expect(Buffer.from(got).equals(Buffer.from(bytes.subarray(offset, offset + length))), `${offset} ${length}`).toBe(true);
+    }
+    expect(openUnder(root)).toBe(1);
+  });
+
   it('reads the new bytes after put replaces the file and fails as missing after delete', async () => {
     const root = join(dir, 'b');
     const store = new LocalFsStore(root);

@@ -10,6 +10,7 @@ import { Oid } from '../../common/pgtypes/oids.ts';
 import { elementTypeOf } from '../../common/pgtypes/registry.ts';
 import { isPgArray } from '../../common/pgtypes/values.ts';
 import type { Expr, PushedPredicate, PushedValue } from '../../sql/index.ts';
+import { pushedPrefixOf } from './pushed-prefix-of.ts';
 import { convertibleTypes, exactCompare, flipOp, PUSHABLE_TYPES, type CompareOp, type SessionConversions } from './exact-value.ts';
 
 const COMPARE_OPS: ReadonlySet<string> = new Set(['=', '<>', '<', '<=', '>', '>=']);
@@ -74,6 +75,8 @@ export function likePrefix(pattern: string): string {
 }
 
 export function pushedPredicateOf(e: Expr, width: number, session?: SessionConversions): PushedPredicate | null {
+  const prefix = pushedPrefixOf(e, width); // substring(col, 1, n) = / IN constants of n characters
+  if (prefix !== undefined) return prefix;
   switch (e.kind) {
     case 'BoolOp': {
       if (e.op === 'not') return null;

@@ -64,6 +64,23 @@ describe('string conjuncts on Arrow bytes', () => {
     }
   }
 
+  it('judges an OR of prefixes on one column in one pass: one- and two-byte prefixes (a flag table), longer, mixed', () => {
+    const or = (prefixes: readonly string[], pad: { padded?: true }): BoundPredicate =>
+      ({ kind: 'or', args: prefixes.map((prefix) => ({ kind: 'startsWith', fieldId: 1, type: STRING, prefix, ...pad })) });
+    const sets = [['AI', 'MA', 'Br', 'na'], ['A', 'M', ' '], ['AIR ', 'DELIVER', 'caf'], ['A', 'Br', 'AIR R', '日', 'é', '😀'], ['AI', 'AI'], ['\uFEFFA', 'A ']];
+    for (const padded of [false, true]) {
+      const pad = padded ? { padded: true as const } : {};
+      for (const prefixes of sets) {
+        for (const [data, n] of [[plain, N], [dict, N], [raw, 9]] as const) check(or(prefixes, pad), data, n);
+      }
+    }
+    // arms on two columns, or a prefix the bytes cannot judge: not one leaf (the arms are judged one by one, or not at all)
+    const two: BoundPredicate = { kind: 'or', args: [{ kind: 'startsWith', fieldId: 1, type: STRING, prefix: 'A' }, { kind: 'startsWith', fieldId: 2, type: STRING, prefix: 'B' }] };
+    expect(compileArrowSelect(two, new Map([[1, 0], [2, 1]]))!([plain, dict], N)?.rows).toEqual(
+      Array.from({ length: N }, (_v, r) => r).filter((r) => /^A/.test(word(r) ?? '') || /^B/.test(word(r) ?? '')));
+    expect(compileArrowSelect(or(['A', 'B\uFFFD'], {}), new Map([[1, 0]]))).toBeNull();
+  });
+
   it('agrees with the decoded strings on a BOM, invalid UTF-8 and empty values', () => {
     for (const padded of [false, true]) {
       const pad = padded ? { padded: true as const } : {};

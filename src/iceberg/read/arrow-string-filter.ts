@@ -127,8 +127,45 @@ function applyDictionary(d: Data, sel: Selection, matches: Uint8Array): void {
 export function stringLeaf(p: BoundPredicate, c: number): ArrowNode | null {
   if ((p.kind !== 'compare' && p.kind !== 'in' && p.kind !== 'startsWith') || p.type.name !== 'string') return null;
   const m = matcherOf(p);
-  if (m === null) return null;
-  const padded = p.padded === true;
+  return m === null ? null : leafOf(m, p.padded === true, c);
+}
+
+/**
+ * An OR of `col LIKE 'p%'` arms on one column (pushed-prefix-of.ts: TPC-H Q22's seven phone country codes) as one
+ * leaf: each value's first bytes looked up among the prefixes in one pass — a table of 65,536 flags for prefixes of
+ * up to two bytes — instead of one pass per arm and a union of their row lists. Null when the arms are not all
+ * prefixes of one string column with the same padding, or a prefix is not safe to compare as bytes.
+ */
+export function prefixSetLeaf(arms: readonly BoundPredicate[], c: number): ArrowNode | null {
+  const first = arms[0];
+  if (arms.length < 2 || first === undefined || first.kind !== 'startsWith' || first.type.name !== 'string') return null;
+  const prefixes: Uint8Array[] = [];
+  for (const a of arms) {
+    if (a.kind !== 'startsWith' || a.fieldId !== first.fieldId || a.type.name !== 'string' || a.padded !== first.padded || UNSAFE.test(a.prefix)) return null;
+    prefixes.push(encoder.encode(a.prefix));
+  }
+  if (prefixes.some((x) => x.length === 0)) return null;
+  return leafOf(prefixMatcher(prefixes), first.padded === true, c);
+}
+
+/** whether the value starts with one of `prefixes` (each one byte long at least: bound-predicate.ts drops empty ones) */
+function prefixMatcher(prefixes: readonly Uint8Array[]): Matcher {
+  const byLength = new Map<number, Uint8Array[]>();
+  for (const p of prefixes) byLength.set(p.length, [...(byLength.get(p.length) ?? []), p]);
+  const tests = [...byLength].map(([len, list]): Matcher => {
+    if (len > 2) {
+      const m = inMatcher(list);
+      return (bytes, a, b) => b - a >= len && m(bytes, a, a + len);
+    }
+    const flags = new Uint8Array(len === 1 ? 256 : 65536);
+    for (const p of list) flags[len === 1 ? p[0]! : (p[0]! << 8) | p[1]!] = 1;
+    return len === 1 ? (bytes, a, b) => b > a && flags[bytes[a]!] === 1 : (bytes, a, b) => b - a >= 2 && flags[(bytes[a]! << 8) | bytes[a + 1]!] === 1;
+  });
+  return tests.length === 1 ? tests[0]! : (bytes, a, b) => tests.some((t) => t(bytes, a, b));
+}
+
+/** the node judging matcher `m` on request `c`'s utf8 or dictionary<utf8> chunks */
+function leafOf(m: Matcher, padded: boolean, c: number): ArrowNode {
   // the entries' verdicts per dictionary (the batches of one column chunk share it): judged once
   const verdicts = new WeakMap<object, Uint8Array | null>();
   return (data, _length, sel) => {
