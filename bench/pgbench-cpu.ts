@@ -58,6 +58,73 @@ export function treeCpuSeconds(pid: number): number | null {
   return ticks / TICKS_PER_SECOND;
 }
 
+/** the pids of `pid`'s tree: itself and every live descendant */
+function treePids(pid: number): number[] {
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) out.push(...childrenOf(out[i]!));
+  return out;
+}
+
+/** context switches of one thread (/proc/<pid>/task/<tid>/status), or null when it is gone */
+function threadSwitches(pid: number, tid: string): { voluntary: number; involuntary: number } | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
+    const v = /^voluntary_ctxt_switches:\s+(\d+)/m.exec(text), n = /^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(text);
+    return v === null || n === null ? null : { voluntary: Number(v[1]), involuntary: Number(n[1]) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Context switches of every live thread of `pid`'s tree, by "pid/tid" (a run's count is the difference over the
+ * threads alive at both readings: switchesBetween). Involuntary switches per transaction tell a server that was
+ * preempted — its CPU time per transaction then includes refilling caches after the other tasks ran (2 server
+ * processes + pgbench's 2 threads on 2 cores) — from one that waited for work (voluntary: the event loop slept).
+ * Only for servers whose processes outlive the run (lakegate): PostgreSQL's backends exit with the connections.
+ */
+export function treeSwitches(pid: number): Map<string, { voluntary: number; involuntary: number }> | null {
+  const out = new Map<string, { voluntary: number; involuntary: number }>();
+  for (const p of treePids(pid)) {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${p}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      const s = threadSwitches(p, tid);
+      if (s !== null) out.set(`${p}/${tid}`, s);
+    }
+  }
+  return out.size === 0 ? null : out;
+}
+
+/** voluntary and involuntary switches between two treeSwitches readings, over the threads in both */
+export function switchesBetween(before: ReadonlyMap<string, { voluntary: number; involuntary: number }>, after: ReadonlyMap<string, { voluntary: number; involuntary: number }>): { voluntary: number; involuntary: number } {
+  let voluntary = 0, involuntary = 0;
+  for (const [key, a] of after) {
+    const b = before.get(key);
+    if (b === undefined) continue;
+    voluntary += a.voluntary - b.voluntary;
+    involuntary += a.involuntary - b.involuntary;
+  }
+  return { voluntary, involuntary };
+}
+
+/**
+ * CPU seconds of each process of `pid`'s tree that has a parent in the tree (lakegate's server processes under
+ * `--processes N`; none for one process), by pid: how evenly the connections' work split between them.
+ */
+export function childProcessCpuSeconds(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const c of childrenOf(pid)) {
+    const t = pidTimes(c);
+    if (t !== null) out.set(c, (t[0] + t[1]) / TICKS_PER_SECOND);
+  }
+  return out;
+}
+
 /** CPU seconds of this process's exited and reaped children (pgbench runs, once each has exited) */
 export function reapedChildrenCpuSeconds(): number | null {
   const t = pidTimes(process.pid);

@@ -14,8 +14,11 @@
  *   lookup   `SELECT v FROM bench_kv WHERE id = :id`     a parameterised one-row lookup on a 1 000-row table
  * Each case runs with -M simple / extended / prepared, after an unmeasured `--warmup` seconds of the same script
  * on every target (steady state: a second lakegate process otherwise spends its first seconds cold — JIT, caches
- * of a table another process created). Prints TPS per target and a markdown ratio table,
- * and writes bench/results/pgbench-<date>.json. PG_TEST_URL points the PostgreSQL side at an existing server.
+ * of a table another process created). Prints TPS per target and a markdown ratio table, the CPU µs per
+ * transaction of server and pgbench with the machine's idle share, and for lakegate targets the server's context
+ * switches per transaction (voluntary / involuntary: waiting for work vs preempted by the other tasks on a core)
+ * and each server process's share of the CPU (pgbench-cpu.ts); writes bench/results/pgbench-<date>.json.
+ * PG_TEST_URL points the PostgreSQL side at an existing server.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +29,7 @@ import pg from 'pg';
 import { startLakegate } from '../test/helpers/lakegate-server.ts';
 import { findPgBinDir, startPgCluster } from '../test/helpers/pg-cluster.ts';
 import { startScriptFlags } from './lib/start-flags.ts';
-import { listeningPid, machineTicks, reapedChildrenCpuSeconds, treeCpuSeconds } from './pgbench-cpu.ts';
+import { childProcessCpuSeconds, listeningPid, machineTicks, reapedChildrenCpuSeconds, switchesBetween, treeCpuSeconds, treeSwitches } from './pgbench-cpu.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -68,6 +71,11 @@ interface Run {
   pgbenchCpuUs?: number | null;
   /** share of the machine's CPU time left idle during the run (0 %: saturated, more server processes cannot help) */
   idlePct?: number | null;
+  /** the server's context switches per transaction, voluntary and involuntary (lakegate only: its processes outlive the run) */
+  serverVcsw?: number | null;
+  serverIvcsw?: number | null;
+  /** share of the server processes' CPU each took during the run, in % (lakegate-pN with N > 1) */
+  processSplit?: number[];
   error?: string;
 }
 
@@ -97,11 +105,11 @@ async function runPgbench(url: string, script: string, mode: string, duration = 
   const u = new URL(url);
   const argv = ['-n', '-c', args.clients, '-j', args.jobs, '-T', duration, '-M', mode, '-f', script, '-h', u.hostname, '-p', u.port, '-U', decodeURIComponent(u.username) || 'postgres', u.pathname.slice(1) || 'postgres'];
   const serverPid = listeningPid(Number(u.port));
-  const before = { server: serverPid === null ? null : treeCpuSeconds(serverPid), pgbench: reapedChildrenCpuSeconds(), machine: machineTicks() };
+  const before = { server: serverPid === null ? null : treeCpuSeconds(serverPid), pgbench: reapedChildrenCpuSeconds(), machine: machineTicks(), switches: serverPid === null ? null : treeSwitches(serverPid), processes: serverPid === null ? new Map<number, number>() : childProcessCpuSeconds(serverPid) };
   const r = await spawnAsync(pgbench, argv, (Number(duration) + 60) * 1000);
   // PostgreSQL's backends exit with pgbench's connections: their times reach the postmaster once it reaps them
   await new Promise((res) => setTimeout(res, 300));
-  const after = { server: serverPid === null ? null : treeCpuSeconds(serverPid), pgbench: reapedChildrenCpuSeconds(), machine: machineTicks() };
+  const after = { server: serverPid === null ? null : treeCpuSeconds(serverPid), pgbench: reapedChildrenCpuSeconds(), machine: machineTicks(), switches: serverPid === null ? null : treeSwitches(serverPid), processes: serverPid === null ? new Map<number, number>() : childProcessCpuSeconds(serverPid) };
   const out = r.out;
   const num = (re: RegExp): number | null => {
     const m = re.exec(out);
@@ -111,7 +119,11 @@ async function runPgbench(url: string, script: string, mode: string, duration = 
   const transactions = num(/number of transactions actually processed: (\d+)/);
   const perTxn = (a: number | null, b: number | null): number | null => (a === null || b === null || !transactions ? null : ((b - a) * 1e6) / transactions);
   const idlePct = before.machine === null || after.machine === null || after.machine.total === before.machine.total ? null : (100 * (after.machine.idle - before.machine.idle)) / (after.machine.total - before.machine.total);
-  const base = { tps, latencyMs: num(/latency average = ([\d.]+) ms/), transactions, failed: num(/number of failed transactions: (\d+)/), serverCpuUs: perTxn(before.server, after.server), pgbenchCpuUs: perTxn(before.pgbench, after.pgbench), idlePct };
+  const switches = before.switches === null || after.switches === null || !transactions ? null : switchesBetween(before.switches, after.switches);
+  const used = [...after.processes].map(([pid, sec]) => sec - (before.processes.get(pid) ?? sec));
+  const usedSum = used.reduce((a, b) => a + b, 0);
+  const processSplit = used.length > 1 && usedSum > 0 ? used.map((u) => Math.round((100 * u) / usedSum)) : [];
+  const base = { tps, latencyMs: num(/latency average = ([\d.]+) ms/), transactions, failed: num(/number of failed transactions: (\d+)/), serverCpuUs: perTxn(before.server, after.server), pgbenchCpuUs: perTxn(before.pgbench, after.pgbench), idlePct, serverVcsw: switches === null ? null : switches.voluntary / transactions!, serverIvcsw: switches === null ? null : switches.involuntary / transactions!, processSplit };
   if (r.status !== 0 || tps === null) return { ...base, error: out.trim().split('\n').slice(-3).join(' | ') || `exit ${r.status}` };
   return base;
 }
@@ -251,6 +263,24 @@ for (const c of caseNames) {
       return r === undefined ? 'n/a' : `${fmtUs(r.serverCpuUs)} / ${fmtUs(r.pgbenchCpuUs)}, ${r.idlePct === null || r.idlePct === undefined ? 'n/a' : `${r.idlePct.toFixed(0)} %`}`;
     });
     console.log(`| ${c} | ${m} | ${cells.join(' | ')} |`);
+  }
+}
+// preempted or waiting: a server whose CPU µs per transaction rose with few idle cycles left and many involuntary
+// switches paid for the other tasks on its core (cache refills), not for more work of its own
+const lgTargets = targets.filter((t) => t.startsWith('lakegate'));
+if (lgTargets.length > 0) {
+  const fmtCs = (n: number | null | undefined): string => (n === null || n === undefined ? 'n/a' : n.toFixed(2));
+  console.log(`\nServer context switches per transaction, voluntary / involuntary (/proc; pgbench's are not counted), and each server process's share of the server CPU:\n`);
+  console.log(`| case | mode | ${lgTargets.map((t) => `${t} vol / invol, split`).join(' | ')} |`);
+  console.log(`|---|---|${lgTargets.map(() => '---:').join('|')}|`);
+  for (const c of caseNames) {
+    for (const m of modes) {
+      const cells = lgTargets.map((t) => {
+        const r = find(t, c, m);
+        return r === undefined ? 'n/a' : `${fmtCs(r.serverVcsw)} / ${fmtCs(r.serverIvcsw)}${r.processSplit !== undefined && r.processSplit.length > 1 ? `, ${r.processSplit.join('/')} %` : ''}`;
+      });
+      console.log(`| ${c} | ${m} | ${cells.join(' | ')} |`);
+    }
   }
 }
 const shown = new Set<string>();
