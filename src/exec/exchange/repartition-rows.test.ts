@@ -34,6 +34,14 @@ describe('repartitionRows', () => {
     expect(seen.size).toBe(3000);
   });
 
+  it('one set: every row in input order, no key read (a serial aggregate\'s rows, partial/worker-rows.ts)', async () => {
+    const batches: Batch[] = [0, 1].map((b) => ({ length: 3, columns: [[b * 3, b * 3 + 1, null], ['x', 'y', 'z']] }));
+    const r = (await repartitionRows(source(batches), [() => { throw new Error('key read'); }], [Oid.int4], 1, () => false, []))!;
+    expect(r.rows).toBe(6);
+    expect(r.parts.length).toBe(1);
+    expect(r.parts[0]!.columns.map(unpackColumn)).toEqual([[0, 1, null, 3, 4, null], ['x', 'y', 'z', 'x', 'y', 'z']]);
+  });
+
   it('stops when canceled', async () => {
     const b: Batch = { length: 10, columns: [Array.from({ length: 10 }, (_x, i) => i)] };
     expect(await repartitionRows(source([b]), [(cols, i) => cols[0]![i]], [Oid.int4], 2, () => true, [])).toBeNull();

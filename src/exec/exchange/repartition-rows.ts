@@ -51,6 +51,14 @@ export async function repartitionRows(
   for await (const b of input.execute()) {
     if (canceled()) return null;
     const of = new Uint16Array(b.length);
+    if (parts === 1) {
+      // one set (a serial aggregate's narrowed rows, partial/worker-rows.ts): every row goes to it, no key is read
+      counts[0]! += b.length;
+      batches.push(b);
+      rowParts.push(of);
+      rows += b.length;
+      continue;
+    }
     for (let i = 0; i < b.length; i++) {
       if (i % CANCEL_CHECK_ROWS === CANCEL_CHECK_ROWS - 1 && canceled()) return null;
       for (let k = 0; k < keys.length; k++) kv[k] = keys[k]!(b.columns, i);

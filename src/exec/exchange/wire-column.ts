@@ -107,7 +107,9 @@ export function unpackColumn(w: WireColumn): unknown[] {
   const n = w.values.length;
   const out = new Array<unknown>(n);
   const nulls = w.nulls;
-  if (w.kind === 'f64' || w.kind === 'i64') for (let i = 0; i < n; i++) out[i] = w.values[i];
+  // one loop per array type: a loop over both would load elements polymorphically
+  if (w.kind === 'f64') { const v = w.values; for (let i = 0; i < n; i++) out[i] = v[i]; }
+  else if (w.kind === 'i64') { const v = w.values; for (let i = 0; i < n; i++) out[i] = v[i]; }
   else if (w.kind === 'bool') for (let i = 0; i < n; i++) out[i] = w.values[i] === 1;
   else for (let i = 0; i < n; i++) out[i] = numericOfUnscaled(w.values[i]!, w.scales[i]!);
   if (nulls !== null) for (let i = 0; i < n; i++) if (nulls[i] === 1) out[i] = null;

@@ -32,6 +32,8 @@ import { partitionedFinalAggregate, type PartitionedFinalStats } from '../exchan
 import { explainKb, noteExplainDetail, noteMemoryDetail } from '../memory/memory-explain.ts';
 import { AggregateMemory } from '../memory/aggregate-memory.ts';
 import { workerFlushBytes } from './worker-flush-bytes.ts';
+import { rowsFragment, workerRows } from './worker-rows.ts';
+import type { WireFragment } from './worker-fragment.ts';
 import { anyJudgedSerial, judgedSerial, rememberSerial, serialFallbackKey } from './serial-fallback-memo.ts';
 import type { SourceParallelScan } from '../../iceberg/parallel/source-parallel-scan.ts';
 import { scaledOnlyField } from '../../iceberg/read/arrow-fast-columns.ts';
@@ -97,7 +99,10 @@ export class PartialAggregateExec implements ExecOperator {
     const partitioned = (mode === 'partitioned' || mode === 'partitioned_rows') && this.plan.groupKeys.length > 0;
     // the key is made only when some aggregate was judged serial (small statements pay nothing)
     const memoKey = (): string => serialFallbackKey(source, fragment, filters);
-    if (!partitioned && anyJudgedSerial() && judgedSerial(memoKey())) {
+    // the workers still filter and narrow the rows of a serial aggregate when it pays (worker-rows.ts)
+    const rows = rowsFragment(this.plan, fragment);
+    const serialBefore = !partitioned && anyJudgedSerial() && judgedSerial(memoKey());
+    if (serialBefore && rows === null) {
       noteExplainDetail(this.env, this.plan, 'Final Aggregate: main thread, serial (partial states did not reduce the rows of an earlier run)');
       return yield* this.#onMainThread();
     }
@@ -115,12 +120,16 @@ export class PartialAggregateExec implements ExecOperator {
     this.env.instrument?.addScanMetrics(chain.scan, metrics);
     const memory = queryMemory(this.env);
     const request: FragmentRequest = { fragment, eval: wireEvalContext(ctx), flushBytes: workerFlushBytes(memory.limit, pool.scan.pool.size) };
+    if (serialBefore && rows !== null) {
+      noteExplainDetail(this.env, this.plan, 'Final Aggregate: main thread, serial over rows filtered in the workers (partial states did not reduce the rows of an earlier run)');
+      return yield* this.#overWorkerRows(pool, request, rows);
+    }
     if (partitioned) return yield* this.#partitioned(pool, request, mode === 'partitioned_rows');
     noteExplainDetail(this.env, this.plan, 'Final Aggregate: main thread');
     const mem = new AggregateMemory(memory.reserve('Finalize HashAggregate'), this.plan);
     const serial = { ran: false };
     try {
-      yield* this.#mergeOnMain(pool, request, mem, serial, memoKey);
+      yield* this.#mergeOnMain(pool, request, mem, serial, memoKey, rows);
     } finally {
       // a serial fallback noted its own HashAggregate's memory
       if (!serial.ran) noteMemoryDetail(this.env, this.plan, `Memory Usage: ${explainKb(mem.reservation.peak)}`);
@@ -129,7 +138,7 @@ export class PartialAggregateExec implements ExecOperator {
   }
 
   /** merges every task's partial groups here, in task order (partial-merge.ts); the groups count against the query's budget */
-  async *#mergeOnMain(pool: SourceParallelScan, request: FragmentRequest, mem: AggregateMemory, serial: { ran: boolean }, memoKey: () => string): AsyncIterable<Batch> {
+  async *#mergeOnMain(pool: SourceParallelScan, request: FragmentRequest, mem: AggregateMemory, serial: { ran: boolean }, memoKey: () => string, rows: WireFragment | null): AsyncIterable<Batch> {
     const { aggregates, groupKeys } = this.plan;
     const merged = new PartialMerge(request.fragment.keyOids, aggregates, this.env.ctx);
     const judged = { groups: 0, rows: 0, done: false };
@@ -144,10 +153,14 @@ export class PartialAggregateExec implements ExecOperator {
         if (judged.groups >= MIN_GROUPS_TO_JUDGE && judged.groups > MAX_GROUPS_PER_ROW * judged.rows) {
           // hardly any reduction (one group per order, say): shipping and merging every state costs more than
           // aggregating the rows here, so the workers are stopped (leaving this loop cancels them) and it runs serially
-          noteExplainDetail(this.env, this.plan, 'Final Aggregate: main thread, serial (partial states did not reduce the rows)');
           rememberSerial(memoKey());
           mem.release();
           serial.ran = true;
+          if (rows !== null) {
+            noteExplainDetail(this.env, this.plan, 'Final Aggregate: main thread, serial over rows filtered in the workers (partial states did not reduce the rows)');
+            return yield* this.#overWorkerRows(pool, request, rows);
+          }
+          noteExplainDetail(this.env, this.plan, 'Final Aggregate: main thread, serial (partial states did not reduce the rows)');
           return yield* this.#onMainThread();
         }
         judged.done = judged.rows >= JUDGE_ROWS;
@@ -192,6 +205,12 @@ export class PartialAggregateExec implements ExecOperator {
       noteExplainDetail(this.env, this.plan, `Final Aggregate: ${what} across ${parts} workers  Groups: ${stats.groups}  Largest Partition: ${stats.largest}`);
       if (stats.memory !== undefined) noteMemoryDetail(this.env, this.plan, `Memory Usage: ${explainKb(stats.memory)}`);
     }
+  }
+
+  /** the aggregate on this thread over the rows the workers filtered and narrowed (worker-rows.ts) */
+  #overWorkerRows(pool: SourceParallelScan, request: FragmentRequest, rows: WireFragment): AsyncIterable<Batch> {
+    const input: ExecOperator = { name: 'WorkerRows', children: [], execute: () => workerRows(pool, request, rows) };
+    return new HashAggregateExec(this.plan, input, this.env).execute();
   }
 
   #onMainThread(): AsyncIterable<Batch> {
