@@ -12,7 +12,9 @@
  * 40001 stands. A 23505 found at commit on a table that moved since the statement read it (iceberg/commit:
  * keyRaced — a concurrent INSERT of the key an ON CONFLICT meant to insert) is re-run the same way: the re-run
  * sees the row and takes the conflict branch, as PostgreSQL's ON CONFLICT does (MERGE keeps its 23505, as
- * PostgreSQL's). Only conflicts thrown before the catalog swap re-run (commit-turns.ts isUncommitted).
+ * PostgreSQL's). Only conflicts thrown before the catalog swap re-run (commit-turns.ts isUncommitted); the failed
+ * attempt's files are removed first (iceberg/commit/row-delta.ts discard). A cancel or statement_timeout while
+ * queued for the table's turn ends the statement with 57014 at once, nothing committed.
  * Inside a transaction block (BEGIN, an implicit multi-statement Query, a pipeline after its first write)
  * earlier statements saw the old rows, so the conflict stays 40001 (PostgreSQL's REPEATABLE READ answer).
  */
@@ -110,7 +112,7 @@ async function* rerunning(iceberg: NonNullable<RerunSession['iceberg']>, signal:
         if (n > 0) await sleep(Math.min(200, 5 * 2 ** n) * (0.5 + Math.random()));
         const table = conflictTableOf(e);
         // the first re-run waits only for the re-runs queued before it (PostgreSQL's waiter wakes at the winner's commit)
-        if (turn === null && table !== undefined) turn = { table, release: await takeTurn(table) };
+        if (turn === null && table !== undefined) turn = { table, release: await takeTurn(table, signal) };
         if (signal.aborted) throw e;
         // another process's (or a not yet refreshed) commit must be in the mirror before binding again
         await iceberg.refresh(true);

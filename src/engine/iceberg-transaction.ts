@@ -31,6 +31,7 @@ import { IcebergTableSource, loadTableMetadata, type IcebergIO, type IcebergWrit
 import { rebaseStagedSnapshots } from '../iceberg/commit/rebase-staged.ts';
 import { serializationFailure, withCommitRetries } from '../iceberg/commit/snapshot-commit.ts';
 import { catalogSwap, markSwapLost } from '../iceberg/commit/swap-retry.ts';
+import { markStagingCatalog } from '../iceberg/commit/commit-turns.ts';
 
 interface Staged {
   readonly id: TableIdentifier;
@@ -162,7 +163,8 @@ export class IcebergTransaction {
 
 /** the real catalog, except that commits stage in the transaction and loads see staged pointers */
 function stagingCatalog(real: IcebergCatalog, tx: IcebergTransaction): IcebergCatalog {
-  return {
+  // marked: a staged row delta publishes nothing, so it takes no commit turn (commit-turns.ts)
+  return markStagingCatalog({
     name: real.name,
     listNamespaces: (parent) => real.listNamespaces(parent),
     createNamespace: (ns, props) => real.createNamespace(ns, props),
@@ -182,5 +184,5 @@ function stagingCatalog(real: IcebergCatalog, tx: IcebergTransaction): IcebergCa
     renameTable: (from, to) => real.renameTable(from, to),
     commitTable: (id, expected, next) => tx.stage(id, expected, next),
     close: async () => {},
-  };
+  });
 }

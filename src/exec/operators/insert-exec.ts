@@ -1,6 +1,7 @@
 /**
  * InsertExec: streams the input rows (whole table rows) into WritableTableSource.insert after checking
- * NOT NULL (23502). Yields one batch with one int8 column `count` — or, with RETURNING, the returned rows.
+ * NOT NULL (23502). Yields one batch with one int8 column `count` — or, with RETURNING, the returned rows,
+ * computed as the rows stream into the write (before its commit), so an error in RETURNING commits nothing.
  */
 import type { Batch } from '../../common/batch.ts';
 import { pgError } from '../../common/errors.ts';
@@ -18,10 +19,11 @@ export class InsertExec implements ExecOperator {
   async *execute(): AsyncIterable<Batch> {
     const p = this.plan;
     const cols = p.table.columns;
-    const kept: Batch[] = [];
+    const returned: Batch[] = [];
     const env = this.env;
     const input = this.input;
     const rel = p.name.slice(p.name.indexOf('.') + 1);
+    const ret = p.returning === null ? null : compileAll(p.returning, env);
     async function* checked(): AsyncIterable<Batch> {
       for await (const b of input.execute()) {
         checkAbort(env);
@@ -34,19 +36,18 @@ export class InsertExec implements ExecOperator {
             }
           }
         });
-        if (p.returning !== null) kept.push(b);
+        if (ret !== null) {
+          await ret.prepare(b);
+          returned.push({ columns: ret.fns.map((f) => Array.from({ length: b.length }, (_, i) => f(b.columns, i))), length: b.length });
+        }
         yield b;
       }
     }
     const count = await p.table.insert(checked(), env.ctx.scan);
-    if (p.returning === null) {
+    if (ret === null) {
       yield { columns: [[BigInt(count)]], length: 1 };
       return;
     }
-    const { fns, prepare } = compileAll(p.returning, env);
-    for (const b of kept) {
-      await prepare(b);
-      yield { columns: fns.map((f) => Array.from({ length: b.length }, (_, i) => f(b.columns, i))), length: b.length };
-    }
+    yield* returned;
   }
 }

@@ -6,18 +6,20 @@
  * target row by its id, UPDATE and INSERT hand the new row to the delta; then one commit (deletes and appends
  * in one snapshot). A target row reached a second time is skipped (UPDATE / DELETE: once, with an arbitrary
  * one of its joined rows, as PostgreSQL) or, when a second action would change it, 21000 (MERGE).
- * Yields `[[count]]` or the RETURNING rows.
+ * Yields `[[count]]` or the RETURNING rows, computed before the commit (overwrite-exec.ts returningBatches: an
+ * error in RETURNING commits nothing) unless an UPDATE's RETURNING names a v3 system column the commit sets.
  */
 import type { Batch } from '../../common/batch.ts';
 import type { ColumnDef, RowDelta } from '../../catalog/table-source.ts';
 import { internalError, notSupported, pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { ModifyRows } from '../../sql/index.ts';
-import { BATCH_SIZE, checkAbort, type Env } from '../context.ts';
+import { checkAbort, type Env } from '../context.ts';
 import { asyncResult, compileAll, settleAsync, type RowFn } from '../expr/compile-expr.ts';
 import { rowsToBatch, tupleKey } from '../batch-util.ts';
 import type { ExecOperator } from '../operator.ts';
 import { RewriteRowDelta } from './rewrite-row-delta.ts';
+import { namesColumns, returningBatches } from './overwrite-exec.ts';
 
 interface CompiledAction {
   readonly matched: boolean;
@@ -119,25 +121,26 @@ export class ModifyRowsExec implements ExecOperator {
       }
       if (newRows.length > 0) await delta.insert(rowsToBatch(newRows, n), k === 0 ? undefined : rowsToBatch(oldSys, k));
     }
-    await delta.commit();
     if (p.returning === null) {
+      await delta.commit();
       yield { columns: [[BigInt(count)]], length: 1 };
       return;
     }
-    // an updated row's system columns (v3 _row_id kept, _last_updated_sequence_number the commit's)
-    if (p.command === 'update' && k > 0) {
+    const width = p.input.columns.length;
+    // an updated row's system columns (v3 _row_id kept, _last_updated_sequence_number the commit's) are known
+    // after the commit only: a RETURNING naming them runs then; any other runs first, so its error commits nothing
+    if (p.command === 'update' && k > 0 && namesColumns(p.returning, sysCol, sysCol + k)) {
+      await delta.commit();
       returned.forEach((row, i) => {
         const v = delta.updatedSystemValues?.(previous[i]!) ?? previous[i]!;
         for (let j = 0; j < k; j++) row[sysCol + j] = v[j];
       });
+      yield* await returningBatches(p.returning, env, returned, width);
+      return;
     }
-    const width = p.input.columns.length;
-    const ret = compileAll(p.returning, env);
-    for (let s = 0; s < returned.length; s += BATCH_SIZE) {
-      const b = rowsToBatch(returned.slice(s, s + BATCH_SIZE), width);
-      await ret.prepare(b);
-      yield { columns: ret.fns.map((f) => Array.from({ length: b.length }, (_, i) => f(b.columns, i))), length: b.length };
-    }
+    const out = await returningBatches(p.returning, env, returned, width);
+    await delta.commit();
+    yield* out;
   }
 
   /** the row delta of this statement: the table's row-level writer, or a rewrite of the whole table */

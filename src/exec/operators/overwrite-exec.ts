@@ -7,13 +7,16 @@
  * A row delta with system columns (Iceberg v3 row lineage) scans them after the table's columns: they are
  * passed up beside the row ids, handed to insert() with UPDATE's new rows (which keep their `_row_id`) and
  * given to RETURNING (the binder lets WHERE / SET / RETURNING name them).
+ * RETURNING is computed before the commit (into a buffer, yielded after it): an error in it fails the
+ * statement with nothing committed, as in PostgreSQL — except an UPDATE's RETURNING that names a v3 system
+ * column, whose `_last_updated_sequence_number` is the commit's and so known only after it.
  */
 import type { Batch } from '../../common/batch.ts';
 import type { ColumnDef, RowDelta, RowLevelWriter, TableSource, WritableTableSource } from '../../catalog/table-source.ts';
 import { Oid } from '../../common/pgtypes/oids.ts';
 import { notSupported, pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
-import type { Expr, LogicalPlan, Overwrite } from '../../sql/index.ts';
+import { someExpr, type Expr, type LogicalPlan, type Overwrite } from '../../sql/index.ts';
 import { BATCH_SIZE, checkAbort, type Env } from '../context.ts';
 import { compileAll } from '../expr/compile-expr.ts';
 import { rowsToBatch } from '../batch-util.ts';
@@ -52,13 +55,15 @@ export class OverwriteExec implements ExecOperator {
     async function* batches(): AsyncIterable<Batch> {
       for (let s = 0; s < all.length; s += BATCH_SIZE) yield rowsToBatch(all.slice(s, s + BATCH_SIZE), n);
     }
+    // RETURNING before the table changes: its error must leave the table as it was
+    const out = await this.result(affected);
     // a table that checks keys swaps its contents only when they hold (23505 leaves it as it was)
     if (p.table.replaceAll !== undefined) await p.table.replaceAll(batches(), this.env.ctx.scan);
     else {
       await p.table.truncate();
       await p.table.insert(batches(), this.env.ctx.scan);
     }
-    yield* this.result(affected);
+    yield* out;
   }
 
   /** UPDATE / DELETE through a row delta: delete affected rows by (file, position), insert new versions, one commit */
@@ -100,31 +105,51 @@ export class OverwriteExec implements ExecOperator {
       }
       if (newRows.length > 0) await delta.insert(rowsToBatch(newRows, n), k === 0 ? undefined : rowsToBatch(oldSys, k));
     }
-    await delta.commit();
     if (p.returning === null) {
+      await delta.commit();
       yield { columns: [[BigInt(count)]], length: 1 };
       return;
     }
-    if (p.op === 'update' && k > 0) {
-      affected.forEach((row, i) => row.push(...(delta.updatedSystemValues?.(previous[i]!) ?? previous[i]!)));
-    }
-    yield* this.result(affected, n + k);
-  }
-
-  /** `width`: the table's columns, then any system columns RETURNING may name */
-  private async *result(affected: unknown[][], width = this.plan.table.columns.length): AsyncIterable<Batch> {
-    const p = this.plan;
-    if (p.returning === null) {
-      yield { columns: [[BigInt(affected.length)]], length: 1 };
+    // an UPDATE's new system values (v3 lineage) come from the commit: only then can a RETURNING naming them run
+    const afterCommit = p.op === 'update' && k > 0 && namesColumns(p.returning, n, n + k);
+    if (!afterCommit && p.op === 'update' && k > 0) affected.forEach((row, i) => row.push(...previous[i]!));
+    const early = afterCommit ? null : await this.result(affected, n + k);
+    await delta.commit();
+    if (early !== null) {
+      yield* early;
       return;
     }
-    const { fns, prepare } = compileAll(p.returning, this.env);
-    for (let s = 0; s < affected.length; s += BATCH_SIZE) {
-      const b = rowsToBatch(affected.slice(s, s + BATCH_SIZE), width);
-      await prepare(b);
-      yield { columns: fns.map((f) => Array.from({ length: b.length }, (_, i) => f(b.columns, i))), length: b.length };
-    }
+    affected.forEach((row, i) => row.push(...(delta.updatedSystemValues?.(previous[i]!) ?? previous[i]!)));
+    yield* await this.result(affected, n + k);
   }
+
+  /** the count or the RETURNING rows, computed now; `width`: the table's columns, then any system columns RETURNING may name */
+  private async result(affected: unknown[][], width = this.plan.table.columns.length): Promise<Batch[]> {
+    const p = this.plan;
+    if (p.returning === null) return [{ columns: [[BigInt(affected.length)]], length: 1 }];
+    return returningBatches(p.returning, this.env, affected, width);
+  }
+}
+
+/**
+ * RETURNING over `rows` (each `width` wide), computed into batches before the statement commits, so that an
+ * error in it (`RETURNING 1/(v-2)`) commits nothing (also ModifyRowsExec's)
+ */
+export async function returningBatches(returning: readonly Expr[], env: Env, rows: readonly unknown[][], width: number): Promise<Batch[]> {
+  const { fns, prepare } = compileAll(returning, env);
+  const out: Batch[] = [];
+  for (let s = 0; s < rows.length; s += BATCH_SIZE) {
+    checkAbort(env);
+    const b = rowsToBatch(rows.slice(s, s + BATCH_SIZE), width);
+    await prepare(b);
+    out.push({ columns: fns.map((f) => Array.from({ length: b.length }, (_, i) => f(b.columns, i))), length: b.length });
+  }
+  return out;
+}
+
+/** whether one of `exprs` reads a column of this row in [from, to) (v3 system columns after the table's) */
+export function namesColumns(exprs: readonly Expr[], from: number, to: number): boolean {
+  return exprs.some((e) => someExpr(e, (x) => x.kind === 'ColumnRef' && x.levelsUp === 0 && x.index >= from && x.index < to));
 }
 
 function checkNotNull(cols: readonly ColumnDef[], row: readonly unknown[], rel: string): void {

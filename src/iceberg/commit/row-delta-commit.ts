@@ -39,7 +39,7 @@ import type { IcebergWriteIO } from '../write/write-io.ts';
 import { metadataDir } from './append-commit.ts';
 import { GatewayError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
-import { awaitTurn, markConflictTable, markUncommitted } from './commit-turns.ts';
+import { awaitTurn, isStagingCatalog, markConflictTable, markUncommitted } from './commit-turns.ts';
 import { commitSnapshot, markKeyRaced, serializationFailure, withCommitRetries } from './snapshot-commit.ts';
 
 /** a manifest written before the commit loop; its entries inherit the snapshot's sequence number */
@@ -79,6 +79,8 @@ export interface RowDeltaChanges {
    * (PRIMARY KEY / UNIQUE of the new rows: keys/key-check.ts); its error fails the commit
    */
   readonly validate?: (md: TableMetadata) => Promise<void>;
+  /** the statement's abort signal: a cancel ends a wait for the table's turn (commit-turns.ts) with 57014 */
+  readonly signal?: AbortSignal;
 }
 
 /** identity of a delete-file entry: a Puffin file holds the DVs of many data files, one blob each */
@@ -176,7 +178,10 @@ export async function commitRowDelta(catalog: IcebergCatalog, io: IcebergWriteIO
   } catch (e) {
     // commitSnapshot's swap is an attempt's last step, so a conflict thrown here left nothing committed: an
     // autocommit statement may re-run (engine/autocommit-retry.ts), taking its turn on the table
-    if (!(e instanceof GatewayError) || (e.code !== SqlState.serialization_failure && e.code !== SqlState.unique_violation)) throw e;
+    if (!(e instanceof GatewayError)) throw e;
+    // a cancel is thrown only while waiting for the turn, before anything was written to the catalog
+    if (e.code === SqlState.query_canceled) throw markUncommitted(e);
+    if (e.code !== SqlState.serialization_failure && e.code !== SqlState.unique_violation) throw e;
     markUncommitted(e);
     throw uuid !== null ? markConflictTable(e, uuid) : e;
   }
@@ -187,8 +192,9 @@ async function commitAttempt(catalog: IcebergCatalog, io: IcebergWriteIO, id: Ta
   let md = await loadTableMetadata(io, base.metadataLocation);
   if (md.tableUuid !== null) {
     seen(md.tableUuid);
-    // a re-running statement holds the table (commit-turns.ts): let it commit first, then read what it left
-    if (await awaitTurn(md.tableUuid)) {
+    // a re-running statement holds the table (commit-turns.ts): let it commit first, then read what it left;
+    // a write staged in a transaction block publishes nothing now, so it does not wait
+    if (!isStagingCatalog(catalog) && await awaitTurn(md.tableUuid, c.signal)) {
       base = await catalog.loadTableLocation(id);
       md = await loadTableMetadata(io, base.metadataLocation);
     }

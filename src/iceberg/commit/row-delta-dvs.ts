@@ -34,6 +34,8 @@ export interface WrittenDvs {
   readonly manifests: AddedManifest[];
   /** DVs replaced by the new ones (their manifest entries are to be removed) */
   readonly replaced: DataFile[];
+  /** the Puffin file written (removed again when the commit fails before its swap) */
+  readonly file: string;
 }
 
 /** the deletion vector a scan task applies, if any (planScan makes it the task's only position delete) */
@@ -89,5 +91,5 @@ export async function writeDeletionVectors(
       partitions: fieldSummaries(s.partitioning, s.tuples),
     });
   }
-  return { manifests, replaced };
+  return { manifests, replaced, file: puffinPath };
 }

@@ -42,6 +42,9 @@ import { lineageColumnsOf, updatedLineage, updatedLineageValues } from '../linea
 import { dataLocation, openDataWriter, type IcebergTableWriter, type OpenDataWriter } from './table-writer.ts';
 import { KeyCheck } from '../keys/key-check.ts';
 import { GatewayError } from '../../common/errors.ts';
+import { isUncommitted, markConflictTable, markUncommitted } from './commit-turns.ts';
+import { markKeyRaced } from './snapshot-commit.ts';
+import { loadTableMetadata } from '../spec/metadata-file.ts';
 
 /** the table a row delta reads: one pinned snapshot (IcebergTableSource satisfies it) */
 export interface RowDeltaTable {
@@ -100,6 +103,10 @@ export class IcebergRowDelta implements RowDelta {
   private keys: KeyCheck | null | undefined = undefined;
   /** the committed snapshot's sequence number (after commit) */
   private sequenceNumber: bigint | null = null;
+  /** the statement's abort signal (from scan()): a cancel ends the wait for a commit turn */
+  private signal: AbortSignal | undefined;
+  /** delete files and manifests commit() wrote: removed with the new rows' files when the commit fails before its swap */
+  private readonly written: string[] = [];
 
   constructor(private readonly writer: IcebergTableWriter, private readonly table: RowDeltaTable, private readonly op: 'update' | 'delete') {
     // v1 has no delete files or sequence numbers
@@ -116,6 +123,7 @@ export class IcebergRowDelta implements RowDelta {
    */
   async *scan(ctx: Pick<ScanContext, 'signal' | 'filters' | 'metrics'>): AsyncIterable<Batch> {
     const t = this.table;
+    this.signal = ctx.signal;
     const filters = ctx.filters !== undefined && ctx.filters.length > 0 ? ctx.filters : undefined;
     const plan = await t.planFiles(filters);
     const metrics = ctx.metrics;
@@ -198,6 +206,7 @@ export class IcebergRowDelta implements RowDelta {
     const bySpec = new Map<number, { partitioning: ManifestPartitioning; files: (DataFileInfo & { partition: readonly unknown[]; referenced: string | null; paths: string[] })[] }>();
     for (const g of groups.values()) {
       const info = await this.writePositionDeletes(g);
+      this.written.push(info.path);
       let s = bySpec.get(g.partitioning.specId);
       if (s === undefined) bySpec.set(g.partitioning.specId, (s = { partitioning: g.partitioning, files: [] }));
       s.files.push({ ...info, partition: g.tuple, referenced: g.files.length === 1 ? g.files[0]!.filePath : null, paths: g.files.map((f) => f.filePath).sort() });
@@ -205,6 +214,7 @@ export class IcebergRowDelta implements RowDelta {
     }
     if (dvRows.length > 0) {
       const dvs = await writeDeletionVectors(this.writer.io, t.metadata, t.schema, this.deletes!, dvRows, dir, bump);
+      this.written.push(dvs.file, ...dvs.manifests.map((m) => m.path));
       added.push(...dvs.manifests);
       for (const d of dvs.replaced) removedDeletes.set(dvKey(d), d);
     }
@@ -213,6 +223,7 @@ export class IcebergRowDelta implements RowDelta {
         status: 1, snapshotId: null, sequenceNumber: null, fileSequenceNumber: null, dataFile: withFullPathBounds(newFileRecord(f, s.partitioning, 1, f.referenced), f.paths),
       })));
       const path = `${dir}/${randomUUID()}-m0.avro`;
+      this.written.push(path);
       await this.writer.io.write(path, bytes);
       added.push({
         path, length: BigInt(bytes.byteLength), specId, content: 1, filesCount: s.files.length,
@@ -224,6 +235,7 @@ export class IcebergRowDelta implements RowDelta {
     if (written.length > 0 && dataPart !== null) {
       const bytes = writeDataManifest(t.schema, written, dataPart, t.metadata.formatVersion);
       const path = `${dir}/${randomUUID()}-m0.avro`;
+      this.written.push(path);
       await this.writer.io.write(path, bytes);
       const rows = written.reduce((n, f) => n + BigInt(f.recordCount), 0n);
       added.push({ path, length: BigInt(bytes.byteLength), specId: dataPart.specId, content: 0, filesCount: written.length, rowsCount: rows, partitions: fieldSummaries(dataPart, written.map((f) => f.partition ?? [])) });
@@ -239,13 +251,22 @@ export class IcebergRowDelta implements RowDelta {
         ...(this.writer.maxRetries === undefined ? {} : { maxRetries: this.writer.maxRetries }),
         // the rows this statement deletes do not hold their keys any more
         ...(keys === null ? {} : { validate: (md: TableMetadata) => keys.validate(md, { deleted: this.deleted }) }),
+        ...(this.signal === undefined ? {} : { signal: this.signal }),
       });
     } catch (e) {
-      // a key violation: the new rows' files were never committed
-      if (e instanceof GatewayError && e.code === SqlState.unique_violation) await this.newRows?.files.abort();
+      // a key violation, a lost race (the statement may re-run: engine/autocommit-retry.ts), a cancel while
+      // waiting for the turn: nothing of this attempt was committed, so its files are not left as orphans
+      if (isUncommitted(e)) await this.discard();
       throw e;
     }
     await this.writer.afterCommit?.();
+  }
+
+  /** removes every file this statement wrote (none is referenced by a snapshot: the commit failed before its swap) */
+  private async discard(): Promise<void> {
+    await this.newRows?.files.abort();
+    const del = this.writer.io.delete?.bind(this.writer.io);
+    if (del !== undefined) await Promise.allSettled(this.written.splice(0).map((p) => del(p)));
   }
 
   /** commit() on a table without a snapshot: the new rows as one append (keys validated as an INSERT's) */
@@ -259,10 +280,30 @@ export class IcebergRowDelta implements RowDelta {
       });
       this.sequenceNumber = r?.sequenceNumber ?? null;
     } catch (e) {
-      if (e instanceof GatewayError && e.code === SqlState.unique_violation) await this.newRows?.files.abort();
-      throw e;
+      throw await this.appendFailed(e);
     }
     await this.writer.afterCommit?.();
+  }
+
+  /**
+   * an append onto an empty table that failed: a 23505 or 40001 came before the catalog swap (the new rows' files are
+   * removed). A table that gained a snapshot meanwhile is the race of the row delta's own commit (a concurrent
+   * INSERT of the key ON CONFLICT meant to insert): marked as commitRowDelta marks it, so an autocommit statement
+   * re-runs and takes its conflict branch
+   */
+  private async appendFailed(e: unknown): Promise<unknown> {
+    if (!(e instanceof GatewayError) || (e.code !== SqlState.unique_violation && e.code !== SqlState.serialization_failure)) return e;
+    await this.discard();
+    markUncommitted(e);
+    const uuid = this.table.metadata.tableUuid;
+    if (e.code === SqlState.unique_violation && await this.tableMoved()) markKeyRaced(e);
+    return uuid === null ? e : markConflictTable(e, uuid);
+  }
+
+  /** whether the table this statement read without a snapshot has one now */
+  private async tableMoved(): Promise<boolean> {
+    const { metadataLocation } = await this.writer.catalog.loadTableLocation(this.writer.id);
+    return (await loadTableMetadata(this.writer.io, metadataLocation)).currentSnapshotId !== null;
   }
 
   /**

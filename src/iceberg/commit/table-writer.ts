@@ -90,8 +90,9 @@ export async function insertIntoIcebergTable(writer: IcebergTableWriter, md: Tab
       ...(keys === null ? {} : { validate: (current: TableMetadata) => keys.validate(current) }),
     });
   } catch (e) {
-    // a key violation: the statement's files were never committed
-    if (e instanceof GatewayError && e.code === SqlState.unique_violation) await files.abort();
+    // a key violation, or every attempt lost its race (appendDataFiles throws both before a swap that took
+    // effect): the statement's files were never committed
+    if (e instanceof GatewayError && (e.code === SqlState.unique_violation || e.code === SqlState.serialization_failure)) await files.abort();
     throw e;
   }
   if (result !== null) await writer.afterCommit?.();
