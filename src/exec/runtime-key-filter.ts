@@ -16,9 +16,10 @@
  */
 import type { Batch } from '../common/batch.ts';
 import { arrayTypeOf } from '../common/pgtypes/registry.ts';
-import { pgArray } from '../common/pgtypes/values.ts';
+import { isPgArray, pgArray } from '../common/pgtypes/values.ts';
 import { Oid } from '../common/pgtypes/oids.ts';
-import type { ColumnRefExpr, Expr, Join, LogicalPlan, OpExpr } from '../sql/index.ts';
+import type { ColumnRefExpr, Expr, Join, LogicalPlan, OpExpr, PushedPredicate } from '../sql/index.ts';
+import { markIntKeyList } from '../iceberg/scan/int-key-list.ts';
 import type { Env } from './context.ts';
 import type { ExecOperator } from './operator.ts';
 import type { Instrumentation } from './instrumentation.ts';
@@ -172,7 +173,7 @@ function keyFilterOf(right: LogicalPlan, keyIndex: number, eq: OpExpr, count: nu
     const ref: ColumnRefExpr = { kind: 'ColumnRef', index: c, levelsUp: 0, type: col.type, name: col.name };
     const predicate = keyPredicate(ref, eq, values);
     if (predicate === null) return null;
-    const pushed = scanFilter ? pushedPredicateOf(predicate, p.columns.length) : null;
+    const pushed = scanFilter ? scanKeyPredicate(predicate, c, col.type.oid, p.columns.length) : null;
     const input: LogicalPlan = pushed === null || p.kind !== 'TableScan' ? p : made({ ...p, filters: [...(p.filters ?? []), pushed] }, p);
     if (!throughAggregate) return input === p ? null : input;
     const filter: LogicalPlan = { kind: 'Filter', input, predicate, columns: p.columns };
@@ -193,6 +194,26 @@ function keyPredicate(ref: ColumnRefExpr, eq: OpExpr, values: readonly unknown[]
   }
   const eqs: Expr[] = values.map((v) => ({ ...eq, left: ref, right: { kind: 'Literal', value: v, type: ref.type } }));
   return eqs.length === 1 ? eqs[0]! : { kind: 'BoolOp', op: 'or', args: eqs, type: eq.type };
+}
+
+/**
+ * shorter lists keep the per-value form: they cost little, and a main-thread Filter above the scan may still skip
+ * them on batches the scan judged exactly (operators/scan-judged-filter.ts offers lists of up to 64 values)
+ */
+const MIN_KEY_LIST = 64;
+
+/**
+ * the scan's pushed form of the key predicate. Integer keys of the column's own type (the join's `=` is between
+ * two operands of it) are exactly the values pushedPredicateOf would make, one literal node and one exactness
+ * check per key: they go in as the one array literal instead, marked as an integer key list that resolving,
+ * binding and the plan cache pass on whole (iceberg/scan/int-key-list.ts)
+ */
+function scanKeyPredicate(predicate: Expr, column: number, typeOid: number, width: number): PushedPredicate | null {
+  const list = predicate.kind === 'ScalarArrayOp' ? predicate.op.right : null;
+  if (list !== null && list.kind === 'Literal' && INT_KEY_OIDS.has(typeOid) && isPgArray(list.value) && list.value.values.length > MIN_KEY_LIST && markIntKeyList(list.value.values)) {
+    return { kind: 'in', column, values: list };
+  }
+  return pushedPredicateOf(predicate, width);
 }
 
 /** an Instrumentation that counts rewritten nodes under the nodes they replace (the inserted Filter: not at all) */

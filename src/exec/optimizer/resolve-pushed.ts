@@ -8,6 +8,7 @@ import { Oid } from '../../common/pgtypes/oids.ts';
 import { isPgArray } from '../../common/pgtypes/values.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import type { PushedPredicate, PushedValue, TableScan } from '../../sql/index.ts';
+import { intKeyListRepr } from '../../iceberg/scan/int-key-list.ts';
 
 function valueOf(v: PushedValue, params: readonly unknown[]): unknown {
   const x = v.kind === 'Literal' ? v.value : params[v.index];
@@ -32,6 +33,8 @@ export function resolvePredicate(p: PushedPredicate, params: readonly unknown[])
       else {
         const arr = valueOf(p.values as PushedValue, params);
         if (!isPgArray(arr)) return null;
+        // a runtime key filter's key list (no NULLs, int-key-list.ts) goes on as the same array
+        if (intKeyListRepr(arr.values) !== undefined) return { kind: 'in', column: p.column, values: arr.values };
         values = [...arr.values];
       }
       return { kind: 'in', column: p.column, values: values.filter((v) => v !== null) };

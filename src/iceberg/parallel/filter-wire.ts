@@ -8,6 +8,7 @@
  * task of the scan.
  */
 import type { BoundPredicate } from '../scan/bound-predicate.ts';
+import { intKeyListRepr } from '../scan/int-key-list.ts';
 import { fromCloneable, toCloneable } from './cloneable.ts';
 
 /** shorter lists travel as they are */
@@ -33,6 +34,10 @@ function pack(b: BoundPredicate): unknown {
     case 'in': {
       const v = b.values;
       if (v.length < MIN_PACKED) return b;
+      // a runtime key filter's list is known to be integers of one representation (scan/int-key-list.ts): no checks
+      const repr = intKeyListRepr(v);
+      if (repr === 'number') return { ...b, values: { $inF64: Float64Array.from(v as readonly number[]) } satisfies PackedIn };
+      if (repr === 'bigint') return { ...b, values: { $inI64: BigInt64Array.from(v as readonly bigint[]) } satisfies PackedIn };
       if (v.every((x) => typeof x === 'number' && Number.isInteger(x))) return { ...b, values: { $inF64: Float64Array.from(v as readonly number[]) } satisfies PackedIn };
       if (v.every((x) => typeof x === 'bigint' && x >= INT64_MIN && x <= INT64_MAX)) return { ...b, values: { $inI64: BigInt64Array.from(v as readonly bigint[]) } satisfies PackedIn };
       return b;

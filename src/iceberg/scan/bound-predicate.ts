@@ -13,6 +13,7 @@ import type { ScanPredicate } from '../../catalog/table-source.ts';
 import type { NestedField, PrimitiveType } from '../spec/schema.ts';
 import { compareStrings } from '../write/column-metrics.ts';
 import { compareBytes } from '../write/single-value-bytes.ts';
+import { intKeyListDigest, intKeyListRepr } from './int-key-list.ts';
 
 export type CompareOp = '=' | '<>' | '<' | '<=' | '>' | '>=';
 
@@ -168,6 +169,9 @@ function bindOne(q: ScanPredicate, columns: readonly BindColumn[], rows: boolean
       return value === undefined ? TRUE : { kind: 'compare', op: p.op, fieldId, type, value };
     }
     case 'in': {
+      // a runtime key filter's integer keys are already int's / long's JS values (int-key-list.ts): the same array
+      const repr = intKeyListRepr(p.values);
+      if (repr !== undefined && (repr === 'number' ? type.name === 'int' : type.name === 'long')) return { kind: 'in', fieldId, type, values: p.values };
       const values: unknown[] = [];
       for (const v of p.values) {
         if (v === null || v === undefined) continue; // x IN (NULL, …) matches no row through the NULL
@@ -189,9 +193,10 @@ export function referencedFieldIds(b: BoundPredicate, out = new Set<number>()): 
   return out;
 }
 
-/** stable text of a predicate (plan cache key) */
+/** stable text of a predicate (plan cache key); a runtime key filter's key list by its digest (int-key-list.ts) */
 export function predicateKey(b: BoundPredicate): string {
   return JSON.stringify(b, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n`
+    : Array.isArray(v) && intKeyListRepr(v) !== undefined ? intKeyListDigest(v)
     : v instanceof Uint8Array ? `x${Buffer.from(v).toString('hex')}`
     : Numeric.isNumeric(v) ? `num:${v.toString()}` : v));
 }

@@ -13,8 +13,11 @@ export type PushedValue = LiteralExpr | ParamExpr;
 export type PushedPredicate =
   | { readonly kind: 'compare'; readonly op: '=' | '<>' | '<' | '<=' | '>' | '>='; readonly column: number; readonly value: PushedValue }
   | { readonly kind: 'isNull' | 'isNotNull'; readonly column: number }
-  /** `values` a list of constants / params, or one array-valued param (`col = ANY($1)`) */
-  | { readonly kind: 'in'; readonly column: number; readonly values: readonly PushedValue[] | ParamExpr }
+  /**
+   * `values` a list of constants / params, or one array-valued param (`col = ANY($1)`) or array literal (a
+   * runtime key filter's keys, exec/runtime-key-filter.ts: one node, not one per key)
+   */
+  | { readonly kind: 'in'; readonly column: number; readonly values: readonly PushedValue[] | PushedValue }
   | { readonly kind: 'startsWith'; readonly column: number; readonly prefix: string }
   | { readonly kind: 'and' | 'or'; readonly args: readonly PushedPredicate[] };
 
