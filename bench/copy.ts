@@ -137,6 +137,8 @@ interface Result {
   files?: number;
   rowGroups?: number;
   rowGroupRows?: [number, number, number];
+  /** lakegate: total bytes of its Parquet data files (Snappy) */
+  fileBytes?: number;
   error?: string;
 }
 
@@ -144,14 +146,18 @@ interface Result {
 function layoutOf(warehouse: string, r: Result): void {
   const rows: number[] = [];
   let files = 0;
+  let bytes = 0;
   for (const f of readdirSync(warehouse, { recursive: true }) as string[]) {
     if (!f.endsWith('.parquet')) continue;
     files++;
-    const { meta } = parquetFooterOf(readFileSync(join(warehouse, f)));
+    const file = readFileSync(join(warehouse, f));
+    bytes += file.byteLength;
+    const { meta } = parquetFooterOf(file);
     for (const rg of listField(meta, 4)) rows.push(intField((rg as { v: TStruct }).v, 3) ?? 0);
   }
   rows.sort((a, b) => a - b);
   r.files = files;
+  r.fileBytes = bytes;
   r.rowGroups = rows.length;
   if (rows.length > 0) r.rowGroupRows = [rows[0]!, rows[rows.length >> 1]!, rows[rows.length - 1]!];
 }
@@ -364,7 +370,7 @@ try {
   for (const r of results) {
     if (r.files === undefined) continue;
     const [lo, mid, hi] = r.rowGroupRows ?? [0, 0, 0];
-    console.log(`${r.target} data files: ${r.files}, row groups: ${r.rowGroups} (${(r.rowGroups! / Math.max(1, r.files)).toFixed(1)} per file), rows per row group: min ${lo}, median ${mid}, max ${hi}`);
+    console.log(`${r.target} data files: ${r.files}, row groups: ${r.rowGroups} (${(r.rowGroups! / Math.max(1, r.files)).toFixed(1)} per file), rows per row group: min ${lo}, median ${mid}, max ${hi}, ${((r.fileBytes ?? 0) / 1e6).toFixed(1)} MB`);
   }
   for (const r of results) if (r.error !== undefined) console.log(`${r.target}: ${r.error}`);
   mkdirSync('bench/results', { recursive: true });

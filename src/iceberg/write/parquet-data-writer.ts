@@ -6,8 +6,9 @@
  * 23502 before any file is written for that batch. The size check uses the Arrow buffers (uncompressed),
  * so files come out smaller than the target once compressed. A file made only of TypedBatches whose
  * buffers fit their fields (COPY, typed-columns.ts) is never turned into Arrow here: the buffers are moved to
- * an encode worker, which builds Arrow, the bounds and the IPC stream and encodes (typed-file-ipc.mjs), and
- * moves them back for reuse; this thread only waits for a free encode slot. Other files are built as Arrow
+ * an encode worker, which writes the Parquet file from them in JS (js-parquet-writer.mjs; with
+ * LAKEGATE_PARQUET_WRITER=wasm it builds Arrow and the IPC stream for parquet-wasm, typed-file-ipc.mjs) with the
+ * bounds, and moves them back for reuse; this thread only waits for a free encode slot. Other files are built as Arrow
  * here (typed columns wrapped without converting) and big ones encoded in a worker (parquet-encode-pool.ts)
  * while the next one fills.
  */

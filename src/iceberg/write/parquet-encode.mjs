@@ -2,10 +2,13 @@
 // no TypeScript imports so it loads in a worker thread in milliseconds (no tsx); ParquetDataWriter calls it
 // in-thread for small files and through parquet-encode-pool.ts (piscina, default export) for big ones, so a
 // COPY keeps decoding on the main thread while the previous file is encoded on another core. A file of COPY's
-// typed buffers comes as the buffers themselves (typed-file-ipc.mjs): Arrow, bounds and IPC are made here too.
+// typed buffers comes as the buffers themselves: written to Parquet in JS (js-parquet-writer.mjs), or with
+// LAKEGATE_PARQUET_WRITER=wasm turned into Arrow, bounds and IPC here (typed-file-ipc.mjs) for parquet-wasm.
 import { Compression, Table, WriterPropertiesBuilder, writeParquet } from 'parquet-wasm';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { typedFileBuffers, typedFileIpc } from './typed-file-ipc.mjs';
+import { typedBounds } from './typed-bounds.mjs';
+import { writeTypedParquet } from './js-parquet-writer.mjs';
 
 let reserved = 0;
 
@@ -55,8 +58,21 @@ export default function encodeTask(task) {
   return move(encodeParquetIpc(task.ipc, task.options));
 }
 
+/**
+ * which writer makes a typed file's Parquet: `js` (the default: js-parquet-writer.mjs, straight from the buffers;
+ * codecs it does not cover still go to parquet-wasm) or `wasm` (Arrow IPC → parquet-wasm). Measured on a COPY of
+ * TPC-H lineitem SF 0.2 (encode thread CPU, loaded 2-core VM): 2.6 s vs 4.3 s, peak RSS 478 vs 680 MB (no wasm
+ * memory, no IPC copy), the same 42 MB of files. Read per call so tests can switch it; a worker thread sees the
+ * environment of its start.
+ */
+const jsWriter = () => (process.env.LAKEGATE_PARQUET_WRITER ?? 'js').toLowerCase() !== 'wasm';
+
 /** a file of typed buffers (typed-file-ipc.mjs) → its Parquet bytes and per batch and column bounds */
 export function encodeTypedFile(task) {
+  if (jsWriter()) {
+    const bytes = writeTypedParquet(task);
+    if (bytes !== null) return { bytes, bounds: task.batches.map((b) => b.columns.map((c) => typedBounds(c))) };
+  }
   const { ipc, bounds } = typedFileIpc(task);
   return { bytes: encodeParquetIpc(ipc, task.options), bounds };
 }
