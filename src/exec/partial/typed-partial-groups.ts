@@ -86,13 +86,11 @@ export class TypedPartialGroups {
     if (n === 0) return;
     await this.keyFns.prepare(b);
     if (this.#gids.length < n) this.#gids = new Int32Array(Math.max(n, 1024));
-    const direct = this.#direct, fns = this.keyFns.fns;
-    let i = 0;
-    try {
-      for (; i < n; i++) for (let c = 0; c < direct.length; c++) if (direct[c] === -1) this.#computed[c]![i] = fns[c]!(b.columns, i);
-    } catch (err) {
-      this.vector.raiseEarlierRowError(b.columns, i);
-      throw err;
+    const direct = this.#direct;
+    const failed = computeKeys(direct, this.keyFns.fns, this.#computed, b.columns, n);
+    if (failed !== null) {
+      this.vector.raiseEarlierRowError(b.columns, failed.row);
+      throw failed.error;
     }
     for (let c = 0; c < direct.length; c++) this.#keyCols[c] = direct[c] === -1 ? this.#computed[c]! : b.columns[direct[c]!]!;
     if (this.#chars === null || !this.#chars.assign(this.#keyCols, n, this.#gids, this.#assignRows)) this.#table.assign(this.#keyCols, n, this.#gids);
@@ -163,4 +161,21 @@ function foldedState(gs: GroupStates, k: number, g: number): AggregateState {
     scaledSumOf(s)!.merge(typed);
   }
   return s;
+}
+
+/**
+ * the computed keys' values of rows 0..n-1 into `computed`, row by row; null, or the first row whose key threw
+ * and its error. A function of its own (SCAN, session 18): with this row loop inside the async `add`, V8
+ * compiled `add` on stack at the loop (OSR) before the code after it had ever run, and that code deoptimized
+ * ("insufficient type feedback") on every batch for the next several queries (TPC-H q1: ~160 deopts a run).
+ */
+function computeKeys(direct: readonly number[], fns: readonly RowFn[], computed: unknown[][], cols: Batch['columns'], n: number): { row: number; error: unknown } | null {
+  if (!direct.includes(-1)) return null;
+  let i = 0;
+  try {
+    for (; i < n; i++) for (let c = 0; c < direct.length; c++) if (direct[c] === -1) computed[c]![i] = fns[c]!(cols, i);
+  } catch (error) {
+    return { row: i, error };
+  }
+  return null;
 }

@@ -16,6 +16,7 @@ import { CODEC, decodeColumnChunk, gatherDictionaryValues, pagesHoldingRows, PHY
 import { ROWS_PER_BATCH, type DecodedTable } from './row-group-decode.ts';
 import { setExactDoubles } from './exact-doubles.ts';
 import { setDictionaryCodes } from './dictionary-codes.ts';
+import { LazyDecimalData, type DecimalSource } from './lazy-decimal-data.ts';
 
 type LeafKind = 'int32' | 'date' | 'int64' | 'decimal' | 'float' | 'double' | 'string';
 
@@ -130,34 +131,6 @@ function validity(defined: Uint8Array | null, start: number, n: number): { nullB
   return nulls === 0 ? { nullCount: 0 } : { nullBitmap: bm, nullCount: nulls };
 }
 
-/** Decimal128 words of rows [start, start + n) of int64 unscaled values (sign-extended) */
-function decimalWords(src: Int32Array, start: number, n: number): Uint32Array {
-  const words = new Int32Array(n * 4);
-  for (let i = 0; i < n; i++) {
-    const lo = src[2 * (start + i)]!, hi = src[2 * (start + i) + 1]!;
-    const ext = hi >> 31, j = 4 * i;
-    words[j] = lo;
-    words[j + 1] = hi;
-    words[j + 2] = ext;
-    words[j + 3] = ext;
-  }
-  return new Uint32Array(words.buffer);
-}
-
-/** Decimal128 words of rows [start, start + n) of exact doubles (|v| < 2^53) */
-function decimalWordsOfDoubles(f: Float64Array, start: number, n: number): Uint32Array {
-  const words = new Int32Array(n * 4);
-  for (let i = 0; i < n; i++) {
-    const v = f[start + i]!;
-    const hi = Math.floor(v / 4294967296), ext = hi < 0 ? -1 : 0, j = 4 * i;
-    words[j] = v - hi * 4294967296; // 0 ≤ low word < 2^32: its bits
-    words[j + 1] = hi;
-    words[j + 2] = ext;
-    words[j + 3] = ext;
-  }
-  return new Uint32Array(words.buffer);
-}
-
 /**
  * int64 unscaled values turned into doubles in place (the same 8 bytes a value: no second buffer for the
  * garbage collector to account), or null — values untouched — when one is past 2^53 in magnitude
@@ -173,25 +146,9 @@ function exactDoublesInPlace(src: Int32Array): Float64Array | null {
   return out;
 }
 
-/**
- * A Decimal128 chunk whose 4-word values are built on first read of `values`: the conversion to JS values
- * reads the exact doubles instead (exact-doubles.ts), so scans that only aggregate or compare them never
- * write 16 bytes per value.
- */
-function lazyDecimalData(type: Decimal, src: Int32Array | Float64Array | (() => Float64Array), start: number, n: number, v: { nullBitmap?: Uint8Array; nullCount: number }): Data {
-  const d = makeData({ type, length: n, ...v });
-  let words: Uint32Array | null = null;
-  const wordsOf = (): Uint32Array => {
-    const s = typeof src === 'function' ? src() : src;
-    return s instanceof Float64Array ? decimalWordsOfDoubles(s, start, n) : decimalWords(s, start, n);
-  };
-  Object.defineProperty(d, 'values', {
-    configurable: true,
-    enumerable: true,
-    get: () => (words ??= wordsOf()),
-    set: (x: Uint32Array) => { words = x; },
-  });
-  return d;
+/** a Decimal128 chunk of rows [start, start + n) of `src` whose words are made only if read (lazy-decimal-data.ts) */
+function lazyDecimalData(type: Decimal, src: DecimalSource, start: number, n: number, v: { nullBitmap?: Uint8Array; nullCount: number }): Data {
+  return new LazyDecimalData(type, n, v.nullBitmap, v.nullCount, src, start);
 }
 
 /** one decoded chunk as Arrow data per batch of ROWS_PER_BATCH rows; `bytes` counts their buffers */
