@@ -123,7 +123,7 @@ export class IcebergTableSource implements TableSource {
     const writer = options.writer;
     if (writer !== undefined) this.writer = writer;
     if (writer !== undefined && id === undefined && options.schemaId === undefined && options.rowLineage !== true) {
-      this.insert = (batches) => insertIntoIcebergTable(writer, this.metadata, this.schema, batches);
+      this.insert = (batches, ctx) => insertIntoIcebergTable(writer, this.metadata, this.schema, batches, ctx?.signal);
       this.rowLevel = { begin: (op) => new IcebergRowDelta(writer, this, op) };
       this.truncate = async () => { await truncateIcebergTable(writer, this); };
     }

@@ -19,6 +19,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { IcebergCatalog } from '../../src/catalog/iceberg/index.ts';
 import { autocommitReruns } from '../../src/engine/autocommit-retry.ts';
+import { appendTurn } from '../../src/iceberg/commit/append-commit.ts';
+import { takeTurn } from '../../src/iceberg/commit/commit-turns.ts';
 import { loadTableMetadata } from '../../src/iceberg/spec/metadata-file.ts';
 import { readManifestList } from '../../src/iceberg/spec/manifest-list.ts';
 import { readManifest } from '../../src/iceberg/spec/manifest.ts';
@@ -178,6 +180,24 @@ describe('commit turns: cancel while waiting, staged writes, races on empty tabl
       await Promise.all(others.map((o) => o.end()));
     }
   }, 120_000);
+
+  it('statement_timeout ends a plain INSERT waiting for the table\'s append turn: 57014, nothing committed, no files left', async () => {
+    const uuid = (await loadTableMetadata(localIO, await pointer())).tableUuid!;
+    const release = await takeTurn(appendTurn(uuid)); // as an INSERT that lost a race and re-applies holds it
+    try {
+      await c.query('SET statement_timeout = 300');
+      const started = Date.now();
+      await expect(c.query(`INSERT INTO ${table} VALUES (7, 7)`)).rejects.toMatchObject({ code: '57014' });
+      expect(Date.now() - started).toBeLessThan(3000); // an uncancellable wait lasts the turn's 10 s bound
+    } finally {
+      await c.query('SET statement_timeout = 0');
+      release();
+    }
+    expect(await contents()).toEqual([['1', '0'], ['2', '0']]);
+    expect(await unreferencedFiles(await pointer())).toEqual([]);
+    await c.query(`INSERT INTO ${table} VALUES (8, 8)`); // the turn is free again
+    expect(await contents()).toEqual([['1', '0'], ['2', '0'], ['8', '8']]);
+  });
 
   it('INSERT … ON CONFLICT DO NOTHING into an EMPTY table racing an INSERT of its key: INSERT 0 0', async () => {
     const keyed = `${table}_pk`;

@@ -36,7 +36,8 @@ import { awaitTurn, isStagingCatalog, takeTurn } from './commit-turns.ts';
 export const DEFAULT_COMMIT_RETRIES = 8;
 
 /** the turn appends to a table queue on (apart from the row deltas' turn, keyed by the bare table-uuid) */
-const appendTurn = (tableUuid: string): string => `append\u0000${tableUuid}`;
+/** the key of a table's append turn in commit-turns.ts (apart from its row deltas' turn) */
+export const appendTurn = (tableUuid: string): string => `append\u0000${tableUuid}`;
 
 export interface AppendResult {
   readonly metadataLocation: string;
@@ -54,6 +55,8 @@ export interface AppendOptions {
    * keys/key-check.ts, which reads again only when the table moved); its error fails the append
    */
   readonly validate?: (md: TableMetadata) => Promise<void>;
+  /** the statement's abort signal: a cancel / statement_timeout ends a wait for the table's append turn (57014) */
+  readonly signal?: AbortSignal;
 }
 
 /** a random positive 63-bit id, as Java's SnapshotIdGeneratorUtil */
@@ -95,7 +98,7 @@ export async function appendDataFiles(
       let base = await catalog.loadTableLocation(id);
       let md = await loadTableMetadata(io, base.metadataLocation);
       // another statement holds the table's turn: let it commit first, then build on what it left
-      if (turns && release === null && md.tableUuid !== null && await awaitTurn(appendTurn(md.tableUuid))) {
+      if (turns && release === null && md.tableUuid !== null && await awaitTurn(appendTurn(md.tableUuid), options.signal)) {
         base = await catalog.loadTableLocation(id);
         md = await loadTableMetadata(io, base.metadataLocation);
       }
@@ -179,7 +182,7 @@ export async function appendDataFiles(
       } catch (e) {
         // holding the turn, only commits already under way (or another process's) can still win: a second bound
         if (!isSerializationFailure(e) || attempt >= (release === null ? maxRetries : 2 * maxRetries)) throw e;
-        if (turns && release === null && md.tableUuid !== null) release = await takeTurn(appendTurn(md.tableUuid));
+        if (turns && release === null && md.tableUuid !== null) release = await takeTurn(appendTurn(md.tableUuid), options.signal);
         // another writer won: rebuild on its metadata — at once after a first lost swap (its commit is complete),
         // else after a little jittered backoff
         const ms = retryDelayMs(attempt, e);

@@ -277,6 +277,7 @@ export class IcebergRowDelta implements RowDelta {
         partitioning: this.newRows!.partitioning,
         ...(this.writer.maxRetries === undefined ? {} : { maxRetries: this.writer.maxRetries }),
         ...(keys === null ? {} : { validate: (md: TableMetadata) => keys.validate(md) }),
+        ...(this.signal === undefined ? {} : { signal: this.signal }),
       });
       this.sequenceNumber = r?.sequenceNumber ?? null;
     } catch (e) {
@@ -292,6 +293,10 @@ export class IcebergRowDelta implements RowDelta {
    * re-runs and takes its conflict branch
    */
   private async appendFailed(e: unknown): Promise<unknown> {
+    if (e instanceof GatewayError && e.code === SqlState.query_canceled) {
+      await this.discard(); // cancelled while waiting for the table's append turn: nothing was swapped
+      return e;
+    }
     if (!(e instanceof GatewayError) || (e.code !== SqlState.unique_violation && e.code !== SqlState.serialization_failure)) return e;
     await this.discard();
     markUncommitted(e);

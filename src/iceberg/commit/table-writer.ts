@@ -64,7 +64,7 @@ export function openDataWriter(writer: IcebergTableWriter, md: TableMetadata, sc
   return { files, partitioning };
 }
 
-export async function insertIntoIcebergTable(writer: IcebergTableWriter, md: TableMetadata, schema: Schema, batches: AsyncIterable<Batch>): Promise<number> {
+export async function insertIntoIcebergTable(writer: IcebergTableWriter, md: TableMetadata, schema: Schema, batches: AsyncIterable<Batch>, signal?: AbortSignal): Promise<number> {
   const { files, partitioning } = openDataWriter(writer, md, schema);
   // PRIMARY KEY / UNIQUE (keys/key-check.ts): keys taken from each batch before the writer may recycle its buffers
   const keys = KeyCheck.of(writer.io, md, schema, { schema: writer.id.namespace.join('.'), name: writer.id.name });
@@ -88,11 +88,12 @@ export async function insertIntoIcebergTable(writer: IcebergTableWriter, md: Tab
       ...(writer.maxRetries === undefined ? {} : { maxRetries: writer.maxRetries }),
       partitioning,
       ...(keys === null ? {} : { validate: (current: TableMetadata) => keys.validate(current) }),
+      ...(signal === undefined ? {} : { signal }),
     });
   } catch (e) {
-    // a key violation, or every attempt lost its race (appendDataFiles throws both before a swap that took
-    // effect): the statement's files were never committed
-    if (e instanceof GatewayError && (e.code === SqlState.unique_violation || e.code === SqlState.serialization_failure)) await files.abort();
+    // a key violation, every attempt lost its race, or a cancel while waiting for the table's append turn
+    // (appendDataFiles throws all three before a swap that took effect): the statement's files were never committed
+    if (e instanceof GatewayError && (e.code === SqlState.unique_violation || e.code === SqlState.serialization_failure || e.code === SqlState.query_canceled)) await files.abort();
     throw e;
   }
   if (result !== null) await writer.afterCommit?.();
