@@ -207,7 +207,7 @@ function pageHeader(type, uncompressed, compressed, numValues, encoding) {
     t.structEnd();
   }
   t.structEnd();
-  return t.bytes().slice();
+  return t.view().slice();
 }
 
 /** the page ends within rows [from, to) of one batch column: PAGE_ROWS rows, PLAIN string pages also PAGE_BYTES */

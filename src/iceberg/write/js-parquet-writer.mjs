@@ -212,7 +212,7 @@ function columnIndexBytes(l, c) {
   t.listBegin(5, T.I64, n);
   for (const p of c.pages) t.zigzag(p.nulls);
   t.structEnd();
-  return t.bytes().slice();
+  return t.view().slice();
 }
 
 function offsetIndexBytes(c) {
@@ -227,7 +227,7 @@ function offsetIndexBytes(c) {
     t.structEnd();
   }
   t.structEnd();
-  return t.bytes().slice();
+  return t.view().slice();
 }
 
 /**
@@ -308,7 +308,7 @@ export function writeTypedParquet(task) {
     t.structEnd();
   }
   t.structEnd();
-  const footer = t.bytes();
+  const footer = t.view();
   const out = new Uint8Array(pos + footer.length + 8);
   let o = 0;
   for (const p of parts) { out.set(p, o); o += p.length; }

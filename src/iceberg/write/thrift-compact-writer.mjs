@@ -4,24 +4,19 @@
 // needs the reader's decoder, which a worker cannot load.
 // @see https://github.com/apache/thrift/blob/master/doc/specs/thrift-compact-protocol.md
 
+import { ByteSink } from './rle-hybrid-encode.mjs';
+
 /** compact protocol type ids */
 export const T = { BOOL_TRUE: 1, BOOL_FALSE: 2, BYTE: 3, I16: 4, I32: 5, I64: 6, DOUBLE: 7, BINARY: 8, LIST: 9, STRUCT: 12 };
 
 const utf8 = new TextEncoder();
 
-export class ThriftWriter {
+/** the page writer's growable buffer (ByteSink: ensure, bytes(src), view()) with Thrift's field and struct framing */
+export class ThriftWriter extends ByteSink {
   constructor(initial = 256) {
-    this.buf = new Uint8Array(initial);
-    this.pos = 0;
+    super(initial);
     /** last field id of each open struct (the compact protocol writes id deltas) */
     this.lastIds = [0];
-  }
-
-  ensure(n) {
-    if (this.pos + n <= this.buf.length) return;
-    const next = new Uint8Array(Math.max(this.buf.length * 2, this.pos + n));
-    next.set(this.buf.subarray(0, this.pos));
-    this.buf = next;
   }
 
   byte(b) {
@@ -82,9 +77,7 @@ export class ThriftWriter {
 
   rawBinary(bytes) {
     this.varint(bytes.length);
-    this.ensure(bytes.length);
-    this.buf.set(bytes, this.pos);
-    this.pos += bytes.length;
+    this.bytes(bytes);
   }
 
   binary(id, bytes) {
@@ -127,8 +120,4 @@ export class ThriftWriter {
     this.byte(v ? 1 : 2);
   }
 
-  /** the bytes written so far (a view of the buffer) */
-  bytes() {
-    return this.buf.subarray(0, this.pos);
-  }
 }
