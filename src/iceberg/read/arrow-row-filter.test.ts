@@ -97,6 +97,32 @@ describe('compileArrowSelect', () => {
     }
   });
 
+  it('int8 IN lists split at ±2^53 (doubles inside, bigints outside): the keys next to the edges match only themselves', () => {
+    const longT: PrimitiveType = { kind: 'primitive', name: 'long' };
+    const E = 2n ** 53n;
+    // the edge values and their neighbours (Number() rounds 2^53 ± 1 and -2^53 - 1 to a double they do not equal)
+    const edge = [-E - 2n, -E - 1n, -E, -E + 1n, E - 1n, E, E + 1n, E + 2n, -(2n ** 63n), 2n ** 63n - 1n, 0n, -1n];
+    const rows = [...edge, null, ...edge.map((v) => v * 3n), 5n];
+    const data = [vectorFromArray(rows, new Int64()).data[0]!];
+    const vals = [arrowDataToValues(data[0]!, longT, 'test')];
+    const colIds = new Map([[1, 0]]);
+    const rnd = mulberry32(53);
+    for (let k = 0; k < 40; k++) {
+      // short lists and long ones (a runtime key filter's: the bitmap or Set path of int-key-set.ts)
+      const pick = edge.filter(() => rnd() < 0.4);
+      const keys = k % 2 === 0 ? pick : [...pick, ...Array.from({ length: 100 }, (_v, j) => BigInt(j * 7 + 11))];
+      const p: BoundPredicate = { kind: 'in', fieldId: 1, type: longT, values: keys };
+      const test = compileRowTest(p, colIds)!;
+      const want = rows.map((_v, r) => r).filter((r) => test(vals, r));
+      expect(compileArrowSelect(p, colIds)!(data, rows.length), `IN ${keys.join(',')}`).toEqual({ rows: want, complete: true });
+    }
+    // a row holding -2^53 is not matched by the key -2^53 - 1 (which rounds to it), nor 2^53 by 2^53 + 1
+    const only = (key: bigint) => compileArrowSelect({ kind: 'in', fieldId: 1, type: longT, values: [key, 7n] }, colIds)!(data, rows.length)!.rows.map((r) => rows[r]);
+    expect(only(-E - 1n)).toEqual([-E - 1n]);
+    expect(only(E + 1n)).toEqual([E + 1n]);
+    expect(only(-E)).toEqual([-E]);
+  });
+
   it('AND / OR trees: exact when every leaf is judged, a superset otherwise', () => {
     const [long, int, date] = [columns[0]!.type, columns[1]!.type, columns[2]!.type];
     const v = values[0]!.filter((x) => x !== null);

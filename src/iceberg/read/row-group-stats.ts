@@ -34,31 +34,41 @@ function decimalScale(e: ThriftStruct): number | undefined {
   return asNumber(dec?.get(1)) ?? (asNumber(e.get(6)) === 5 ? asNumber(e.get(7)) ?? 0 : undefined);
 }
 
+/** a PLAIN INT32 statistics value, when the leaf is INT32 and the value 4 bytes */
+function int32(physical: number | undefined, dv: DataView): number | undefined {
+  return physical === PT.INT32 && dv.byteLength === 4 ? dv.getInt32(0, true) : undefined;
+}
+
+/** a PLAIN INT64 statistics value, when the leaf is INT64 and the value 8 bytes */
+function int64(physical: number | undefined, dv: DataView): bigint | undefined {
+  return physical === PT.INT64 && dv.byteLength === 8 ? dv.getBigInt64(0, true) : undefined;
+}
+
 /** a PLAIN-encoded statistics value (footer Statistics, page index ColumnIndex) of leaf `e` as a JS value of `t`; undefined: unclear */
 export function decodeStatValue(t: PrimitiveType, e: ThriftStruct, b: Uint8Array): unknown {
   const physical = asNumber(e.get(1));
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  const int32 = (): number | undefined => (physical === PT.INT32 && b.byteLength === 4 ? dv.getInt32(0, true) : undefined);
-  const int64 = (): bigint | undefined => (physical === PT.INT64 && b.byteLength === 8 ? dv.getBigInt64(0, true) : undefined);
+  // int32 / int64 are module functions, not closures made per call: tsx compiles with esbuild's keepNames, which
+  // names each closure made with an Object.defineProperty — two per page bound read (page index, row groups)
   switch (t.name) {
     case 'boolean': return physical === PT.BOOLEAN && b.byteLength >= 1 ? b[0] !== 0 : undefined;
-    case 'int': case 'date': return int32();
-    case 'long': { const x = int32(); return x !== undefined ? BigInt(x) : int64(); }
+    case 'int': case 'date': return int32(physical, dv);
+    case 'long': { const x = int32(physical, dv); return x !== undefined ? BigInt(x) : int64(physical, dv); }
     case 'float': case 'double': {
       const v = physical === PT.FLOAT && b.byteLength === 4 ? dv.getFloat32(0, true)
         : physical === PT.DOUBLE && b.byteLength === 8 && t.name === 'double' ? dv.getFloat64(0, true) : undefined;
       return v === undefined || Number.isNaN(v) ? undefined : v;
     }
     case 'timestamp': case 'timestamptz': case 'timestamp_ns': case 'timestamptz_ns': {
-      const v = int64();
+      const v = int64(physical, dv);
       const unit = timestampUnit(e);
       if (v === undefined || unit === undefined) return undefined;
       return unit === -1 ? nanosToMicros(v) : v * BigInt(unit);
     }
     case 'decimal': {
       if (decimalScale(e) !== (t.scale ?? 0)) return undefined;
-      const x = int32();
-      const y = x !== undefined ? BigInt(x) : int64();
+      const x = int32(physical, dv);
+      const y = x !== undefined ? BigInt(x) : int64(physical, dv);
       if (y !== undefined) return Numeric.of(y, t.scale ?? 0);
       return physical === PT.BYTE_ARRAY || physical === PT.FIXED ? Numeric.of(bigIntFromBE(b), t.scale ?? 0) : undefined;
     }
