@@ -2,7 +2,7 @@
  * COPY FROM STDIN throughput: TPC-H lineitem (deterministic, mulberry32) streamed as CSV into a throwaway
  * PostgreSQL and into lakegate (an Iceberg table) in one run.
  *
- *   npm run bench:copy -- [--sf 0.1] [--targets pg,lakegate] [--repeat 3] [--partitioned month|year|day] [--pg-key on|off] [--format csv|text] [--threads] [--trace] [--port N] [--cache-dir DIR] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"] [--start-flags on|off]
+ *   npm run bench:copy -- [--sf 0.1] [--targets pg,lakegate] [--repeat 3] [--partitioned month|year|day] [--pg-key on|off] [--format csv|text] [--threads] [--trace] [--port N] [--cache-dir DIR] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"] [--start-flags on|off] [--warmup N]
  *
  * The CSV (bench/tpch's generator) is generated once into a temp file (progress on stderr), then each server gets the same bytes
  * through pg-copy-streams. lakegate runs as a child `node bin/lakegate.mjs serve` so its peak RSS is the
@@ -16,6 +16,10 @@
  * `--threads` prints every lakegate thread's CPU seconds during the COPY on stderr, `--trace` its memory every
  * 500 ms (copy-memory-trace.mjs). `--pg-key on` (the default; issue #3's yardstick) gives
  * PostgreSQL's table its primary key (l_orderkey, l_linenumber), maintained during the COPY; `off` loads a bare heap.
+ * `--warmup N` first COPYs the input's first N rows into a scratch table of the same shape on each server (then drops
+ * it), outside the timed COPY: both servers are started fresh for every run, and a long-running lakegate has its
+ * JIT warm and its worker threads started, which a fresh one pays for inside the timed COPY (PostgreSQL's C code has
+ * no warm-up to speak of). The default 0 times the cold first COPY.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -46,6 +50,7 @@ const { values: args } = parseArgs({
     trace: { type: 'boolean', default: false },
     port: { type: 'string' },
     'cache-dir': { type: 'string' },
+    warmup: { type: 'string', default: '0' },
   },
 });
 const sf = Number(args.sf);
@@ -54,6 +59,8 @@ const partitioned = args.partitioned === undefined ? null : args.partitioned ===
 if (partitioned !== null && !['month', 'year', 'day'].includes(partitioned)) throw new Error(`--partitioned ${partitioned}: month, year or day`);
 if (args['pg-key'] !== 'on' && args['pg-key'] !== 'off') throw new Error(`--pg-key ${args['pg-key']}: on or off`);
 const pgKey = args['pg-key'] === 'on';
+const warmupRows = Math.max(0, Math.floor(Number(args.warmup)));
+if (!Number.isFinite(warmupRows)) throw new Error(`--warmup ${args.warmup}: a number of rows`);
 const format = args.format;
 if (format !== 'csv' && format !== 'text') throw new Error(`--format ${format}: csv or text`);
 /** text format: TPC-H values hold no tab, newline or backslash, so none needs escaping */
@@ -148,7 +155,8 @@ function layoutOf(warehouse: string, r: Result): void {
   let files = 0;
   let bytes = 0;
   for (const f of readdirSync(warehouse, { recursive: true }) as string[]) {
-    if (!f.endsWith('.parquet')) continue;
+    // the warm-up's scratch table is dropped with its files; skipped here in case any are left
+    if (!f.endsWith('.parquet') || f.includes('lineitem_warm')) continue;
     files++;
     const file = readFileSync(join(warehouse, f));
     bytes += file.byteLength;
@@ -163,7 +171,7 @@ function layoutOf(warehouse: string, r: Result): void {
 }
 
 /** `backend`: PostgreSQL, whose COPY runs in the connection's backend process: its CPU seconds go to `onCpu` */
-async function copyInto(url: string, table: string, gen: Generated, label: string, onCpu?: (seconds: number) => void): Promise<number> {
+async function copyInto(url: string, table: string, gen: Generated, label: string, onCpu?: (seconds: number) => void, endByte?: number): Promise<number> {
   const client = new pg.Client(url);
   await client.connect();
   try {
@@ -171,9 +179,11 @@ async function copyInto(url: string, table: string, gen: Generated, label: strin
     const cpu0 = pid === 0 ? 0 : cpuSeconds(pid);
     const t0 = process.hrtime.bigint();
     const stream = client.query(copyFrom(`COPY ${table} FROM STDIN (FORMAT ${format})`));
-    const input = createReadStream(gen.file, { highWaterMark: 256 * 1024 });
+    // endByte: the input's first lines only (a warm-up); `end` is inclusive
+    const input = createReadStream(gen.file, { highWaterMark: 256 * 1024, ...(endByte === undefined ? {} : { end: endByte - 1 }) });
+    const total = endByte ?? gen.bytes;
     let sent = 0;
-    const timer = setInterval(() => process.stderr.write(`\r${label}: ${(sent / 1e6).toFixed(0)} / ${(gen.bytes / 1e6).toFixed(0)} MB sent`), 1000);
+    const timer = setInterval(() => process.stderr.write(`\r${label}: ${(sent / 1e6).toFixed(0)} / ${(total / 1e6).toFixed(0)} MB sent`), 1000);
     input.on('data', (b) => { sent += b.length; });
     try {
       await pipeline(input, stream);
@@ -204,6 +214,35 @@ async function verify(url: string, table: string, gen: Generated, r: Result): Pr
   }
 }
 
+/** byte offset just past the input's first `rows` lines (the whole file when it has fewer); none of the fields hold a newline */
+function bytesOfRows(file: string, rows: number): number {
+  const buf = readFileSync(file);
+  let at = 0;
+  for (let k = 0; k < rows; k++) {
+    const nl = buf.indexOf(10, at);
+    if (nl < 0) return buf.length;
+    at = nl + 1;
+  }
+  return at;
+}
+
+/**
+ * --warmup: the first rows into `scratch` (created by `create`, dropped afterwards) on a server just started, so the
+ * timed COPY runs on a warm one
+ */
+async function warmUp(url: string, create: string, scratch: string, drop: string, gen: Generated, label: string): Promise<void> {
+  if (warmupRows === 0) return;
+  const c = new pg.Client(url);
+  await c.connect();
+  try {
+    await c.query(create);
+    await copyInto(url, scratch, gen, `${label} warm-up`, undefined, bytesOfRows(gen.file, warmupRows));
+    await c.query(drop);
+  } finally {
+    await c.end();
+  }
+}
+
 async function runPg(gen: Generated): Promise<Result> {
   const r: Result = { target: 'pg' };
   const cluster = await startPgCluster();
@@ -212,6 +251,7 @@ async function runPg(gen: Generated): Promise<Result> {
     await c.connect();
     await c.query(`DROP TABLE IF EXISTS lineitem; CREATE TABLE lineitem (${COLUMNS}${pgKey ? ', PRIMARY KEY (l_orderkey, l_linenumber)' : ''})`);
     await c.end();
+    await warmUp(cluster.url, `CREATE TABLE lineitem_warm (${COLUMNS}${pgKey ? ', PRIMARY KEY (l_orderkey, l_linenumber)' : ''})`, 'lineitem_warm', 'DROP TABLE lineitem_warm', gen, 'pg');
     r.seconds = await copyInto(cluster.url, 'lineitem', gen, 'pg', (cpu) => { r.cpuSeconds = cpu; });
     await verify(cluster.url, 'lineitem', gen, r);
   } catch (e) {
@@ -292,6 +332,8 @@ async function runLakegate(gen: Generated): Promise<Result> {
     const withClause = partitioned === null ? '' : ` WITH (partitioning = ARRAY['${partitioned}(l_shipdate)'])`;
     await c.query(`CREATE TABLE tpch.lineitem (${COLUMNS})${withClause}`);
     await c.end();
+    await warmUp(url, `CREATE TABLE tpch.lineitem_warm (${COLUMNS})${withClause}`, 'tpch.lineitem_warm',
+      "CALL system.drop_table(schema_name => 'tpch', table_name => 'lineitem_warm', purge => true)", gen, 'lakegate');
     const cpu0 = cpuSeconds(child.pid!);
     const main0 = mainThreadCpuSeconds(child.pid!);
     const threads0 = threadCpu(child.pid!);
@@ -305,7 +347,7 @@ async function runLakegate(gen: Generated): Promise<Result> {
         const d = c.cpu - (t0?.cpu ?? 0);
         const sys = c.sys - (t0?.sys ?? 0);
         const faults = c.minflt - (t0?.minflt ?? 0);
-        if (d > 0.02) process.stderr.write(`lakegate thread ${t}${t === String(child.pid) ? ' (main)' : ''} ${c.comm}: ${d.toFixed(2)} CPU s (system ${sys.toFixed(2)} s, ${faults} minor faults)\n`);
+        if (d > 0.02) process.stderr.write(`lakegate thread ${t}${t === String(child.pid) ? ' (main)' : ''}${t0 === undefined ? ' (started during the COPY)' : ''} ${c.comm}: ${d.toFixed(2)} CPU s (system ${sys.toFixed(2)} s, ${faults} minor faults)\n`);
       }
     }
     r.peakRssMb = vmHwmMb(child.pid!);
@@ -357,7 +399,7 @@ try {
   const ratio = median(ratios);
   const date = new Date().toISOString();
   const cell = (r: Result | undefined, f: (r: Result) => string): string => (r === undefined ? '–' : r.error !== undefined ? 'n/a' : f(r));
-  console.log(`\nCOPY lineitem FROM STDIN (FORMAT ${format}), SF ${sf}${pgKey ? ', pg with its primary key' : ', pg without keys'}${partitioned === null ? '' : `, lakegate partitioned by ${partitioned}(l_shipdate)`}: ${gen.rows} rows, ${(gen.bytes / 1e6).toFixed(0)} MB (${date})${rounds.length > 1 ? `, median of ${rounds.length} runs` : ''}${startFlags.length > 0 ? `, lakegate started with ${startFlags.join(' ')}` : ''}\n`);
+  console.log(`\nCOPY lineitem FROM STDIN (FORMAT ${format}), SF ${sf}${pgKey ? ', pg with its primary key' : ', pg without keys'}${partitioned === null ? '' : `, lakegate partitioned by ${partitioned}(l_shipdate)`}: ${gen.rows} rows, ${(gen.bytes / 1e6).toFixed(0)} MB (${date})${rounds.length > 1 ? `, median of ${rounds.length} runs` : ''}${warmupRows > 0 ? `, after a warm-up COPY of ${warmupRows} rows on each server` : ', cold servers'}${startFlags.length > 0 ? `, lakegate started with ${startFlags.join(' ')}` : ''}\n`);
   console.log('| target | seconds | rows/s | server CPU s | main thread CPU s | peak RSS | count ok | sum ok |');
   console.log('|---|---:|---:|---:|---:|---:|---|---|');
   for (const r of results) {
@@ -375,7 +417,7 @@ try {
   for (const r of results) if (r.error !== undefined) console.log(`${r.target}: ${r.error}`);
   mkdirSync('bench/results', { recursive: true });
   const out = join('bench/results', `copy-${date.replace(/[:.]/g, '-').slice(0, 19)}.json`);
-  writeFileSync(out, JSON.stringify({ date, sf, format, partitioned, pgKey, rows: gen.rows, bytes: gen.bytes, ratio, ratios, results, rounds }, null, 2));
+  writeFileSync(out, JSON.stringify({ date, sf, format, partitioned, pgKey, warmupRows, rows: gen.rows, bytes: gen.bytes, ratio, ratios, results, rounds }, null, 2));
   console.log(`\nwrote ${out}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

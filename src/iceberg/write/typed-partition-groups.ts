@@ -40,6 +40,43 @@ function keyOf(f: BoundPartitionField, v: unknown): unknown {
 
 const isValid = (bitmap: Uint8Array | null, i: number): boolean => bitmap === null || (bitmap[i >> 3]! & (1 << (i & 7))) !== 0;
 
+/** an int32 column whose values span at most this many: ids memoized per value in one Int32Array */
+const MAX_MEMO_SPAN = 1 << 16;
+/** the memo's table, reused by every call (the function is synchronous) */
+let memoTable: Int32Array | null = null;
+
+/**
+ * ids of an int32 column's rows through a table indexed by value − min: lineitem's l_shipdate changes on almost
+ * every row, and a Map lookup of its month per row cost ≈ 40 ns (68 → 30 ns a row for the whole grouping); the
+ * table is filled in row order, so ids are numbered in order of first appearance as before. Small batches take it
+ * too: a path only they took was compiled without type feedback and deoptimized the caller each time one came.
+ * false: the values span more than MAX_MEMO_SPAN, nothing written
+ */
+function int32IdsByValue(values: Int32Array, validity: Uint8Array | null, length: number, fn: (v: number) => number, idOf: (key: unknown) => number, ids: Int32Array): boolean {
+  let min = 0x7fffffff;
+  let max = -0x80000000;
+  for (let i = 0; i < length; i++) {
+    if (!isValid(validity, i)) continue;
+    const v = values[i]!;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (max - min >= MAX_MEMO_SPAN) return false;
+  const memo = (memoTable ??= new Int32Array(MAX_MEMO_SPAN));
+  memo.fill(-1, 0, max >= min ? max - min + 1 : 0);
+  for (let i = 0; i < length; i++) {
+    if (!isValid(validity, i)) {
+      ids[i] = idOf(NULL_KEY);
+      continue;
+    }
+    const k = values[i]! - min;
+    let id = memo[k]!;
+    if (id < 0) memo[k] = id = idOf(fn(values[i]!));
+    ids[i] = id;
+  }
+  return true;
+}
+
 /** per-row ids of one field's partition values (0 … n − 1) */
 function fieldIds(f: BoundPartitionField, col: TypedColumn, length: number): { ids: Int32Array; n: number } {
   const ids = new Int32Array(length);
@@ -53,13 +90,15 @@ function fieldIds(f: BoundPartitionField, col: TypedColumn, length: number): { i
   const t = f.transform;
   const fn = col.kind === 'int32' ? int32Fn(f, col.domain) : null;
   if (col.kind === 'int32' && fn !== null) {
-    const { values, validity } = col;
-    let lastV = 0;
-    let lastId = -1;
-    for (let i = 0; i < length; i++) {
-      if (!isValid(validity, i)) ids[i] = idOf(NULL_KEY);
-      else if (lastId >= 0 && values[i] === lastV) ids[i] = lastId;
-      else ids[i] = lastId = idOf(fn((lastV = values[i]!)));
+    if (!int32IdsByValue(col.values, col.validity, length, fn, idOf, ids)) {
+      const { values, validity } = col;
+      let lastV = 0;
+      let lastId = -1;
+      for (let i = 0; i < length; i++) {
+        if (!isValid(validity, i)) ids[i] = idOf(NULL_KEY);
+        else if (lastId >= 0 && values[i] === lastV) ids[i] = lastId;
+        else ids[i] = lastId = idOf(fn((lastV = values[i]!)));
+      }
     }
   } else if (col.kind === 'int64' && (t.name === 'bucket' || t.name === 'identity')) {
     const words = new Int32Array(col.values.buffer, col.values.byteOffset, 2 * length);
