@@ -64,11 +64,28 @@ export function allowDenserScanKeys(scan: LogicalPlan): void {
   denserKeyScans.add(scan);
 }
 
-/** how many keys a pushed scan filter on `p` may carry (`typeOid`: the key's type; integers may be more) */
-export function scanKeyLimit(p: LogicalPlan, typeOid?: number): number {
+/**
+ * scans marked by wide_probe_key_filters — probed by the keys of a filtered build side and reading string columns
+ * besides the key — may take up to 1 key per 2 rows: every row the filter drops is a row whose strings are never
+ * built (TPC-H Q10's customers: 1 key per 4 rows)
+ */
+const WIDE_SCAN_KEYS_PER_ROW = 1 / 2;
+/** per marked scan, the output column of the key that may be that dense (another join's key on it keeps its cap) */
+const wideKeyScans = new WeakMap<LogicalPlan, number>();
+
+/** lets a runtime key filter on output column `column` of `scan` carry up to WIDE_SCAN_KEYS_PER_ROW keys per row (see above) */
+export function allowWideScanKeys(scan: LogicalPlan, column: number): void {
+  wideKeyScans.set(scan, column);
+}
+
+/**
+ * how many keys a pushed scan filter on `p` may carry (`typeOid`: the key's type; integers may be more; `column`: the
+ * key's output column of `p`, for scans marked by allowWideScanKeys)
+ */
+export function scanKeyLimit(p: LogicalPlan, typeOid?: number, column?: number): number {
   if (p.kind !== 'TableScan' || p.source.estimatedRows === undefined) return MAX_SCAN_FILTER_KEYS;
   const cap = typeOid !== undefined && INT_KEY_OIDS.has(typeOid) ? MAX_SCAN_INT_KEYS : MAX_RUNTIME_FILTER_KEYS;
-  const perRow = denserKeyScans.has(p) ? MARKED_SCAN_KEYS_PER_ROW : SCAN_KEYS_PER_ROW;
+  const perRow = column !== undefined && wideKeyScans.get(p) === column ? WIDE_SCAN_KEYS_PER_ROW : denserKeyScans.has(p) ? MARKED_SCAN_KEYS_PER_ROW : SCAN_KEYS_PER_ROW;
   return Math.max(MAX_SCAN_FILTER_KEYS, Math.min(cap, Math.floor(p.source.estimatedRows * perRow)));
 }
 
@@ -166,7 +183,7 @@ function keyFilterOf(right: LogicalPlan, keyIndex: number, eq: OpExpr, count: nu
     if (col === undefined || col.type.oid !== eq.rightType.oid) return null;
     // through an aggregate a filter pays by dropping groups; as many keys as a scan filter could not skip rows for
     // (a build side of a whole table: Q13's customers over orders counted per o_custkey) drops none and costs a probe per row
-    const cap = throughAggregate ? Math.min(MAX_RUNTIME_FILTER_KEYS, p.kind === 'TableScan' && p.source.estimatedRows !== undefined ? scanKeyLimit(p, col.type.oid) : Infinity) : scanKeyLimit(p, col.type.oid);
+    const cap = throughAggregate ? Math.min(MAX_RUNTIME_FILTER_KEYS, p.kind === 'TableScan' && p.source.estimatedRows !== undefined ? scanKeyLimit(p, col.type.oid, c) : Infinity) : scanKeyLimit(p, col.type.oid, c);
     if (count > cap) return null;
     const scanFilter = p.kind === 'TableScan' && p.limit === undefined;
     if (values === null) return throughAggregate || scanFilter ? p : null;

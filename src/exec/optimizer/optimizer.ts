@@ -40,6 +40,7 @@ import { pushDownLimit } from './push-down-limit.ts';
 import { pushDownProjection } from './push-down-projection.ts';
 import { chooseBuildSide } from './choose-build-side.ts';
 import { buildSideUnderKeyFilters } from './build-side-under-key-filters.ts';
+import { wideProbeKeyFilters } from './wide-probe-key-filters.ts';
 import { aggregateFromMetadata } from './aggregate-from-metadata.ts';
 import { partialAggregateRule } from '../partial/partial-aggregate-rule.ts';
 import { pruneJoinColumns } from './prune-join-columns.ts';
@@ -65,6 +66,8 @@ export const OPTIMIZER_RULES: readonly OptimizerRule[] = [
   chooseBuildSide,
   // after choose_build_side: it revisits the joins below a runtime key filter with their scans' scaled estimates
   buildSideUnderKeyFilters,
+  // after the build sides are final: probe scans reading strings may take denser key filters
+  wideProbeKeyFilters,
   partialAggregateRule,
   // last: the Aggregate aggregate_from_metadata keeps as its fallback then carries partial_aggregate's mark
   aggregateFromMetadata,

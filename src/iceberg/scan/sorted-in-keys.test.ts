@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../common/prng.ts';
 import type { BoundPredicate } from './bound-predicate.ts';
+import { markIntKeyList } from './int-key-list.ts';
 import { anyKeyWithin, sortedIntegerKeys } from './sorted-in-keys.ts';
 import { mightMatch } from './stats-evaluator.ts';
 
@@ -71,5 +72,11 @@ describe('sorted integer IN keys', () => {
     expect(seen).toEqual(new Set([true, false]));
     // a file of nulls only never matches
     expect(mightMatch({ kind: 'in', fieldId: 1, type: long, values }, () => ({ nullCount: 10, valueCount: 10 }))).toBe(false);
+  });
+
+  it('sorts a marked key list without checking its keys again, with the same answer', () => {
+    const values = Array.from({ length: 500 }, (_v, i) => ((i * 7919) % 1000) - 500);
+    expect(markIntKeyList(values)).toBe(true);
+    expect([...sortedIntegerKeys(values)!]).toEqual([...values].sort((a, b) => a - b));
   });
 });
