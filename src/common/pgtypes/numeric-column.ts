@@ -19,6 +19,8 @@ export interface ScaledColumn {
   readonly scale: number;
   /** the column holds LAZY_NUMERIC where its Numerics would be (until materializeNumerics) */
   readonly lazy?: boolean;
+  /** no entry is NULL (its maker knew: a chunk without a validity bitmap), so readers need not look */
+  readonly noNulls?: boolean;
 }
 
 const attached = new WeakMap<readonly unknown[], ScaledColumn>();
@@ -37,8 +39,8 @@ export const LAZY_NUMERIC: object = new Proxy(Object.freeze({}), {
 });
 
 /** attaches `f` to a column whose non-NULL entries are LAZY_NUMERIC (or already their Numerics) */
-export function attachLazyScaled(column: readonly unknown[], f: Float64Array, scale: number): void {
-  attached.set(column, { f, scale, lazy: true });
+export function attachLazyScaled(column: readonly unknown[], f: Float64Array, scale: number, noNulls = false): void {
+  attached.set(column, noNulls ? { f, scale, lazy: true, noNulls } : { f, scale, lazy: true });
 }
 
 /** attaches to `column` the doubles `f` of rows taken from `from` (lazy when `from` was) */

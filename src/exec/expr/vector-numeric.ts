@@ -41,8 +41,8 @@ export function toScaled(vec: Vec, sel: Sel, n: number): ScaledVec | null {
   const m = selCount(sel, n);
   const att = scaledColumnOf(v);
   if (att !== undefined) {
-    // the decoder's doubles: only the NULLs to mark
-    if (sel === null) { for (let i = 0; i < n; i++) if (v[i] == null) (nul ??= new Uint8Array(n))[i] = 1; }
+    // the decoder's doubles: only the NULLs to mark (none when the decoder saw no validity bitmap)
+    if (att.noNulls === true) { /* nothing to mark */ } else if (sel === null) { for (let i = 0; i < n; i++) if (v[i] == null) (nul ??= new Uint8Array(n))[i] = 1; }
     else for (let j = 0; j < m; j++) { const i = sel[j]!; if (v[i] == null) (nul ??= new Uint8Array(n))[i] = 1; }
     return { tag: 'scaled', f: att.f, scale: att.scale, nul, src: v };
   }

@@ -97,6 +97,13 @@ function lazyColumns(ops: readonly { readonly kind: 'Filter' | 'Projection'; rea
   return (c) => !read.has(c);
 }
 
+/** the scan columns (levelsUp 0) `exprs` read */
+function columnsRead(exprs: readonly Expr[]): Set<number> {
+  const read = new Set<number>();
+  for (const e of exprs) someExpr(e, (x) => { if (x.kind === 'ColumnRef' && x.levelsUp === 0) read.add(x.index); return false; });
+  return read;
+}
+
 /** rows between two looks at the cancel flag (expressions may be slow: a batch can take seconds) */
 const CANCEL_CHECK_ROWS = 1024;
 
@@ -110,7 +117,7 @@ export async function runFragment(
   batches: AsyncIterable<Batch>,
   canceled: () => boolean,
   transfer: ArrayBufferLike[] = [],
-  judged?: Pick<JudgedScan, 'filter' | 'fields'>,
+  judged?: Pick<JudgedScan, 'filter' | 'fields'> & { readonly unreadWhenExact?: Set<number> },
 ): Promise<PartialGroups | PartitionedPartial | RepartitionedRows | null> {
   const f = req.fragment;
   const stop = new AbortController();
@@ -131,9 +138,12 @@ export async function runFragment(
   };
   const pushed = judged === undefined ? null : new PushedConjuncts({ ...judged, projection: f.projection, width: f.width, params: ctx.params, constant });
   let overScan = true;
+  // what the Filters over the scan still evaluate on exact batches (the conjuncts they do not skip)
+  const restOverScan: Expr[] = [];
   for (const op of ops) {
     overScan &&= op.kind === 'Filter';
     const split = overScan && pushed !== null ? pushed.split(op.exprs[0]!) : null;
+    if (overScan) restOverScan.push(...(split === null ? op.exprs : split.rest === null ? [] : [split.rest]));
     input = split !== null && split.skipped > 0
       ? new ExactSkipFilterExec(op.exprs[0]!, split.rest, input, env)
       : op.kind === 'Filter'
@@ -149,6 +159,11 @@ export async function runFragment(
   }));
   const keyExprs = f.groupKeys.map(decodeExpr);
   const keys = compileAll(keyExprs, env);
+  if (judged?.unreadWhenExact !== undefined && req.repartition === undefined && ops.every((o) => o.kind === 'Filter')) {
+    // groups go back, and nothing renames the scan's columns: a read field that only skipped conjuncts read is not converted on exact batches
+    const read = columnsRead([...restOverScan, ...keyExprs, ...aggs.flatMap((a) => (a.filter === null ? a.args : [...a.args, a.filter]))]);
+    f.projection.forEach((c, k) => { if (!read.has(c)) judged.unreadWhenExact!.add(judged.fields[k]!.id); });
+  }
   if (req.repartition !== undefined) return repartitionRows(input, keys.fns, f.keyOids, req.repartition, canceled, transfer);
   const args = compileShared(aggs.map((a) => a.args), env);
   const filters: (Compiled | null)[] = aggs.map((a) => (a.filter === null ? null : compileExpr(a.filter, env)));

@@ -101,7 +101,9 @@ export default async function runScanTask(req: ScanTaskRequest | MergeTaskReques
     // late materialization filters inside the reader; otherwise the decoded batches are filtered here
     const filter = bound === null || late ? null : compileRowFilter(bound, new Map(req.fields.map((f, i) => [f.id, i])));
     const metrics: ReadMetrics = { rowGroupsTotal: 0, rowGroupsScanned: 0, bytesRead: 0, rowsDecoded: 0 };
-    const readOptions = late ? { metrics, filter: bound, lateHistory: lateHistoryFor(req.scanId) } : { metrics };
+    // filled by a partial aggregate before its first batch is read (run-fragment.ts): fields its exact batches never read
+    const unreadWhenExact = new Set<number>();
+    const readOptions = late ? { metrics, filter: bound, lateHistory: lateHistoryFor(req.scanId), unreadWhenExact } : { metrics };
     if (req.fragment !== undefined) {
       // scan → filter → project → partial aggregate (exec/partial/): the groups go back, not the rows
       const { runFragment } = await (fragmentModule ??= import('../../exec/partial/run-fragment.ts'));
@@ -114,7 +116,7 @@ export default async function runScanTask(req: ScanTaskRequest | MergeTaskReques
       };
       const transfer: ArrayBufferLike[] = []; // a partitioned fragment's packed columns (exec/exchange/)
       // the filter late materialization judged: batches it judged exactly may skip the same Filter conjuncts (exact-rows.ts)
-      const judged = late && bound !== null ? { filter: bound, fields: req.fields } : undefined;
+      const judged = late && bound !== null ? { filter: bound, fields: req.fields, unreadWhenExact } : undefined;
       const partial = await runFragment(req.fragment as Parameters<typeof runFragment>[0], rows(), () => isCanceled(cancel), transfer, judged);
       if (partial === null || isCanceled(cancel)) return CANCELED;
       return moved({ ok: true, batches: [], metrics, partial } satisfies ScanTaskResult, transfer);

@@ -103,6 +103,18 @@ describe('fastPrimitiveValues', () => {
       expect(structuredClone(lazyType)).toEqual(lazyType);
     });
 
+    it('a chunk without NULLs says so (the kernels skip their NULL scan); one with NULLs marks them', () => {
+      const none = fastPrimitiveValues(decimalData([150n, -2n, 99n], 2), lazyType)!;
+      expect(scaledColumnOf(none)).toMatchObject({ lazy: true, noNulls: true });
+      expect(toScaled({ tag: 'values', v: none }, null, 3)!.nul).toBeNull();
+      const some = fastPrimitiveValues(decimalData([150n, null, 99n], 2), lazyType)!;
+      expect(scaledColumnOf(some)!.noNulls).toBeUndefined();
+      expect([...toScaled({ tag: 'values', v: some }, null, 3)!.nul!]).toEqual([0, 1, 0]);
+      expect([...toScaled({ tag: 'values', v: some }, Int32Array.from([1, 2]), 3)!.nul!]).toEqual([0, 1, 0]);
+      // taken rows may be NULL (a -1 index): the copy does not claim it
+      expect(scaledColumnOf(takeColumn(none, Int32Array.from([0, -1]), 2))!.noNulls).toBeUndefined();
+    });
+
     it('selected rows and sliced chunks', () => {
       const d = decimalData(small, 2).slice(2, 8);
       const col = fastPrimitiveValues(d, lazyType, [0, 3, 5])!;

@@ -92,7 +92,8 @@ function lazyDecimal128Values(d: Data, scale: number, rows: Rows): unknown[] | n
     const f = exact.length === n ? exact : exact.subarray(0, n);
     if (bm === null) out.fill(LAZY_NUMERIC);
     else for (let k = 0; k < n; k++) out[k] = isNullAt(bm, off + (rows === null ? k : rows[k]!)) ? null : LAZY_NUMERIC;
-    attachLazyScaled(out, f, scale);
+    // no bitmap, no NULL: the kernels skip their per-row NULL scan (vector-numeric.ts toScaled)
+    attachLazyScaled(out, f, scale, bm === null);
     return out;
   }
   const vals = d.values as Uint32Array;
@@ -108,7 +109,7 @@ function lazyDecimal128Values(d: Data, scale: number, rows: Rows): unknown[] | n
     else return null;
     out[k] = LAZY_NUMERIC;
   }
-  attachLazyScaled(out, f, scale);
+  attachLazyScaled(out, f, scale, bm === null);
   return out;
 }
 

@@ -42,6 +42,11 @@ export interface FileScanTaskReadOptions {
   readonly filter?: BoundPredicate;
   /** late materialization's record of the scan's row groups with matches (one per scan, across its files) */
   readonly lateHistory?: LateHistory;
+  /**
+   * field ids whose values no reader of an exactly judged batch looks at (late-materialization.ts
+   * ChunkFilter.unreadWhenExact; filled by the scan worker's partial aggregate before the first batch is pulled)
+   */
+  readonly unreadWhenExact?: ReadonlySet<number>;
 }
 
 export async function* readFileScanTask(
@@ -101,6 +106,10 @@ export async function* readFileScanTask(
   }
 
   const lineage = rowLineageFiller(requests, task);
+  // only rows the filter alone decides: delete files and row ids read the columns of the rows they keep
+  if (chunkFilter !== undefined && options.unreadWhenExact !== undefined && options.unreadWhenExact.size > 0 && deleted.size === 0 && eqSets.length === 0 && lineage === null && !rowIds) {
+    chunkFilter = { ...chunkFilter, unreadWhenExact: options.unreadWhenExact };
+  }
   for await (const chunk of readParquetColumns({ io, size: Number(task.file.fileSizeInBytes) }, path, requests, {
     ...(task.rowGroups === undefined ? {} : { rowGroups: task.rowGroups }),
     ...(metrics === undefined ? {} : { metrics }),

@@ -52,6 +52,12 @@ export interface ChunkFilter {
    * judged first, and the other filter columns only at the rows it kept (staged first phase)
    */
   readonly lead?: readonly number[];
+  /**
+   * field ids of filter columns nobody reads from a batch the Arrow pass judged whole (`exact`): the scan worker's
+   * partial aggregate skips the conjuncts that read them on such batches (exec/partial/run-fragment.ts), so
+   * their values are never converted — an all-NULL column stands in (TPC-H q1's l_shipdate: 98 % of the rows)
+   */
+  readonly unreadWhenExact?: ReadonlySet<number>;
 }
 
 export interface LateHistory {
@@ -140,6 +146,19 @@ export interface Selected {
   readonly vals: readonly unknown[][];
   /** the Arrow pass judged the whole filter on this batch (`complete`): every row in `rows` satisfies it exactly */
   readonly exact?: boolean;
+  /**
+   * `vals` indexes left unconverted (an empty array in `vals`) because the batch is exact and their column is
+   * unread on exact batches (ChunkFilter.unreadWhenExact), with the conversion, for a batch that loses its
+   * verdict (recut)
+   */
+  readonly deferred?: ReadonlyMap<number, () => unknown[]>;
+}
+
+/** `x` with its deferred columns converted (a re-cut selection carries no verdict: its columns must be real) */
+function converted(x: Selected): Selected {
+  if (x.deferred === undefined) return x;
+  const vals = x.vals.map((v, k) => x.deferred!.get(k)?.() ?? v);
+  return { start: x.start, length: x.length, rows: x.rows, vals };
 }
 
 /** the selections of `sel` re-cut along another batching (phase 2's decode came in other batch sizes) */
@@ -264,12 +283,18 @@ export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<Col
     const arrow = filter.selectArrow === undefined || b.data === null || p1 === null ? null : filter.selectArrow(arrowColumns(columns, first, p1, b.data), b.length, mask);
     let sel: readonly number[];
     let vals: unknown[][];
+    let deferred: Map<number, () => unknown[]> | undefined;
     if (arrow !== null) {
       sel = arrow.rows;
-      vals = first.map((c) => {
+      const picks = sel, data = b.data, unread = arrow.complete ? filter.unreadWhenExact : undefined;
+      vals = first.map((c, k) => {
         const req = columns[c]!;
         const idx = p1!.colIndex.get(req.fieldId);
-        return idx === undefined || b.data === null ? new Array<unknown>(sel.length).fill(req.missingValue) : valuesAtRows(b.data[idx]!, req.type, uri, sel, b.length);
+        if (idx === undefined || data === null) return new Array<unknown>(picks.length).fill(req.missingValue);
+        const convert = (): unknown[] => valuesAtRows(data[idx]!, req.type, uri, picks, b.length);
+        if (unread === undefined || !unread.has(req.fieldId)) return convert();
+        (deferred ??= new Map()).set(k, convert);
+        return [];
       });
       if (!arrow.complete && sel.length > 0) {
         // conjuncts the Arrow pass could not judge: the whole filter on the values of the rows it kept
@@ -295,7 +320,7 @@ export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<Col
         return sel.length === b.length ? col : sel.map((s) => col[s]);
       });
     }
-    if (sel.length > 0) selected.push({ start: b.start, length: b.length, rows: sel, vals, exact: arrow?.complete === true });
+    if (sel.length > 0) selected.push({ start: b.start, length: b.length, rows: sel, vals, exact: arrow?.complete === true, ...(deferred === undefined ? {} : { deferred }) });
     picked += sel.length;
   }
   if (seen !== rows) throw mismatch(uri, rg);
@@ -321,14 +346,18 @@ export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<Col
   // both phases decode batches of ROWS_PER_BATCH from the row group's start: re-cut only if they differ
   const byStart = new Map(selected.map((x) => [x.start, x]));
   const aligned = selected.every((x) => batches.some((b) => b.start === x.start && b.length === x.length));
-  const parts = aligned ? batches.map((b) => byStart.get(b.start)) : recut(selected, batches, first.length);
+  const parts = aligned ? batches.map((b) => byStart.get(b.start)) : recut(selected.map(converted), batches, first.length);
   for (const [i, b] of batches.entries()) {
     const x = parts[i];
     if (x === undefined || x.rows.length === 0) continue;
     const local = x.rows, n = local.length;
     const out = columns.map((req, c) => {
       const at = firstAt.get(c);
-      if (at !== undefined) return x.vals[at]!;
+      if (at !== undefined) {
+        const later = x.deferred?.get(at);
+        // deferred only on exact batches, which an aligned part stays: the column nobody reads is all NULL
+        return later === undefined ? x.vals[at]! : x.exact === true ? new Array<unknown>(n).fill(null) : later();
+      }
       const idx = p2?.colIndex.get(req.fieldId);
       if (idx === undefined || b.data === null) return new Array<unknown>(n).fill(req.missingValue);
       return valuesAtRows(b.data[idx]!, req.type, uri, local, b.length);
