@@ -7,12 +7,23 @@
  * Entries hold group id + 1 (0: no group), so a fresh zeroed array needs no fill.
  */
 
+import { giveBack, takeInt32 } from './expr/spare-arrays.ts';
+
 /** the span of keys may be at most this many entries per group (4 bytes each; the hash index takes 20–40 bytes a group) */
 const SPAN_PER_GROUP = 32;
 /** never more entries than this (128 MiB), however many groups */
 const MAX_SPAN = 1 << 25;
 /** keys stay within ±2^52, where every integer and the Number() of every bigint there is exact */
 const KEY_LIMIT = 2 ** 52;
+/**
+ * entry counts are powers of two (at most MAX_SPAN), so a finished aggregate's entries fit the next one's
+ * (expr/spare-arrays.ts: a fresh array of megabytes costs a page fault per 4 KiB on first touch)
+ */
+function entries(n: number): number {
+  let len = 1024;
+  while (len < n && len < MAX_SPAN) len *= 2;
+  return len;
+}
 /** below this many groups hashing stays: its table is small and cache-resident anyway */
 export const DIRECT_MIN_GROUPS = 256;
 
@@ -27,7 +38,7 @@ export class DirectKeyIndex {
 
   private constructor(base: number, span: number, lo: number, hi: number) {
     this.base = base;
-    this.ids = new Int32Array(span);
+    this.ids = takeInt32(entries(span), 0);
     this.lo = lo;
     this.hi = hi;
   }
@@ -63,11 +74,12 @@ export class DirectKeyIndex {
     // the entries cover the old ones and k, grown by at least half on k's side
     const end = this.base + this.ids.length;
     const need = Math.max(end, k + 1) - Math.min(this.base, k);
-    const grown = Math.min(MAX_SPAN, Math.max(need, this.ids.length + (this.ids.length >> 1)));
+    const grown = entries(Math.max(need, this.ids.length + (this.ids.length >> 1)));
     if (grown < need) return false;
     const base = k < this.base ? end - grown : this.base;
-    const ids = new Int32Array(grown);
+    const ids = takeInt32(grown, 0);
     ids.set(this.ids, this.base - base);
+    giveBack(this.ids);
     this.ids = ids;
     this.base = base;
     this.lo = lo;
@@ -76,4 +88,10 @@ export class DirectKeyIndex {
   }
 
   get bytes(): number { return this.ids.length * 4; }
+
+  /** hands the entries back for the next index (expr/spare-arrays.ts); the index is empty afterwards */
+  release(): void {
+    giveBack(this.ids);
+    this.ids = new Int32Array(0);
+  }
 }

@@ -4,7 +4,7 @@ import { Numeric } from '../common/pgtypes/numeric.ts';
 import { Oid } from '../common/pgtypes/oids.ts';
 import { rowKey } from './batch-util.ts';
 import { GroupTable, type GroupTableOptions } from './group-table.ts';
-import { attachExactInt64, exactDoublesOf } from '../common/pgtypes/exact-int64-column.ts';
+import { attachExactInt64, exactDoublesOf, KEY_ONLY_INT64, keyOnlyInt64Column } from '../common/pgtypes/exact-int64-column.ts';
 
 /** the ids of every row of `rows` (row-major), fed in batches of `batch` */
 function assignAll(oids: number[], rows: unknown[][], batch = 7, options?: GroupTableOptions): { ids: number[]; t: GroupTable } {
@@ -214,6 +214,33 @@ describe('GroupTable', () => {
       t.lookup([[BigInt(5000 + 3 * 599), 2n ** 40n, 12n]], 3, found);
       expect(Array.from(found)).toEqual([599, 601, -1]);
     }
+  });
+
+  it('groups a key-only int8 column (placeholders, exact doubles attached) without reading its entries: the bigints\' groups and first values', () => {
+    // the same walk as above — runs, NULLs, the direct index, then hashing — over keyOnlyInt64Column batches
+    // (partial/lazy-scan-rows.ts); reading any placeholder throws, keeping one as a first value would show here
+    const vals: (bigint | null)[] = [];
+    for (let i = 0; i < 2000; i++) vals.push(i % 13 === 0 ? null : BigInt(3 * Math.floor(i / 3) % 700 - 50));
+    vals.splice(900, 0, 2n ** 52n, -(2n ** 53n) + 1n, 0n, -0n);
+    const plain = new GroupTable([Oid.int8]), lazy = new GroupTable([Oid.int8]);
+    const a = new Int32Array(256), b = new Int32Array(256);
+    let kinds = '';
+    for (let from = 0; from < vals.length; from += 256) {
+      const col = vals.slice(from, from + 256), n = col.length;
+      const nulls = new Uint8Array(n).map((_, i) => (col[i] === null ? 1 : 0));
+      const keyOnly = keyOnlyInt64Column(exactDoublesOf(BigInt64Array.from(col, (v) => v ?? 0n), n, nulls)!, n, nulls);
+      expect(keyOnly.every((v, i) => (col[i] === null ? v === null : v === KEY_ONLY_INT64))).toBe(true);
+      plain.assign([col], n, a);
+      lazy.assign([keyOnly], n, b);
+      expect(Array.from(b.subarray(0, n))).toEqual(Array.from(a.subarray(0, n)));
+      kinds += lazy.indexKind[0];
+    }
+    expect(kinds).toMatch(/^h+d+h+$/);
+    expect(lazy.size).toBe(plain.size);
+    expect(lazy.keySlice(0, 0, lazy.size)).toEqual(plain.keySlice(0, 0, plain.size));
+    expect(lazy.keysOf(lazy.size - 1)).toEqual(plain.keysOf(plain.size - 1));
+    expect(lazy.values[0]).toEqual(plain.values[0]);
+    expect(() => String(KEY_ONLY_INT64)).toThrow(/key-only int8/);
   });
 
   it('reads attached exact doubles of an int8 column among several keys: the same groups, keys and lookups', () => {

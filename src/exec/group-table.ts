@@ -40,6 +40,11 @@ const BIG_BATCH = 65536;
  * the end of a #firsts array read as AS_KEY too, so groups of int8 keys push nothing there (#keepFirst)
  */
 const AS_KEY = undefined;
+/**
+ * stands for a row's value when its column has exact doubles attached (exact-int64-column.ts): that value is
+ * BigInt(key), which keptValue keeps as AS_KEY, so the column itself is not read
+ */
+const SOME_BIGINT = 0n;
 /** the first value to keep for value `v` whose normalized key is `k` */
 const keptValue = (v: unknown, k: unknown): unknown => (typeof v === 'bigint' && typeof k === 'number' ? AS_KEY : v ?? null);
 
@@ -149,6 +154,14 @@ export class GroupTable {
     }
     this.#filled = this.#size;
     return this.#firsts;
+  }
+
+  /**
+   * hands the direct index's entries back for the next table (expr/spare-arrays.ts): the caller is done assigning
+   * and looking up (keys stay readable: keyAt, keySlice, values)
+   */
+  release(): void {
+    this.#direct?.release();
   }
 
   /** how groups are found: by key − base (direct-key-index.ts) or by hashing */
@@ -278,7 +291,9 @@ export class GroupTable {
       let g = ids[e]! - 1;
       if (g < 0) {
         // -0 is key 0; the first value seen is what GROUP BY shows
-        g = this.#newGroupDirect(k === 0 ? 0 : k, col[i]);
+        // with exact doubles the value is BigInt(k) (kept as AS_KEY): the column's entry is not read, it may be a
+        // key-only placeholder (exact-int64-column.ts KEY_ONLY_INT64)
+        g = this.#newGroupDirect(k === 0 ? 0 : k, xf !== null ? SOME_BIGINT : col[i]);
         ids[e] = g + 1;
       }
       out[i] = g;
@@ -358,14 +373,14 @@ export class GroupTable {
       if (keys !== null && typeof k === 'number' && (k | 0) === k && k !== NO_INT) {
         for (;;) {
           const g = this.#slots[s]!;
-          if (g === -1) { out[i] = this.#addOne(s, hh, k, xf === null ? v : col[i]); break; }
+          if (g === -1) { out[i] = this.#addOne(s, hh, k, xf === null ? v : v === null ? null : SOME_BIGINT); break; }
           if (keys[s] === k) { out[i] = g; break; }
           s = (s + 1) & this.#mask;
         }
       } else {
         for (;;) {
           const g = this.#slots[s]!;
-          if (g === -1) { out[i] = this.#addOne(s, hh, k, xf === null ? v : col[i]); break; }
+          if (g === -1) { out[i] = this.#addOne(s, hh, k, xf === null ? v : v === null ? null : SOME_BIGINT); break; }
           if (this.#hashes[g] === hh && norm[g] === k) { out[i] = g; break; }
           s = (s + 1) & this.#mask;
         }

@@ -122,3 +122,24 @@ export function attachConcatInt64(column: readonly unknown[], pieces: readonly {
   attached.set(column, { f, nulls });
   return true;
 }
+
+/**
+ * What a key-only int8 column holds for each non-NULL value: a column unpacked for a consumer that reads it only
+ * as a hash key through exactInt64Of (exec/partial/lazy-scan-rows.ts: a serial GROUP BY's single int8 key), so no
+ * BigInt is made per row. Any property read (String(), arithmetic's valueOf) is an internal error rather than a
+ * wrong value; the group table keeps no first value of such a column (its keys are BigInt(key), made when read).
+ */
+export const KEY_ONLY_INT64: object = new Proxy(Object.freeze({}), {
+  get(): never { throw new Error('internal error: a key-only int8 column was read as values'); },
+});
+
+/**
+ * A column of `n` rows holding KEY_ONLY_INT64 (NULL where `nulls` says 1) with `f` attached as its exact doubles
+ * (the contract above, with the placeholder standing for BigInt(f[i])).
+ */
+export function keyOnlyInt64Column(f: Float64Array, n: number, nulls: Uint8Array | null): unknown[] {
+  const out = new Array<unknown>(n).fill(KEY_ONLY_INT64);
+  if (nulls !== null) for (let i = 0; i < n; i++) if (nulls[i] === 1) out[i] = null;
+  attached.set(out, { f: f.length === n ? f : f.subarray(0, n), nulls });
+  return out;
+}

@@ -5,6 +5,7 @@ import { Oid, sqlType } from '../../common/pgtypes/oids.ts';
 import type { AggregateDef, EvalContext } from '../../functions/registry-types.ts';
 import { testRegistry } from '../testing/run-sql.ts';
 import { GroupStates, type GroupStateSpec } from './group-states.ts';
+import { spareArrayBytes } from './spare-arrays.ts';
 
 const ctx = {} as EvalContext;
 const NUM = sqlType(Oid.numeric);
@@ -44,6 +45,27 @@ describe('GroupStates', () => {
     // the groups nothing was added to: NULL
     expect(gs.final(0, 0)).toBeNull();
     expect(gs.final(1, 2)).toBeNull();
+  });
+
+  it('a released aggregate\'s arrays serve the next one zeroed: sums, counts and scales start empty (spare-arrays.ts)', () => {
+    const groups = 70_000; // past spare-arrays' MIN_LENGTH: capacity 131072
+    const first = new GroupStates([sum, count], ctx);
+    first.ensure(groups);
+    for (let g = 0; g < groups; g += 7) { first.addScaled(0, g, 100 + g, 2); first.counts[1]![g] = 3; }
+    expect(String(first.final(0, 7))).toBe('1.07');
+    const used = [first.counts[0]!, first.sums[0]!, first.sumScales[0]!, first.counts[1]!];
+    first.release();
+    expect(spareArrayBytes()).toBeGreaterThan(0);
+    const next = new GroupStates([sum, count], ctx);
+    next.ensure(groups);
+    // the same buffers again (no fresh pages), every entry as a fresh array's
+    expect([next.counts[0], next.sums[0], next.sumScales[0], next.counts[1]].filter((a) => used.includes(a as never)).length).toBeGreaterThan(0);
+    expect(next.counts[0]!.every((v) => v === 0) && next.sums[0]!.every((v) => v === 0) && next.counts[1]!.every((v) => v === 0)).toBe(true);
+    expect(next.sumScales[0]!.every((v) => v === -1)).toBe(true);
+    expect(next.final(0, 7)).toBeNull();
+    expect(next.final(1, 7)).toBe(0n);
+    next.addScaled(0, 7, 5, 1);
+    expect(String(next.final(0, 7))).toBe('0.5');
   });
 
   it('finishes groups that never needed a state object as the states would', () => {

@@ -18,6 +18,7 @@ import { NumericSum } from '../../functions/numeric-sum.ts';
 import type { SqlType } from '../../common/pgtypes/oids.ts';
 import type { AggregateDef, AggregateState, EvalContext } from '../../functions/registry-types.ts';
 import { GroupMinMax, minMaxOf } from './group-minmax.ts';
+import { giveBack, takeFloat64, takeInt32 } from './spare-arrays.ts';
 
 export interface GroupStateSpec {
   readonly def: AggregateDef;
@@ -122,12 +123,29 @@ export class GroupStates {
       if (kind === 'count') continue;
       this.sums[k] = grow(this.sums[k]!, cap);
       if (kind === 'sum') {
-        const sc = new Int32Array(cap).fill(-1);
+        const sc = takeInt32(cap, -1);
         sc.set(this.sumScales[k]!);
+        giveBack(this.sumScales[k]!);
         this.sumScales[k] = sc;
       }
     }
     this.#cap = cap;
+  }
+
+  /**
+   * hands the typed arrays back for the next aggregate's groups (spare-arrays.ts): the caller is done with every
+   * group (final() read) and keeps no array of this object; the object is empty afterwards
+   */
+  release(): void {
+    for (let k = 0; k < this.kinds.length; k++) {
+      for (const arrays of [this.counts, this.sums] as Float64Array[][]) {
+        giveBack(arrays[k]!);
+        arrays[k] = new Float64Array(0);
+      }
+      giveBack(this.sumScales[k]!);
+      this.sumScales[k] = new Int32Array(0);
+    }
+    this.#cap = 0;
   }
 
   /** the state object of aggregate k for group g (created on first use) */
@@ -290,9 +308,11 @@ export class GroupStates {
   }
 }
 
+/** `a` copied into an array of `cap` entries (zeros after it); `a` goes back to the spares (ensure's callers hold none) */
 function grow(a: Float64Array, cap: number): Float64Array {
-  const b = new Float64Array(cap);
+  const b = takeFloat64(cap);
   b.set(a);
+  giveBack(a);
   return b;
 }
 

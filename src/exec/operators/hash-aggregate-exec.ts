@@ -46,6 +46,18 @@ export class HashAggregateExec implements ExecOperator {
   constructor(private readonly plan: Aggregate, private readonly input: ExecOperator, private readonly env: Env) {}
   get children(): readonly ExecOperator[] { return [this.input]; }
 
+  /**
+   * the batch-at-a-time aggregation of `plan` when it takes that path (#runGrouped: one grouping set, every
+   * aggregate vectorizable), else null; there the key columns are read only through the GroupTable and the
+   * aggregates' columns only through vector kernels (partial/lazy-scan-rows.ts relies on it)
+   */
+  static vectorFor(plan: Aggregate, env: Env): VectorAggregation | null {
+    if (plan.groupingSets !== null && plan.groupingSets.length !== 1) return null;
+    const { aggregates } = plan;
+    return aggregates.every((a) => a.orderBy.length === 0 && (!a.distinct || distinctTypable(a.def, a.args.map((e) => e.type.oid))))
+      ? VectorAggregation.tryCreate(aggregates, env) : null;
+  }
+
   async *execute(): AsyncIterable<Batch> {
     // the groups are held in the query's memory budget (53200 past it); released when the operator ends
     const mem = new AggregateMemory(queryMemory(this.env).reserve('HashAggregate'), this.plan);
@@ -94,8 +106,7 @@ export class HashAggregateExec implements ExecOperator {
     // (count, integer sum / avg / min / max: expr/distinct-rows.ts), vectorizable arguments: a batch at a time
     // (expr/vector-aggregate.ts), groups numbered by a GroupTable and their states kept by id (#runGrouped); the others
     // below, a row at a time
-    const vector = lookup !== null && aggregates.every((a) => a.orderBy.length === 0 && (!a.distinct || distinctTypable(a.def, a.args.map((e) => e.type.oid))))
-      ? VectorAggregation.tryCreate(aggregates, this.env) : null;
+    const vector = lookup !== null ? HashAggregateExec.vectorFor(this.plan, this.env) : null;
     if (vector !== null) return yield* this.#runGrouped(mem, keys, keyOids, vector, gids[0]!);
     for await (const b of this.input.execute()) {
       checkAbort(this.env);
@@ -201,6 +212,8 @@ export class HashAggregateExec implements ExecOperator {
         cols.push(col);
       }
       if (withGid) cols.push(new Array<unknown>(to - from).fill(gid));
+      // every group read: the state arrays go to the next aggregate (expr/spare-arrays.ts) before the last batch leaves
+      if (to === count) { states.release(); table.release(); }
       yield { columns: cols, length: to - from };
     }
   }

@@ -33,6 +33,7 @@ import { explainKb, noteExplainDetail, noteMemoryDetail } from '../memory/memory
 import { AggregateMemory } from '../memory/aggregate-memory.ts';
 import { workerFlushBytes } from './worker-flush-bytes.ts';
 import { rowsFragment, workerRows } from './worker-rows.ts';
+import { lazyScanColumns, lazyScanRows, type LazyScan } from './lazy-scan-rows.ts';
 import type { WireFragment } from './worker-fragment.ts';
 import { anyJudgedSerial, judgedSerial, rememberSerial, serialFallbackKey } from './serial-fallback-memo.ts';
 import type { SourceParallelScan } from '../../iceberg/parallel/source-parallel-scan.ts';
@@ -102,7 +103,11 @@ export class PartialAggregateExec implements ExecOperator {
     // the workers still filter and narrow the rows of a serial aggregate when it pays (worker-rows.ts)
     const rows = rowsFragment(this.plan, fragment);
     const serialBefore = !partitioned && anyJudgedSerial() && judgedSerial(memoKey());
-    if (serialBefore && rows === null) {
+    // without them, a serial aggregate over the bare scan reads its int8 key and decimals lazily (lazy-scan-rows.ts;
+    // decided only once the aggregate runs serially: it compiles the aggregates)
+    let lazyMemo: LazyScan | null | undefined;
+    const lazyOf = (): LazyScan | null => (lazyMemo ??= rows === null ? lazyScanColumns(this.plan, fragment, this.env) : null);
+    if (serialBefore && rows === null && lazyOf() === null) {
       noteExplainDetail(this.env, this.plan, 'Final Aggregate: main thread, serial (partial states did not reduce the rows of an earlier run)');
       return yield* this.#onMainThread();
     }
@@ -124,12 +129,17 @@ export class PartialAggregateExec implements ExecOperator {
       noteExplainDetail(this.env, this.plan, 'Final Aggregate: main thread, serial over rows filtered in the workers (partial states did not reduce the rows of an earlier run)');
       return yield* this.#overWorkerRows(pool, request, rows);
     }
+    const lazy = serialBefore ? lazyOf() : null;
+    if (lazy !== null) {
+      noteExplainDetail(this.env, this.plan, 'Final Aggregate: main thread, serial (partial states did not reduce the rows of an earlier run)');
+      return yield* this.#overLazyScan(pool, lazy);
+    }
     if (partitioned) return yield* this.#partitioned(pool, request, mode === 'partitioned_rows');
     noteExplainDetail(this.env, this.plan, 'Final Aggregate: main thread');
     const mem = new AggregateMemory(memory.reserve('Finalize HashAggregate'), this.plan);
     const serial = { ran: false };
     try {
-      yield* this.#mergeOnMain(pool, request, mem, serial, memoKey, rows);
+      yield* this.#mergeOnMain(pool, request, mem, serial, memoKey, rows, lazyOf);
     } finally {
       // a serial fallback noted its own HashAggregate's memory
       if (!serial.ran) noteMemoryDetail(this.env, this.plan, `Memory Usage: ${explainKb(mem.reservation.peak)}`);
@@ -138,7 +148,7 @@ export class PartialAggregateExec implements ExecOperator {
   }
 
   /** merges every task's partial groups here, in task order (partial-merge.ts); the groups count against the query's budget */
-  async *#mergeOnMain(pool: SourceParallelScan, request: FragmentRequest, mem: AggregateMemory, serial: { ran: boolean }, memoKey: () => string, rows: WireFragment | null): AsyncIterable<Batch> {
+  async *#mergeOnMain(pool: SourceParallelScan, request: FragmentRequest, mem: AggregateMemory, serial: { ran: boolean }, memoKey: () => string, rows: WireFragment | null, lazyOf: () => LazyScan | null): AsyncIterable<Batch> {
     const { aggregates, groupKeys } = this.plan;
     const merged = new PartialMerge(request.fragment.keyOids, aggregates, this.env.ctx);
     const judged = { groups: 0, rows: 0, done: false };
@@ -161,7 +171,8 @@ export class PartialAggregateExec implements ExecOperator {
             return yield* this.#overWorkerRows(pool, request, rows);
           }
           noteExplainDetail(this.env, this.plan, 'Final Aggregate: main thread, serial (partial states did not reduce the rows)');
-          return yield* this.#onMainThread();
+          const lazy = lazyOf();
+          return yield* (lazy !== null ? this.#overLazyScan(pool, lazy) : this.#onMainThread());
         }
         judged.done = judged.rows >= JUDGE_ROWS;
       }
@@ -210,6 +221,12 @@ export class PartialAggregateExec implements ExecOperator {
   /** the aggregate on this thread over the rows the workers filtered and narrowed (worker-rows.ts) */
   #overWorkerRows(pool: SourceParallelScan, request: FragmentRequest, rows: WireFragment): AsyncIterable<Batch> {
     const input: ExecOperator = { name: 'WorkerRows', children: [], execute: () => workerRows(pool, request, rows) };
+    return new HashAggregateExec(this.plan, input, this.env).execute();
+  }
+
+  /** the aggregate on this thread over the scan's rows, its key and decimals unpacked lazily (lazy-scan-rows.ts) */
+  #overLazyScan(pool: SourceParallelScan, lazy: LazyScan): AsyncIterable<Batch> {
+    const input: ExecOperator = { name: 'LazyScanRows', children: [], execute: () => lazyScanRows(pool, lazy) };
     return new HashAggregateExec(this.plan, input, this.env).execute();
   }
 

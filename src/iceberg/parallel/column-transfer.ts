@@ -180,7 +180,8 @@ export function packBatch(b: Batch, types: readonly IcebergType[], transfer: Arr
   return exact ? { length: b.length, columns, exact } : { length: b.length, columns };
 }
 
-function unpackColumn(p: PackedColumn, n: number): unknown[] {
+/** one packed column as the JS values of common/pgtypes/values.ts (int8 and decimal columns keep their words / doubles attached) */
+export function unpackColumn(p: PackedColumn, n: number): unknown[] {
   if (p.kind === 'cloned') return p.tagged ? p.values.map(fromCloneable) : (p.values as unknown[]);
   const out = new Array<unknown>(n);
   const { nulls } = p;
