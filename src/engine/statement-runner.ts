@@ -62,7 +62,7 @@ export class StatementRunner {
   }
 
   private runStatement(stmt: ParsedStatement, params: readonly unknown[], prepared: EnginePrepared | null, fresh: boolean): StatementResult | Promise<StatementResult> {
-    if (isQuery(stmt.ast) && !hasInto(stmt.ast)) return this.runQuery(stmt, params, prepared, fresh);
+    if (shapeOf(stmt.ast).runsAsQuery) return this.runQuery(stmt, params, prepared, fresh);
     return this.runUtility(stmt, params, fresh);
   }
 
@@ -110,7 +110,7 @@ export class StatementRunner {
         prepared.catalogVersion = session.planVersion;
       }
     }
-    const kind = kindOf(stmt.ast);
+    const kind = shapeOf(stmt.ast).kind;
     if (kind !== 'SelectStmt') session.noteDmlTarget(stmt.ast);
     const ctx = session.execContext(params);
     if (kind === 'SelectStmt') {
@@ -213,7 +213,7 @@ async function countRows(batches: AsyncIterable<Batch>): Promise<number> {
 const QUERY_KINDS = new Set(['SelectStmt', 'InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt']);
 
 export function isQuery(ast: unknown): boolean {
-  return QUERY_KINDS.has(shapeOf(ast).kind);
+  return shapeOf(ast).query;
 }
 
 export function hasInto(ast: unknown): boolean {
@@ -226,15 +226,25 @@ export function kindOf(ast: unknown): string {
 }
 
 /** a statement's kind and SELECT … INTO, kept per AST object: Object.keys allocates, a prepared statement runs often */
-const SHAPES = new WeakMap<object, { readonly kind: string; readonly into: boolean }>();
-const NO_SHAPE = { kind: '', into: false } as const;
+interface StatementShape {
+  readonly kind: string;
+  readonly into: boolean;
+  /** a query kind (QUERY_KINDS)… */
+  readonly query: boolean;
+  /** …that runs as one (not SELECT … INTO): runStatement's question, answered by one lookup */
+  readonly runsAsQuery: boolean;
+}
+const SHAPES = new WeakMap<object, StatementShape>();
+const NO_SHAPE: StatementShape = { kind: '', into: false, query: false, runsAsQuery: false };
 
-function shapeOf(ast: unknown): { readonly kind: string; readonly into: boolean } {
+function shapeOf(ast: unknown): StatementShape {
   if (typeof ast !== 'object' || ast === null) return NO_SHAPE;
   let shape = SHAPES.get(ast);
   if (shape === undefined) {
     const kind = nodeKind(ast);
-    SHAPES.set(ast, (shape = { kind, into: kind === 'SelectStmt' && nodeBody(ast).intoClause !== undefined }));
+    const into = kind === 'SelectStmt' && nodeBody(ast).intoClause !== undefined;
+    const query = QUERY_KINDS.has(kind);
+    SHAPES.set(ast, (shape = { kind, into, query, runsAsQuery: query && !into }));
   }
   return shape;
 }

@@ -29,6 +29,7 @@ import { FrontendParser } from './protocol/frontend-parser.ts';
 import { afterReads } from './after-reads.ts';
 import { noteRead } from './read-clock.ts';
 import { readIntoReusedBuffer } from './socket-reader.ts';
+import { FULL, SocketWriter, WRITTEN } from './socket-writer.ts';
 import { sendStatementResult } from './statement-result.ts';
 import { expandStartupParameters } from './startup-options.ts';
 import type { WireIO } from './wire-io.ts';
@@ -66,6 +67,8 @@ export class PgConnection implements WireIO {
   private sessionRef: HandlerSession | null = null;
   private processId = 0;
   private drainWaiters: Array<() => void> = [];
+  /** past startup on a plain socket: writes go straight to libuv (socket-writer.ts) */
+  private writer: SocketWriter | null = null;
   private settingsCache: OutputSettings | null = null;
   /** resolves when the connection is fully cleaned up */
   readonly finished: Promise<void>;
@@ -116,10 +119,13 @@ export class PgConnection implements WireIO {
     try {
       const messages = this.parser.push(chunk, borrowed);
       if (messages.length === 0) return;
-      for (let i = 0; i < messages.length; i++) {
-        const type = messages[i]!.type;
-        // stop reading raw bytes until the loop answered: TLS bytes must not reach the parser
-        if (type === 'SSLRequest' || type === 'GSSENCRequest') this.socket.pause();
+      // stop reading raw bytes until the loop answered: TLS bytes must not reach the parser (startup packets only
+      // come before the loop runs)
+      if (this.extended === null) {
+        for (let i = 0; i < messages.length; i++) {
+          const type = messages[i]!.type;
+          if (type === 'SSLRequest' || type === 'GSSENCRequest') this.socket.pause();
+        }
       }
       if (this.held === null) {
         this.held = messages;
@@ -138,6 +144,8 @@ export class PgConnection implements WireIO {
     this.held = null;
     if (held === null || this.closed) return;
     for (let i = 0; i < held.length; i++) this.queue.push(held[i]!);
+    // a parked loop answers them here and now (no promise, no microtask turn per round trip)
+    if (this.parked) this.pump();
   };
 
   private onClose(): void {
@@ -145,6 +153,8 @@ export class PgConnection implements WireIO {
     this.closed = true;
     this.queue.end();
     for (const wake of this.drainWaiters.splice(0)) wake();
+    this.writer?.wakeAll();
+    if (this.parked) this.endLoop();
     // the client is gone: release the handler's work now, even mid-query
     if (this.sessionRef) void this.closeSession();
   }
@@ -177,6 +187,7 @@ export class PgConnection implements WireIO {
   private flushNow(): Promise<void> | undefined {
     if (this.w.length === 0 || this.closed) return undefined;
     if (this.writeOut() || this.closed) return undefined;
+    if (this.writer !== null) return this.writer.drained();
     return new Promise<void>((resolve) => {
       const wake = (): void => {
         this.socket.off('drain', wake);
@@ -193,8 +204,14 @@ export class PgConnection implements WireIO {
    * One socket write of everything buffered. On a plain socket the bytes go out without a copy: a socket
    * that passed them to the kernel at once (writableLength 0, the usual case) holds no reference, and the
    * buffer is reused; one that queued them keeps the view and the writer moves to a fresh buffer. TLS copies.
+   * Past startup a plain socket writes through its libuv handle (socket-writer.ts: no Writable stream per write).
    */
   private writeOut(): boolean {
+    if (this.writer !== null) {
+      const outcome = this.writer.write(this.w.peek());
+      this.w.release(outcome === WRITTEN);
+      return outcome !== FULL;
+    }
     if (this.ssl) return this.socket.write(this.w.take());
     const ok = this.socket.write(this.w.peek());
     this.w.release(this.socket.writableLength === 0);
@@ -336,101 +353,167 @@ export class PgConnection implements WireIO {
     await this.flush();
   }
 
-  /** Ready state: one message at a time, in order. */
-  private async loop(): Promise<void> {
+  /**
+   * Ready state: one message at a time, in order, driven by `pump`. Resolves when the connection ends (Terminate,
+   * socket closed); rejects with a FATAL error.
+   */
+  private loop(): Promise<void> {
     // past startup no TLS upgrade can follow: a plain socket now reads into one reused buffer
     if (!this.ssl && !this.closed) {
       this.raw.off('data', this.onData);
       if (!readIntoReusedBuffer(this.raw, this.onBorrowedData)) this.raw.on('data', this.onData);
+      this.writer = SocketWriter.for(this.raw);
     }
     const extended = new ExtendedQuery(this);
+    this.extended = extended;
     if (this.sessionRef !== null) this.sessionRef.onDeallocate = (name) => extended.deallocate(name);
-    let skipToSync = false;
-    // messages received when the last Parse began: one received later may follow a commit the client saw since
-    let parseMark = -1;
-    // ReadyForQuery needs an await only for an open portal or a full socket (readyForQuery returns undefined)
-    let rfq: Promise<void> | undefined;
-    for (;;) {
-      const m = this.queue.take() ?? (await this.nextWithIdleTimeout());
-      if (m === null || this.closed) return;
-      if (parseMark >= 0 && this.queue.pulled > parseMark) {
-        parseMark = -1;
-        this.sessionRef?.pipelineEnded?.();
-      }
-      if (skipToSync && m.type !== 'Sync' && m.type !== 'Terminate') continue;
-      try {
-        switch (m.type) {
-          case 'Query': {
-            if (extended.hasUnnamed) await extended.dropUnnamed();
-            const querying = this.simpleQuery(m.sql);
-            if (querying !== undefined) await querying;
-            rfq = this.readyForQuery(extended);
-            if (rfq !== undefined) await rfq;
-            break;
-          }
-          case 'Parse': {
-            parseMark = this.queue.received;
-            const parsing = extended.parse(m);
-            if (parsing !== undefined) await parsing;
-            break;
-          }
-          case 'Bind': {
-            const binding = extended.bind(m);
-            if (binding !== undefined) await binding;
-            break;
-          }
-          case 'Describe':
-            extended.describe(m);
-            break;
-          case 'Execute': {
-            const executing = extended.execute(m, this.queue.peek()?.type === 'Sync');
-            if (executing !== undefined) await executing;
-            break;
-          }
-          case 'Close':
-            await extended.close(m);
-            break;
-          case 'Flush':
-            await this.flush();
-            break;
-          case 'Sync': {
-            skipToSync = false;
-            const syncing = this.sync(extended);
-            if (syncing !== undefined) await syncing;
-            break;
-          }
-          case 'Terminate':
-            return;
-          case 'CopyData':
-          case 'CopyDone':
-          case 'CopyFail':
-            break; // leftovers of a failed COPY: ignored, per protocol
-          case 'Malformed':
-            throw m.error;
-          case 'FunctionCall':
-            throw new GatewayError(SqlState.feature_not_supported, 'fastpath function calls are not supported');
-          default:
-            throw new GatewayError(SqlState.protocol_violation, `invalid frontend message type ${'code' in m ? m.code : 0}`, { severity: 'FATAL' });
-        }
-      } catch (e) {
-        if (e instanceof ClientGone || this.closed) return;
-        const ge = this.report(e);
-        if (ge.severity === 'FATAL' || ge.severity === 'PANIC') throw ge;
-        this.w.abortMessage();
-        msg.ErrorResponse(this.w, ge);
-        this.sessionRef?.messageFailed?.();
-        if (m.type === 'Query' || m.type === 'FunctionCall') {
-          rfq = this.readyForQuery(extended);
-          if (rfq !== undefined) await rfq;
-        }
-        else {
-          skipToSync = true;
-          // as PostgreSQL (elog.c send_message_to_frontend): an error is flushed at once, so a client that sent
-          // Parse/Describe/Flush without Sync (asyncpg) sees it instead of waiting forever
-          await this.flush();
-        }
-      }
+    return new Promise<void>((resolve, reject) => {
+      this.loopEnd = { resolve, reject };
+      this.pump();
+    });
+  }
+
+  private extended: ExtendedQuery | null = null;
+  /** after an error in an extended-query message: messages are skipped up to Sync */
+  private skipToSync = false;
+  /** messages received when the last Parse began: one received later may follow a commit the client saw since */
+  private parseMark = -1;
+  /** the loop has answered every queued message and waits for the next read (deliver() resumes it) */
+  private parked = false;
+  private idleTimer: ReturnType<typeof setTimeout> | null = null;
+  private loopEnd: { resolve: () => void; reject: (e: unknown) => void } | null = null;
+
+  /**
+   * Answers queued messages in order. A message answered at once (the usual round trip: Bind/Execute/Sync of a
+   * cached plan) costs no promise and no microtask turn: the read's delivery (after-reads.ts) runs this
+   * synchronously when the loop was parked. A message that must wait hands the rest to its promise's
+   * continuation; with the queue empty the loop parks until the next delivery.
+   */
+  private pump(): void {
+    this.parked = false;
+    if (this.idleTimer !== null) {
+      clearTimeout(this.idleTimer);
+      this.idleTimer = null;
     }
+    try {
+      for (;;) {
+        if (this.closed) return this.endLoop();
+        const m = this.queue.take();
+        if (m === undefined) return this.park();
+        const r = this.step(m);
+        if (r === END) return this.endLoop();
+        if (r !== undefined) {
+          r.then((v) => (v === END ? this.endLoop() : this.pump()), (e: unknown) => this.loopEnd?.reject(e));
+          return;
+        }
+      }
+    } catch (e) {
+      this.loopEnd?.reject(e);
+    }
+  }
+
+  /** waits for the next delivery; an idle session (status I) ends after idle_session_timeout */
+  private park(): void {
+    if (this.queue.isEnded) return this.endLoop();
+    this.parked = true;
+    const ms = this.opts.idleSessionTimeoutMs;
+    if (ms && this.session.transactionStatus() === 'I') {
+      this.idleTimer = setTimeout(() => {
+        this.idleTimer = null;
+        this.fatal(new GatewayError('57P05', 'terminating connection due to idle-session timeout', { severity: 'FATAL' }));
+      }, ms);
+    }
+  }
+
+  private endLoop(): void {
+    this.parked = false;
+    if (this.idleTimer !== null) {
+      clearTimeout(this.idleTimer);
+      this.idleTimer = null;
+    }
+    const end = this.loopEnd;
+    this.loopEnd = null;
+    end?.resolve();
+  }
+
+  /** One message: undefined when answered at once, END when the connection ends, else what to await first. */
+  private step(m: FrontendMessage): Promise<unknown> | typeof END | undefined {
+    if (this.parseMark >= 0 && this.queue.pulled > this.parseMark) {
+      this.parseMark = -1;
+      this.sessionRef?.pipelineEnded?.();
+    }
+    if (this.skipToSync && m.type !== 'Sync' && m.type !== 'Terminate') return undefined;
+    let r: Promise<void> | typeof END | undefined;
+    try {
+      r = this.dispatch(m, this.extended!);
+    } catch (e) {
+      return this.messageFailed(m, e);
+    }
+    if (r === undefined || r === END) return r;
+    return r.then(undefined, (e: unknown) => this.messageFailed(m, e));
+  }
+
+  /** A message's answer; a promise only when something must be awaited (ReadyForQuery needs one only for an open portal or a full socket). */
+  private dispatch(m: FrontendMessage, extended: ExtendedQuery): Promise<void> | typeof END | undefined {
+    switch (m.type) {
+      case 'Query':
+        if (extended.hasUnnamed) return extended.dropUnnamed().then(() => this.query(m.sql, extended));
+        return this.query(m.sql, extended);
+      case 'Parse':
+        this.parseMark = this.queue.received;
+        return extended.parse(m);
+      case 'Bind':
+        return extended.bind(m);
+      case 'Describe':
+        extended.describe(m);
+        return undefined;
+      case 'Execute':
+        return extended.execute(m, this.queue.peek()?.type === 'Sync');
+      case 'Close':
+        return extended.close(m);
+      case 'Flush':
+        return this.flushNow();
+      case 'Sync':
+        this.skipToSync = false;
+        return this.sync(extended);
+      case 'Terminate':
+        return END;
+      case 'CopyData':
+      case 'CopyDone':
+      case 'CopyFail':
+        return undefined; // leftovers of a failed COPY: ignored, per protocol
+      case 'Malformed':
+        throw m.error;
+      case 'FunctionCall':
+        throw new GatewayError(SqlState.feature_not_supported, 'fastpath function calls are not supported');
+      default:
+        throw new GatewayError(SqlState.protocol_violation, `invalid frontend message type ${'code' in m ? m.code : 0}`, { severity: 'FATAL' });
+    }
+  }
+
+  /** a simple Query, then ReadyForQuery */
+  private query(sql: string, extended: ExtendedQuery): Promise<void> | undefined {
+    const querying = this.simpleQuery(sql);
+    if (querying !== undefined) return querying.then(() => this.readyForQuery(extended));
+    return this.readyForQuery(extended);
+  }
+
+  /**
+   * A message answered with an error: ErrorResponse, then ReadyForQuery for a Query, or skip to Sync (the error
+   * flushed at once). A FATAL one is rethrown: the connection ends.
+   */
+  private messageFailed(m: FrontendMessage, e: unknown): Promise<unknown> | typeof END | undefined {
+    if (e instanceof ClientGone || this.closed) return END;
+    const ge = this.report(e);
+    if (ge.severity === 'FATAL' || ge.severity === 'PANIC') throw ge;
+    this.w.abortMessage();
+    msg.ErrorResponse(this.w, ge);
+    this.sessionRef?.messageFailed?.();
+    if (m.type === 'Query' || m.type === 'FunctionCall') return this.readyForQuery(this.extended!);
+    this.skipToSync = true;
+    // as PostgreSQL (elog.c send_message_to_frontend): an error is flushed at once, so a client that sent
+    // Parse/Describe/Flush without Sync (asyncpg) sees it instead of waiting forever
+    return this.flushNow();
   }
 
   /**
@@ -525,24 +608,6 @@ export class PgConnection implements WireIO {
     return this.flushNow();
   }
 
-  /** not async itself: without a timer the queue's own promise is returned (no wrapping promise per round trip) */
-  private nextWithIdleTimeout(): Promise<FrontendMessage | null> {
-    const ms = this.opts.idleSessionTimeoutMs;
-    if (!ms || this.queue.size > 0 || this.session.transactionStatus() !== 'I') return this.queue.next();
-    return this.nextWithTimer(ms);
-  }
-
-  private async nextWithTimer(ms: number): Promise<FrontendMessage | null> {
-    const timer = setTimeout(() => {
-      this.fatal(new GatewayError('57P05', 'terminating connection due to idle-session timeout', { severity: 'FATAL' }));
-    }, ms);
-    try {
-      return await this.queue.next();
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
   /** Turns any throwable into a GatewayError; non-gateway errors are bugs: logged with their stack. */
   private report(e: unknown): GatewayError {
     if (GatewayError.is(e)) return e;
@@ -559,6 +624,9 @@ export class PgConnection implements WireIO {
     await this.closeSession();
   }
 }
+
+/** a step's answer: the connection ends (Terminate, client gone) */
+const END = Symbol('end');
 
 /** The client closed the connection while we waited for it (e.g. psql re-prompting for a password). */
 class ClientGone extends Error {}

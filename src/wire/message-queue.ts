@@ -92,6 +92,11 @@ export class MessageQueue {
     return this.items.length - this.head;
   }
 
+  /** end() was called: no message will come */
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
   end(): void {
     this.ended = true;
     this.bytes = 0;

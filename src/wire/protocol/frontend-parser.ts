@@ -199,6 +199,27 @@ function parseMessage(buf: Buffer, start: number, total: number, copyBytes: bool
   }
 }
 
+// messages without a body, and the usual format-code lists, are shared: messages are read-only, and a round trip
+// (Bind/Describe/Execute/Sync) then allocates only what varies
+const SYNC: FrontendMessage = Object.freeze({ type: 'Sync' });
+const FLUSH: FrontendMessage = Object.freeze({ type: 'Flush' });
+const NO_FORMATS: readonly number[] = [];
+const ALL_TEXT: readonly number[] = [0];
+const ALL_BINARY: readonly number[] = [1];
+
+/** Bind's parameter or result format codes: Int16 count, then the codes */
+function formatCodes(r: BufferReader): readonly number[] {
+  const n = r.i16();
+  if (n === 0) return NO_FORMATS;
+  if (n === 1) {
+    const f = r.i16();
+    return f === 0 ? ALL_TEXT : f === 1 ? ALL_BINARY : [f];
+  }
+  const codes: number[] = [];
+  for (let i = 0; i < n; i++) codes.push(r.i16());
+  return codes;
+}
+
 function parseBody(code: number, r: BufferReader): FrontendMessage {
   switch (code) {
     case FrontendCode.Query:
@@ -214,18 +235,14 @@ function parseBody(code: number, r: BufferReader): FrontendMessage {
     case FrontendCode.Bind: {
       const portal = r.cstring();
       const statement = r.cstring();
-      const nf = r.i16();
-      const paramFormats: number[] = [];
-      for (let i = 0; i < nf; i++) paramFormats.push(r.i16());
+      const paramFormats = formatCodes(r);
       const np = r.i16();
       const params: (Uint8Array | null)[] = [];
       for (let i = 0; i < np; i++) {
         const len = r.i32();
         params.push(len === -1 ? null : r.bytes(len));
       }
-      const nr = r.i16();
-      const resultFormats: number[] = [];
-      for (let i = 0; i < nr; i++) resultFormats.push(r.i16());
+      const resultFormats = formatCodes(r);
       return { type: 'Bind', portal, statement, paramFormats, params, resultFormats };
     }
     case FrontendCode.Describe:
@@ -242,9 +259,9 @@ function parseBody(code: number, r: BufferReader): FrontendMessage {
     case FrontendCode.Execute:
       return { type: 'Execute', portal: r.cstring(), maxRows: r.i32() };
     case FrontendCode.Sync:
-      return { type: 'Sync' };
+      return SYNC;
     case FrontendCode.Flush:
-      return { type: 'Flush' };
+      return FLUSH;
     case FrontendCode.Terminate:
       return { type: 'Terminate' };
     case FrontendCode.CopyData:
