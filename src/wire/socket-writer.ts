@@ -135,6 +135,8 @@ export class SocketWriter {
 
   /** A direct writer for a plain socket, or null (keep socket.write) when its handle is not libuv's stream. */
   static for(socket: Socket): SocketWriter | null {
+    // an escape hatch while this leans on process.binding (DEP0111): LAKEGATE_SOCKET_WRITES=stream keeps socket.write
+    if (process.env['LAKEGATE_SOCKET_WRITES'] === 'stream') return null;
     const b = streamWrap();
     const handle = (socket as unknown as { _handle?: Partial<WriteHandle> | null })._handle;
     if (b === null || handle === null || handle === undefined || typeof handle.writeBuffer !== 'function') return null;
