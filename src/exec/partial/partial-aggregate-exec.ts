@@ -226,7 +226,9 @@ export class PartialAggregateExec implements ExecOperator {
 
   /** the aggregate on this thread over the scan's rows, its key and decimals unpacked lazily (lazy-scan-rows.ts) */
   #overLazyScan(pool: SourceParallelScan, lazy: LazyScan): AsyncIterable<Batch> {
-    const input: ExecOperator = { name: 'LazyScanRows', children: [], execute: () => lazyScanRows(pool, lazy) };
+    const rows: ExecOperator = { name: 'LazyScanRows', children: [], execute: () => lazyScanRows(pool, lazy) };
+    // these are the scan node's rows (the aggregate's input is the bare scan): EXPLAIN ANALYZE counts them there
+    const input = this.env.instrument === undefined ? rows : this.env.instrument.wrap(this.plan.input, rows);
     return new HashAggregateExec(this.plan, input, this.env).execute();
   }
 
