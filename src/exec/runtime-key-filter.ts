@@ -64,6 +64,13 @@ export function allowDenserScanKeys(scan: LogicalPlan): void {
   denserKeyScans.add(scan);
 }
 
+/** gives `to`, a copy of scan `from`, the key-count marks `from` carries (a rule that replaces a scan node keeps them) */
+export function copyScanKeyMarks(from: LogicalPlan, to: LogicalPlan): void {
+  if (denserKeyScans.has(from)) denserKeyScans.add(to);
+  const wide = wideKeyScans.get(from);
+  if (wide !== undefined) wideKeyScans.set(to, wide);
+}
+
 /**
  * scans marked by wide_probe_key_filters — probed by the keys of a filtered build side and reading string columns
  * besides the key — may take up to 1 key per 2 rows: every row the filter drops is a row whose strings are never

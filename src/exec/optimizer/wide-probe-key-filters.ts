@@ -17,7 +17,7 @@
 import { Oid } from '../../common/pgtypes/oids.ts';
 import { planChildren, type Join, type LogicalPlan } from '../../sql/index.ts';
 import { extractEquiKeys } from '../equi-keys.ts';
-import { allowWideScanKeys, probeSideFilterable, scanReachedByKey } from '../runtime-key-filter.ts';
+import { allowWideScanKeys, copyScanKeyMarks, probeSideFilterable, scanReachedByKey } from '../runtime-key-filter.ts';
 import type { OptimizerRule } from './optimizer-rule.ts';
 import { hasSubquery, mapNodeExprs, mapSubqueryPlans, transformPlanUp, withChildren } from './plan-rewrite.ts';
 import { estimate } from './row-estimate.ts';
@@ -60,6 +60,7 @@ function marked(j: Join): Join {
   const column = scan === null ? -1 : scanColumnOf(probe, key.index, scan);
   if (scan === null || scan.kind !== 'TableScan' || column < 0 || !readsStrings(scan, column)) return j;
   const copy: LogicalPlan = { ...scan };
+  copyScanKeyMarks(scan, copy); // build_side_under_key_filters' denser cap holds for the scan's other keys
   allowWideScanKeys(copy, column);
   const side = transformPlanUp(probe, (x) => (x === scan ? copy : x));
   return buildLeft ? { ...j, right: side } : { ...j, left: side };
