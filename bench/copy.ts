@@ -2,7 +2,7 @@
  * COPY FROM STDIN throughput: TPC-H lineitem (deterministic, mulberry32) streamed as CSV into a throwaway
  * PostgreSQL and into lakegate (an Iceberg table) in one run.
  *
- *   npm run bench:copy -- [--sf 0.1] [--targets pg,lakegate] [--repeat 3] [--partitioned month|year|day] [--pg-key on|off] [--format csv|text] [--threads] [--trace] [--port N] [--cache-dir DIR] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"] [--start-flags on|off] [--warmup N]
+ *   npm run bench:copy -- [--sf 0.1] [--targets pg,lakegate] [--repeat 3] [--partitioned month|year|day] [--pg-key on|off] [--format csv|text] [--threads] [--trace] [--port N] [--cache-dir DIR] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"] [--start-flags on|off] [--warmup N] [--idle S]
  *
  * The CSV (bench/tpch's generator) is generated once into a temp file (progress on stderr), then each server gets the same bytes
  * through pg-copy-streams. lakegate runs as a child `node bin/lakegate.mjs serve` so its peak RSS is the
@@ -19,7 +19,8 @@
  * `--warmup N` first COPYs the input's first N rows into a scratch table of the same shape on each server (then drops
  * it), outside the timed COPY: both servers are started fresh for every run, and a long-running lakegate has its
  * JIT warm and its worker threads started, which a fresh one pays for inside the timed COPY (PostgreSQL's C code has
- * no warm-up to speak of). The default 0 times the cold first COPY.
+ * no warm-up to speak of). The default 0 times the cold first COPY. `--idle S` then waits S seconds before the timed
+ * COPY on each server, as a long-running server between two loads (worker threads idle past their timeout end).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -51,6 +52,7 @@ const { values: args } = parseArgs({
     port: { type: 'string' },
     'cache-dir': { type: 'string' },
     warmup: { type: 'string', default: '0' },
+    idle: { type: 'string', default: '0' },
   },
 });
 const sf = Number(args.sf);
@@ -61,6 +63,8 @@ if (args['pg-key'] !== 'on' && args['pg-key'] !== 'off') throw new Error(`--pg-k
 const pgKey = args['pg-key'] === 'on';
 const warmupRows = Math.max(0, Math.floor(Number(args.warmup)));
 if (!Number.isFinite(warmupRows)) throw new Error(`--warmup ${args.warmup}: a number of rows`);
+const idleSeconds = Number(args.idle);
+if (!(idleSeconds >= 0)) throw new Error(`--idle ${args.idle}: seconds`);
 const format = args.format;
 if (format !== 'csv' && format !== 'text') throw new Error(`--format ${format}: csv or text`);
 /** text format: TPC-H values hold no tab, newline or backslash, so none needs escaping */
@@ -237,6 +241,7 @@ async function warmUp(url: string, create: string, scratch: string, drop: string
   try {
     await c.query(create);
     await copyInto(url, scratch, gen, `${label} warm-up`, undefined, bytesOfRows(gen.file, warmupRows));
+    if (idleSeconds > 0) await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
     await c.query(drop);
   } finally {
     await c.end();
@@ -399,7 +404,7 @@ try {
   const ratio = median(ratios);
   const date = new Date().toISOString();
   const cell = (r: Result | undefined, f: (r: Result) => string): string => (r === undefined ? '–' : r.error !== undefined ? 'n/a' : f(r));
-  console.log(`\nCOPY lineitem FROM STDIN (FORMAT ${format}), SF ${sf}${pgKey ? ', pg with its primary key' : ', pg without keys'}${partitioned === null ? '' : `, lakegate partitioned by ${partitioned}(l_shipdate)`}: ${gen.rows} rows, ${(gen.bytes / 1e6).toFixed(0)} MB (${date})${rounds.length > 1 ? `, median of ${rounds.length} runs` : ''}${warmupRows > 0 ? `, after a warm-up COPY of ${warmupRows} rows on each server` : ', cold servers'}${startFlags.length > 0 ? `, lakegate started with ${startFlags.join(' ')}` : ''}\n`);
+  console.log(`\nCOPY lineitem FROM STDIN (FORMAT ${format}), SF ${sf}${pgKey ? ', pg with its primary key' : ', pg without keys'}${partitioned === null ? '' : `, lakegate partitioned by ${partitioned}(l_shipdate)`}: ${gen.rows} rows, ${(gen.bytes / 1e6).toFixed(0)} MB (${date})${rounds.length > 1 ? `, median of ${rounds.length} runs` : ''}${warmupRows > 0 ? `, after a warm-up COPY of ${warmupRows} rows on each server${idleSeconds > 0 ? ` and ${idleSeconds} s idle` : ''}` : ', cold servers'}${startFlags.length > 0 ? `, lakegate started with ${startFlags.join(' ')}` : ''}\n`);
   console.log('| target | seconds | rows/s | server CPU s | main thread CPU s | peak RSS | count ok | sum ok |');
   console.log('|---|---:|---:|---:|---:|---:|---|---|');
   for (const r of results) {
