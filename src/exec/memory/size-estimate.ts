@@ -6,6 +6,7 @@
  */
 import type { Batch } from '../../common/batch.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
+import { KEY_ONLY_INT64 } from '../../common/pgtypes/exact-int64-column.ts';
 
 /** a pointer in an array or an object field */
 export const SLOT_BYTES = 8;
@@ -36,6 +37,8 @@ export function estimateValueBytes(v: unknown): number {
 }
 
 function objectBytes(v: object): number {
+  // a key-only int8 (exact-int64-column.ts): one shared placeholder standing for a double in the attached array
+  if (v === KEY_ONLY_INT64) return NUMBER_BYTES;
   if (Numeric.isNumeric(v)) return NUMERIC_BYTES;
   if (v instanceof Uint8Array) return TYPED_ARRAY_BYTES + v.byteLength;
   const values = (v as { values?: unknown }).values;

@@ -23,6 +23,7 @@ import type { MemoryReservation } from '../memory/memory-reservation.ts';
 import { estimateBatchBytes } from '../memory/size-estimate.ts';
 import { MAX_KEY_FILTER_KEYS, keyFilterFits, probeSideFilterable, runKeyFiltered, withKeyFilter } from '../runtime-key-filter.ts';
 import { deadJoinColumns } from '../optimizer/prune-join-columns.ts';
+import { KeyOnlyBuild, keyOnlyBuildColumn, keyOnlyValue } from '../join-key-only.ts';
 
 export interface EquiKeys {
   /** over the left row */
@@ -55,6 +56,8 @@ export class HashJoinExec implements ExecOperator {
   /** input columns nothing above the join reads (prune_join_columns): passed on as shared NULL columns */
   #deadLeft: readonly number[] = [];
   #deadRight: readonly number[] = [];
+  /** the built input's column that arrived key-only (exact doubles, no BigInts: join-key-only.ts), or -1 */
+  #keyOnly = -1;
 
   async *execute(): AsyncIterable<Batch> {
     // the build side and its hash table are held in the query's memory budget (53200 past it)
@@ -68,19 +71,25 @@ export class HashJoinExec implements ExecOperator {
     try {
       yield* this.plan.buildSide === 'left' && canBuildLeft(this.keys, this.plan) ? this.#runBuildLeft(mem) : this.#run(mem);
     } finally {
-      noteMemoryDetail(this.env, this.plan, `Memory Usage: ${explainKb(mem.peak)}${this.#runtimeFilter ?? ''}`);
+      const keyOnly = this.#keyOnly >= 0 ? '  Build Key: exact doubles' : '';
+      noteMemoryDetail(this.env, this.plan, `Memory Usage: ${explainKb(mem.peak)}${this.#runtimeFilter ?? ''}${keyOnly}`);
       mem.release();
     }
   }
 
-  async #build(input: AsyncIterable<Batch>, width: number, keys: readonly Expr[], probeKeys: readonly Expr[], mem: MemoryReservation, dead: readonly number[]): Promise<JoinHashTable> {
-    const rbs: Batch[] = [];
+  async #build(input: AsyncIterable<Batch>, width: number, keys: readonly Expr[], probeKeys: readonly Expr[], mem: MemoryReservation, dead: readonly number[], side: 'left' | 'right'): Promise<JoinHashTable> {
+    let rbs: Batch[] = [];
+    const keyOnlyColumn = keyOnlyBuildColumn(this.plan, this.keys, side);
+    const keyOnly = keyOnlyColumn >= 0 ? new KeyOnlyBuild(keyOnlyColumn) : null;
     for await (const raw of input) {
       checkAbort(this.env);
-      const b = withNullColumns(raw, dead);
+      let b = withNullColumns(raw, dead);
+      if (keyOnly !== null) b = keyOnly.add(b);
       mem.grow(estimateBatchBytes(b));
       rbs.push(b);
     }
+    if (keyOnly !== null) rbs = keyOnly.finish(rbs);
+    this.#keyOnly = keyOnly?.keyOnly === true ? keyOnlyColumn : -1;
     const rows = concatBatches(rbs, width);
     const k = compileAll(keys, this.env);
     await k.prepare(rows);
@@ -94,13 +103,16 @@ export class HashJoinExec implements ExecOperator {
     const lw = this.plan.left.columns.length;
     const rw = this.plan.right.columns.length;
     const jt = this.plan.joinType;
-    const table = await this.#build(this.right.execute(), rw, this.keys.right, this.keys.left, mem, this.#deadRight);
-    const { rows: rb, next } = table;
+    const table = await this.#build(this.right.execute(), rw, this.keys.right, this.keys.left, mem, this.#deadRight, 'right');
+    const { next } = table;
     const lk = compileAll(this.keys.left, this.env);
     const probe = table.batchProber(lk.fns, plainColumns(this.keys.left));
     const cond = JoinResidual.of(this.keys.residual, this.env);
+    const probeInput = await this.#probeInput(table, 'left');
+    // a key-only column is read by nothing past the hash table: its rows go out as NULLs
+    const rb = this.#keyOnly >= 0 ? withNullColumns(table.rows, [this.#keyOnly]) : table.rows;
     const matched = jt === 'right' || jt === 'full' ? new Uint8Array(rb.length) : null;
-    for await (const raw of await this.#probeInput(table, 'left')) {
+    for await (const raw of probeInput) {
       checkAbort(this.env);
       const lb = withNullColumns(raw, this.#deadLeft);
       await lk.prepare(lb);
@@ -116,17 +128,20 @@ export class HashJoinExec implements ExecOperator {
     const lw = this.plan.left.columns.length;
     const rw = this.plan.right.columns.length;
     const jt = this.plan.joinType;
-    const table = await this.#build(this.left.execute(), lw, this.keys.left, this.keys.right, mem, this.#deadLeft);
-    const { rows: lb, next } = table;
+    const table = await this.#build(this.left.execute(), lw, this.keys.left, this.keys.right, mem, this.#deadLeft, 'left');
+    const { next } = table;
     // the combined row joinBlock forms is [right, left]: re-base the residual, and put emitted columns back
     const swapped = this.keys.residual && transformExpr(this.keys.residual, (x) => (x.kind === 'ColumnRef' && x.levelsUp === 0 ? { ...x, index: x.index < lw ? x.index + rw : x.index - lw } : undefined));
     const cond = JoinResidual.of(swapped, this.env);
     const back = (b: Batch): Batch => ({ columns: [...b.columns.slice(rw), ...b.columns.slice(0, rw)], length: b.length });
     const probeType = jt === 'semi' || jt === 'anti' ? 'mark' : jt === 'right' || jt === 'full' ? 'left' : 'inner';
-    const matched = jt === 'inner' || jt === 'right' ? null : new Uint8Array(lb.length);
+    const matched = jt === 'inner' || jt === 'right' ? null : new Uint8Array(table.rows.length);
     const rk = compileAll(this.keys.right, this.env);
     const probe = table.batchProber(rk.fns, plainColumns(this.keys.right));
-    for await (const raw of await this.#probeInput(table, 'right')) {
+    const probeInput = await this.#probeInput(table, 'right');
+    // a key-only column is read by nothing past the hash table: its rows go out as NULLs
+    const lb = this.#keyOnly >= 0 ? withNullColumns(table.rows, [this.#keyOnly]) : table.rows;
+    for await (const raw of probeInput) {
       checkAbort(this.env);
       const rb = withNullColumns(raw, this.#deadRight);
       await rk.prepare(rb);
@@ -169,8 +184,11 @@ export class HashJoinExec implements ExecOperator {
     const seen = buildKeys.length === 1 ? null : new Set<unknown>();
     const values: unknown[] = [];
     const fn = lk.fns[0]!, cols = table.rows.columns;
+    // a key-only build column (join-key-only.ts) holds placeholders: its values are made from the doubles
+    const keyOnly = this.#keyOnly >= 0 && buildKeys.length === 1 ? cols[this.#keyOnly]! : null;
+    const n = table.rows.length;
     for (const j of table.heads()) {
-      const v = fn(cols, j);
+      const v = keyOnly !== null ? keyOnlyValue(keyOnly, n, j) : fn(cols, j);
       if (v === null || v === undefined) continue;
       if (seen !== null) {
         const key = typeof v === 'object' ? String(v) : v;

@@ -28,6 +28,17 @@ export function deadJoinColumns(j: Join): readonly number[] | null {
   return DEAD.get(j) ?? null;
 }
 
+/**
+ * per Join node: its input columns only its condition reads — nothing above (EXEC: a build side's int8 key then
+ * hashes from exact doubles and is never made into BigInts, exec/join-key-only.ts)
+ */
+const CONDITION_ONLY = new WeakMap<Join, readonly number[]>();
+
+/** the columns of `j` (its output numbering) only its condition reads, or null (none, or the rule did not run) */
+export function conditionOnlyJoinColumns(j: Join): readonly number[] | null {
+  return CONDITION_ONLY.get(j) ?? null;
+}
+
 /** sets the marks of a join made after this rule ran (unify-repeated-subplans.ts); empty = every column read */
 export function setDeadColumns(j: Join, dead: readonly number[]): void {
   if (dead.length === 0) DEAD.delete(j);
@@ -39,6 +50,8 @@ export function keepDeadColumns(from: LogicalPlan, to: LogicalPlan): void {
   if (from.kind !== 'Join' || to.kind !== 'Join') return;
   const d = DEAD.get(from);
   if (d !== undefined) DEAD.set(to, d);
+  const k = CONDITION_ONLY.get(from);
+  if (k !== undefined) CONDITION_ONLY.set(to, k);
 }
 
 /** null = all columns */
@@ -77,6 +90,8 @@ function visit(p: LogicalPlan, need: Need): void {
       const outputs = leftOnly ? lw : lw + rw;
       for (let i = 0; i < lw + rw; i++) if (!(i < outputs && need.has(i)) && !cond.has(i)) dead.push(i);
       if (dead.length > 0) DEAD.set(p, dead);
+      const condOnly = [...cond].filter((i) => !(i < outputs && need.has(i)));
+      if (condOnly.length > 0) CONDITION_ONLY.set(p, condOnly);
       const all = new Set([...need, ...cond]);
       const right = new Set<number>();
       for (const i of leftOnly ? cond : all) if (i >= lw && i < lw + rw) right.add(i - lw);
