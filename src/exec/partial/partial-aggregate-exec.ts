@@ -65,10 +65,11 @@ function readOutsideAggregates(plan: Aggregate): Set<number> | null {
  * the pool's fields with the decimals the workers may decode lazily marked scaledOnly (arrow-fast-columns.ts;
  * the worker keeps a column lazy only where its fragment reads it through vector kernels, run-fragment.ts):
  * not those a pushed filter reads (judged on JS values when not on Arrow), nor those the fragment's Filters
- * or group keys read; none when a task has delete files
+ * or group keys read; none when a task has equality deletes (judged on the values of the columns they name) —
+ * position deletes keep a lazy column lazy (file-scan-task-reader.ts pickRows)
  */
 function scaledOnlyFields(pool: SourceParallelScan, projection: readonly number[], filters: readonly ScanPredicate[] | undefined, plan: Aggregate): SourceParallelScan['fields'] {
-  if (pool.tasks.some((t) => t.positionDeletes.length > 0 || t.equalityDeletes.length > 0)) return pool.fields;
+  if (pool.tasks.some((t) => t.equalityDeletes.length > 0)) return pool.fields;
   const filtered = readOutsideAggregates(plan);
   if (filtered === null) return pool.fields;
   for (const p of filters ?? []) predicateColumns(p, filtered);

@@ -17,6 +17,7 @@ import { compileRowTest } from '../parallel/row-filter.ts';
 import { compileArrowSelect } from './arrow-row-filter.ts';
 import type { ChunkFilter, LateHistory } from './late-materialization.ts';
 import { isExact, markExact } from '../parallel/exact-rows.ts';
+import { attachScaledLike, scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
 
 /** The value a field takes in a file that lacks it (§ Column Projection). */
 export function missingValueOf(field: NestedField, task: FileScanTask): unknown {
@@ -134,7 +135,7 @@ export async function* readFileScanTask(
     if (rows !== null && rows.length === 0) continue;
     const length = rows === null ? chunk.length : rows.length;
     const cols = chunk.columns.slice(0, fields.length); // a copy: the row-id columns may be appended
-    const out = rows === null ? cols : cols.map((c) => rows.map((r) => c[r]));
+    const out = rows === null ? cols : cols.map((c) => pickRows(c, rows));
     if (rowIds) {
       const first = chunk.firstRowPosition;
       const pos = (r: number): number => (at === undefined ? first + r : at[r]!);
@@ -144,6 +145,23 @@ export async function* readFileScanTask(
     // rows of a chunk whose pushed filter was judged exactly (late materialization) keep that verdict: deletes only drop rows
     yield isExact(chunk) ? markExact(batch) : batch;
   }
+}
+
+/**
+ * rows `rows` of column `c`, keeping what its maker attached beside it: a decimal column's exact doubles
+ * (numeric-column.ts; the vector kernels read them instead of each Numeric), lazy or not — so a worker's
+ * partial aggregate keeps its decimals lazy over position deletes and deletion vectors too (partial-aggregate-
+ * exec.ts scaledOnlyFields); a plain pick would hand on LAZY_NUMERIC placeholders without their doubles
+ */
+export function pickRows(c: readonly unknown[], rows: readonly number[]): unknown[] {
+  const out = rows.map((r) => c[r]);
+  const scaled = scaledColumnOf(c);
+  if (scaled !== undefined) {
+    const f = new Float64Array(rows.length);
+    for (let k = 0; k < rows.length; k++) f[k] = scaled.f[rows[k]!]!;
+    attachScaledLike(out, f, scaled);
+  }
+  return out;
 }
 
 const LEAD_TYPES = new Set(['int', 'long', 'date']);

@@ -23,6 +23,7 @@ import type { SessionView } from '../../catalog/session-view.ts';
 import type { IcebergType } from '../spec/schema.ts';
 import { arrowDataToValues } from './arrow-values.ts';
 import { fastPrimitiveValues } from './arrow-fast-columns.ts';
+import { filledArray } from './filled-array.ts';
 import { ROWS_PER_BATCH, type DecodedRowGroup } from './row-group-decode.ts';
 import type { ColumnChunk, ParquetColumnRequest } from './parquet-reader.ts';
 import type { ParquetSource } from './parquet-source.ts';
@@ -356,7 +357,7 @@ export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<Col
       if (at !== undefined) {
         const later = x.deferred?.get(at);
         // deferred only on exact batches, which an aligned part stays: the column nobody reads is all NULL
-        return later === undefined ? x.vals[at]! : x.exact === true ? new Array<unknown>(n).fill(null) : later();
+        return later === undefined ? x.vals[at]! : x.exact === true ? filledArray(null, n) : later();
       }
       const idx = p2?.colIndex.get(req.fieldId);
       if (idx === undefined || b.data === null) return new Array<unknown>(n).fill(req.missingValue);
