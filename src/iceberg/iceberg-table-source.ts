@@ -41,6 +41,7 @@ import { sharedScanPool } from './parallel/scan-pool.ts';
 import { applyFileCacheSetting, threadShare } from './read/file-cache-setting.ts';
 import { fileCacheStats, isSmallFile } from './read/file-cache.ts';
 import { cachedFooterOf, pointIndexOn, pointKeyOf, pointLookup, type PointKey } from './read/point-lookup.ts';
+import { keepableAnswer, pointAnswerStats, type PointLookupAnswer } from './read/point-lookup-answer.ts';
 
 export interface IcebergTableSourceOptions {
   /** read this snapshot instead of the current one (time travel) */
@@ -381,11 +382,18 @@ export class IcebergTableSource implements TableSource {
     if (filters === undefined || filters.length === 0) return undefined;
     const session = ctx.session;
     if (!pointLookupsOn(session)) return undefined;
+    // a prepared lookup's `col = $1`: its bound filter, key and pruned plan kept by value (keptLookup)
+    const kept = filters.length === 1 && ctx.metrics === undefined ? this.keptLookup(filters[0]!) : undefined;
+    // …and the rows it answered on this snapshot, for the same projection (read/point-lookup-answer.ts)
+    const answered = kept?.answer;
+    if (answered !== undefined && answered.projection === ctx.projection) {
+      ctx.signal.throwIfAborted();
+      pointAnswerStats.hits++;
+      return answered.batches.slice();
+    }
     const pool = sharedScanPool();
     const poolOpen = pool !== null && !pool.closed;
     applyFileCacheSetting(session, poolOpen ? pool.size : 0);
-    // a prepared lookup's `col = $1`: its bound filter, key and pruned plan kept by value (keptLookup)
-    const kept = filters.length === 1 && ctx.metrics === undefined ? this.keptLookup(filters[0]!) : undefined;
     let filter: BoundPredicate, pointKey: PointKey, plan: ScanPlan | null;
     if (kept !== undefined) ({ filter, pointKey, plan } = kept);
     else {
@@ -420,6 +428,7 @@ export class IcebergTableSource implements TableSource {
       if (indexed === null || indexed instanceof Promise) return undefined;
       for (const b of indexed) out.push(ctx.projection === undefined ? b : widenBatch(b, wanted, width));
     }
+    if (kept !== undefined) kept.answer = keepableAnswer(out, ctx.projection) ?? kept.answer;
     if (metrics && counted) {
       this.reportPlan(metrics, plan);
       const into = metrics as unknown as Record<string, number | boolean | undefined>;
@@ -531,6 +540,8 @@ interface KeptLookup {
   readonly filter: BoundPredicate;
   readonly pointKey: PointKey;
   readonly plan: ScanPlan | null;
+  /** scanNow's rows for this value, once answered (set by scanNow; none when too big to keep) */
+  answer?: PointLookupAnswer;
 }
 
 /** lookup values whose pruned plans scanNow keeps per source */

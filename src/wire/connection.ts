@@ -8,8 +8,9 @@
  *   Ready ⇄ simple Query | extended Parse/Bind/Describe/Execute/Close … Sync (skip to Sync after an error)
  *        ⇄ CopyIn / CopyOut
  *
- * One async loop per connection pulls parsed messages in order, so pipelined messages are answered in order.
- * Output goes through one BufferWriter flushed at ReadyForQuery, PortalSuspended, Flush and big batches.
+ * Past startup, one loop per connection (message-loop.ts) answers parsed messages in order, so pipelined messages
+ * are answered in order. Output goes through one BufferWriter flushed at ReadyForQuery, PortalSuspended, Flush and
+ * big batches.
  * @see https://www.postgresql.org/docs/current/protocol-flow.html
  */
 import type { Socket } from 'node:net';
@@ -19,9 +20,9 @@ import { SqlState } from '../common/sqlstate.ts';
 import { authenticate, type AuthConfig } from './auth/authenticator.ts';
 import type { CancelRegistry } from './cancel-registry.ts';
 import type { ValueCodec } from './encode/value-codec.ts';
-import { ExtendedQuery } from './extended-query.ts';
-import type { HandlerSession, OutputSettings, QueryHandler, StatementResult } from './handler.ts';
+import type { HandlerSession, OutputSettings, QueryHandler } from './handler.ts';
 import { MessageQueue } from './message-queue.ts';
+import { ClientGone, MessageLoop, type LoopHost } from './message-loop.ts';
 import * as msg from './protocol/backend-serializer.ts';
 import { BufferWriter } from './protocol/buffer-writer.ts';
 import type { FrontendMessage, StartupMessage } from './protocol/frontend-messages.ts';
@@ -30,9 +31,7 @@ import { afterReads } from './after-reads.ts';
 import { noteRead } from './read-clock.ts';
 import { readIntoReusedBuffer } from './socket-reader.ts';
 import { FULL, SocketWriter, WRITTEN } from './socket-writer.ts';
-import { sendStatementResult } from './statement-result.ts';
 import { expandStartupParameters } from './startup-options.ts';
-import type { WireIO } from './wire-io.ts';
 import { upgradeToTls } from './tls-upgrade.ts';
 import type { WireLogger } from './wire-logger.ts';
 
@@ -55,7 +54,7 @@ export interface ConnectionOptions {
   readonly release: () => void;
 }
 
-export class PgConnection implements WireIO {
+export class PgConnection implements LoopHost {
   readonly w = new BufferWriter();
   codec: ValueCodec;
   private socket: Socket | TLSSocket;
@@ -121,7 +120,7 @@ export class PgConnection implements WireIO {
       if (messages.length === 0) return;
       // stop reading raw bytes until the loop answered: TLS bytes must not reach the parser (startup packets only
       // come before the loop runs)
-      if (this.extended === null) {
+      if (this.messageLoop === null) {
         for (let i = 0; i < messages.length; i++) {
           const type = messages[i]!.type;
           if (type === 'SSLRequest' || type === 'GSSENCRequest') this.socket.pause();
@@ -145,7 +144,8 @@ export class PgConnection implements WireIO {
     if (held === null || this.closed) return;
     for (let i = 0; i < held.length; i++) this.queue.push(held[i]!);
     // a parked loop answers them here and now (no promise, no microtask turn per round trip)
-    if (this.parked) this.pump();
+    const loop = this.messageLoop;
+    if (loop !== null && loop.parked) loop.pump();
   };
 
   private onClose(): void {
@@ -154,7 +154,7 @@ export class PgConnection implements WireIO {
     this.queue.end();
     for (const wake of this.drainWaiters.splice(0)) wake();
     this.writer?.wakeAll();
-    if (this.parked) this.endLoop();
+    if (this.messageLoop?.parked === true) this.messageLoop.endLoop();
     // the client is gone: release the handler's work now, even mid-query
     if (this.sessionRef) void this.closeSession();
   }
@@ -184,7 +184,7 @@ export class PgConnection implements WireIO {
   }
 
   /** Writes what is buffered; a promise only when the socket is full and 'drain' must be awaited. */
-  private flushNow(): Promise<void> | undefined {
+  flushNow(): Promise<void> | undefined {
     if (this.w.length === 0 || this.closed) return undefined;
     if (this.writeOut() || this.closed) return undefined;
     if (this.writer !== null) return this.writer.drained();
@@ -364,252 +364,22 @@ export class PgConnection implements WireIO {
       if (!readIntoReusedBuffer(this.raw, this.onBorrowedData)) this.raw.on('data', this.onData);
       this.writer = SocketWriter.for(this.raw);
     }
-    const extended = new ExtendedQuery(this);
-    this.extended = extended;
-    if (this.sessionRef !== null) this.sessionRef.onDeallocate = (name) => extended.deallocate(name);
-    return new Promise<void>((resolve, reject) => {
-      this.loopEnd = { resolve, reject };
-      this.pump();
-    });
+    const loop = new MessageLoop(this, this.queue, this.opts.idleSessionTimeoutMs);
+    this.messageLoop = loop;
+    if (this.sessionRef !== null) this.sessionRef.onDeallocate = (name) => loop.extended.deallocate(name);
+    return loop.run();
   }
 
-  private extended: ExtendedQuery | null = null;
-  /** after an error in an extended-query message: messages are skipped up to Sync */
-  private skipToSync = false;
-  /** messages received when the last Parse began: one received later may follow a commit the client saw since */
-  private parseMark = -1;
-  /** the loop has answered every queued message and waits for the next read (deliver() resumes it) */
-  private parked = false;
-  private idleTimer: ReturnType<typeof setTimeout> | null = null;
-  private loopEnd: { resolve: () => void; reject: (e: unknown) => void } | null = null;
+  /** the Ready state's loop (message-loop.ts); null until startup and authentication are done */
+  private messageLoop: MessageLoop | null = null;
 
-  /**
-   * Answers queued messages in order. A message answered at once (the usual round trip: Bind/Execute/Sync of a
-   * cached plan) costs no promise and no microtask turn: the read's delivery (after-reads.ts) runs this
-   * synchronously when the loop was parked. A message that must wait hands the rest to its promise's
-   * continuation; with the queue empty the loop parks until the next delivery.
-   */
-  private pump(): void {
-    this.parked = false;
-    if (this.idleTimer !== null) {
-      clearTimeout(this.idleTimer);
-      this.idleTimer = null;
-    }
-    try {
-      for (;;) {
-        if (this.closed) return this.endLoop();
-        const m = this.queue.take();
-        if (m === undefined) return this.park();
-        const r = this.step(m);
-        if (r === END) return this.endLoop();
-        if (r !== undefined) {
-          r.then((v) => (v === END ? this.endLoop() : this.pump()), (e: unknown) => this.loopEnd?.reject(e));
-          return;
-        }
-      }
-    } catch (e) {
-      this.loopEnd?.reject(e);
-    }
-  }
-
-  /** waits for the next delivery; an idle session (status I) ends after idle_session_timeout */
-  private park(): void {
-    if (this.queue.isEnded) return this.endLoop();
-    this.parked = true;
-    const ms = this.opts.idleSessionTimeoutMs;
-    if (ms && this.session.transactionStatus() === 'I') {
-      this.idleTimer = setTimeout(() => {
-        this.idleTimer = null;
-        this.fatal(new GatewayError('57P05', 'terminating connection due to idle-session timeout', { severity: 'FATAL' }));
-      }, ms);
-    }
-  }
-
-  private endLoop(): void {
-    this.parked = false;
-    if (this.idleTimer !== null) {
-      clearTimeout(this.idleTimer);
-      this.idleTimer = null;
-    }
-    const end = this.loopEnd;
-    this.loopEnd = null;
-    end?.resolve();
-  }
-
-  /** One message: undefined when answered at once, END when the connection ends, else what to await first. */
-  private step(m: FrontendMessage): Promise<unknown> | typeof END | undefined {
-    if (this.parseMark >= 0 && this.queue.pulled > this.parseMark) {
-      this.parseMark = -1;
-      this.sessionRef?.pipelineEnded?.();
-    }
-    if (this.skipToSync && m.type !== 'Sync' && m.type !== 'Terminate') return undefined;
-    let r: Promise<void> | typeof END | undefined;
-    try {
-      r = this.dispatch(m, this.extended!);
-    } catch (e) {
-      return this.messageFailed(m, e);
-    }
-    if (r === undefined || r === END) return r;
-    return r.then(undefined, (e: unknown) => this.messageFailed(m, e));
-  }
-
-  /** A message's answer; a promise only when something must be awaited (ReadyForQuery needs one only for an open portal or a full socket). */
-  private dispatch(m: FrontendMessage, extended: ExtendedQuery): Promise<void> | typeof END | undefined {
-    switch (m.type) {
-      case 'Query':
-        if (extended.hasUnnamed) return extended.dropUnnamed().then(() => this.query(m.sql, extended));
-        return this.query(m.sql, extended);
-      case 'Parse':
-        this.parseMark = this.queue.received;
-        return extended.parse(m);
-      case 'Bind':
-        return extended.bind(m);
-      case 'Describe':
-        extended.describe(m);
-        return undefined;
-      case 'Execute':
-        return extended.execute(m, this.queue.peek()?.type === 'Sync');
-      case 'Close':
-        return extended.close(m);
-      case 'Flush':
-        return this.flushNow();
-      case 'Sync':
-        this.skipToSync = false;
-        return this.sync(extended);
-      case 'Terminate':
-        return END;
-      case 'CopyData':
-      case 'CopyDone':
-      case 'CopyFail':
-        return undefined; // leftovers of a failed COPY: ignored, per protocol
-      case 'Malformed':
-        throw m.error;
-      case 'FunctionCall':
-        throw new GatewayError(SqlState.feature_not_supported, 'fastpath function calls are not supported');
-      default:
-        throw new GatewayError(SqlState.protocol_violation, `invalid frontend message type ${'code' in m ? m.code : 0}`, { severity: 'FATAL' });
-    }
-  }
-
-  /** a simple Query, then ReadyForQuery */
-  private query(sql: string, extended: ExtendedQuery): Promise<void> | undefined {
-    const querying = this.simpleQuery(sql);
-    if (querying !== undefined) return querying.then(() => this.readyForQuery(extended));
-    return this.readyForQuery(extended);
-  }
-
-  /**
-   * A message answered with an error: ErrorResponse, then ReadyForQuery for a Query, or skip to Sync (the error
-   * flushed at once). A FATAL one is rethrown: the connection ends.
-   */
-  private messageFailed(m: FrontendMessage, e: unknown): Promise<unknown> | typeof END | undefined {
-    if (e instanceof ClientGone || this.closed) return END;
-    const ge = this.report(e);
-    if (ge.severity === 'FATAL' || ge.severity === 'PANIC') throw ge;
-    this.w.abortMessage();
-    msg.ErrorResponse(this.w, ge);
-    this.sessionRef?.messageFailed?.();
-    if (m.type === 'Query' || m.type === 'FunctionCall') return this.readyForQuery(this.extended!);
-    this.skipToSync = true;
-    // as PostgreSQL (elog.c send_message_to_frontend): an error is flushed at once, so a client that sent
-    // Parse/Describe/Flush without Sync (asyncpg) sees it instead of waiting forever
-    return this.flushNow();
-  }
-
-  /**
-   * A simple Query; a promise only when something must be awaited. One statement goes through the handler's
-   * simpleQueryNow when it has one (no async iterator, no promise for a result computed at once).
-   */
-  private simpleQuery(sql: string): Promise<void> | undefined {
-    const session = this.session;
-    if (session.simpleQueryNow === undefined) return this.simpleQueryStream(sql);
-    try {
-      const one = session.simpleQueryNow(sql);
-      if (one === null) return this.simpleQueryStream(sql);
-      if (one instanceof Promise) return one.then((r) => this.sendOne(r), (e: unknown) => this.queryFailed(e));
-      return this.sendOne(one);
-    } catch (e) {
-      this.queryFailed(e);
-      return undefined;
-    }
-  }
-
-  private sendOne(result: StatementResult): Promise<void> | undefined {
+  /** the session's output settings are read again at next use (a statement or ReadyForQuery may have changed them) */
+  settingsChanged(): void {
     this.settingsCache = null;
-    try {
-      const sending = sendStatementResult(this, result);
-      return sending === undefined ? undefined : sending.catch((e: unknown) => this.queryFailed(e));
-    } catch (e) {
-      this.queryFailed(e);
-      return undefined;
-    }
-  }
-
-  /** a statement's error: ErrorResponse (a FATAL one is rethrown: the connection ends) */
-  private queryFailed(e: unknown): void {
-    if (e instanceof ClientGone || this.closed) return;
-    const ge = this.report(e);
-    if (ge.severity === 'FATAL' || ge.severity === 'PANIC') throw ge;
-    this.w.abortMessage();
-    msg.ErrorResponse(this.w, ge);
-    this.sessionRef?.messageFailed?.();
-  }
-
-  private async simpleQueryStream(sql: string): Promise<void> {
-    let any = false;
-    try {
-      for await (const result of this.session.simpleQuery(sql)) {
-        any = true;
-        this.settingsCache = null;
-        await sendStatementResult(this, result);
-        if (this.closed) return;
-      }
-      if (!any) msg.EmptyQueryResponse(this.w);
-    } catch (e) {
-      this.queryFailed(e);
-    }
-  }
-
-  /** Sync: the handler's sync, then ReadyForQuery; a promise only when something must be awaited */
-  private sync(extended: ExtendedQuery): Promise<void> | undefined {
-    const session = this.session;
-    try {
-      const syncing = session.syncNow !== undefined ? session.syncNow() : session.sync();
-      if (syncing !== undefined) return syncing.then(() => this.readyForQuery(extended), (e: unknown) => this.syncFailed(e, extended));
-    } catch (e) {
-      return this.syncFailed(e, extended);
-    }
-    return this.readyForQuery(extended);
-  }
-
-  private syncFailed(e: unknown, extended: ExtendedQuery): Promise<void> | undefined {
-    const ge = this.report(e);
-    if (ge.severity === 'FATAL') throw ge;
-    this.w.abortMessage();
-    msg.ErrorResponse(this.w, ge);
-    return this.readyForQuery(extended);
-  }
-
-  /** ParameterStatus changes, ReadyForQuery, flush; a promise only when something must be awaited. */
-  private readyForQuery(extended: ExtendedQuery): Promise<void> | undefined {
-    const status = this.session.transactionStatus();
-    if (status === 'I' && extended.portalCount > 0) {
-      const closing = extended.closeAllPortals();
-      if (closing !== undefined) return closing.then(() => this.readyForQueryNow(status));
-    }
-    return this.readyForQueryNow(status);
-  }
-
-  private readyForQueryNow(status: 'I' | 'T' | 'E'): Promise<void> | undefined {
-    this.settingsCache = null;
-    const changes = this.session.takeParameterChanges();
-    for (let i = 0; i < changes.length; i++) msg.ParameterStatus(this.w, changes[i]![0], changes[i]![1]);
-    msg.ReadyForQuery(this.w, status);
-    return this.flushNow();
   }
 
   /** Turns any throwable into a GatewayError; non-gateway errors are bugs: logged with their stack. */
-  private report(e: unknown): GatewayError {
+  report(e: unknown): GatewayError {
     if (GatewayError.is(e)) return e;
     if (e instanceof ClientGone) return new GatewayError(SqlState.connection_exception, 'client gone', { severity: 'FATAL' });
     this.opts.log.error(`internal error on backend ${this.processId}`, e);
@@ -625,11 +395,6 @@ export class PgConnection implements WireIO {
   }
 }
 
-/** a step's answer: the connection ends (Terminate, client gone) */
-const END = Symbol('end');
-
-/** The client closed the connection while we waited for it (e.g. psql re-prompting for a password). */
-class ClientGone extends Error {}
 
 function asFatal(e: GatewayError): GatewayError {
   if (e.severity === 'FATAL') return e;
