@@ -19,6 +19,9 @@ export interface ColumnDef {
   readonly system?: boolean;
 }
 
+/** a LIKE pattern pushed with its `startsWith` prefix (escape `\\`, case-sensitive); `negated`: NOT LIKE */
+export interface LikePattern { readonly pattern: string; readonly negated: boolean }
+
 /**
  * A predicate pushed into a scan. Pushdown is *inexact* (DataFusion's TableProviderFilterPushDown::Inexact):
  * the executor still evaluates the full WHERE above the scan, so a source may use these to skip partitions,
@@ -30,7 +33,11 @@ export type ScanPredicate =
   | { readonly kind: 'compare'; readonly op: '=' | '<>' | '<' | '<=' | '>' | '>='; readonly column: number; readonly value: unknown }
   | { readonly kind: 'isNull' | 'isNotNull'; readonly column: number }
   | { readonly kind: 'in'; readonly column: number; readonly values: readonly unknown[] }
-  | { readonly kind: 'startsWith'; readonly column: number; readonly prefix: string }
+  /**
+   * `like`: the whole LIKE / NOT LIKE pattern (escape `\\`) this stands for — `prefix` is then only its necessary
+   * literal prefix ('' for NOT LIKE: the value is not null); sources that can judge the pattern may use it
+   */
+  | { readonly kind: 'startsWith'; readonly column: number; readonly prefix: string; readonly like?: LikePattern }
   | { readonly kind: 'and' | 'or'; readonly args: readonly ScanPredicate[] };
 
 /** Counters a scan fills in for EXPLAIN / EXPLAIN ANALYZE (files and row groups scanned versus total). */

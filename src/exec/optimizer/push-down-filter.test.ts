@@ -21,7 +21,7 @@ const table = (cat: MemoryCatalog, name: string): StrictTable => cat.findRelatio
 describe('push_down_filter', () => {
   it('pushes comparisons, IS NULL, IN, = ANY, LIKE prefixes and AND / OR of them', () => {
     expect(scanLines(`SELECT id FROM ev WHERE id >= 3 AND 10 > id AND s IS NOT NULL AND k IN (1, 2) AND s LIKE 'ab%c'`)).toEqual([
-      `TableScan: public.ev filters=[id >= 3, id < 10, s IS NOT NULL, k IN (1, 2), s LIKE 'ab%']`,
+      `TableScan: public.ev filters=[id >= 3, id < 10, s IS NOT NULL, k IN (1, 2), s LIKE 'ab%c']`,
     ]);
     expect(scanLines(`SELECT id FROM ev WHERE (id = 1 AND f > 2) OR d < date '2024-01-03' OR id = ANY('{7,8}')`)).toEqual([
       `TableScan: public.ev filters=[((id = 1 AND f > 2) OR d < '2024-01-03'::date OR id IN (7, 8))]`,
@@ -31,7 +31,12 @@ describe('push_down_filter', () => {
   it('keeps conjuncts it cannot express, and drops an OR with such an arm', () => {
     expect(scanLines(`SELECT id FROM ev WHERE id + 1 = 3 AND f > random() AND NOT (id = 2) AND id = 4`)).toEqual([`TableScan: public.ev filters=[id = 4]`]);
     expect(scanLines(`SELECT id FROM ev WHERE id = 1 OR id + 1 = 3`)).toEqual([`TableScan: public.ev`]);
-    expect(scanLines(`SELECT id FROM ev WHERE s LIKE '%x'`)).toEqual([`TableScan: public.ev`]);
+    // a LIKE pattern the scan could not judge on bytes (ending in the escape character) and without a literal prefix
+    expect(scanLines(`SELECT id FROM ev WHERE s LIKE '%x\\'`)).toEqual([`TableScan: public.ev`]);
+  });
+
+  it('pushes whole LIKE / NOT LIKE patterns with their prefix for the scan to judge (read/utf8-like-matcher.ts)', () => {
+    expect(scanLines(`SELECT id FROM ev WHERE s LIKE '%x' AND s NOT LIKE 'a_%b'`)).toEqual([`TableScan: public.ev filters=[s LIKE '%x', s NOT LIKE 'a_%b']`]);
   });
 
   it('converts constants only when exact: int widths, date ↔ timestamp; never timestamp ↔ timestamptz', () => {

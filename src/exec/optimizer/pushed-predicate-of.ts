@@ -74,6 +74,21 @@ export function likePrefix(pattern: string): string {
   return m === null ? '' : m[0];
 }
 
+/** a pattern whose every escape has its character: one the scan may judge whole (a dangling one raises 22025) */
+const WHOLE_PATTERN = /^(?:[^\\]|\\[\s\S])*$/u;
+
+/**
+ * `col [NOT] LIKE pattern` (escape `\`): the literal prefix, a necessary condition of LIKE, and the whole pattern
+ * with it when the scan could judge it on the stored bytes (read/utf8-like-matcher.ts) — 'prefix%' is its prefix
+ * exactly. NOT LIKE has no necessary prefix: '' (the value is not null) with the pattern, or nothing.
+ */
+function likePushed(column: number, pattern: string, negated: boolean): PushedPredicate | null {
+  const prefix = likePrefix(pattern);
+  if (!negated && pattern === `${prefix}%` && prefix.length > 0) return { kind: 'startsWith', column, prefix };
+  if (WHOLE_PATTERN.test(pattern)) return { kind: 'startsWith', column, prefix: negated ? '' : prefix, like: { pattern, negated } };
+  return negated || prefix.length === 0 ? null : { kind: 'startsWith', column, prefix };
+}
+
 export function pushedPredicateOf(e: Expr, width: number, session?: SessionConversions): PushedPredicate | null {
   const prefix = pushedPrefixOf(e, width); // substring(col, 1, n) = / IN constants of n characters
   if (prefix !== undefined) return prefix;
@@ -95,11 +110,10 @@ export function pushedPredicateOf(e: Expr, width: number, session?: SessionConve
     }
     case 'Op': {
       if (e.left === null) return null;
-      if (e.name === '~~') {
+      if (e.name === '~~' || e.name === '!~~') {
         const col = columnOf(e.left, width);
         if (col === null || (col.type !== Oid.text && col.type !== Oid.varchar) || e.right.kind !== 'Literal' || typeof e.right.value !== 'string') return null;
-        const prefix = likePrefix(e.right.value);
-        return prefix.length === 0 ? null : { kind: 'startsWith', column: col.column, prefix };
+        return likePushed(col.column, e.right.value, e.name === '!~~');
       }
       if (!COMPARE_OPS.has(e.name)) return null;
       const op = e.name as CompareOp;

@@ -26,7 +26,7 @@ export function resolvePredicate(p: PushedPredicate, params: readonly unknown[])
       return value === null ? null : { kind: 'compare', op: p.op, column: p.column, value };
     }
     case 'isNull': case 'isNotNull': return { kind: p.kind, column: p.column };
-    case 'startsWith': return { kind: 'startsWith', column: p.column, prefix: p.prefix };
+    case 'startsWith': return { kind: 'startsWith', column: p.column, prefix: p.prefix, ...(p.like === undefined ? {} : { like: p.like }) };
     case 'in': {
       let values: unknown[];
       if (Array.isArray(p.values)) values = (p.values as readonly PushedValue[]).map((v) => valueOf(v, params));

@@ -67,11 +67,13 @@ function wholly(e: Expr, width: number): boolean {
     return x.levelsUp !== 0 || !EXACT_TYPES.has(x.type.oid);
   });
   if (foreign || columns !== 1) return false;
-  // LIKE pushes its literal prefix, a necessary condition: the same condition only for 'prefix%'
-  if (e.kind === 'Op' && e.name === '~~') {
+  // LIKE pushes its literal prefix, a necessary condition: the same condition only for 'prefix%', unless the
+  // whole pattern goes with it (NOT LIKE goes only so; the Arrow pass judges it whole: read/utf8-like-matcher.ts)
+  if (e.kind === 'Op' && (e.name === '~~' || e.name === '!~~')) {
     if (e.right.kind !== 'Literal' || typeof e.right.value !== 'string') return false;
-    const prefix = likePrefix(e.right.value);
-    if (e.right.value !== `${prefix}%`) return false;
+    const pushed = pushedPredicateOf(e, width);
+    if (pushed === null || pushed.kind !== 'startsWith') return false;
+    return pushed.like !== undefined || (e.name === '~~' && e.right.value === `${likePrefix(e.right.value)}%`);
   }
   return pushedPredicateOf(e, width) !== null;
 }

@@ -163,6 +163,11 @@ export async function runFragment(
     // groups go back, and nothing renames the scan's columns: a read field that only skipped conjuncts read is not converted on exact batches
     const read = columnsRead([...restOverScan, ...keyExprs, ...aggs.flatMap((a) => (a.filter === null ? a.args : [...a.args, a.filter]))]);
     f.projection.forEach((c, k) => { if (!read.has(c)) judged.unreadWhenExact!.add(judged.fields[k]!.id); });
+  } else if (judged?.unreadWhenExact !== undefined && req.repartition !== undefined && ops.length > 0 && ops[ops.length - 1]!.kind === 'Projection' && ops.filter((o) => o.kind === 'Projection').length === 1) {
+    // rows go back as the one Projection after the Filters makes them (partial/worker-rows.ts: TPC-H q13's o_comment,
+    // read only by its NOT LIKE, which the scan judged on the bytes): the scan fields neither reads are not converted
+    const read = columnsRead([...restOverScan, ...ops[ops.length - 1]!.exprs]);
+    f.projection.forEach((c, k) => { if (!read.has(c)) judged.unreadWhenExact!.add(judged.fields[k]!.id); });
   }
   if (req.repartition !== undefined) return repartitionRows(input, keys.fns, f.keyOids, req.repartition, canceled, transfer);
   const args = compileShared(aggs.map((a) => a.args), env);

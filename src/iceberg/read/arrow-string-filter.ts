@@ -1,6 +1,7 @@
 /**
  * String conjuncts judged on Arrow Utf8 bytes and on dictionary<utf8> entries, without making JS strings:
- * `col = 'c'`, `col <> 'c'`, `col IN ('a', …)` and `col LIKE 'prefix%'` (startsWith). TPC-H Q19's
+ * `col = 'c'`, `col <> 'c'`, `col IN ('a', …)`, `col LIKE 'prefix%'` (startsWith) and whole LIKE / NOT LIKE
+ * patterns (startsWith with `like`: utf8-like-matcher.ts). TPC-H Q19's
  * `l_shipmode IN ('AIR', 'AIR REG') AND l_shipinstruct = 'DELIVER IN PERSON'` decided 600k rows by turning
  * each value into a string first.
  *
@@ -16,6 +17,7 @@
 import { Type, type Data } from 'apache-arrow';
 import type { BoundPredicate } from '../scan/bound-predicate.ts';
 import { EXACT, NOTHING, allRows, isNullAt, validity, type ArrowNode, type Selection } from './arrow-leaf.ts';
+import { utf8LikeMatcher, type Utf8LikeMatcher } from './utf8-like-matcher.ts';
 
 /** whether the bytes [a, b) of `bytes` (a value without its BOM, and trailing blanks when padded) match */
 type Matcher = (bytes: Uint8Array, a: number, b: number) => boolean;
@@ -68,6 +70,8 @@ function matcherOf(p: BoundPredicate): Matcher | null {
       return inMatcher((p.values as readonly string[]).map((v) => encoder.encode(v)));
     }
     case 'startsWith': {
+      // a whole LIKE / NOT LIKE pattern: judged whole or not at all (its prefix alone would keep a superset)
+      if (p.like !== undefined) return utf8LikeMatcher(p.like.pattern, p.like.negated);
       if (!safe(p.prefix)) return null;
       const c = encoder.encode(p.prefix);
       return (bytes, a, b) => b - a >= c.length && equalAt(bytes, a, a + c.length, c);
@@ -86,6 +90,12 @@ function judgeAt(m: Matcher, padded: boolean, bytes: Uint8Array, a: number, b: n
 function applyUtf8(d: Data, sel: Selection, m: Matcher, padded: boolean): void {
   const bytes = d.values as Uint8Array, offs = d.valueOffsets as Int32Array;
   const bm = validity(d), off = d.offset, rows = sel.rows;
+  // a LIKE pattern that searches the whole chunk at once (utf8-like-matcher.ts; never padded)
+  const chunk = (m as Utf8LikeMatcher).selectRows;
+  if (chunk !== undefined && !padded) {
+    sel.n = chunk(bytes, offs, rows, sel.n, bm, off);
+    return;
+  }
   let kept = 0;
   for (let k = 0; k < sel.n; k++) {
     const i = rows[k]!;
@@ -141,7 +151,7 @@ export function prefixSetLeaf(arms: readonly BoundPredicate[], c: number): Arrow
   if (arms.length < 2 || first === undefined || first.kind !== 'startsWith' || first.type.name !== 'string') return null;
   const prefixes: Uint8Array[] = [];
   for (const a of arms) {
-    if (a.kind !== 'startsWith' || a.fieldId !== first.fieldId || a.type.name !== 'string' || a.padded !== first.padded || UNSAFE.test(a.prefix)) return null;
+    if (a.kind !== 'startsWith' || a.like !== undefined || a.fieldId !== first.fieldId || a.type.name !== 'string' || a.padded !== first.padded || UNSAFE.test(a.prefix)) return null;
     prefixes.push(encoder.encode(a.prefix));
   }
   if (prefixes.some((x) => x.length === 0)) return null;

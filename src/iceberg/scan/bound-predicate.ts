@@ -9,7 +9,7 @@
  * string's), NaN and non-finite numeric comparison values.
  */
 import { Numeric } from '../../common/pgtypes/numeric.ts';
-import type { ScanPredicate } from '../../catalog/table-source.ts';
+import type { LikePattern, ScanPredicate } from '../../catalog/table-source.ts';
 import type { NestedField, PrimitiveType } from '../spec/schema.ts';
 import { compareStrings } from '../write/column-metrics.ts';
 import { compareBytes } from '../write/single-value-bytes.ts';
@@ -27,7 +27,8 @@ export type BoundPredicate =
   | { readonly kind: 'compare'; readonly op: CompareOp; readonly fieldId: number; readonly type: PrimitiveType; readonly value: unknown; readonly padded?: true }
   | { readonly kind: 'in'; readonly fieldId: number; readonly type: PrimitiveType; readonly values: readonly unknown[]; readonly padded?: true }
   | { readonly kind: 'isNull' | 'isNotNull'; readonly fieldId: number; readonly type: PrimitiveType }
-  | { readonly kind: 'startsWith'; readonly fieldId: number; readonly type: PrimitiveType; readonly prefix: string; readonly padded?: true }
+  /** `like` (row filters only): the whole LIKE pattern `prefix` is necessary for (ScanPredicate's); pruning uses `prefix` */
+  | { readonly kind: 'startsWith'; readonly fieldId: number; readonly type: PrimitiveType; readonly prefix: string; readonly padded?: true; readonly like?: LikePattern }
   | { readonly kind: 'and' | 'or'; readonly args: readonly BoundPredicate[] };
 
 /** whether a comparison result (negative, zero, positive) satisfies `op` */
@@ -143,6 +144,8 @@ function bindPadded(p: LeafPredicate, fieldId: number, type: PrimitiveType): Bou
       return values.length === 0 ? FALSE : { kind: 'in', fieldId, type, values, padded: true };
     }
     case 'startsWith': {
+      // a whole pattern on char(n) (its LIKE sees the padding): not judged here
+      if (p.like !== undefined) return TRUE;
       // the prefix's own trailing blanks may be the padding of a shorter stored value: a looser prefix
       const prefix = trimBlanks(p.prefix);
       return prefix === '' ? TRUE : { kind: 'startsWith', fieldId, type, prefix, padded: true };
@@ -182,7 +185,9 @@ function bindOne(q: ScanPredicate, columns: readonly BindColumn[], rows: boolean
       return values.length === 0 ? FALSE : { kind: 'in', fieldId, type, values };
     }
     case 'startsWith':
-      return type.name === 'string' ? { kind: 'startsWith', fieldId, type, prefix: p.prefix } : TRUE;
+      if (type.name !== 'string') return TRUE;
+      // the whole pattern only for row filters: a pruning stage keeps reading `prefix` alone
+      return rows && p.like !== undefined ? { kind: 'startsWith', fieldId, type, prefix: p.prefix, like: p.like } : { kind: 'startsWith', fieldId, type, prefix: p.prefix };
   }
 }
 

@@ -112,7 +112,10 @@ export function pushedPredicateText(p: PushedPredicate, columns: readonly { read
     case 'in': return Array.isArray(p.values)
       ? `${col(p.column)} IN (${(p.values as readonly PushedValue[]).map(pushedValueText).join(', ')})`
       : `${col(p.column)} = ANY(${pushedValueText(p.values as PushedValue)})`;
-    case 'startsWith': return `${col(p.column)} LIKE ${quote(`${p.prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`;
+    case 'startsWith':
+      // a whole pattern pushed with its prefix (NOT LIKE: '' and the pattern) shows as written
+      if (p.like !== undefined) return `${col(p.column)} ${p.like.negated ? 'NOT LIKE' : 'LIKE'} ${quote(p.like.pattern)}`;
+      return `${col(p.column)} LIKE ${quote(`${p.prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`;
     case 'and': case 'or': return `(${p.args.map((a) => pushedPredicateText(a, columns)).join(` ${p.kind.toUpperCase()} `)})`;
   }
 }

@@ -1,5 +1,5 @@
 /** TableScan: reads a TableSource (a catalog relation, temp table or test table). Output = the source's columns. */
-import type { TableSource } from '../../catalog/table-source.ts';
+import type { LikePattern, TableSource } from '../../catalog/table-source.ts';
 import type { LiteralExpr, ParamExpr } from './expr.ts';
 import type { PlanColumn } from './plan-column.ts';
 
@@ -18,7 +18,7 @@ export type PushedPredicate =
    * runtime key filter's keys, exec/runtime-key-filter.ts: one node, not one per key)
    */
   | { readonly kind: 'in'; readonly column: number; readonly values: readonly PushedValue[] | PushedValue }
-  | { readonly kind: 'startsWith'; readonly column: number; readonly prefix: string }
+  | { readonly kind: 'startsWith'; readonly column: number; readonly prefix: string; readonly like?: LikePattern }
   | { readonly kind: 'and' | 'or'; readonly args: readonly PushedPredicate[] };
 
 export interface TableScan {
