@@ -21,6 +21,7 @@ import { prefixSetLeaf, stringLeaf } from './arrow-string-filter.ts';
 import { decimalLeaf } from './arrow-decimal-filter.ts';
 import { IntKeySet } from './int-key-set.ts';
 import { perDictionaryEntry } from './arrow-dictionary-filter.ts';
+import { int64KeysSplit, intKeyListRepr } from '../scan/int-key-list.ts';
 
 /**
  * indexes (ascending) of the rows of `length` that may match, `complete` when every conjunct was judged (else
@@ -180,7 +181,8 @@ const kindOfList = new WeakMap<readonly unknown[], 'number' | 'bigint' | null>()
 function allOf(values: readonly unknown[], kind: 'number' | 'bigint'): boolean {
   let k = kindOfList.get(values);
   if (k === undefined) {
-    k = values.every((v) => typeof v === 'number' && Number.isInteger(v)) ? 'number' : values.every((v) => typeof v === 'bigint') ? 'bigint' : null;
+    // a runtime key filter's list says what it holds (scan/int-key-list.ts): no pass over its keys
+    k = intKeyListRepr(values) ?? (values.every((v) => typeof v === 'number' && Number.isInteger(v)) ? 'number' : values.every((v) => typeof v === 'bigint') ? 'bigint' : null);
     kindOfList.set(values, k);
   }
   // an empty list is both
@@ -212,6 +214,9 @@ const LEAST_SMALL_BIG = BigInt(LEAST_SMALL);
  */
 function int64SetsOf(values: readonly bigint[]): { small: IntKeySet; big: ReadonlySet<bigint> } {
   let sets = int64Sets.get(values);
+  // a runtime key filter's list split from its typed words, no BigInt read per key (scan/int-key-list.ts)
+  const split = sets === undefined ? int64KeysSplit(values) : undefined;
+  if (split !== undefined) int64Sets.set(values, sets = { small: IntKeySet.of(split.small), big: new Set(split.big) });
   if (sets === undefined) {
     const small: number[] = [];
     const big = new Set<bigint>();

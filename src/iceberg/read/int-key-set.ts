@@ -29,7 +29,7 @@ export class IntKeySet {
   ) {}
 
   /** the set of integral numbers `values` (a bitmap when they are dense enough) */
-  static of(values: readonly number[]): IntKeySet {
+  static of(values: readonly number[] | Float64Array): IntKeySet {
     let lo = Infinity, hi = -Infinity;
     for (const v of values) {
       if (!Number.isSafeInteger(v)) return new IntKeySet(0, 0, null, new Set(values), values.length);

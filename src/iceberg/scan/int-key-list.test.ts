@@ -7,8 +7,10 @@ import { describe, expect, it } from 'vitest';
 import type { ScanPredicate } from '../../catalog/table-source.ts';
 import type { PrimitiveType } from '../spec/schema.ts';
 import { bindPredicates, predicateKey, type BindColumn } from './bound-predicate.ts';
-import { intKeyListDigest, intKeyListRepr, markIntKeyList } from './int-key-list.ts';
+import { int64KeysSplit, intKeyListDigest, intKeyListRepr, intKeyListWords, markIntKeyList, markIntKeyListWords } from './int-key-list.ts';
+import { sortedIntegerKeys } from './sorted-in-keys.ts';
 import { fromWireFilter, toWireFilter } from '../parallel/filter-wire.ts';
+import { mulberry32 } from '../../common/prng.ts';
 
 const LONG: PrimitiveType = { kind: 'primitive', name: 'long' };
 const INT: PrimitiveType = { kind: 'primitive', name: 'int' };
@@ -91,5 +93,51 @@ describe('integer key lists', () => {
       const back = fromWireFilter(toWireFilter(bound));
       expect(back).toEqual(bound);
     }
+  });
+
+  it('arrive in a scan worker marked with the typed words they travelled as, in shared memory', () => {
+    const big = bigints(1_000, (i) => i * 11 - 5_000);
+    markIntKeyList(big);
+    const bound = bindPredicates([inOf(0, big)], columns);
+    const wire = toWireFilter(bound) as { values: { $inI64: BigInt64Array } };
+    // passed by reference to every task of the scan, not copied into each task message
+    expect(wire.values.$inI64.buffer).toBeInstanceOf(SharedArrayBuffer);
+    const back = fromWireFilter(structuredClone(wire));
+    const values = back.kind === 'in' ? back.values : [];
+    expect(values).toEqual(big);
+    expect(intKeyListRepr(values)).toBe('bigint');
+    expect(intKeyListWords(values)).toEqual(BigInt64Array.from(big));
+    // the sorted copy made from the words equals the one made from the values
+    const copy = [...big];
+    expect(sortedIntegerKeys(values)).toEqual(sortedIntegerKeys(copy));
+  });
+
+  it('made from typed words must hold the words\' keys; number words only safe integers', () => {
+    expect(markIntKeyListWords([1n, 2n], BigInt64Array.of(1n, 2n))).toBe(true);
+    expect(markIntKeyListWords([1n], BigInt64Array.of(1n, 2n))).toBe(false);
+    expect(markIntKeyListWords([1.5], Float64Array.of(1.5))).toBe(false);
+    expect(markIntKeyListWords([2 ** 53], Float64Array.of(2 ** 53))).toBe(false);
+    const ok = [3, -4];
+    expect(markIntKeyListWords(ok, Float64Array.of(3, -4))).toBe(true);
+    expect(intKeyListRepr(ok)).toBe('number');
+  });
+
+  it('split at ±2^53 from their words exactly as Number() per key did', () => {
+    const rnd = mulberry32(7);
+    const edges = [0n, 1n, -1n, 2n ** 31n, -(2n ** 31n), 2n ** 32n - 1n, 2n ** 32n, -(2n ** 32n), 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n,
+      -(2n ** 53n), -(2n ** 53n) - 1n, -(2n ** 53n) + 1n, 2n ** 63n - 1n, -(2n ** 63n)];
+    const keys = [...edges, ...Array.from({ length: 2_000 }, () => BigInt(Math.floor((rnd() - 0.5) * 2 ** 53)) * (rnd() < 0.1 ? 1025n : 1n))];
+    markIntKeyList(keys);
+    const split = int64KeysSplit(keys)!;
+    // the old split: a key is small when it lies in [-2^53, 2^53), then as Number(key)
+    const small = keys.filter((v) => v >= -(2n ** 53n) && v < 2n ** 53n);
+    expect([...split.small]).toEqual(small.map(Number));
+    expect(split.big).toEqual(keys.filter((v) => !small.includes(v)));
+    expect(split.small.every((x, i) => BigInt(x) === small[i])).toBe(true);
+    // only for marked bigint lists
+    const ints = [1, 2, 3];
+    markIntKeyList(ints);
+    expect(int64KeysSplit(ints)).toBeUndefined();
+    expect(int64KeysSplit([1n, 2n])).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@
  * values array (a WeakMap keyed by the predicate's array, which one scan shares across its files, and a scan
  * worker across the tasks of one scan: filter-wire.ts).
  */
-import { intKeyListRepr } from './int-key-list.ts';
+import { intKeyListWords } from './int-key-list.ts';
 
 /** shorter lists keep the linear test (the same answers) */
 const MIN_SORTED = 64;
@@ -28,10 +28,10 @@ export function sortedIntegerKeys(values: readonly unknown[]): SortedKeys | null
 }
 
 function build(values: readonly unknown[]): SortedKeys | null {
-  // a marked key list (int-key-list.ts) is known to be integers of one representation: no pass to check it
-  const repr = intKeyListRepr(values);
-  if (repr === 'number') return Float64Array.from(values as readonly number[]).sort();
-  if (repr === 'bigint') return BigInt64Array.from(values as readonly bigint[]).sort();
+  // a marked key list (int-key-list.ts) is known to be integers of one representation: a sorted copy of its typed
+  // words, with no pass to check it and no bigint read (a scan worker's list arrived as those words)
+  const words = intKeyListWords(values);
+  if (words !== undefined) return words.slice().sort();
   if (values.every((v) => typeof v === 'number' && Number.isInteger(v))) return Float64Array.from(values as readonly number[]).sort();
   if (values.every((v) => typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX)) return BigInt64Array.from(values as readonly bigint[]).sort();
   return null;
