@@ -100,7 +100,9 @@ export class PgConnection implements LoopHost {
   }
 
   isClosed(): boolean {
-    return this.closed;
+    // a failed write destroys the socket at once, its 'close' event comes a tick later: the loop stops now, as
+    // PostgreSQL's ClientConnectionLost does, instead of answering the rest of a pipeline to nobody
+    return this.closed || this.socket.destroyed;
   }
 
   private readonly onData = (chunk: Buffer): void => this.receive(chunk, false);
