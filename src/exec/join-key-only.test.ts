@@ -8,11 +8,9 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireSharedScanPool, sharedScanPool } from '../iceberg/parallel/scan-pool.ts';
-import { startLakegate, type LakegateServer } from '../../test/helpers/lakegate-server.ts';
-import { sharedPgCluster } from '../../test/helpers/pg-cluster.ts';
+import { sharedScanPool } from '../iceberg/parallel/scan-pool.ts';
+import { startPoolPair, type PartialAggregatePair } from '../../test/helpers/partial-aggregate-pair.ts';
 
-const passthrough = { getTypeParser: () => (v: string) => v };
 const rows = async (c: pg.Client, sql: string): Promise<string[]> =>
   ((await c.query({ text: sql, rowMode: 'array' })).rows as unknown[][]).map((r) => r.map((v) => (v === null ? 'NULL' : String(v))).join('|'));
 const explain = async (c: pg.Client, sql: string): Promise<string> => (await rows(c, `EXPLAIN ANALYZE ${sql}`)).join('\n');
@@ -35,23 +33,12 @@ const FACT_EDGES = `INSERT INTO jf SELECT (ARRAY[9007199254740992, 9007199254740
     -9223372036854775808, 9007199254740991, -9007199254740991, 0])[1 + i % 8], NULL, -i FROM generate_series(1, 16) AS s(i)`;
 
 describe('hash joins with a key-only int8 build key', () => {
-  let server: LakegateServer;
+  let pair: PartialAggregatePair | undefined;
   let lg: pg.Client;
   let ref: pg.Client;
-  let release: () => Promise<void>;
 
   beforeAll(async () => {
-    // the test server runs without workers (helpers): this process's pool is ours, minRows 0 for small tables
-    release = acquireSharedScanPool({ size: 2, minRows: 0 });
-    server = await startLakegate();
-    lg = new pg.Client({ connectionString: server.url, types: passthrough as never });
-    await lg.connect();
-    ref = new pg.Client({ connectionString: (await sharedPgCluster()).url, types: passthrough as never });
-    await ref.connect();
-    await ref.query('DROP SCHEMA IF EXISTS jkeyonly CASCADE');
-    for (const c of [lg, ref]) {
-      await c.query('CREATE SCHEMA jkeyonly');
-      await c.query('SET search_path TO jkeyonly');
+    pair = await startPoolPair('jkeyonly', async (c) => {
       for (const ddl of DDL) await c.query(ddl);
       for (let from = 1; from <= 3000; from += 1000) await c.query(DIM(from, from + 999, 'jd'));
       // je: the same rows with a file of edge keys in the middle
@@ -60,14 +47,11 @@ describe('hash joins with a key-only int8 build key', () => {
       await c.query(DIM(1001, 3000, 'je'));
       for (let from = 1; from <= 12_000; from += 4000) await c.query(FACT(from, from + 3999));
       await c.query(FACT_EDGES);
-    }
+    });
+    ({ lg, ref } = pair);
   }, 120_000);
   afterAll(async () => {
-    await ref?.query('DROP SCHEMA IF EXISTS jkeyonly CASCADE');
-    await ref?.end();
-    await lg?.end();
-    await server?.close();
-    await release?.();
+    await pair?.close();
   });
 
   const agree = async (sql: string, keyOnly: boolean | null): Promise<void> => {

@@ -25,23 +25,23 @@ export interface PartialAggregatePair {
   close(): Promise<void>;
 }
 
-/** `schema`.t created as `table` on both servers and filled by the same `inserts` */
-export async function startPartialAggregatePair(schema: string, table: string, inserts: readonly string[]): Promise<PartialAggregatePair> {
+/**
+ * lakegate and PostgreSQL, each with `schema` created (dropped first on PostgreSQL, which outlives the test) and
+ * its search path set to it, then `fill` run on each: the same statements make the same tables on both
+ */
+export async function startPoolPair(schema: string, fill: (c: pg.Client) => Promise<void>): Promise<PartialAggregatePair> {
   const release = acquireSharedScanPool({ size: 2, minRows: 0 });
   const cluster = await sharedPgCluster();
   const ref = new pg.Client({ connectionString: cluster.url, types: passthrough as never });
   await ref.connect();
   await ref.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await ref.query(`CREATE SCHEMA ${schema}`);
-  await ref.query(`CREATE TABLE ${schema}.t ${table}`);
   const server = await startLakegate();
   const lg = new pg.Client({ connectionString: server.url, types: passthrough as never });
   await lg.connect();
-  await lg.query(`CREATE SCHEMA ${schema}`);
-  await lg.query(`CREATE TABLE ${schema}.t ${table}`);
-  for (const sql of inserts) {
-    await ref.query(sql);
-    await lg.query(sql);
+  for (const c of [lg, ref]) {
+    await c.query(`CREATE SCHEMA ${schema}`);
+    await c.query(`SET search_path TO ${schema}`);
+    await fill(c);
   }
   return {
     server, lg, ref,
@@ -54,4 +54,12 @@ export async function startPartialAggregatePair(schema: string, table: string, i
       await release();
     },
   };
+}
+
+/** `schema`.t created as `table` on both servers and filled by the same `inserts` */
+export async function startPartialAggregatePair(schema: string, table: string, inserts: readonly string[]): Promise<PartialAggregatePair> {
+  return startPoolPair(schema, async (c) => {
+    await c.query(`CREATE TABLE ${schema}.t ${table}`);
+    for (const sql of inserts) await c.query(sql);
+  });
 }

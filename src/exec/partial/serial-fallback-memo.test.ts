@@ -6,12 +6,10 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireSharedScanPool, sharedScanPool } from '../../iceberg/parallel/scan-pool.ts';
-import { startLakegate, type LakegateServer } from '../../../test/helpers/lakegate-server.ts';
-import { sharedPgCluster } from '../../../test/helpers/pg-cluster.ts';
+import { sharedScanPool } from '../../iceberg/parallel/scan-pool.ts';
+import { startPoolPair, type PartialAggregatePair } from '../../../test/helpers/partial-aggregate-pair.ts';
 import { judgedSerialCount, MAX_JUDGED, rememberSerial, judgedSerial } from './serial-fallback-memo.ts';
 
-const passthrough = { getTypeParser: () => (v: string) => v };
 const rows = async (c: pg.Client, sql: string): Promise<string[]> =>
   ((await c.query({ text: sql, rowMode: 'array' })).rows as unknown[][]).map((r) => r.map((v) => (v === null ? 'NULL' : String(v))).join('|'));
 const explain = async (c: pg.Client, sql: string): Promise<string> => (await rows(c, `EXPLAIN ANALYZE ${sql}`)).join('\n');
@@ -23,34 +21,20 @@ const FILL = (from: number, to: number): string =>
   `INSERT INTO sfm SELECT i, (i % 50) + 0.25, i % 7 FROM generate_series(${from}, ${to}) AS s(i)`;
 
 describe('partial aggregates judged serial are remembered per snapshot', () => {
-  let server: LakegateServer;
+  let pair: PartialAggregatePair | undefined;
   let lg: pg.Client;
   let ref: pg.Client;
-  let release: () => Promise<void>;
 
   beforeAll(async () => {
-    // the test server runs without workers (helpers): this process's pool is ours, minRows 0 for small tables
-    release = acquireSharedScanPool({ size: 2, minRows: 0 });
-    server = await startLakegate();
-    lg = new pg.Client({ connectionString: server.url, types: passthrough as never });
-    await lg.connect();
-    ref = new pg.Client({ connectionString: (await sharedPgCluster()).url, types: passthrough as never });
-    await ref.connect();
-    await ref.query('DROP SCHEMA IF EXISTS sfm CASCADE');
-    for (const c of [lg, ref]) {
-      await c.query('CREATE SCHEMA sfm');
-      await c.query('SET search_path TO sfm');
+    pair = await startPoolPair('sfm', async (c) => {
       await c.query(DDL);
       // four files: the pool takes two tasks or more
       for (let from = 1; from <= 20_000; from += 5000) await c.query(FILL(from, from + 4999));
-    }
+    });
+    ({ lg, ref } = pair);
   }, 120_000);
   afterAll(async () => {
-    await ref?.query('DROP SCHEMA IF EXISTS sfm CASCADE');
-    await ref?.end();
-    await lg?.end();
-    await server?.close();
-    await release?.();
+    await pair?.close();
   });
 
   const MANY = 'SELECT k, sum(q), count(*) FROM sfm GROUP BY k HAVING sum(q) > 48 ORDER BY k';

@@ -7,11 +7,9 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireSharedScanPool, sharedScanPool } from '../../iceberg/parallel/scan-pool.ts';
-import { startLakegate, type LakegateServer } from '../../../test/helpers/lakegate-server.ts';
-import { sharedPgCluster } from '../../../test/helpers/pg-cluster.ts';
+import { sharedScanPool } from '../../iceberg/parallel/scan-pool.ts';
+import { startPoolPair, type PartialAggregatePair } from '../../../test/helpers/partial-aggregate-pair.ts';
 
-const passthrough = { getTypeParser: () => (v: string) => v };
 const rows = async (c: pg.Client, sql: string): Promise<string[]> =>
   ((await c.query({ text: sql, rowMode: 'array' })).rows as unknown[][]).map((r) => r.map((v) => (v === null ? 'NULL' : String(v))).join('|'));
 const explain = async (c: pg.Client, sql: string): Promise<string> => (await rows(c, `EXPLAIN ANALYZE ${sql}`)).join('\n');
@@ -34,35 +32,21 @@ const FILL = (from: number, to: number): string =>
    FROM generate_series(${from}, ${to}) AS s(i)`;
 
 describe('serial aggregates over rows filtered in the scan workers', () => {
-  let server: LakegateServer;
+  let pair: PartialAggregatePair | undefined;
   let lg: pg.Client;
   let ref: pg.Client;
-  let release: () => Promise<void>;
 
   beforeAll(async () => {
-    // the test server runs without workers (helpers): this process's pool is ours, minRows 0 for small tables
-    release = acquireSharedScanPool({ size: 2, minRows: 0 });
-    server = await startLakegate();
-    lg = new pg.Client({ connectionString: server.url, types: passthrough as never });
-    await lg.connect();
-    ref = new pg.Client({ connectionString: (await sharedPgCluster()).url, types: passthrough as never });
-    await ref.connect();
-    await ref.query('DROP SCHEMA IF EXISTS wrows CASCADE');
-    for (const c of [lg, ref]) {
-      await c.query('CREATE SCHEMA wrows');
-      await c.query('SET search_path TO wrows');
+    pair = await startPoolPair('wrows', async (c) => {
       for (const ddl of DDL) await c.query(ddl);
       // four files: the pool takes two tasks or more
       for (let from = 1; from <= 20_000; from += 5000) await c.query(FILL(from, from + 4999));
       await c.query('INSERT INTO wc SELECT i FROM generate_series(0, 21000, 2) AS s(i)');
-    }
+    });
+    ({ lg, ref } = pair);
   }, 120_000);
   afterAll(async () => {
-    await ref?.query('DROP SCHEMA IF EXISTS wrows CASCADE');
-    await ref?.end();
-    await lg?.end();
-    await server?.close();
-    await release?.();
+    await pair?.close();
   });
 
   const agreeOnRuns = async (sql: string, first: RegExp, later: RegExp): Promise<void> => {
