@@ -14,7 +14,7 @@ const rows = async (c: pg.Client, sql: string): Promise<string[]> =>
   ((await c.query({ text: sql, rowMode: 'array' })).rows as unknown[][]).map((r) => r.map((v) => (v === null ? 'NULL' : String(v))).join('|'));
 const explain = async (c: pg.Client, sql: string): Promise<string> => (await rows(c, `EXPLAIN ANALYZE ${sql}`)).join('\n');
 
-const FIRST = /Final Aggregate: main thread, serial \(partial states did not reduce the rows\)\n/;
+const FIRST = /Final Aggregate: main thread, serial \(partial states did not reduce the rows; judged on \d+ files, \d+ rows decoded\)\n/;
 const LATER = /Final Aggregate: main thread, serial \(partial states did not reduce the rows of an earlier run\)\n/;
 
 const DDL = ['CREATE TABLE lz (k bigint, c int, q numeric(12,2), f double precision)', 'CREATE TABLE lo (ok bigint, v int)'];

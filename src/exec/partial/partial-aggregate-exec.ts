@@ -13,7 +13,7 @@
  * flushes its partial groups early when they pass a slice of that budget (worker-flush-bytes.ts).
  */
 import type { Batch } from '../../common/batch.ts';
-import { emptyScanMetrics, type ScanContext } from '../../catalog/table-source.ts';
+import { emptyScanMetrics, type ScanContext, type ScanMetrics } from '../../catalog/table-source.ts';
 import { IcebergTableSource } from '../../iceberg/iceberg-table-source.ts';
 import { runTasksInParallel } from '../../iceberg/parallel/parallel-scan.ts';
 import { sourceParallelScan } from '../../iceberg/parallel/source-parallel-scan.ts';
@@ -153,6 +153,9 @@ export class PartialAggregateExec implements ExecOperator {
     const { aggregates, groupKeys } = this.plan;
     const merged = new PartialMerge(request.fragment.keyOids, aggregates, this.env.ctx);
     const judged = { groups: 0, rows: 0, done: false };
+    // the scan's counters before the judging run: a stopped run is reported on its own line, not added to the rerun's
+    const metrics = pool.read.metrics;
+    const before = metrics === undefined ? undefined : { ...metrics };
     for await (const r of runTasksInParallel(pool.scan, pool.tasks, pool.fields, pool.read, request)) {
       checkAbort(this.env);
       const last = r.partial as PartialGroups;
@@ -167,11 +170,12 @@ export class PartialAggregateExec implements ExecOperator {
           rememberSerial(memoKey());
           mem.release();
           serial.ran = true;
+          const stopped = metrics !== undefined && before !== undefined ? this.#setAsideJudgingRun(metrics, before) : '';
           if (rows !== null) {
-            noteExplainDetail(this.env, this.plan, 'Final Aggregate: main thread, serial over rows filtered in the workers (partial states did not reduce the rows)');
+            noteExplainDetail(this.env, this.plan, `Final Aggregate: main thread, serial over rows filtered in the workers (partial states did not reduce the rows${stopped})`);
             return yield* this.#overWorkerRows(pool, request, rows);
           }
-          noteExplainDetail(this.env, this.plan, 'Final Aggregate: main thread, serial (partial states did not reduce the rows)');
+          noteExplainDetail(this.env, this.plan, `Final Aggregate: main thread, serial (partial states did not reduce the rows${stopped})`);
           const lazy = lazyOf();
           return yield* (lazy !== null ? this.#overLazyScan(pool, lazy) : this.#onMainThread());
         }
@@ -223,6 +227,16 @@ export class PartialAggregateExec implements ExecOperator {
   #overWorkerRows(pool: SourceParallelScan, request: FragmentRequest, rows: WireFragment): AsyncIterable<Batch> {
     const input: ExecOperator = { name: 'WorkerRows', children: [], execute: () => workerRows(pool, request, rows) };
     return new HashAggregateExec(this.plan, input, this.env).execute();
+  }
+
+  /**
+   * The scan's counters back to what they were before the stopped judging run, so that the scan node counts the run
+   * that answers (files scanned ≤ files total); answers the judging run's reads for the Final Aggregate line.
+   */
+  #setAsideJudgingRun(metrics: ScanMetrics, before: ScanMetrics): string {
+    const files = metrics.filesScanned - before.filesScanned, rows = metrics.rowsDecoded - before.rowsDecoded;
+    Object.assign(metrics, before);
+    return `; judged on ${files} files, ${rows} rows decoded`;
   }
 
   /** the aggregate on this thread over the scan's rows, its key and decimals unpacked lazily (lazy-scan-rows.ts) */

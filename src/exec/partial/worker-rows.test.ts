@@ -14,9 +14,9 @@ const rows = async (c: pg.Client, sql: string): Promise<string[]> =>
   ((await c.query({ text: sql, rowMode: 'array' })).rows as unknown[][]).map((r) => r.map((v) => (v === null ? 'NULL' : String(v))).join('|'));
 const explain = async (c: pg.Client, sql: string): Promise<string> => (await rows(c, `EXPLAIN ANALYZE ${sql}`)).join('\n');
 
-const ROWS_FIRST = /Final Aggregate: main thread, serial over rows filtered in the workers \(partial states did not reduce the rows\)\n/;
+const ROWS_FIRST = /Final Aggregate: main thread, serial over rows filtered in the workers \(partial states did not reduce the rows; judged on \d+ files, \d+ rows decoded\)\n/;
 const ROWS_LATER = /Final Aggregate: main thread, serial over rows filtered in the workers \(partial states did not reduce the rows of an earlier run\)\n/;
-const OLD_FIRST = /Final Aggregate: main thread, serial \(partial states did not reduce the rows\)\n/;
+const OLD_FIRST = /Final Aggregate: main thread, serial \(partial states did not reduce the rows; judged on \d+ files, \d+ rows decoded\)\n/;
 const OLD_LATER = /Final Aggregate: main thread, serial \(partial states did not reduce the rows of an earlier run\)\n/;
 
 const DDL = [
