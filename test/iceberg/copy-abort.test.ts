@@ -7,10 +7,11 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import pg from 'pg';
+import type pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
+import type { LakegateServer } from '../helpers/lakegate-server.ts';
+import { startWireFixture, type WireFixture } from '../helpers/wire-fixture.ts';
 
 const ROWS = 60_000;
 
@@ -64,22 +65,19 @@ async function copyIn(c: pg.Client, sql: string, data: Buffer | string): Promise
 }
 
 describe('a failed COPY leaves no data files', () => {
+  let fixture: WireFixture;
   let server: LakegateServer;
   let client: pg.Client;
 
   beforeAll(async () => {
-    server = await startLakegate();
-    client = new pg.Client({ connectionString: server.url });
-    await client.connect();
-    await client.query('CREATE SCHEMA lake');
-    // small files: the writer has rolled several before the bad row arrives
-    await client.query(`CREATE TABLE lake.t (id int8, s text, d date) WITH ("write.target-file-size-bytes" = 200000)`);
-    await client.query(`CREATE TABLE lake.p (id int8, s text, d date) WITH ("write.target-file-size-bytes" = 40000, partitioning = ARRAY['month(d)'])`);
+    fixture = await startWireFixture('lake', [
+      // small files: the writer has rolled several before the bad row arrives
+      `CREATE TABLE lake.t (id int8, s text, d date) WITH ("write.target-file-size-bytes" = 200000)`,
+      `CREATE TABLE lake.p (id int8, s text, d date) WITH ("write.target-file-size-bytes" = 40000, partitioning = ARRAY['month(d)'])`,
+    ]);
+    ({ server, client } = fixture);
   }, 60_000);
-  afterAll(async () => {
-    await client?.end();
-    await server?.close();
-  });
+  afterAll(() => fixture?.close());
 
   const count = async (t: string): Promise<number> => (await client.query(`SELECT count(*)::int AS n FROM lake.${t}`)).rows[0].n;
 

@@ -6,10 +6,10 @@
  */
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import pg from 'pg';
+import type pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
+import { int4, startWireFixture, type WireFixture } from '../helpers/wire-fixture.ts';
 
 async function copyIn(c: pg.Client, sql: string, data: Buffer | string): Promise<void> {
   await pipeline(Readable.from([Buffer.from(data)]), c.query(copyStreams.from(sql)));
@@ -32,28 +32,16 @@ function binaryCopy(rows: readonly (readonly (Buffer | null)[])[]): Buffer {
   parts.push(Buffer.from([0xff, 0xff]));
   return Buffer.concat(parts);
 }
-const int4 = (v: number): Buffer => {
-  const b = Buffer.alloc(4);
-  b.writeInt32BE(v);
-  return b;
-};
 
 describe('COPY with a malformed row into an Iceberg table', () => {
-  let server: LakegateServer;
+  let fixture: WireFixture;
   let client: pg.Client;
 
   beforeAll(async () => {
-    server = await startLakegate();
-    client = new pg.Client({ connectionString: server.url });
-    await client.connect();
-    await client.query('CREATE SCHEMA lake');
-    await client.query('CREATE TABLE lake.t (id int4, name text)');
-    await client.query(`INSERT INTO lake.t VALUES (0, 'zero')`);
-  });
-  afterAll(async () => {
-    await client?.end();
-    await server?.close();
-  });
+    fixture = await startWireFixture('lake', ['CREATE TABLE lake.t (id int4, name text)', `INSERT INTO lake.t VALUES (0, 'zero')`]);
+    client = fixture.client;
+  }, 60_000);
+  afterAll(() => fixture?.close());
 
   const state = async (): Promise<unknown> => ({
     rows: (await client.query('SELECT count(*)::int AS n FROM lake.t')).rows[0].n,

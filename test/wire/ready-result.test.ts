@@ -4,30 +4,21 @@
  * driver in every protocol, and an error raised on the fast path inside a transaction block.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
-import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
+import type pg from 'pg';
+import type { LakegateServer } from '../helpers/lakegate-server.ts';
+import { firstColumns, startWireFixture, type WireFixture } from '../helpers/wire-fixture.ts';
 import { RawClient } from './raw-client.ts';
 import { fe } from '../../src/wire/testing/test-buffers.ts';
 
+let fixture: WireFixture;
 let server: LakegateServer;
 let client: pg.Client;
 
 beforeAll(async () => {
-  server = await startLakegate();
-  client = new pg.Client({ connectionString: server.url });
-  await client.connect();
-  await client.query('CREATE SCHEMA w');
-  await client.query('CREATE TABLE w.kv (id int, v text)');
-  await client.query(`INSERT INTO w.kv SELECT g, 'v' || g FROM generate_series(1, 1000) g`);
+  fixture = await startWireFixture('w', ['CREATE TABLE w.kv (id int, v text)', `INSERT INTO w.kv SELECT g, 'v' || g FROM generate_series(1, 1000) g`]);
+  ({ server, client } = fixture);
 }, 60_000);
-afterAll(async () => {
-  await client?.end();
-  await server?.close();
-});
-
-/** the text of each DataRow's first column */
-const firstColumns = (msgs: readonly { type: string; body: Buffer }[]): string[] =>
-  msgs.filter((m) => m.type === 'D').map((m) => m.body.subarray(6, 6 + m.body.readInt32BE(2)).toString('utf8'));
+afterAll(() => fixture?.close());
 
 describe('ready results over the wire', () => {
   it('Execute row limits: DataRows, PortalSuspended, the rest and CommandComplete', async () => {

@@ -5,35 +5,21 @@
  * (parameter types inferred) and raw Parse/Bind with explicit type OIDs, text and binary formats.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
-import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
+import type pg from 'pg';
+import type { LakegateServer } from '../helpers/lakegate-server.ts';
+import { firstColumns, int4 as int32, startWireFixture, type WireFixture } from '../helpers/wire-fixture.ts';
 import { errorFields, RawClient } from './raw-client.ts';
 import { fe } from '../../src/wire/testing/test-buffers.ts';
 
+let fixture: WireFixture;
 let server: LakegateServer;
 let client: pg.Client;
 
 beforeAll(async () => {
-  server = await startLakegate();
-  client = new pg.Client({ connectionString: server.url });
-  await client.connect();
-  await client.query('CREATE SCHEMA rp');
-  await client.query('CREATE TABLE rp.t1 (id int)');
+  fixture = await startWireFixture('rp', ['CREATE TABLE rp.t1 (id int)']);
+  ({ server, client } = fixture);
 }, 60_000);
-afterAll(async () => {
-  await client?.end();
-  await server?.close();
-});
-
-/** the text of each DataRow's first column */
-const firstColumns = (msgs: readonly { type: string; body: Buffer }[]): string[] =>
-  msgs.filter((m) => m.type === 'D').map((m) => m.body.subarray(6, 6 + m.body.readInt32BE(2)).toString('utf8'));
-
-const int32 = (n: number): Buffer => {
-  const b = Buffer.alloc(4);
-  b.writeInt32BE(n);
-  return b;
-};
+afterAll(() => fixture?.close());
 
 describe('reg* parameters in the extended protocol', () => {
   it('resolves names through the catalog (pg driver, inferred parameter types)', async () => {

@@ -7,39 +7,21 @@
  * prepared lookup, and a connection closed while parked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
-import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
-import { RawClient, errorFields, types, type BackendMessage } from './raw-client.ts';
+import type pg from 'pg';
+import type { LakegateServer } from '../helpers/lakegate-server.ts';
+import { firstColumns, int4, startWireFixture, type WireFixture } from '../helpers/wire-fixture.ts';
+import { RawClient, errorFields, types } from './raw-client.ts';
 import { fe } from '../../src/wire/testing/test-buffers.ts';
 
+let fixture: WireFixture;
 let server: LakegateServer;
 let client: pg.Client;
 
 beforeAll(async () => {
-  server = await startLakegate();
-  client = new pg.Client({ connectionString: server.url });
-  await client.connect();
-  await client.query('CREATE SCHEMA rt');
-  await client.query('CREATE TABLE rt.kv (id int, v text)');
-  await client.query(`INSERT INTO rt.kv SELECT g, 'v' || g FROM generate_series(1, 100) g`);
+  fixture = await startWireFixture('rt', ['CREATE TABLE rt.kv (id int, v text)', `INSERT INTO rt.kv SELECT g, 'v' || g FROM generate_series(1, 100) g`]);
+  ({ server, client } = fixture);
 }, 60_000);
-afterAll(async () => {
-  await client?.end();
-  await server?.close();
-});
-
-/** each DataRow's first column: text, or null for SQL NULL */
-const firstColumns = (msgs: readonly BackendMessage[]): (string | null)[] =>
-  msgs.filter((m) => m.type === 'D').map((m) => {
-    const len = m.body.readInt32BE(2);
-    return len < 0 ? null : m.body.subarray(6, 6 + len).toString('utf8');
-  });
-
-const int4 = (n: number): Buffer => {
-  const b = Buffer.alloc(4);
-  b.writeInt32BE(n);
-  return b;
-};
+afterAll(() => fixture?.close());
 
 /** a warm prepared lookup `s` on a fresh raw connection */
 async function preparedLookup(): Promise<RawClient> {
