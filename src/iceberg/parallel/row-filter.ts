@@ -8,6 +8,7 @@
 import type { Batch } from '../../common/batch.ts';
 import { compareOpTest, compareValues, trimBlanks, type BoundPredicate, type CompareOp } from '../scan/bound-predicate.ts';
 import type { PrimitiveType } from '../spec/schema.ts';
+import { likeStringTest } from '../read/like-string-test.ts';
 
 /** true = keep the row (it may match); only the columns of the predicate's fields are read */
 export type RowTest = (columns: readonly (readonly unknown[])[], r: number) => boolean;
@@ -53,6 +54,16 @@ function compile(p: BoundPredicate, columnOfField: ReadonlyMap<number, number>):
     case 'isNotNull': return (cols, r) => cols[c]![r] !== null;
     case 'startsWith': {
       const prefix = p.prefix;
+      // the whole LIKE / NOT LIKE pattern when it came along (the Arrow pass judges it on bytes; here on strings):
+      // a NULL is never kept, as LIKE on NULL is not true
+      const like = p.like === undefined ? null : likeStringTest(p.like.pattern);
+      if (like !== null) {
+        const negated = p.like!.negated;
+        return (cols, r) => {
+          const v = cols[c]![r];
+          return typeof v === 'string' ? like(v) !== negated : v !== null;
+        };
+      }
       return (cols, r) => {
         const v = cols[c]![r];
         return typeof v === 'string' ? v.startsWith(prefix) : v !== null;
