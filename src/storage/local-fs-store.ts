@@ -177,7 +177,23 @@ export class LocalFsStore implements ObjectStore {
     }
   }
 
+  /**
+   * Resolved paths by object path: a scan resolves the same few hundred file paths once per column-chunk, footer
+   * and page-index read, and checkObjectPath's split plus join() cost ~3 % of a scan thread's CPU on TPC-H q17 (two
+   * scans of 84 lineitem files). The mapping depends only on the path (the root is fixed), so a hit is exact.
+   */
+  readonly #resolved = new Map<string, string>();
+
   #fsPath(path: string): string {
+    const hit = this.#resolved.get(path);
+    if (hit !== undefined) return hit;
+    const full = this.#resolve(path);
+    if (this.#resolved.size >= RESOLVED_PATHS) this.#resolved.clear();
+    this.#resolved.set(path, full);
+    return full;
+  }
+
+  #resolve(path: string): string {
     checkObjectPath(path);
     const full = join(this.root, path);
     // checkObjectPath forbids `..`, so this only guards against surprises in join().
@@ -197,6 +213,9 @@ export class LocalFsStore implements ObjectStore {
  * 1 MiB blocks its thread about as long as a page-cache miss would delay the async read's result anyway.
  */
 const SYNC_READ_MAX = 1 << 20;
+
+/** resolved object paths kept per store (#fsPath); cleared whole when full */
+const RESOLVED_PATHS = 4096;
 
 function readFullySync(fd: number, position: number, length: number): Uint8Array {
   const buf = new Uint8Array(Math.max(0, length));

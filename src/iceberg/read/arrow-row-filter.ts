@@ -82,7 +82,7 @@ function applyIn32(d: Data, length: number, sel: Selection, set: IntKeySet): voi
   const bm = validity(d), off = d.offset, rows = sel.rows;
   let m = 0;
   if (sel.n === length && bm === null) {
-    for (let i = 0; i < length; i++) if (set.has(vals[i]!)) rows[m++] = i;
+    m = set.selectAll(vals, length, rows);
   } else {
     for (let k = 0; k < sel.n; k++) {
       const i = rows[k]!;

@@ -46,4 +46,27 @@ describe('IntKeySet', () => {
     expect(IntKeySet.of(keys).dense).toBe(true);
     agreesWithSet(keys, base - 10, base + 1010);
   });
+
+  it('selectAll picks the indices `has` accepts, in order, for bitmaps and Sets (keys within and beyond int32)', () => {
+    const vals = Int32Array.from([0, 5, -3, 2 ** 31 - 1, -(2 ** 31), 7, 5, 1000, 64, 63, 65, 100_000, -1]);
+    const lists = [
+      [5, 7, 63, 64, 1000], // a small bitmap
+      [-3, -1, 0, 100_000], // a bitmap from a negative key
+      [-(2 ** 31), 2 ** 31 - 1], // a Set: spread over the whole int32 range
+      [2 ** 33, 2 ** 33 + 5], // an int64 list's keys beyond int32 (a promoted column): none of the values
+      [-(2 ** 33), -(2 ** 33) + 64], // …below it, where `vals[i] - lo` exceeds 2^32: never a hit by wrapping
+      [],
+    ];
+    for (const keys of lists) {
+      const set = IntKeySet.of(keys);
+      const rows = new Int32Array(vals.length);
+      const n = set.selectAll(vals, vals.length, rows);
+      const want = [...vals.keys()].filter((i) => set.has(vals[i]!));
+      expect([...rows.subarray(0, n)], JSON.stringify(keys)).toEqual(want);
+      expect(want, JSON.stringify(keys)).toEqual([...vals.keys()].filter((i) => keys.includes(vals[i]!)));
+    }
+    // only the first `length` values
+    const set = IntKeySet.of([5, 7]);
+    expect(set.selectAll(vals, 2, new Int32Array(2))).toBe(1);
+  });
 });

@@ -13,7 +13,7 @@ import type { ScanMetrics } from '../../catalog/table-source.ts';
 import type { IcebergIO } from '../io.ts';
 import { referencedFieldIds, type BoundPredicate } from '../scan/bound-predicate.ts';
 import { readParquetFooter, type ParquetFooter } from './parquet-footer.ts';
-import { readRowGroupPageIndex } from './page-index.ts';
+import { readRowGroupPageIndex, type ColumnPageIndex } from './page-index.ts';
 import { selectPageRows, type PageColumn, type RowRanges } from './page-row-ranges.ts';
 
 export type PageMetrics = Pick<ScanMetrics, 'pageIndexRowGroups' | 'pageIndexRowGroupsPruned' | 'pagesTotal' | 'pagesScanned'>;
@@ -82,9 +82,13 @@ export class PageIndexPruner {
       return null; // the index only prunes: a failed read of it leaves the row group to the decoder
     }
     if (indexes.size === 0) return null;
-    if ([...indexes.values()].every((x) => x.firstRows.length === 1)) {
+    let onePage = true, pages = 0;
+    for (const x of indexes.values()) {
+      if (x.firstRows.length !== 1) onePage = false;
+      if (x.pages !== undefined) pages++;
+    }
+    if (onePage) {
       // one page per column: its statistics are the chunk's, which row-group pruning judged already
-      const pages = [...indexes.values()].filter((x) => x.pages !== undefined).length;
       if (pages === 0) return null;
       add(metrics, 'pageIndexRowGroups', 1);
       add(metrics, 'pageIndexRowGroupsPruned', 0);
@@ -92,13 +96,8 @@ export class PageIndexPruner {
       add(metrics, 'pagesScanned', pages);
       return null;
     }
-    const columnOf = (fieldId: number): PageColumn | undefined => {
-      const leaf = this.leaves.get(fieldId);
-      const index = leaf === undefined ? undefined : indexes.get(leaf);
-      const element = this.footer.leafByFieldId.get(fieldId)?.element;
-      return index === undefined || element === undefined ? undefined : { index, element };
-    };
-    const sel = selectPageRows(this.filter, rows, columnOf, this.footer.hasColumnOrders);
+    // an inline arrow, not a named const: tsx (esbuild keepNames) would define its name on every call
+    const sel = selectPageRows(this.filter, rows, (fieldId) => this.pageColumn(indexes, fieldId), this.footer.hasColumnOrders);
     if (sel === null) return null;
     add(metrics, 'pageIndexRowGroups', 1);
     add(metrics, 'pageIndexRowGroupsPruned', 0);
@@ -110,5 +109,13 @@ export class PageIndexPruner {
     }
     const only = sel.ranges[0]!;
     return sel.ranges.length === 1 && only[0] === 0 && only[1] === rows ? null : sel.ranges;
+  }
+
+  /** the page index and schema element of `fieldId`'s leaf among `indexes` (one row group's) */
+  private pageColumn(indexes: ReadonlyMap<number, ColumnPageIndex>, fieldId: number): PageColumn | undefined {
+    const leaf = this.leaves.get(fieldId);
+    const index = leaf === undefined ? undefined : indexes.get(leaf);
+    const element = this.footer.leafByFieldId.get(fieldId)?.element;
+    return index === undefined || element === undefined ? undefined : { index, element };
   }
 }
