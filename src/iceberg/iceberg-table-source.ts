@@ -39,7 +39,7 @@ import { planParallelScan, readTasksInParallel, widenBatch } from './parallel/pa
 import { isExact, markExact } from './parallel/exact-rows.ts';
 import { sharedScanPool } from './parallel/scan-pool.ts';
 import { applyFileCacheSetting, threadShare } from './read/file-cache-setting.ts';
-import { fileCacheStats, isSmallFile } from './read/file-cache.ts';
+import { cachedRowGroup, fileCacheKey, fileCacheStats, isSmallFile } from './read/file-cache.ts';
 import { cachedFooterOf, pointIndexOn, pointKeyOf, pointLookup, type PointKey } from './read/point-lookup.ts';
 import { keepableAnswer, pointAnswerStats, type PointLookupAnswer } from './read/point-lookup-answer.ts';
 
@@ -337,7 +337,7 @@ export class IcebergTableSource implements TableSource {
     // (few big files are split by row groups so that every thread gets work); a point lookup whose key columns
     // this thread's cache can hold stays here, where the next lookup is answered from them (read/point-lookup.ts)
     const parallel = pool === null || pool.closed || plan.tasks.length === 0 || limit !== undefined || fewRows(plan.tasks, pool.minRows)
-      || (pointKey !== null && pointLookupHere(plan.tasks)) ? null
+      || (pointKey !== null && pointLookupHere(plan.tasks, pointKey)) ? null
       : await planParallelScan(this.io, plan.tasks, limit === undefined ? {} : { limit });
     const lateHistory = { rowGroups: 0, matched: 0 };
     if (parallel !== null) {
@@ -406,7 +406,7 @@ export class IcebergTableSource implements TableSource {
     }
     if (plan === null) return undefined;
     // scan() would read several files on the worker pool (its parallel test)
-    if (poolOpen && plan.tasks.length > 0 && !fewRows(plan.tasks, pool.minRows) && !pointLookupHere(plan.tasks)) return undefined;
+    if (poolOpen && plan.tasks.length > 0 && !fewRows(plan.tasks, pool.minRows) && !pointLookupHere(plan.tasks, pointKey)) return undefined;
     // pointLookup answers synchronously when the footer is cached and no delete file must be loaded
     for (const task of plan.tasks) {
       if (task.positionDeletes.length > 0 || cachedFooterOf(task.file) === undefined) return undefined;
@@ -469,20 +469,37 @@ export class IcebergTableSource implements TableSource {
     const t = typeof value;
     if (t !== 'number' && t !== 'bigint' && t !== 'string' && t !== 'boolean') return undefined;
     let byValue = this.keptLookups;
-    if (byValue === undefined || byValue.column !== q.column) this.keptLookups = byValue = { column: q.column, kept: new Map() };
-    let kept = byValue.kept.get(value);
+    if (byValue === undefined || byValue.column !== q.column) this.keptLookups = byValue = { column: q.column, kept: new Map(), small: [], smallCount: 0 };
+    // small non-negative integer keys (pgbench's ids 1–1000, most surrogate keys of small tables) by array
+    // position: no hashing of the value per lookup (the Map's FindOrderedHashMapEntry in the lookup's profile)
+    const slot = t === 'number' && (value as number) >= 0 && (value as number) < SMALL_KEYS && Number.isInteger(value) ? (value as number) : -1;
+    let kept = slot >= 0 ? byValue.small[slot] : byValue.kept.get(value);
     if (kept === undefined) {
       const filter = this.bindFilters([q], { rows: true });
       const pointKey = filter.kind === 'compare' ? pointKeyOf(filter) : null;
       if (pointKey === null || !pointKey.only) return undefined;
       kept = { filter, pointKey, plan: this.prunedLookup(filter, pointKey) };
-      if (byValue.kept.size >= LOOKUP_PLANS) byValue.kept.clear();
-      byValue.kept.set(value, kept);
+      if (byValue.kept.size + byValue.smallCount >= LOOKUP_PLANS) {
+        byValue.kept.clear();
+        byValue.small = [];
+        byValue.smallCount = 0;
+      }
+      if (slot < 0) byValue.kept.set(value, kept);
+      else {
+        byValue.small = keptAt(byValue.small, slot, kept);
+        byValue.smallCount++;
+      }
     }
     return kept;
   }
 
-  private keptLookups?: { readonly column: number; readonly kept: Map<unknown, KeptLookup> };
+  private keptLookups?: {
+    readonly column: number;
+    readonly kept: Map<unknown, KeptLookup>;
+    /** the kept lookups of keys 0 ≤ v < SMALL_KEYS, by key */
+    small: Array<KeptLookup | undefined>;
+    smallCount: number;
+  };
 
   /** scanNow's DeleteLoader (field lookups only) */
   private lookupDeletes?: DeleteLoader;
@@ -523,16 +540,39 @@ function fewRows(tasks: readonly FileScanTask[], minRows: number): boolean {
 }
 
 /**
- * whether a point lookup over `tasks` reads on this thread: every file small enough for this thread's decoded-column
- * cache (read/file-cache.ts) and their key columns (8 bytes a row) within half of it, so that they stay cached
+ * whether a point lookup of `key` over `tasks` reads on this thread: every file small enough for this thread's
+ * decoded-column cache (read/file-cache.ts) and their key columns (8 bytes a row) within half of it, so that they stay
+ * cached. A lookup of several values (an IN list, a join's runtime key filter) stays only when every row group's key
+ * column is cached here already: else the point index cannot answer and this thread read the files one by one, while
+ * the workers judge the list in parallel (TPC-H q18's ~57 order keys on lineitem and orders: 28 % of the main thread
+ * at SF 1). One value (a prepared `id = $1`) stays regardless: its next lookup is answered from the cache.
  */
-function pointLookupHere(tasks: readonly FileScanTask[]): boolean {
+function pointLookupHere(tasks: readonly FileScanTask[], key: PointKey): boolean {
   let rows = 0;
   for (const t of tasks) {
     if (t.equalityDeletes.length > 0 || !isSmallFile(Number(t.file.fileSizeInBytes))) return false;
     rows += Number(t.file.recordCount);
   }
-  return rows * 8 <= fileCacheStats().limitBytes / 2;
+  if (rows * 8 > fileCacheStats().limitBytes / 2) return false;
+  return key.values.length <= 1 || keyChunksCachedHere(tasks, key.fieldId);
+}
+
+/** every row group of `tasks` has its column of field `fieldId` in this thread's file cache (pointLookupHere) */
+function keyChunksCachedHere(tasks: readonly FileScanTask[], fieldId: number): boolean {
+  for (const t of tasks) {
+    const footer = cachedFooterOf(t.file);
+    if (footer === undefined) return false;
+    let name: string | undefined;
+    for (const f of footer.topLevel) if (f.fieldId === fieldId) name = f.name;
+    if (name === undefined) return false;
+    const fileKey = fileCacheKey(t.file.filePath, Number(t.file.fileSizeInBytes));
+    const groups = t.rowGroups;
+    const n = groups === undefined ? footer.rowGroups.length : groups.length;
+    for (let i = 0; i < n; i++) {
+      if (cachedRowGroup(fileKey, groups === undefined ? i : groups[i]!)?.columns.has(name) !== true) return false;
+    }
+  }
+  return true;
 }
 
 /** scanNow's bound filter, point key and pruned plan of one `column = value` (keptLookup) */
@@ -546,6 +586,28 @@ interface KeptLookup {
 
 /** lookup values whose pruned plans scanNow keeps per source */
 const LOOKUP_PLANS = 4096;
+
+/**
+ * keptLookup keeps integer keys below this by array position: an array of at most this many slots (32 KiB) per
+ * source that answered such a lookup, as many as LOOKUP_PLANS keeps
+ */
+const SMALL_KEYS = 4096;
+
+/**
+ * `small` with `kept` at `slot`, grown (doubling, from 64) when too short: assigning far past an array's length
+ * would turn V8's fast elements into a dictionary, the hashing this array is here to avoid.
+ */
+function keptAt(small: Array<KeptLookup | undefined>, slot: number, kept: KeptLookup): Array<KeptLookup | undefined> {
+  let out = small;
+  if (slot >= small.length) {
+    let size = Math.max(64, small.length * 2);
+    while (size <= slot) size *= 2;
+    out = new Array<KeptLookup | undefined>(Math.min(size, SMALL_KEYS));
+    for (let i = 0; i < small.length; i++) out[i] = small[i];
+  }
+  out[slot] = kept;
+  return out;
+}
 
 /** filter sets whose plans one source keeps */
 const PLAN_CACHE_SIZE = 16;

@@ -72,6 +72,9 @@ afterAll(async () => {
 
 describe('point lookups by sorted probe', () => {
   it('answers from this thread by binary search, as the late-materialization path does', async () => {
+    // an IN list stays on this thread only over key columns cached here (iceberg-table-source.ts pointLookupHere):
+    // one-value lookups read each file here first
+    for (const k of [4, 30000, 64000]) await run(`SELECT k FROM sp.orders WHERE k = ${k}`);
     for (const sql of [
       'SELECT * FROM sp.orders WHERE k = 12000',
       'SELECT * FROM sp.orders WHERE k = 24004',
