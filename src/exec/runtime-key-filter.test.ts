@@ -11,7 +11,7 @@ import { allPlanNodes } from './optimizer/plan-rewrite.ts';
 import { bindPlan } from './testing/optimizer-fixture.ts';
 import { StrictTable } from './testing/strict-table.ts';
 import { resolvePredicate } from './optimizer/resolve-pushed.ts';
-import { MAX_RUNTIME_FILTER_KEYS, MAX_SCAN_FILTER_KEYS, MAX_SCAN_INT_KEYS, scanKeyLimit, withKeyFilter } from './runtime-key-filter.ts';
+import { MAX_RUNTIME_FILTER_KEYS, MAX_SCAN_FILTER_KEYS, MAX_SCAN_INT_KEYS, MAX_WORKER_FRAGMENT_KEYS, scanKeyLimit, withKeyFilter } from './runtime-key-filter.ts';
 
 beforeAll(async () => { await initParser(); });
 
@@ -82,6 +82,22 @@ describe('runtime key filter caps', () => {
     const j = joinOf(cat, 'SELECT d.t, a.n FROM dim d JOIN (SELECT k4, count(*) AS n FROM fact GROUP BY k4) a ON a.k4 = d.k4');
     expect(withKeyFilter(j.right, 0, eqOf(j), keys(18_750, (i) => i))).not.toBeNull();
     expect(withKeyFilter(j.right, 0, eqOf(j), keys(30_000, (i) => i))).toBeNull();
+  });
+
+  it('takes an aggregate the scan workers run to the main thread past MAX_WORKER_FRAGMENT_KEYS keys', () => {
+    // TPC-H Q21's per-order min/max (exists_pair_to_key_min_max): the workers' fragment got the key Filter with
+    // every scan task; the scan below keeps the keys either way
+    const cat = catalog(6_000_000);
+    const j = joinOf(cat, 'SELECT d.t, a.n FROM dim d JOIN (SELECT k4, count(*) AS n FROM fact GROUP BY k4) a ON a.k4 = d.k4');
+    const withPartial = (p: LogicalPlan): LogicalPlan => (p.kind === 'Aggregate' ? { ...p, workerPartial: true } : p.kind === 'Projection' ? { ...p, input: withPartial(p.input) } : p);
+    const right = withPartial(j.right);
+    const aggOf = (p: LogicalPlan | undefined) => (p === undefined ? undefined : allPlanNodes(p).find((n): n is Extract<LogicalPlan, { kind: 'Aggregate' }> => n.kind === 'Aggregate'));
+    expect(aggOf(right)?.workerPartial).toBe(true);
+    const few = withKeyFilter(right, 0, eqOf(j), keys(MAX_WORKER_FRAGMENT_KEYS, (i) => i));
+    expect(aggOf(few?.plan)?.workerPartial).toBe(true);
+    const many = withKeyFilter(right, 0, eqOf(j), keys(MAX_WORKER_FRAGMENT_KEYS + 1, (i) => i));
+    expect(aggOf(many?.plan)?.workerPartial).toBeUndefined();
+    expect(scanOf(many?.plan)?.filters?.length).toBe(1);
   });
 });
 

@@ -96,6 +96,15 @@ export function scanKeyLimit(p: LogicalPlan, typeOid?: number, column?: number):
   return Math.max(MAX_SCAN_FILTER_KEYS, Math.min(cap, Math.floor(p.source.estimatedRows * perRow)));
 }
 
+/**
+ * more keys than this below an aggregate the scan workers run (partial_aggregate) take that aggregate to the main
+ * thread: the workers' fragment gets the key Filter with every scan task and proves it against the scan's pushed
+ * filter per task (partial/pushed-conjuncts.ts) and builds its key set per batch — TPC-H Q21's per-order min/max
+ * (exists_pair_to_key_min_max) at SF 0.2, 15,000 keys: 2x the server CPU of the main-thread aggregate of the
+ * ~75,000 rows the scan keeps. The scan itself keeps the key list (shipped once, probed as a bitmap).
+ */
+export const MAX_WORKER_FRAGMENT_KEYS = 4_096;
+
 /** the most keys any runtime key filter may carry (hash-join-exec.ts collects none past it) */
 export const MAX_KEY_FILTER_KEYS = Math.max(MAX_RUNTIME_FILTER_KEYS, MAX_SCAN_INT_KEYS);
 /**
@@ -163,7 +172,13 @@ function keyFilterOf(right: LogicalPlan, keyIndex: number, eq: OpExpr, count: nu
         if (g === undefined || g.kind !== 'ColumnRef' || g.levelsUp !== 0) return null;
         throughAggregate = true;
         const input = push(p.input, g.index);
-        return input && made({ ...p, input }, p);
+        if (input === null) return null;
+        // many keys: the aggregate of the rows left runs here, its scan still in the workers with the key list
+        if (p.workerPartial === true && count > MAX_WORKER_FRAGMENT_KEYS) {
+          const { workerPartial: _partial, ...serial } = p;
+          return made({ ...serial, input }, p);
+        }
+        return made({ ...p, input }, p);
       }
       case 'Join': {
         // a filter on one input's column commutes with an inner join, and with the preserved side of a

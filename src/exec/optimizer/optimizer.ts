@@ -12,7 +12,8 @@
  * OR join conditions add per-input filters, dimensions are joined into bushy branches before the fact table
  * (join_dimension_branches), semi joins with few keys become inner joins over the distinct keys
  * (semi_join_to_distinct_inner, so choose_build_side can hand them to the big scan), stacked semi / anti joins
- * keep the more selective first (order_filtering_joins), then filters, limits and
+ * keep the more selective first (order_filtering_joins), an EXISTS / NOT EXISTS pair over one table by key and `<>` becomes
+ * one per-key min/max aggregate joined back (exists_pair_to_key_min_max), then filters, limits and
  * finally the needed columns are recorded on the scans, build sides are chosen (choose_build_side) and revisited for
  * joins whose input a runtime key filter from above will cut (build_side_under_key_filters); plain conjuncts go below those with subqueries
  * (split_subquery_filters), the joins' unread output columns are marked (prune_join_columns), and last the
@@ -34,6 +35,7 @@ import { deriveOrFilters } from './derive-or-filters.ts';
 import { joinDimensionBranches } from './join-dimension-branches.ts';
 import { semiJoinToDistinctInner } from './semi-join-to-distinct-inner.ts';
 import { orderFilteringJoins } from './order-filtering-joins.ts';
+import { existsPairToKeyMinMax } from './exists-pair-to-key-min-max.ts';
 import { pushDownFilter } from './push-down-filter.ts';
 import { splitSubqueryFilters } from './split-subquery-filters.ts';
 import { pushDownLimit } from './push-down-limit.ts';
@@ -59,6 +61,8 @@ export const OPTIMIZER_RULES: readonly OptimizerRule[] = [
   joinDimensionBranches,
   semiJoinToDistinctInner,
   orderFilteringJoins,
+  // after order_filtering_joins, which stacks the EXISTS / NOT EXISTS pair either way round
+  existsPairToKeyMinMax,
   pushDownFilter,
   splitSubqueryFilters,
   pushDownLimit,

@@ -19,6 +19,7 @@ export const OPTIMIZER_RULE_NAMES = [
   'join_dimension_branches',
   'semi_join_to_distinct_inner',
   'order_filtering_joins',
+  'exists_pair_to_key_min_max',
   'push_down_filter',
   'split_subquery_filters',
   'push_down_limit',
