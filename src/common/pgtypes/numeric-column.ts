@@ -43,6 +43,15 @@ export function attachLazyScaled(column: readonly unknown[], f: Float64Array, sc
   attached.set(column, noNulls ? { f, scale, lazy: true, noNulls } : { f, scale, lazy: true });
 }
 
+/**
+ * attachLazyScaled with the doubles made by `make` on first read of `f` (a dictionary-coded chunk's rows are
+ * gathered only if a kernel wants them: iceberg/read/arrow-fast-columns.ts, exec/expr/coded-product-sums.ts)
+ */
+export function attachLazyScaledOnDemand(column: readonly unknown[], make: () => Float64Array, scale: number, noNulls: boolean): void {
+  let f: Float64Array | null = null;
+  attached.set(column, { get f(): Float64Array { return (f ??= make()); }, scale, lazy: true, noNulls });
+}
+
 /** attaches to `column` the doubles `f` of rows taken from `from` (lazy when `from` was) */
 export function attachScaledLike(column: readonly unknown[], f: Float64Array, from: ScaledColumn): void {
   attached.set(column, from.lazy === true ? { f, scale: from.scale, lazy: true } : { f, scale: from.scale });

@@ -19,6 +19,7 @@ import type { AggregateDef, AggregateState } from '../../functions/registry-type
 import type { Expr } from '../../sql/index.ts';
 import type { Env } from '../context.ts';
 import { BatchGroupSums } from './batch-group-sums.ts';
+import { CodedProductSums } from './coded-product-sums.ts';
 import { compileExpr, type Cols, type RowFn } from './compile-expr.ts';
 import { DistinctRows } from './distinct-rows.ts';
 import { scaledSumOf, type GroupStates, type TypedKind } from './group-states.ts';
@@ -48,10 +49,13 @@ export class VectorAggregation {
   readonly #compiler: VectorCompiler;
   /** numeric sums / avgs pre-aggregated per group for the batch, shared by aggregates of one argument */
   readonly #batchSums = new BatchGroupSums();
+  /** numeric sums / avgs of column products summed per (group, dictionary code) for the batch, or null */
+  readonly #coded: CodedProductSums | null;
 
-  private constructor(aggs: readonly Compiled[], compiler: VectorCompiler) {
+  private constructor(aggs: readonly Compiled[], compiler: VectorCompiler, coded: CodedProductSums | null) {
     this.#aggs = aggs;
     this.#compiler = compiler;
+    this.#coded = coded;
   }
 
   /** null when an argument or FILTER cannot be vectorized (subqueries, volatile functions) */
@@ -74,7 +78,7 @@ export class VectorAggregation {
         distinct: s.distinct === true ? new DistinctRows(s.args.map((a) => a.type.oid)) : null,
       });
     }
-    return new VectorAggregation(aggs, compiler);
+    return new VectorAggregation(aggs, compiler, CodedProductSums.tryCreate(specs));
   }
 
   /**
@@ -95,9 +99,12 @@ export class VectorAggregation {
 
   /** steps, for every row i of the batch, the aggregates of group gids[i] (group-states.ts: typed counts and sums) */
   accumulateGroups(cols: Cols, n: number, gids: Int32Array, states: GroupStates): void {
-    const vecs = this.#vectors(cols, n);
+    // the aggregates summed through dictionary codes need no argument vector (coded-product-sums.ts)
+    const done = this.#coded === null ? null : this.#coded.run(cols, n, gids, states);
+    const vecs = this.#vectors(cols, n, undefined, done);
     const sums = this.#batchSums.begin(gids, n) ? this.#batchSums : null;
     for (let k = 0; k < this.#aggs.length; k++) {
+      if (done !== null && done[k] === true) continue;
       const a = this.#aggs[k]!;
       const sel = a.distinct === null ? vecs.sels[k]! : a.distinct.firstRows(vecs.sels[k]!, vecs.args[k]!, n, gids);
       stepGroups(k, a, sel, vecs.args[k]!, n, gids, states, sums);
@@ -113,12 +120,14 @@ export class VectorAggregation {
   }
 
   /** each aggregate's FILTER selection and argument vectors; on an error, the first failing row's error (keys by `groupOf`) */
-  #vectors(cols: Cols, n: number, groupOf: (row: number) => unknown = () => undefined): { sels: Sel[]; args: Vec[][] } {
+  #vectors(cols: Cols, n: number, groupOf: (row: number) => unknown = () => undefined, skip: readonly boolean[] | null = null): { sels: Sel[]; args: Vec[][] } {
     this.#compiler.reset();
     const sels: Sel[] = [];
     const args: Vec[][] = [];
     try {
       for (const a of this.#aggs) {
+        // an aggregate taken elsewhere (FILTER-less, so its selection is every row; its argument never raises)
+        if (skip !== null && skip[sels.length] === true) { sels.push(null); args.push([]); continue; }
         let sel: Sel = null;
         if (a.filter !== null) {
           const f = valuesOf(a.filter(cols, n, null), null, n);

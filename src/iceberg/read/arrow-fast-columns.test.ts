@@ -12,6 +12,9 @@ import { isLazyNumeric, LAZY_NUMERIC, materializeAllNumerics, materializeNumeric
 import { takeColumn } from '../../exec/join-gather.ts';
 import { concatColumns } from '../../common/batch-concat.ts';
 import { scaledToValues, toScaled } from '../../exec/expr/vector-numeric.ts';
+import { setDictionaryCodes } from './dictionary-codes.ts';
+import { dictionaryScaledOf } from './dictionary-scaled.ts';
+import { setExactDoubles } from './exact-doubles.ts';
 
 function decimalData(vals: (bigint | null)[], scale: number): Data {
   const words = new Uint32Array(vals.length * 4);
@@ -143,6 +146,35 @@ describe('fastPrimitiveValues', () => {
       expect([...s.nul!]).toEqual([0, 1, 0, 0, 0, 1, 0]);
       expect(plain([...scaledToValues(s, null, 7)])).toEqual(plain([150n, null, -2n, 99n, 99n, null, 150n].map((u) => (u === null ? null : Numeric.of(u, 2)))));
       expect(isLazyNumeric(glued)).toBe(false);
+    });
+
+    it('a dictionary-coded chunk without NULLs keeps its codes and gathers its doubles only when read', () => {
+      const entries = [5n, -120n, 0n, 9007199254740991n];
+      const codes = Uint8Array.from([1, 0, 3, 3, 2, 1, 0]);
+      const dictionary = decimalData(entries, 2);
+      setExactDoubles(dictionary, Float64Array.from(entries, Number));
+      const coded = (vals: (bigint | null)[]): { d: Data; gathers: () => number } => {
+        const d = decimalData(vals, 2);
+        let gathers = 0;
+        const all = (): Float64Array => { gathers++; return Float64Array.from(vals, (v) => Number(v ?? 0n)); };
+        setExactDoubles(d, { all, at: (i) => Number(vals[i] ?? 0n) });
+        setDictionaryCodes(d, { codes, dictionary });
+        return { d, gathers: () => gathers };
+      };
+      const vals = [...codes].map((c) => entries[c]!);
+      const { d, gathers } = coded(vals);
+      const col = fastPrimitiveValues(d, lazyType)!;
+      expect(dictionaryScaledOf(col)).toEqual({ codes, entries: Float64Array.from(entries, Number) });
+      expect(gathers()).toBe(0);
+      expect(scaledColumnOf(col)).toMatchObject({ scale: 2, lazy: true, noNulls: true });
+      expect([...scaledColumnOf(col)!.f]).toEqual(vals.map(Number));
+      expect(gathers()).toBe(1);
+      materializeNumerics(col);
+      expect(plain(col)).toEqual(plain(vals.map((u) => Numeric.of(u, 2))));
+      // NULLs, or a pick of rows: no codes beside the column
+      const withNull = coded([...vals.slice(0, 6), null]);
+      expect(dictionaryScaledOf(fastPrimitiveValues(withNull.d, lazyType)!)).toBeUndefined();
+      expect(dictionaryScaledOf(fastPrimitiveValues(coded(vals).d, lazyType, [0, 2])!)).toBeUndefined();
     });
   });
 });

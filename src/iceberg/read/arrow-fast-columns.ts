@@ -16,10 +16,12 @@
  */
 import { Type, type Data, type DataType } from 'apache-arrow';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
-import { attachLazyScaled, attachScaled, LAZY_NUMERIC } from '../../common/pgtypes/numeric-column.ts';
+import { attachLazyScaled, attachLazyScaledOnDemand, attachScaled, LAZY_NUMERIC } from '../../common/pgtypes/numeric-column.ts';
 import { filledArray } from './filled-array.ts';
 import type { IcebergType, NestedField, PrimitiveType } from '../spec/schema.ts';
-import { exactDoublesAtRows, exactDoublesOf } from './exact-doubles.ts';
+import { exactDoublesAtRows, exactDoublesOf, hasExactDoubles } from './exact-doubles.ts';
+import { dictionaryCodesOf } from './dictionary-codes.ts';
+import { attachDictionaryScaled } from './dictionary-scaled.ts';
 
 const TWO32 = 4294967296;
 /** high word bound of a non-negative value < 2^53 (w1 < 2^21) */
@@ -81,11 +83,29 @@ export function scaledOnlyField(f: NestedField): NestedField {
 const isScaledOnly = (t: PrimitiveType): boolean => (t as PrimitiveType & { [SCALED_ONLY]?: boolean })[SCALED_ONLY] === true;
 
 /**
+ * a whole dictionary-coded chunk without NULLs as a lazy column whose doubles are gathered only if a kernel
+ * reads them, its codes and entries' doubles beside it (dictionary-scaled.ts: aggregates sum per code and
+ * never ask for them); null when the chunk is not one
+ */
+function codedLazyDecimalValues(d: Data, scale: number): unknown[] | null {
+  if (nullsOf(d) !== null || !hasExactDoubles(d)) return null;
+  const dc = dictionaryCodesOf(d);
+  const entries = dc === undefined ? undefined : exactDoublesOf(dc.dictionary);
+  if (dc === undefined || entries === undefined || dc.codes.length !== d.length) return null;
+  const out = filledArray(LAZY_NUMERIC, d.length);
+  attachLazyScaledOnDemand(out, () => exactDoublesOf(d)!, scale, true);
+  attachDictionaryScaled(out, { codes: dc.codes, entries });
+  return out;
+}
+
+/**
  * a scaledOnly decimal128 chunk as a lazy column (numeric-column.ts), or null when a value does not fit in a
  * double exactly (then the Numerics are built as usual)
  */
 function lazyDecimal128Values(d: Data, scale: number, rows: Rows): unknown[] | null {
   const n = rows === null ? d.length : rows.length;
+  const coded = rows === null ? codedLazyDecimalValues(d, scale) : null;
+  if (coded !== null) return coded;
   // all rows: the decoder's doubles themselves (batches are immutable: nothing writes into an attachment)
   const exact = rows === null ? exactDoublesOf(d) : exactDoublesAtRows(d, rows);
   if (exact !== undefined) {

@@ -19,6 +19,11 @@ export function setExactDoubles(d: Data, f: Float64Array | LazyExactDoubles): vo
   doubles.set(d, f);
 }
 
+/** whether the chunk's decoder kept its doubles (made or not yet) */
+export function hasExactDoubles(d: Data): boolean {
+  return doubles.has(d);
+}
+
 /** the chunk's unscaled values as doubles (read-only: shared), if its decoder kept them */
 export function exactDoublesOf(d: Data): Float64Array | undefined {
   const f = doubles.get(d);

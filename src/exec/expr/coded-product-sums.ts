@@ -1,0 +1,368 @@
+/**
+ * CodedProductSums: sum / avg over a numeric product of columns — each factor a column, `k ± column`,
+ * `column ± k` or a constant — summed for a batch per (group, dictionary code) instead of per row (TPC-H Q1:
+ * `sum(l_extendedprice * (1 - l_discount) * (1 + l_tax))`). When the scan kept a factor column's dictionary
+ * (iceberg/read/dictionary-scaled.ts: per row a code, per entry an exact double), that factor is evaluated
+ * once per entry; the rows only add the one column left without a dictionary (the "wide" one, or a count when
+ * none is) into a small table of cells = group × codes. Each cell's sum then meets its factors' product once:
+ * Σ_rows a·f(c) = Σ_cells f(c)·Σ_(rows of the cell) a, exactly, as numeric arithmetic is exact. Aggregates of
+ * one wide column share one pass (Q1: sum(l_extendedprice), avg(l_extendedprice) and the two discounted sums
+ * read one table of group × l_discount × l_tax cells), and no argument vector is computed for them.
+ *
+ * Exactness: every factor value, cell product and cell sum is an integer double checked to stay below 2^53
+ * (cell sums below 2^52, as batch-group-sums.ts); a product that does not fit is multiplied as bigints; a cell
+ * sum that would not fit gives the batch back to the vector kernels (`run` reports which aggregates it took).
+ * Only columns without NULL (the scan's noNulls) take part; result scales are numeric.c's (× adds the
+ * scales, ± takes the larger), as the vector kernels' (vector-numeric.ts).
+ */
+import { Oid } from '../../common/pgtypes/oids.ts';
+import { scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
+import { dictionaryScaledOf } from '../../iceberg/read/dictionary-scaled.ts';
+import type { Expr } from '../../sql/index.ts';
+import type { Cols } from './compile-expr.ts';
+import type { GroupStates } from './group-states.ts';
+import { scaledConst } from './vector-numeric.ts';
+
+const NUMERIC_ARITH: Record<number, '+' | '-' | '*'> = { 1758: '+', 1759: '-', 1760: '*' };
+const EXACT = 2 ** 53;
+/** a cell's sum and a group's double part stay below this (GroupStates.mergeTyped's operand bound) */
+const PART_LIMIT = 2 ** 52;
+const NUMERIC_DSCALE_MAX = 0x3fff;
+const POW10 = Array.from({ length: 16 }, (_v, k) => 10 ** k);
+/** a dictionary of more entries makes its column the wide one */
+const MAX_ENTRIES = 256;
+/** at most this many cells per pass, and one per ROWS_PER_CELL rows of the batch (each aggregate visits every cell once) */
+const MAX_CELLS = 4096;
+const ROWS_PER_CELL = 8;
+
+/** a numeric constant as an exact double */
+type Const = { readonly u: number; readonly scale: number };
+
+/** one factor of a product: a constant, or a column with an optional constant added or subtracted */
+export type Factor =
+  | { readonly kind: 'const'; readonly k: Const }
+  | { readonly kind: 'col'; readonly col: number; readonly op: '+' | '-' | null; readonly k: Const | null; readonly kLeft: boolean };
+
+/** the factors of a numeric product over the scan's columns, or null when `e` is not one */
+export function productFactors(e: Expr): Factor[] | null {
+  if (e.type.oid !== Oid.numeric) return null;
+  if (e.kind === 'ColumnRef') return e.levelsUp === 0 ? [{ kind: 'col', col: e.index, op: null, k: null, kLeft: false }] : null;
+  const k = constantOf(e);
+  if (k !== null) return [{ kind: 'const', k }];
+  if (e.kind !== 'Op' || e.left === null || e.def.oid === undefined) return null;
+  const op = NUMERIC_ARITH[e.def.oid];
+  if (op === undefined || e.left.type.oid !== Oid.numeric || e.right.type.oid !== Oid.numeric) return null;
+  if (op === '*') {
+    const l = productFactors(e.left), r = productFactors(e.right);
+    return l === null || r === null ? null : [...l, ...r];
+  }
+  // k ± column, column ± k
+  const kl = constantOf(e.left), kr = constantOf(e.right);
+  const x = kl !== null ? e.right : kr !== null ? e.left : null;
+  if (x === null || x.kind !== 'ColumnRef' || x.levelsUp !== 0) return null;
+  return [{ kind: 'col', col: x.index, op, k: kl ?? kr, kLeft: kl !== null }];
+}
+
+/** a numeric literal (or a cast of one, as `1` in `1 - l_discount` may be) as an exact double, else null */
+function constantOf(e: Expr): Const | null {
+  if (e.kind === 'Literal') return scaledConst(e.value);
+  return null;
+}
+
+/** one aggregate's factors resolved for a batch */
+interface Resolved {
+  readonly k: number;
+  /** the column summed per cell (-1: none, the cells count rows) */
+  readonly wide: number;
+  readonly wideF: Float64Array | null;
+  /** per coded factor: its column and its value per dictionary entry */
+  readonly coded: readonly { readonly col: number; readonly values: Float64Array }[];
+  /** the constant factors' product */
+  readonly mul: number;
+  /** the product's display scale */
+  readonly scale: number;
+}
+
+/** a pass over the batch: the cell sums of one wide column (or counts) by group × the codes of `cols` */
+interface Pass {
+  readonly wideF: Float64Array | null;
+  cols: number[];
+  radix: number[];
+  readonly members: Resolved[];
+}
+
+export class CodedProductSums {
+  readonly #plans: readonly { readonly k: number; readonly factors: readonly Factor[] }[];
+  #cell = new Int32Array(0);
+  #ids = new Int32Array(0);
+
+  private constructor(plans: readonly { readonly k: number; readonly factors: readonly Factor[] }[]) {
+    this.#plans = plans;
+  }
+
+  /** null when no aggregate is a FILTER-less, non-DISTINCT aggregate of one numeric product */
+  static tryCreate(specs: readonly { readonly args: readonly Expr[]; readonly filter: Expr | null; readonly distinct?: boolean }[]): CodedProductSums | null {
+    const plans: { k: number; factors: Factor[] }[] = [];
+    specs.forEach((s, k) => {
+      if (s.args.length !== 1 || s.filter !== null || s.distinct === true) return;
+      const factors = productFactors(s.args[0]!);
+      if (factors !== null && factors.some((f) => f.kind === 'col')) plans.push({ k, factors });
+    });
+    return plans.length === 0 ? null : new CodedProductSums(plans);
+  }
+
+  /**
+   * adds the batch's rows (group ids `gids`) into the typed sums of the aggregates it can take (kind 'sum' in
+   * `gs`: sum / avg over numeric); returns per aggregate whether it did (null: none) — the caller steps the rest
+   */
+  run(cols: Cols, n: number, gids: Int32Array, gs: GroupStates): boolean[] | null {
+    if (n === 0) return null;
+    let max = -1;
+    for (let i = 0; i < n; i++) { const g = gids[i]!; if (g > max) max = g; }
+    const groups = max + 1;
+    const cap = Math.min(MAX_CELLS, Math.floor(n / ROWS_PER_CELL));
+    if (groups > cap) return null;
+    const passes: Pass[] = [];
+    for (const p of this.#plans) {
+      if (gs.kinds[p.k] !== 'sum') continue;
+      const r = resolve(p.k, p.factors, cols);
+      if (r === null) continue;
+      joinPass(passes, r, cols, groups, cap);
+    }
+    if (passes.length === 0) return null;
+    if (this.#ids.length < groups) this.#ids = Int32Array.from({ length: Math.max(groups, 64) }, (_v, g) => g);
+    if (this.#cell.length < n) this.#cell = new Int32Array(Math.max(n, 1024));
+    let done: boolean[] | null = null;
+    for (const pass of passes) {
+      const cells = cellSums(pass, cols, n, gids, groups, this.#cell);
+      if (cells === null) continue;
+      for (const r of pass.members) {
+        const part = groupTotals(r, pass, cells.counts, cells.sums, groups);
+        if (part === null) continue;
+        gs.mergeTyped(r.k, this.#ids, groups, part);
+        (done ??= new Array<boolean>(gs.kinds.length).fill(false))[r.k] = true;
+      }
+    }
+    return done;
+  }
+}
+
+/** the aggregate's factors over this batch's columns; null when a column has NULLs, no doubles, or two lack a dictionary */
+function resolve(k: number, factors: readonly Factor[], cols: Cols): Resolved | null {
+  let wide = -1, wideF: Float64Array | null = null, mul = 1, scale = 0;
+  const coded: { col: number; values: Float64Array }[] = [];
+  for (const f of factors) {
+    if (f.kind === 'const') {
+      mul *= f.k.u;
+      scale += f.k.scale;
+      if (mul >= EXACT || mul <= -EXACT) return null;
+      continue;
+    }
+    const column = cols[f.col];
+    if (column === undefined) return null;
+    // (a coded column's `f` is not read: the scan may gather it only on demand)
+    const sc = scaledColumnOf(column);
+    if (sc === undefined || sc.noNulls !== true) return null;
+    const dict = dictionaryScaledOf(column);
+    if (dict === undefined || dict.entries.length > MAX_ENTRIES) {
+      // the one column summed per cell: as it is (an affine wide factor would need its count too)
+      if (wide !== -1 || f.op !== null || sc.f.length < column.length) return null;
+      wide = f.col;
+      wideF = sc.f;
+      scale += sc.scale;
+      continue;
+    }
+    const v = entryValues(dict.entries, sc.scale, f);
+    if (v === null) return null;
+    coded.push({ col: f.col, values: v.values });
+    scale += v.scale;
+  }
+  if (scale > NUMERIC_DSCALE_MAX) return null;
+  return { k, wide, wideF, coded, mul, scale };
+}
+
+/** the factor's value per dictionary entry at its scale (as scaledArithConst computes it per row), or null when one does not fit */
+function entryValues(entries: Float64Array, colScale: number, f: Extract<Factor, { kind: 'col' }>): { values: Float64Array; scale: number } | null {
+  if (f.op === null || f.k === null) return { values: entries, scale: colScale };
+  const scale = Math.max(colScale, f.k.scale);
+  const px = POW10[scale - colScale], pk = POW10[scale - f.k.scale];
+  if (px === undefined || pk === undefined) return null;
+  const kk = f.k.u * pk;
+  if (kk >= EXACT || kk <= -EXACT) return null;
+  const s = f.kLeft ? 1 : f.op === '+' ? 1 : -1, t = f.kLeft && f.op === '-' ? -1 : 1;
+  const c = s * kk;
+  const values = new Float64Array(entries.length);
+  for (let e = 0; e < entries.length; e++) {
+    const y = entries[e]! * px, r = c + t * y;
+    if (y >= EXACT || y <= -EXACT || r >= EXACT || r <= -EXACT) return null;
+    values[e] = r;
+  }
+  return { values, scale };
+}
+
+/** puts `r` on the pass of its wide column, widening that pass's codes when the cells stay few; else a pass of its own */
+function joinPass(passes: Pass[], r: Resolved, cols: Cols, groups: number, cap: number): void {
+  const own = [...new Set(r.coded.map((c) => c.col))];
+  for (const p of passes) {
+    if (p.wideF !== r.wideF) continue;
+    const extra = own.filter((c) => !p.cols.includes(c));
+    if (extra.length === 0) { p.members.push(r); return; }
+    // widening changes the cell layout: fine, the passes run after every aggregate joined one
+    const radix = [...p.radix, ...extra.map((c) => dictionaryScaledOf(cols[c]!)!.entries.length)];
+    if (groups * radix.reduce((a, b) => a * b, 1) > cap) continue;
+    p.cols = [...p.cols, ...extra];
+    p.radix = radix;
+    p.members.push(r);
+    return;
+  }
+  const radix = own.map((c) => dictionaryScaledOf(cols[c]!)!.entries.length);
+  if (groups * radix.reduce((a, b) => a * b, 1) > cap) return;
+  passes.push({ wideF: r.wideF, cols: own, radix, members: [r] });
+}
+
+/**
+ * per cell (group-major, then the pass's codes in order): rows and, with a wide column, their sum; null when a
+ * sum would pass 2^52. One or two code columns are read in the loop that adds (one pass over the rows); more
+ * are first folded into `cell`. Each row loop is a function of its own: a loop inside a longer function gets it
+ * compiled on stack (OSR) with no type feedback for the code after it, which then deoptimizes call after call.
+ */
+function cellSums(pass: Pass, cols: Cols, n: number, gids: Int32Array, groups: number, cell: Int32Array): { counts: Float64Array; sums: Float64Array | null } | null {
+  let per = 1;
+  for (const k of pass.radix) per *= k;
+  const size = groups * per;
+  const counts = new Float64Array(size);
+  const f = pass.wideF, sums = f === null ? null : new Float64Array(size);
+  const codes = pass.cols.map((c) => dictionaryScaledOf(cols[c]!)!.codes), radix = pass.radix;
+  let ok = true;
+  if (codes.length === 0) {
+    ok = sums === null ? countCells(counts, gids, n) : sumCells(sums, counts, gids, f!, n);
+  } else if (codes.length === 1) {
+    ok = sums === null ? countCells1(counts, gids, codes[0]!, radix[0]!, n) : sumCells1(sums, counts, gids, codes[0]!, radix[0]!, f!, n);
+  } else if (codes.length === 2) {
+    ok = sums === null ? countCells2(counts, gids, codes[0]!, radix[0]!, codes[1]!, radix[1]!, n) : sumCells2(sums, counts, gids, codes[0]!, radix[0]!, codes[1]!, radix[1]!, f!, n);
+  } else {
+    firstCodes(cell, gids, codes[0]!, radix[0]!, n);
+    for (let j = 1; j < codes.length; j++) moreCodes(cell, codes[j]!, radix[j]!, n);
+    ok = sums === null ? countCells(counts, cell, n) : sumCells(sums, counts, cell, f!, n);
+  }
+  return ok ? { counts, sums } : null;
+}
+
+type Codes = Uint8Array | Uint16Array | Int32Array;
+
+/** cell[i] = gids[i] · k + codes[i] */
+function firstCodes(cell: Int32Array, gids: Int32Array, codes: Codes, k: number, n: number): void {
+  for (let i = 0; i < n; i++) cell[i] = gids[i]! * k + codes[i]!;
+}
+
+/** cell[i] = cell[i] · k + codes[i] */
+function moreCodes(cell: Int32Array, codes: Codes, k: number, n: number): void {
+  for (let i = 0; i < n; i++) cell[i] = cell[i]! * k + codes[i]!;
+}
+
+function countCells(counts: Float64Array, at: Int32Array, n: number): boolean {
+  for (let i = 0; i < n; i++) { const c = at[i]!; counts[c] = counts[c]! + 1; }
+  return true;
+}
+
+function countCells1(counts: Float64Array, gids: Int32Array, c0: Codes, k0: number, n: number): boolean {
+  for (let i = 0; i < n; i++) { const c = gids[i]! * k0 + c0[i]!; counts[c] = counts[c]! + 1; }
+  return true;
+}
+
+function countCells2(counts: Float64Array, gids: Int32Array, c0: Codes, k0: number, c1: Codes, k1: number, n: number): boolean {
+  for (let i = 0; i < n; i++) { const c = (gids[i]! * k0 + c0[i]!) * k1 + c1[i]!; counts[c] = counts[c]! + 1; }
+  return true;
+}
+
+// the sums: exact, as integer operands whose sum stays below 2^52 add exactly; false when one would not
+
+function sumCells(sums: Float64Array, counts: Float64Array, at: Int32Array, f: Float64Array, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const c = at[i]!, t = sums[c]! + f[i]!;
+    if (t >= PART_LIMIT || t <= -PART_LIMIT) return false;
+    sums[c] = t;
+    counts[c] = counts[c]! + 1;
+  }
+  return true;
+}
+
+function sumCells1(sums: Float64Array, counts: Float64Array, gids: Int32Array, c0: Codes, k0: number, f: Float64Array, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const c = gids[i]! * k0 + c0[i]!, t = sums[c]! + f[i]!;
+    if (t >= PART_LIMIT || t <= -PART_LIMIT) return false;
+    sums[c] = t;
+    counts[c] = counts[c]! + 1;
+  }
+  return true;
+}
+
+function sumCells2(sums: Float64Array, counts: Float64Array, gids: Int32Array, c0: Codes, k0: number, c1: Codes, k1: number, f: Float64Array, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const c = (gids[i]! * k0 + c0[i]!) * k1 + c1[i]!, t = sums[c]! + f[i]!;
+    if (t >= PART_LIMIT || t <= -PART_LIMIT) return false;
+    sums[c] = t;
+    counts[c] = counts[c]! + 1;
+  }
+  return true;
+}
+
+/** aggregate r's per-group partial (counts, unscaled sums at r.scale, bigint overflow) from its pass's cells; null when a factor product does not fit */
+function groupTotals(r: Resolved, pass: Pass, counts: Float64Array, sums: Float64Array | null, groups: number): { counts: Float64Array; sums: Float64Array; scales: Int32Array; bigs: (bigint | undefined)[] | null } | null {
+  const w = cellWeights(r, pass);
+  if (w === null) return null;
+  const per = w.length;
+  const outCounts = new Float64Array(groups), outSums = new Float64Array(groups);
+  let bigs: (bigint | undefined)[] | null = null;
+  for (let g = 0; g < groups; g++) {
+    let cnt = 0, acc = 0, big = 0n, moved = false;
+    for (let q = 0, c = g * per; q < per; q++, c++) {
+      const m = counts[c]!;
+      if (m === 0) continue;
+      cnt += m;
+      const v = sums === null ? m : sums[c]!, term = w[q]! * v;
+      if (term < EXACT && term > -EXACT) {
+        const t = acc + term;
+        if (t < PART_LIMIT && t > -PART_LIMIT) { acc = t; continue; }
+        big += BigInt(acc) + BigInt(term);
+        acc = 0;
+      } else {
+        big += BigInt(w[q]!) * BigInt(v);
+      }
+      moved = true;
+    }
+    outCounts[g] = cnt;
+    outSums[g] = acc;
+    if (moved) (bigs ??= new Array<bigint | undefined>(groups))[g] = big;
+  }
+  return { counts: outCounts, sums: outSums, scales: new Int32Array(groups).fill(r.scale), bigs };
+}
+
+/** per cell of a group (the pass's code layout): the product of r's factors there; null when one does not fit in 2^53 */
+function cellWeights(r: Resolved, pass: Pass): Float64Array | null {
+  let per = 1;
+  for (const k of pass.radix) per *= k;
+  const w = new Float64Array(per).fill(r.mul);
+  for (const f of r.coded) {
+    const pos = pass.cols.indexOf(f.col);
+    let stride = 1;
+    for (let j = pos + 1; j < pass.radix.length; j++) stride *= pass.radix[j]!;
+    if (!scaleCells(w, f.values, pass.radix[pos]!, stride)) return null;
+  }
+  return w;
+}
+
+/** w[q] ×= values[digit of q at `stride` in radix k], block by block (no division per cell); false past 2^53 */
+function scaleCells(w: Float64Array, values: Float64Array, k: number, stride: number): boolean {
+  for (let b = 0; b < w.length; b += stride * k) {
+    for (let d = 0; d < k; d++) {
+      const v = values[d]!;
+      for (let q = b + d * stride, end = q + stride; q < end; q++) {
+        const x = w[q]! * v;
+        if (x >= EXACT || x <= -EXACT) return false;
+        w[q] = x;
+      }
+    }
+  }
+  return true;
+}
