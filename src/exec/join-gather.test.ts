@@ -3,6 +3,7 @@ import { isNullColumn, nullColumn, type Batch } from '../common/batch.ts';
 import { Numeric } from '../common/pgtypes/numeric.ts';
 import { attachScaled, scaledColumnOf } from '../common/pgtypes/numeric-column.ts';
 import { concatColumns } from '../common/batch-concat.ts';
+import { attachExactInt64, attachInt64Words, exactInt64Of } from '../common/pgtypes/exact-int64-column.ts';
 import { IndexBuffer, nullColumns, take, takeColumn } from './join-gather.ts';
 
 const num = (u: number, scale = 2): Numeric => Numeric.of(BigInt(u), scale);
@@ -79,5 +80,31 @@ describe('join-gather', () => {
     expect(isNullColumn(big)).toBe(true);
     expect(big[69_999]).toBe(null);
     expect(isNullColumn([null])).toBe(false);
+  });
+
+  it('an int8 column keeps its int64 words or exact doubles through take: NULL rows, -1 rows, ±(2^53 − 1)', () => {
+    const top = 2 ** 53 - 1;
+    const vals = [5n, null, BigInt(top), BigInt(-top), -7n];
+    const words = BigInt64Array.from(vals.map((v) => v ?? 0n));
+    const nulls = Uint8Array.from(vals.map((v) => (v === null ? 1 : 0)));
+    const withWords = [...vals];
+    attachInt64Words(withWords, words, vals.length, nulls);
+    const withDoubles = [...vals];
+    attachExactInt64(withDoubles, Float64Array.from(vals.map((v) => (v === null ? 0 : Number(v)))), nulls);
+    const idx = Int32Array.from([2, -1, 1, 3, 0, 4, 2]);
+    for (const src of [withWords, withDoubles]) {
+      const out = takeColumn(src, idx, idx.length);
+      expect(out).toEqual([BigInt(top), null, null, BigInt(-top), 5n, -7n, BigInt(top)]);
+      const x = exactInt64Of(out, idx.length)!;
+      expect(x).toBeDefined();
+      expect([...x.f]).toEqual([top, 0, 0, -top, 5, -7, top]);
+      expect([...x.nulls!]).toEqual([0, 1, 1, 0, 0, 0, 0]);
+    }
+    // a column found not exact (2^53 and beyond), or none attached: nothing follows the rows
+    const big = [2n ** 53n, 1n];
+    attachInt64Words(big, BigInt64Array.from(big), 2, null);
+    expect(exactInt64Of(big, 2)).toBeUndefined();
+    expect(exactInt64Of(takeColumn(big, Int32Array.from([1]), 1), 1)).toBeUndefined();
+    expect(exactInt64Of(takeColumn([1n, 2n], Int32Array.from([1]), 1), 1)).toBeUndefined();
   });
 });

@@ -6,10 +6,13 @@
  *    the plan's layout) becomes another shared null column — never copied row by row;
  *  - a numeric column's exact doubles (pgtypes/numeric-column.ts) follow the rows they belong to, so the
  *    vector kernels above a join (revenue = price × (1 − discount), sums) keep their double-backed path
- *    instead of converting every Numeric's bigint again.
+ *    instead of converting every Numeric's bigint again;
+ *  - so do an int8 column's int64 words or exact doubles (pgtypes/exact-int64-column.ts): a join or GROUP BY
+ *    above hashes the numbers instead of a BigInt per row, and a build key may stay key-only (join-key-only.ts).
  */
 import { isNullColumn, nullColumn, type Batch } from '../common/batch.ts';
 import { attachScaledLike, scaledColumnOf } from '../common/pgtypes/numeric-column.ts';
+import { attachTakenInt64 } from '../common/pgtypes/exact-int64-column.ts';
 
 /** growable row-index list (the pairs a join forms): an Int32Array, doubled when full */
 export class IndexBuffer {
@@ -44,6 +47,8 @@ export function takeColumn(src: readonly unknown[] | undefined, idx: ArrayLike<n
     const af = att.f;
     for (let k = 0; k < n; k++) { const r = idx[k]!; f[k] = r < 0 ? 0 : af[r]!; }
     attachScaledLike(col, f, att);
+  } else {
+    attachTakenInt64(col, src, idx, n);
   }
   return col;
 }

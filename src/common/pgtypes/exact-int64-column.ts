@@ -143,3 +143,40 @@ export function keyOnlyInt64Column(f: Float64Array, n: number, nulls: Uint8Array
   attached.set(out, { f: f.length === n ? f : f.subarray(0, n), nulls });
   return out;
 }
+
+/**
+ * Attaches to `column` — rows `idx[0 … n-1]` of `from` (-1: a NULL row), as a join's output gathers them
+ * (exec/join-gather.ts) — `from`'s int64 words or doubles at those rows, so an int8 column keeps them through a
+ * join: the next join's build key (TPC-H Q3's o_orderkey out of customer ⋈ orders) and a GROUP BY above it then
+ * hash numbers, not a BigInt per row. Words stay words (two int32 halves copied, no BigInt made). Nothing is
+ * attached when `from` has nothing attached, was found not exact, or an index lies past what its attachment covers.
+ */
+export function attachTakenInt64(column: readonly unknown[], from: readonly unknown[], idx: ArrayLike<number>, n: number): void {
+  const a = attached.get(from);
+  if (a === undefined || a === null) return;
+  const covered = 'words' in a ? a.n : a.f.length;
+  const src = a.nulls;
+  let nulls: Uint8Array | null = null;
+  if ('words' in a) {
+    const w = new Int32Array(a.words.buffer, a.words.byteOffset, 2 * a.n);
+    const out = new Int32Array(2 * n);
+    for (let k = 0; k < n; k++) {
+      const r = idx[k]!;
+      if (r < 0 || (src !== null && src[r] === 1)) { (nulls ??= new Uint8Array(n))[k] = 1; continue; }
+      if (r >= covered) return;
+      out[2 * k] = w[2 * r]!;
+      out[2 * k + 1] = w[2 * r + 1]!;
+    }
+    attached.set(column, { words: new BigInt64Array(out.buffer), n, nulls });
+    return;
+  }
+  const f = new Float64Array(n);
+  const af = a.f;
+  for (let k = 0; k < n; k++) {
+    const r = idx[k]!;
+    if (r < 0 || (src !== null && src[r] === 1)) { (nulls ??= new Uint8Array(n))[k] = 1; continue; }
+    if (r >= covered) return;
+    f[k] = af[r]!;
+  }
+  attached.set(column, { f, nulls });
+}

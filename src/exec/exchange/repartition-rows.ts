@@ -10,6 +10,7 @@ import type { RowFn } from '../expr/compile-expr.ts';
 import type { ExecOperator } from '../operator.ts';
 import { keyPartition } from './key-partition.ts';
 import { packColumn, type WireColumn } from './wire-column.ts';
+import { packPieces } from './pack-pieces.ts';
 
 /** one partition's rows of one task */
 export interface RowSet {
@@ -50,15 +51,13 @@ export async function repartitionRows(
   let rows = 0;
   for await (const b of input.execute()) {
     if (canceled()) return null;
-    const of = new Uint16Array(b.length);
     if (parts === 1) {
       // one set (a serial aggregate's narrowed rows, partial/worker-rows.ts): every row goes to it, no key is read
-      counts[0]! += b.length;
       batches.push(b);
-      rowParts.push(of);
       rows += b.length;
       continue;
     }
+    const of = new Uint16Array(b.length);
     for (let i = 0; i < b.length; i++) {
       if (i % CANCEL_CHECK_ROWS === CANCEL_CHECK_ROWS - 1 && canceled()) return null;
       for (let k = 0; k < keys.length; k++) kv[k] = keys[k]!(b.columns, i);
@@ -71,6 +70,12 @@ export async function repartitionRows(
     rows += b.length;
   }
   const width = batches[0]?.columns.length ?? 0;
+  if (parts === 1) {
+    // one set: each column packed straight from the batches, in one pass (pack-pieces.ts)
+    const columns: WireColumn[] = [];
+    for (let c = 0; c < width; c++) columns.push(packPieces(batches.map((b) => ({ column: b.columns[c]!, length: b.length })), rows, transfer));
+    return { repartitioned: true, rows, parts: [{ length: rows, columns }] };
+  }
   // columns the scan did not read (widened with NULLs) cost one look, not a gather per partition
   const allNull: boolean[] = [];
   for (let c = 0; c < width; c++) allNull.push(batches.every((b) => { const col = b.columns[c]!; for (let i = 0; i < b.length; i++) if (col[i] !== null) return false; return true; }));
