@@ -119,4 +119,16 @@ describe('TPC-H SF 0.01: lakegate answers exactly as PostgreSQL', () => {
       expect(actual.rows).toEqual(expected.rows);
     });
   }
+
+  // last in the file: the key stays on lakegate's part for the rest of the run
+  it('Q17 (Brand#53 / MED PACK) with part\'s primary key: the avg from the outer join (correlated_aggregate_from_join)', async () => {
+    await lgClient.query('ALTER TABLE part ADD PRIMARY KEY (p_partkey)');
+    const sql = tpchQuery(17).replace("'Brand#23'", "'Brand#53'").replace("'MED BOX'", "'MED PACK'");
+    const plan = (await lgClient.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    // the aggregate reads lineitem ⋈ σ(part), not a scan of its own
+    expect(plan).toMatch(/Aggregate: groupBy=\[lineitem\.l_partkey\], aggr=\[avg\(lineitem\.l_quantity\)\]\n(\s+Projection:.*\n)*\s+Inner Join/);
+    const expected = await answerOf(pgClient, sql);
+    expect(expected.rows[0]!.every((x) => x !== null)).toBe(true);
+    expect(await answerOf(lgClient, sql)).toEqual(expected);
+  });
 });

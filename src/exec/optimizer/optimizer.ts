@@ -16,7 +16,8 @@
  * one per-key min/max aggregate joined back (exists_pair_to_key_min_max), then filters, limits and
  * finally the needed columns are recorded on the scans, build sides are chosen (choose_build_side) and revisited for
  * joins whose input a runtime key filter from above will cut (build_side_under_key_filters); plain conjuncts go below those with subqueries
- * (split_subquery_filters), the joins' unread output columns are marked (prune_join_columns), and last the
+ * (split_subquery_filters), a decorrelated per-key aggregate of a table the outer side joins by that key reads the outer
+ * side's rows (correlated_aggregate_from_join), the joins' unread output columns are marked (prune_join_columns), and last the
  * subtrees that occur more than once (a CTE read twice) are marked to run once (share_repeated_subplans).
  */
 import type { LogicalPlan } from '../../sql/index.ts';
@@ -38,6 +39,7 @@ import { orderFilteringJoins } from './order-filtering-joins.ts';
 import { existsPairToKeyMinMax } from './exists-pair-to-key-min-max.ts';
 import { pushDownFilter } from './push-down-filter.ts';
 import { splitSubqueryFilters } from './split-subquery-filters.ts';
+import { correlatedAggregateFromJoin } from './correlated-aggregate-from-join.ts';
 import { pushDownLimit } from './push-down-limit.ts';
 import { pushDownProjection } from './push-down-projection.ts';
 import { chooseBuildSide } from './choose-build-side.ts';
@@ -65,6 +67,8 @@ export const OPTIMIZER_RULES: readonly OptimizerRule[] = [
   existsPairToKeyMinMax,
   pushDownFilter,
   splitSubqueryFilters,
+  // after push_down_filter (the outer side's filters on its leaves), before the scans' columns and build sides
+  correlatedAggregateFromJoin,
   pushDownLimit,
   pushDownProjection,
   chooseBuildSide,

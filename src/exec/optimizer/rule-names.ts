@@ -22,6 +22,7 @@ export const OPTIMIZER_RULE_NAMES = [
   'exists_pair_to_key_min_max',
   'push_down_filter',
   'split_subquery_filters',
+  'correlated_aggregate_from_join',
   'push_down_limit',
   'push_down_projection',
   'choose_build_side',
