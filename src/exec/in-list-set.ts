@@ -11,6 +11,7 @@
 import { Oid } from '../common/pgtypes/oids.ts';
 import { isPgArray } from '../common/pgtypes/values.ts';
 import { valueKey } from '../functions/index.ts';
+import { intKeyListRepr } from '../iceberg/scan/int-key-list.ts';
 import type { Expr } from '../sql/index.ts';
 import type { Cols, RowFn } from './expr/compile-expr.ts';
 
@@ -22,6 +23,12 @@ const MIN_ELEMENTS = 16;
 type ScalarArrayOp = Extract<Expr, { kind: 'ScalarArrayOp' }>;
 
 /**
+ * the sets of integer key lists (iceberg/scan/int-key-list.ts: marked arrays never change); valueKey of an integer
+ * does not depend on its type, so one set serves every operand type
+ */
+const keySets = new WeakMap<readonly unknown[], ReadonlySet<unknown>>();
+
+/**
  * the answer of `e` for one non-NULL left value, or null when `e` is not an IN / NOT IN list of a hashable type
  * with at least `minElements` elements
  */
@@ -31,11 +38,18 @@ export function anyEqSet(e: ScalarArrayOp, values: readonly unknown[], minElemen
   if ((!inList && !(!e.useOr && name === '<>')) || leftType === null || values.length < minElements) return null;
   const lt = leftType.oid, rt = rightType.oid;
   if (!HASHABLE.has(lt) || !(lt === rt || (INTS.has(lt) && INTS.has(rt)))) return null;
-  const set = new Set<unknown>();
+  let set = keySets.get(values);
   let sawNull = false;
-  for (const v of values) {
-    if (v === null || v === undefined) sawNull = true;
-    else set.add(valueKey(rt, v));
+  if (set === undefined) {
+    const built = new Set<unknown>();
+    for (const v of values) {
+      if (v === null || v === undefined) sawNull = true;
+      else built.add(valueKey(rt, v));
+    }
+    set = built;
+    // a runtime key filter's list (integers, no NULL; the same array for every task of a scan worker and every run
+    // of the query: iceberg/parallel/key-list-wire.ts): its set is kept on the array, not rebuilt per Filter compile
+    if (intKeyListRepr(values) !== undefined) keySets.set(values, set);
   }
   const miss = sawNull ? null : !inList;
   return (x) => (set.has(valueKey(lt, x)) ? inList : miss);

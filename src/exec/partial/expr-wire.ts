@@ -15,6 +15,8 @@ import type { AggregateDef, CastDef, OperatorDef, RoutineDef } from '../../funct
 import type { CastFn } from '../../sql/binder/function-registry.ts';
 import type { Expr } from '../../sql/index.ts';
 import { fromCloneable, toCloneable } from '../../iceberg/parallel/cloneable.ts';
+import { packKeys, unpackKeys } from '../../iceberg/parallel/key-list-wire.ts';
+import { isPgArray, type PgArray } from '../../common/pgtypes/values.ts';
 
 /** an expression a worker could not evaluate the same way */
 export class NotWireable extends Error {}
@@ -132,10 +134,28 @@ export function encodeExpr(e: Expr): unknown {
   for (const [k, v] of Object.entries(e)) {
     if (k === 'def') out[k] = keyOfBuiltin(v as Def);
     else if (k === 'fn' && e.kind === 'Cast') out[k] = encodeCast(e);
-    else if (k === 'value' && e.kind === 'Literal') out[k] = toCloneable(v);
+    else if (k === 'value' && e.kind === 'Literal') out[k] = keyListLiteral(v) ?? toCloneable(v);
     else out[k] = encodeAny(v);
   }
   return out;
+}
+
+/**
+ * a runtime key filter's array literal (an integer key list: exec/runtime-key-filter.ts) as one shared typed array,
+ * kept per worker by digest (iceberg/parallel/key-list-wire.ts): each task's Filter gets the same array, and the
+ * set its IN probe builds on it (exec/in-list-set.ts) is built once per worker and list, not per task
+ */
+function keyListLiteral(v: unknown): unknown {
+  if (!isPgArray(v)) return undefined;
+  const packed = packKeys(v.values, false);
+  return packed === null ? undefined : { $keyArray: { ...v, values: packed } };
+}
+
+function fromKeyListLiteral(v: unknown): PgArray | undefined {
+  const a = typeof v === 'object' && v !== null ? (v as { $keyArray?: PgArray }).$keyArray : undefined;
+  if (a === undefined) return undefined;
+  const values = unpackKeys(a.values);
+  return values === null ? undefined : { ...a, values };
 }
 
 function decodeAny(v: unknown): unknown {
@@ -156,7 +176,7 @@ export function decodeExpr(w: unknown): Expr {
   for (const [k, v] of Object.entries(node)) {
     if (k === 'def') out[k] = defOfKey(v as string);
     else if (k === 'fn' && node.kind === 'Cast') out[k] = decodeCast(v as WireCast | null);
-    else if (k === 'value' && node.kind === 'Literal') out[k] = fromCloneable(v);
+    else if (k === 'value' && node.kind === 'Literal') out[k] = fromKeyListLiteral(v) ?? fromCloneable(v);
     else out[k] = decodeAny(v);
   }
   return out as unknown as Expr;

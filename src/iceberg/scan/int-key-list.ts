@@ -73,12 +73,13 @@ export function intKeyListRepr(values: readonly unknown[]): IntKeyRepr | undefin
  * (`values[i]` is `words[i]`); no pass over the values. A Float64Array is marked only when every element is a safe
  * integer (the 'number' representation's promise; a checked typed array costs no allocation).
  */
-export function markIntKeyListWords(values: readonly unknown[], words: IntKeyWords): boolean {
+export function markIntKeyListWords(values: readonly unknown[], words: IntKeyWords, digest?: string): boolean {
   if (values.length !== words.length) return false;
   if (words instanceof Float64Array) {
     for (let i = 0; i < words.length; i++) if (!Number.isSafeInteger(words[i])) return false;
   }
-  lists.set(values, { repr: words instanceof BigInt64Array ? 'bigint' : 'number', words });
+  // `digest`: intKeyWordsDigest(words), when the caller made it already (a scan worker's memo, filter-wire.ts)
+  lists.set(values, { repr: words instanceof BigInt64Array ? 'bigint' : 'number', words, digest });
   return true;
 }
 
@@ -94,12 +95,19 @@ export function intKeyListWords(values: readonly unknown[]): IntKeyWords | undef
 export function intKeyListDigest(values: readonly unknown[]): string | undefined {
   const e = lists.get(values);
   if (e === undefined) return undefined;
-  if (e.digest === undefined) {
-    const words = intKeyListWords(values)!;
-    const bytes = new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
-    e.digest = `keys:${e.repr}:${values.length}:${createHash('sha1').update(bytes).digest('hex')}`;
-  }
+  e.digest ??= intKeyWordsDigest(intKeyListWords(values)!);
   return e.digest;
+}
+
+/**
+ * the digest intKeyListDigest gives a list whose typed words are `words`: representation, count and a SHA-1 of the
+ * 64-bit words — a Float64Array and a BigInt64Array of the same bits differ by representation, and int8 keys beyond
+ * ±2^53 by their exact words (no rounding through doubles)
+ */
+export function intKeyWordsDigest(words: IntKeyWords): string {
+  const repr: IntKeyRepr = words instanceof BigInt64Array ? 'bigint' : 'number';
+  const bytes = new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
+  return `keys:${repr}:${words.length}:${createHash('sha1').update(bytes).digest('hex')}`;
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
