@@ -136,6 +136,31 @@ describe('CodedProductSums', () => {
     expect(r3.fast).toEqual(r3.slow);
   });
 
+  it('counts count(*) from the cells, and keeps entry values and cell weights only while the dictionaries are the same', () => {
+    const n = 4096, groups = 3;
+    const countDef = testRegistry().routines('count').find((d) => d.kind === 'aggregate' && d.args.length === 0) as AggregateDef;
+    const specs: GroupStateSpec[] = [{ def: countDef, argTypes: [], type: sqlType(Oid.int8) }, spec('sum'), spec('avg')];
+    const fast = new GroupStates(specs, ctx), slow = new GroupStates(specs, ctx);
+    fast.ensure(groups);
+    slow.ensure(groups);
+    const exprs = [op('*', op('*', col(0), op('-', lit('1'), col(1))), op('+', lit('1'), col(2))), op('*', col(0), op('-', lit('1'), col(1)))];
+    const coded = CodedProductSums.tryCreate([{ args: [], filter: null }, ...exprs.map((e) => ({ args: [e], filter: null }))])!;
+    const batch = (disc: readonly number[]): Column[] => [column(n, 2, () => Math.floor(rand() * 1e6)), column(n, 2, () => 0, disc), column(n, 2, () => 0, TAX)];
+    const first = batch(DISC);
+    // the same batch twice (kept weights), then other dictionaries of other values (remade)
+    for (const cols of [first, first, batch(DISC.map((d) => d * 3)), batch(DISC)]) {
+      const gids = Int32Array.from({ length: n }, () => Math.floor(rand() * groups));
+      expect(coded.run(cols.map((c) => c.values), n, gids, fast)).toEqual([true, true, true]);
+      for (let i = 0; i < n; i++) {
+        slow.counts[0]![gids[i]!]! += 1;
+        exprs.forEach((e, j) => slow.state(j + 1, gids[i]!).step([evaluate(e, cols, i)]));
+      }
+    }
+    const finals = (gs: GroupStates): string[] => specs.flatMap((_s, k) => Array.from({ length: groups }, (_g, g) => String(gs.final(k, g))));
+    expect(finals(fast)).toEqual(finals(slow));
+    expect([...fast.counts[0]!.subarray(0, groups)].reduce((a, b) => a + b, 0)).toBe(4 * n);
+  });
+
   it('finds the factors of products only', () => {
     expect(productFactors(op('*', col(0), op('-', lit('1'), col(1))))).toHaveLength(2);
     expect(productFactors(op('-', col(0), col(1)))).toBeNull();

@@ -7,7 +7,10 @@
  * none is) into a small table of cells = group × codes. Each cell's sum then meets its factors' product once:
  * Σ_rows a·f(c) = Σ_cells f(c)·Σ_(rows of the cell) a, exactly, as numeric arithmetic is exact. Aggregates of
  * one wide column share one pass (Q1: sum(l_extendedprice), avg(l_extendedprice) and the two discounted sums
- * read one table of group × l_discount × l_tax cells), and no argument vector is computed for them.
+ * read one table of group × l_discount × l_tax cells), and no argument vector is computed for them. A
+ * count(*) takes its per-group counts from the first pass's cells (no pass of its own over the group ids). Each
+ * factor's value per entry and each aggregate's cell weights are kept while the batches share a dictionary
+ * (a column chunk's batches do), so a batch computes them only when its dictionaries change.
  *
  * Exactness: every factor value, cell product and cell sum is an integer double checked to stay below 2^53
  * (cell sums below 2^52, as batch-group-sums.ts); a product that does not fit is multiplied as bigints; a cell
@@ -93,22 +96,31 @@ interface Pass {
 
 export class CodedProductSums {
   readonly #plans: readonly { readonly k: number; readonly factors: readonly Factor[] }[];
+  /** the count(*) aggregates (no FILTER): counted from a pass's cells */
+  readonly #counts: readonly number[];
   #cell = new Int32Array(0);
   #ids = new Int32Array(0);
+  /** per aggregate: its last cell weights, the layout and factor values they were made for */
+  readonly #weights = new Map<number, { readonly cols: readonly number[]; readonly radix: readonly number[]; readonly values: readonly Float64Array[]; readonly w: Float64Array | null }>();
 
-  private constructor(plans: readonly { readonly k: number; readonly factors: readonly Factor[] }[]) {
+  private constructor(plans: readonly { readonly k: number; readonly factors: readonly Factor[] }[], counts: readonly number[]) {
     this.#plans = plans;
+    this.#counts = counts;
   }
 
   /** null when no aggregate is a FILTER-less, non-DISTINCT aggregate of one numeric product */
   static tryCreate(specs: readonly { readonly args: readonly Expr[]; readonly filter: Expr | null; readonly distinct?: boolean }[]): CodedProductSums | null {
     const plans: { k: number; factors: Factor[] }[] = [];
+    const counts: number[] = [];
     specs.forEach((s, k) => {
-      if (s.args.length !== 1 || s.filter !== null || s.distinct === true) return;
+      if (s.filter !== null || s.distinct === true) return;
+      // no argument: count(*) (GroupStates kind 'count' is checked per batch)
+      if (s.args.length === 0) counts.push(k);
+      if (s.args.length !== 1) return;
       const factors = productFactors(s.args[0]!);
       if (factors !== null && factors.some((f) => f.kind === 'col')) plans.push({ k, factors });
     });
-    return plans.length === 0 ? null : new CodedProductSums(plans);
+    return plans.length === 0 ? null : new CodedProductSums(plans, counts);
   }
 
   /**
@@ -133,17 +145,53 @@ export class CodedProductSums {
     if (this.#ids.length < groups) this.#ids = Int32Array.from({ length: Math.max(groups, 64) }, (_v, g) => g);
     if (this.#cell.length < n) this.#cell = new Int32Array(Math.max(n, 1024));
     let done: boolean[] | null = null;
+    let counted = false;
     for (const pass of passes) {
       const cells = cellSums(pass, cols, n, gids, groups, this.#cell);
       if (cells === null) continue;
+      if (!counted) {
+        counted = true;
+        for (const k of this.#counts) {
+          if (gs.kinds[k] !== 'count') continue;
+          addGroupCounts(gs.counts[k]!, cells.counts, groups);
+          (done ??= new Array<boolean>(gs.kinds.length).fill(false))[k] = true;
+        }
+      }
       for (const r of pass.members) {
-        const part = groupTotals(r, pass, cells.counts, cells.sums, groups);
+        const part = groupTotals(r, pass, cells.counts, cells.sums, groups, this.#cellWeights(r, pass));
         if (part === null) continue;
         gs.mergeTyped(r.k, this.#ids, groups, part);
         (done ??= new Array<boolean>(gs.kinds.length).fill(false))[r.k] = true;
       }
     }
     return done;
+  }
+
+  /** r's cell weights in the pass's layout: the last ones while the layout and factor values are the same */
+  #cellWeights(r: Resolved, pass: Pass): Float64Array | null {
+    // r's coded columns and constants are its plan's: the layout (cols, radix) and the values arrays decide
+    const last = this.#weights.get(r.k);
+    if (last !== undefined && sameNumbers(last.cols, pass.cols) && sameNumbers(last.radix, pass.radix) && last.values.length === r.coded.length
+      && r.coded.every((c, j) => c.values === last.values[j])) return last.w;
+    const w = cellWeights(r, pass);
+    this.#weights.set(r.k, { cols: pass.cols, radix: pass.radix, values: r.coded.map((c) => c.values), w });
+    return w;
+  }
+}
+
+function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let j = 0; j < a.length; j++) if (a[j] !== b[j]) return false;
+  return true;
+}
+
+/** cnt[g] += the rows of group g's cells (cells group-major, counts.length / groups per group) */
+function addGroupCounts(cnt: Float64Array, counts: Float64Array, groups: number): void {
+  const per = counts.length / groups;
+  for (let g = 0, c = 0; g < groups; g++) {
+    let m = 0;
+    for (const end = c + per; c < end; c++) m += counts[c]!;
+    cnt[g] = cnt[g]! + m;
   }
 }
 
@@ -181,15 +229,30 @@ function resolve(k: number, factors: readonly Factor[], cols: Cols): Resolved | 
   return { k, wide, wideF, coded, mul, scale };
 }
 
-/** the factor's value per dictionary entry at its scale (as scaledArithConst computes it per row), or null when one does not fit */
-function entryValues(entries: Float64Array, colScale: number, f: Extract<Factor, { kind: 'col' }>): { values: Float64Array; scale: number } | null {
+type EntryValues = { readonly values: Float64Array; readonly scale: number } | null;
+/** per dictionary (its entries, shared by a chunk's batches) and factor of a plan, at a column scale: entryValues' answer */
+const entryValueMemo = new WeakMap<Float64Array, Map<Factor, { readonly colScale: number; readonly v: EntryValues }>>();
+
+/** entryValues, computed once per dictionary and factor */
+function entryValues(entries: Float64Array, colScale: number, f: Extract<Factor, { kind: 'col' }>): EntryValues {
   if (f.op === null || f.k === null) return { values: entries, scale: colScale };
-  const scale = Math.max(colScale, f.k.scale);
-  const px = POW10[scale - colScale], pk = POW10[scale - f.k.scale];
+  let byFactor = entryValueMemo.get(entries);
+  if (byFactor === undefined) { byFactor = new Map(); entryValueMemo.set(entries, byFactor); }
+  const hit = byFactor.get(f);
+  if (hit !== undefined && hit.colScale === colScale) return hit.v;
+  const v = computeEntryValues(entries, colScale, f.op, f.k, f.kLeft);
+  byFactor.set(f, { colScale, v });
+  return v;
+}
+
+/** the factor's value per dictionary entry at its scale (as scaledArithConst computes it per row), or null when one does not fit */
+function computeEntryValues(entries: Float64Array, colScale: number, op: '+' | '-', k: Const, kLeft: boolean): EntryValues {
+  const scale = Math.max(colScale, k.scale);
+  const px = POW10[scale - colScale], pk = POW10[scale - k.scale];
   if (px === undefined || pk === undefined) return null;
-  const kk = f.k.u * pk;
+  const kk = k.u * pk;
   if (kk >= EXACT || kk <= -EXACT) return null;
-  const s = f.kLeft ? 1 : f.op === '+' ? 1 : -1, t = f.kLeft && f.op === '-' ? -1 : 1;
+  const s = kLeft ? 1 : op === '+' ? 1 : -1, t = kLeft && op === '-' ? -1 : 1;
   const c = s * kk;
   const values = new Float64Array(entries.length);
   for (let e = 0; e < entries.length; e++) {
@@ -308,8 +371,7 @@ function sumCells2(sums: Float64Array, counts: Float64Array, gids: Int32Array, c
 }
 
 /** aggregate r's per-group partial (counts, unscaled sums at r.scale, bigint overflow) from its pass's cells; null when a factor product does not fit */
-function groupTotals(r: Resolved, pass: Pass, counts: Float64Array, sums: Float64Array | null, groups: number): { counts: Float64Array; sums: Float64Array; scales: Int32Array; bigs: (bigint | undefined)[] | null } | null {
-  const w = cellWeights(r, pass);
+function groupTotals(r: Resolved, pass: Pass, counts: Float64Array, sums: Float64Array | null, groups: number, w: Float64Array | null): { counts: Float64Array; sums: Float64Array; scales: Int32Array; bigs: (bigint | undefined)[] | null } | null {
   if (w === null) return null;
   const per = w.length;
   const outCounts = new Float64Array(groups), outSums = new Float64Array(groups);

@@ -8,7 +8,8 @@
  * state: count, sum / avg over numeric, min / max, or none (its state object is stepped directly). When every
  * aggregate is a count or numeric sum / avg kept wholly in typed arrays, `takeTyped` hands those arrays over
  * instead (partial-merge.ts adds them by group id: no state object per group on either thread). One or
- * two one-character string keys (flags, as TPC-H Q1's) find their group by a dense code (char-key-memo.ts).
+ * two one-character string keys (flags, as TPC-H Q1's) find their group by a dense code (char-key-memo.ts);
+ * string keys the scan kept dictionary codes for, by those codes (dictionary-key-groups.ts), before either.
  */
 import type { Batch } from '../../common/batch.ts';
 import type { CountState } from '../../functions/aggregates.ts';
@@ -20,6 +21,7 @@ import { GroupStates, scaledSumOf, type GroupStateSpec, type TypedPartialStates 
 import type { VectorAggregation } from '../expr/vector-aggregate.ts';
 import { GroupTable } from '../group-table.ts';
 import { CharKeyMemo } from './char-key-memo.ts';
+import { DictionaryKeyGroups } from './dictionary-key-groups.ts';
 
 /** a group as run-fragment.ts packs it: its key values and one stepped, unfinished state per aggregate */
 export interface PartialGroup {
@@ -37,6 +39,8 @@ export class TypedPartialGroups {
   readonly #keyCols: (readonly unknown[])[];
   /** one-character string keys: group ids by dense code (char-key-memo.ts), or null */
   readonly #chars: CharKeyMemo | null;
+  /** string keys with the scan's dictionary codes: group ids by code (dictionary-key-groups.ts), or null */
+  readonly #codes: DictionaryKeyGroups | null;
   readonly #assignRows = (cols: readonly (readonly unknown[])[], n: number, out: Int32Array): void => this.#table.assign(cols, n, out);
 
   private constructor(
@@ -54,6 +58,7 @@ export class TypedPartialGroups {
     this.#computed = keyExprs.map(() => []);
     this.#keyCols = keyExprs.map(() => []);
     this.#chars = CharKeyMemo.tryCreate(keyOids, this.#direct);
+    this.#codes = DictionaryKeyGroups.tryCreate(keyOids, this.#direct);
   }
 
   /** the typed groups of these aggregates, or null when one's typed part does not fold into a plain state */
@@ -93,7 +98,7 @@ export class TypedPartialGroups {
       throw failed.error;
     }
     for (let c = 0; c < direct.length; c++) this.#keyCols[c] = direct[c] === -1 ? this.#computed[c]! : b.columns[direct[c]!]!;
-    if (this.#chars === null || !this.#chars.assign(this.#keyCols, n, this.#gids, this.#assignRows)) this.#table.assign(this.#keyCols, n, this.#gids);
+    this.#assign(n);
     this.#states.ensure(this.#table.size);
     this.vector.accumulateGroups(b.columns, n, this.#gids, this.#states);
   }
@@ -132,9 +137,18 @@ export class TypedPartialGroups {
     return out;
   }
 
+  /** the batch's group ids into #gids: by dictionary code, else by character code, else by the group table */
+  #assign(n: number): void {
+    const keys = this.#keyCols, out = this.#gids;
+    if (this.#codes !== null && this.#codes.assign(keys, n, out, this.#assignRows)) return;
+    if (this.#chars !== null && this.#chars.assign(keys, n, out, this.#assignRows)) return;
+    this.#table.assign(keys, n, out);
+  }
+
   #reset(): void {
     this.#table = new GroupTable(this.keyOids);
     this.#chars?.reset();
+    this.#codes?.reset();
     this.#states = new GroupStates(this.specs, this.ctx);
   }
 }

@@ -14,6 +14,7 @@ import { concatColumns } from '../../common/batch-concat.ts';
 import { scaledToValues, toScaled } from '../../exec/expr/vector-numeric.ts';
 import { setDictionaryCodes } from './dictionary-codes.ts';
 import { dictionaryScaledOf } from './dictionary-scaled.ts';
+import { dictionaryStringsOf } from './dictionary-strings.ts';
 import { setExactDoubles } from './exact-doubles.ts';
 
 function decimalData(vals: (bigint | null)[], scale: number): Data {
@@ -63,6 +64,20 @@ describe('fastPrimitiveValues', () => {
     const d = v.data[0]!;
     expect(fastPrimitiveValues(d, parsePrimitive('string'))).not.toBeNull();
     expect(arrowDataToValues(d, parsePrimitive('string'))).toEqual(xs);
+  });
+
+  it('dictionary<utf8> without NULLs keeps its codes and entries beside the column; with NULLs or picked rows none', () => {
+    const xs = ['O', 'F', 'F', 'O', 'é', 'F'];
+    const d = vectorFromArray(xs, new Dictionary(new Utf8(), new Int32())).data[0]!;
+    const col = fastPrimitiveValues(d, parsePrimitive('string'))!;
+    expect(col).toEqual(xs);
+    const kept = dictionaryStringsOf(col)!;
+    expect([...kept.codes].map((c) => kept.entries[c])).toEqual(xs);
+    // the batches of one chunk share one entries array (dictionary-key-groups.ts keeps its code table by identity)
+    expect(dictionaryStringsOf(fastPrimitiveValues(d, parsePrimitive('string'))!)!.entries).toBe(kept.entries);
+    const withNulls = vectorFromArray(['O', null, 'F'], new Dictionary(new Utf8(), new Int32())).data[0]!;
+    expect(dictionaryStringsOf(fastPrimitiveValues(withNulls, parsePrimitive('string'))!)).toBeUndefined();
+    expect(dictionaryStringsOf(fastPrimitiveValues(d, parsePrimitive('string'), [1, 4])!)).toBeUndefined();
   });
 
   it('date32, int, long (int64 and promoted int32), double, float', () => {

@@ -10,7 +10,8 @@
  *   (pgtypes/numeric-column.ts);
  * - utf8: a chunk whose bytes are all ASCII is decoded once (latin1 = ASCII there) and sliced; one-byte
  *   strings come from a shared table (char(1) flags); other chunks decode per value like arrow-js does;
- * - dictionary<utf8>: each dictionary entry is decoded once and the JS strings reused;
+ * - dictionary<utf8>: each dictionary entry is decoded once and the JS strings reused; a whole chunk without
+ *   NULLs keeps its codes beside the column (dictionary-strings.ts);
  * - date32, int32, int64, float64, timestamp[µs]: typed-array copies; bool: bits read in place.
  * With `rows` (late materialization: ascending row indexes), only those rows are converted, in that order.
  */
@@ -22,6 +23,7 @@ import type { IcebergType, NestedField, PrimitiveType } from '../spec/schema.ts'
 import { exactDoublesAtRows, exactDoublesOf, hasExactDoubles } from './exact-doubles.ts';
 import { dictionaryCodesOf } from './dictionary-codes.ts';
 import { attachDictionaryScaled } from './dictionary-scaled.ts';
+import { attachDictionaryStrings } from './dictionary-strings.ts';
 
 const TWO32 = 4294967296;
 /** high word bound of a non-negative value < 2^53 (w1 < 2^21) */
@@ -243,6 +245,8 @@ function dictionaryStringValues(d: Data, rows: Rows): unknown[] | null {
     if (bm === null && idx instanceof Int32Array) {
       // no NULLs, int32 indices (the JS decoder's): one load a row
       for (let i = 0; i < n; i++) out[i] = all[idx[i]!]!;
+      // the codes ride along: group keys of few values find their group by code (dictionary-strings.ts)
+      attachDictionaryStrings(out, { codes: idx.length === n ? idx : idx.subarray(0, n), entries: all });
       return out;
     }
     for (let i = 0; i < n; i++) out[i] = bm !== null && isNullAt(bm, off + i) ? null : all[Number(idx[i]!)]!;

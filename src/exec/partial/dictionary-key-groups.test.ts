@@ -1,0 +1,119 @@
+/**
+ * DictionaryKeyGroups against the GroupTable it stands in front of: every batch must get the group ids, the
+ * groups' order and the first values the table alone gives — one, two and three keys, keys of several
+ * characters, dictionaries with unused entries or two entries of one string (equal groups), char(n)'s trailing
+ * blanks, batches whose dictionaries change, and batches without codes (NULLs, a plain-encoded chunk) in between,
+ * which the table takes. A memo that answered without the table where the keys differ would show here.
+ */
+import { describe, expect, it } from 'vitest';
+import { Oid } from '../../common/pgtypes/oids.ts';
+import { attachDictionaryStrings } from '../../iceberg/read/dictionary-strings.ts';
+import { GroupTable } from '../group-table.ts';
+import { DictionaryKeyGroups } from './dictionary-key-groups.ts';
+
+/** a batch column: per row the entry of its code, with the codes attached when `coded` */
+function column(entries: readonly string[], codes: readonly number[], coded: boolean): string[] {
+  const out = codes.map((c) => entries[c]!);
+  if (coded) attachDictionaryStrings(out, { codes: Int32Array.from(codes), entries });
+  return out;
+}
+
+function lcg(seed: number): () => number {
+  let x = seed;
+  return () => { x = (x * 1103515245 + 12345) % 2147483648; return x; };
+}
+
+/** per batch: per key column its dictionary and whether the codes ride along */
+type BatchSpec = { readonly dicts: readonly (readonly string[])[]; readonly coded: boolean; readonly size: number; readonly use?: number };
+
+function makeBatches(specs: readonly BatchSpec[], seed: number): (readonly unknown[])[][] {
+  const next = lcg(seed);
+  // codes drawn from the first `use` entries only: the rest of the dictionary stays unused in the batch
+  return specs.map((s) => s.dicts.map((d) => column(d, Array.from({ length: s.size }, () => next() % Math.min(s.use ?? d.length, d.length)), s.coded)));
+}
+
+/** each batch's ids and the table's groups, with or without the memo; `used`: batches the memo took */
+function run(oids: readonly number[], input: readonly (readonly (readonly unknown[])[])[], memo: boolean): { ids: number[][]; groups: unknown[][]; used: boolean[] } {
+  const table = new GroupTable(oids);
+  const m = memo ? DictionaryKeyGroups.tryCreate(oids, oids.map((_o, c) => c)) : null;
+  const ids: number[][] = [];
+  const used: boolean[] = [];
+  for (const cols of input) {
+    const n = cols[0]!.length;
+    const out = new Int32Array(n);
+    const took = m !== null && m.assign(cols, n, out, (c, k, o) => table.assign(c, k, o));
+    if (!took) table.assign(cols, n, out);
+    used.push(took);
+    ids.push([...out]);
+  }
+  return { ids, groups: table.values.map((c) => [...c]), used };
+}
+
+const FLAGS = ['A', 'N', 'R'];
+const STATUS = ['F', 'O'];
+
+describe('DictionaryKeyGroups', () => {
+  it.each([
+    ['one key', [Oid.bpchar], [FLAGS]],
+    ['two one-character keys (TPC-H q1)', [Oid.bpchar, Oid.bpchar], [FLAGS, STATUS]],
+    ['three keys', [Oid.text, Oid.bpchar, Oid.varchar], [['x', 'y'], FLAGS, STATUS]],
+    ['keys of several characters', [Oid.text, Oid.text], [['DELIVER IN PERSON', 'NONE', 'TAKE BACK RETURN', ''], ['AIR', 'MAIL', 'SHIP', 'TRUCK', 'é€']]],
+    ['two entries of one string (one group)', [Oid.text], [['a', 'b', 'a', 'c', 'b']]],
+    ['char(n): trailing blanks equal', [Oid.bpchar, Oid.bpchar], [['A', 'A  ', 'B'], ['', ' ', 'x']]],
+  ] as const)('%s: the same ids and groups as the table alone', (_name, oids, dicts) => {
+    const specs: BatchSpec[] = [
+      { dicts, coded: true, size: 500 },
+      { dicts, coded: true, size: 3, use: 1 },
+      // a chunk without codes (NULLs, plain pages): the table takes it, the memo's answers stay right
+      { dicts, coded: false, size: 200 },
+      // a new chunk's dictionary: other arrays with the same strings, the same groups
+      { dicts: dicts.map((d) => [...d]), coded: true, size: 700 },
+      { dicts: dicts.map((d) => [...d].reverse()), coded: true, size: 700 },
+    ];
+    const input = makeBatches(specs, 7);
+    const want = run(oids, input, false);
+    const got = run(oids, input, true);
+    expect(got.used).toEqual([true, true, false, true, true]);
+    expect(got.ids).toEqual(want.ids);
+    expect(got.groups).toEqual(want.groups);
+  });
+
+  it('a dictionary with unused entries: groups only for the entries rows use, in order of first appearance', () => {
+    const dict = ['u1', 'B', 'u2', 'A', 'u3'];
+    const codes = [3, 1, 3, 3, 1, 1, 3];
+    const cols = [column(dict, codes, true)];
+    const table = new GroupTable([Oid.text]);
+    const m = DictionaryKeyGroups.tryCreate([Oid.text], [0])!;
+    const out = new Int32Array(codes.length);
+    expect(m.assign(cols, codes.length, out, (c, k, o) => table.assign(c, k, o))).toBe(true);
+    expect([...out]).toEqual([0, 1, 0, 0, 1, 1, 0]);
+    expect(table.values).toEqual([['A', 'B']]);
+  });
+
+  it('after reset (the group table emptied), codes are asked again', () => {
+    const cols = [column(FLAGS, [2, 0, 2], true)];
+    const m = DictionaryKeyGroups.tryCreate([Oid.text], [0])!;
+    let table = new GroupTable([Oid.text]);
+    const out = new Int32Array(3);
+    m.assign(cols, 3, out, (c, k, o) => table.assign(c, k, o));
+    table = new GroupTable([Oid.text]);
+    m.reset();
+    const again = [column(FLAGS, [0, 2], true)];
+    m.assign(again, 2, out, (c, k, o) => table.assign(c, k, o));
+    expect([...out.subarray(0, 2)]).toEqual([0, 1]);
+    expect(table.values).toEqual([['A', 'R']]);
+  });
+
+  it('leaves to the table: columns without codes, too many combined codes; not made for computed or non-string keys', () => {
+    const m = DictionaryKeyGroups.tryCreate([Oid.text, Oid.text], [0, 1])!;
+    const table = new GroupTable([Oid.text, Oid.text]);
+    const assign = (c: readonly (readonly unknown[])[], k: number, o: Int32Array): void => table.assign(c, k, o);
+    const out = new Int32Array(4);
+    expect(m.assign([column(FLAGS, [0, 1, 2, 0], true), column(STATUS, [0, 1, 0, 1], false)], 4, out, assign)).toBe(false);
+    const wide = Array.from({ length: 100 }, (_v, k) => `v${k}`);
+    expect(m.assign([column(wide, [0, 1, 2, 3], true), column(wide, [3, 2, 1, 0], true)], 4, out, assign)).toBe(false);
+    expect(table.size).toBe(0);
+    expect(DictionaryKeyGroups.tryCreate([Oid.text], [-1])).toBeNull();
+    expect(DictionaryKeyGroups.tryCreate([Oid.int4], [0])).toBeNull();
+  });
+});
