@@ -6,8 +6,7 @@
  */
 import { GatewayError } from '../common/errors.ts';
 import { SqlState } from '../common/sqlstate.ts';
-
-const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|/]/;
+import { likeRegexSource } from '../common/like-pattern.ts';
 
 function likeEndsWithEscape(): GatewayError {
   return new GatewayError(SqlState.invalid_escape_sequence, 'LIKE pattern must not end with escape character');
@@ -20,19 +19,9 @@ export function likeRegex(pattern: string, caseInsensitive: boolean): RegExp {
   const key = (caseInsensitive ? 'i' : 'c') + pattern;
   const hit = likeCache.get(key);
   if (hit !== undefined) return hit;
-  let src = '^';
-  const chars = [...pattern];
-  for (let i = 0; i < chars.length; i++) {
-    const c = chars[i]!;
-    if (c === '\\') {
-      const n = chars[++i];
-      // MatchText only complains when matching reaches the dangling escape with text left over
-      if (n === undefined) return trailingEscape(src, caseInsensitive);
-      src += REGEX_SPECIAL.test(n) ? '\\' + n : n;
-    } else if (c === '%') src += '[\\s\\S]*';
-    else if (c === '_') src += '[\\s\\S]';
-    else src += REGEX_SPECIAL.test(c) ? '\\' + c : c;
-  }
+  const { src, danglingEscape } = likeRegexSource(pattern);
+  // MatchText only complains when matching reaches the dangling escape with text left over
+  if (danglingEscape) return trailingEscape(src, caseInsensitive);
   const re = new RegExp(src + '$', caseInsensitive ? 'iu' : 'u');
   if (likeCache.size > 256) likeCache.clear();
   likeCache.set(key, re);

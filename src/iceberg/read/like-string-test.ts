@@ -10,51 +10,16 @@
  * the Filter above must see those rows and raise it.
  * @see https://www.postgresql.org/docs/15/functions-matching.html#FUNCTIONS-LIKE
  */
-
-/** characters with a meaning in a RegExp source */
-const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|/]/;
+import { likeRegexSource, literalLikeTest } from '../../common/like-pattern.ts';
 
 /** whether string `s` matches `pattern`; null when the pattern cannot be judged here (it ends in the escape) */
 export function likeStringTest(pattern: string): ((s: string) => boolean) | null {
   if (pattern === '%') return () => true;
-  if (!pattern.includes('_') && !pattern.includes('\\')) return literalTest(pattern);
-  let src = '^';
-  const chars = [...pattern];
-  for (let i = 0; i < chars.length; i++) {
-    const c = chars[i]!;
-    if (c === '\\') {
-      const n = chars[++i];
-      if (n === undefined) return null;
-      src += REGEX_SPECIAL.test(n) ? '\\' + n : n;
-    } else if (c === '%') src += '[\\s\\S]*';
-    else if (c === '_') src += '[\\s\\S]';
-    else src += REGEX_SPECIAL.test(c) ? '\\' + c : c;
-  }
+  // literal text and `%`: code units compare as code points here, since the text and the value are both
+  // well-formed UTF-16, so a piece occurs only at code point boundaries
+  if (!pattern.includes('_') && !pattern.includes('\\')) return literalLikeTest(pattern);
+  const { src, danglingEscape } = likeRegexSource(pattern);
+  if (danglingEscape) return null;
   const re = new RegExp(src + '$', 'u');
   return (s) => re.test(s);
-}
-
-/**
- * literal text split at `%`: the first piece anchored at the start, the last at the end, the middle ones placed
- * leftmost in turn (if any placement of a piece fits, its leftmost one does). Code units compare as code points
- * here: the text and the value are both well-formed UTF-16, so a piece occurs only at code point boundaries.
- */
-function literalTest(pattern: string): (s: string) => boolean {
-  const segs = pattern.split('%');
-  if (segs.length === 1) return (s) => s === pattern;
-  const first = segs[0]!;
-  const last = segs[segs.length - 1]!;
-  const middle = segs.slice(1, -1).filter((x) => x.length > 0);
-  const fixed = first.length + last.length;
-  return (s) => {
-    if (s.length < fixed || !s.startsWith(first) || !s.endsWith(last)) return false;
-    let at = first.length;
-    const end = s.length - last.length;
-    for (const m of middle) {
-      const i = s.indexOf(m, at);
-      if (i < 0 || i + m.length > end) return false;
-      at = i + m.length;
-    }
-    return true;
-  };
 }
