@@ -5,37 +5,19 @@
  * otherwise go to the workers — before, they read uncached files one by one on this thread. The rows are the same
  * either way.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ScanPredicate } from '../catalog/table-source.ts';
-import { multiFileTable, type MultiFileTable } from './parallel/testing/multi-file-table.ts';
-import { acquireSharedScanPool, sharedScanPool } from './parallel/scan-pool.ts';
+import { usePooledMultiFileTable } from './parallel/testing/pooled-table.ts';
+import { sharedScanPool } from './parallel/scan-pool.ts';
 import { collectRows } from './parallel/testing/collect-rows.ts';
-import type { IcebergTableSource } from './iceberg-table-source.ts';
 
 const ROWS = 5_000;
 
 describe('pointLookupHere', () => {
-  const warehouse = mkdtempSync(join(tmpdir(), 'lakegate-lookup-here-'));
-  let table: MultiFileTable;
-  let source: IcebergTableSource;
-  let release: () => Promise<void>;
-
-  beforeAll(async () => {
-    table = await multiFileTable(warehouse, 2, ROWS);
-    source = await table.load();
-    release = acquireSharedScanPool({ size: 2, minRows: 0 });
-  }, 60_000);
-  afterAll(async () => {
-    await release?.();
-    await table?.close();
-    rmSync(warehouse, { recursive: true, force: true });
-  });
+  const pooled = usePooledMultiFileTable('lakegate-lookup-here-', 2, ROWS);
 
   const ids = async (filters: ScanPredicate[]): Promise<bigint[]> => {
-    const rows = await collectRows(source.scan({ signal: new AbortController().signal, projection: [0, 1], filters }));
+    const rows = await collectRows(pooled.source.scan({ signal: new AbortController().signal, projection: [0, 1], filters }));
     return rows.map((r) => r[0] as bigint).sort((a, b) => (a < b ? -1 : 1));
   };
 

@@ -4,6 +4,7 @@
  * acquired with minRows 0 (the test server runs without workers of its own), so small tables use it.
  */
 import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireSharedScanPool } from '../../src/iceberg/parallel/scan-pool.ts';
 import { startLakegate, type LakegateServer } from './lakegate-server.ts';
 import { sharedPgCluster } from './pg-cluster.ts';
@@ -61,5 +62,41 @@ export async function startPartialAggregatePair(schema: string, table: string, i
   return startPoolPair(schema, async (c) => {
     await c.query(`CREATE TABLE ${schema}.t ${table}`);
     for (const sql of inserts) await c.query(sql);
+  });
+}
+
+/**
+ * A describe block: `schema`.t made and filled on both servers (startPartialAggregatePair), a check that the first
+ * query's plan runs a partial aggregate in the workers, then each named query answered as PostgreSQL does, with
+ * partial aggregates on and off.
+ */
+export function describePartialAggregatesAgainstPg(
+  title: string, schema: string, table: string, inserts: readonly string[], queries: readonly (readonly [string, string])[],
+): void {
+  describe(title, () => {
+    let pair: PartialAggregatePair;
+
+    beforeAll(async () => {
+      pair = await startPartialAggregatePair(schema, table, inserts);
+    }, 120_000);
+    afterAll(async () => {
+      await pair?.close();
+    });
+
+    it('runs the partial aggregate in the workers', async () => {
+      await pair.setPartial(true);
+      const plan = (await textRows(pair.lg, `EXPLAIN ${queries[0]![1]}`)).flat().join('\n');
+      expect(plan).toMatch(/Partial Aggregate \(in workers\)/);
+    });
+
+    for (const [name, sql] of queries) {
+      it(`${name}: as PostgreSQL, with and without partial aggregates`, async () => {
+        const want = await textRows(pair.ref, sql);
+        await pair.setPartial(true);
+        expect(await textRows(pair.lg, sql)).toEqual(want);
+        await pair.setPartial(false);
+        expect(await textRows(pair.lg, sql)).toEqual(want);
+      });
+    }
   });
 }

@@ -5,9 +5,7 @@
  * group table), a key of many distinct values in one file (plain-encoded: the group table), and batches that use
  * only some of their chunk's dictionary entries (12,000-row files: two batches, the values clustered).
  */
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPartialAggregatePair, textRows, type PartialAggregatePair } from '../helpers/partial-aggregate-pair.ts';
+import { describePartialAggregatesAgainstPg } from '../helpers/partial-aggregate-pair.ts';
 
 const TABLE = '(id int8 NOT NULL, flag char(1), st char(1), mode text, pri varchar(15), qty numeric(15,2), price numeric(15,2))';
 const ROWS = 12_000;
@@ -38,32 +36,4 @@ const QUERIES: readonly (readonly [string, string])[] = [
     FROM (SELECT mode, count(*) AS c, sum(qty) AS s FROM pdk.t GROUP BY mode) x`],
 ];
 
-describe('partial aggregates grouped by dictionary-coded string keys', () => {
-  let pair: PartialAggregatePair;
-  let lg: pg.Client;
-  let ref: pg.Client;
-
-  beforeAll(async () => {
-    pair = await startPartialAggregatePair('pdk', TABLE, INSERTS);
-    ({ lg, ref } = pair);
-  }, 120_000);
-  afterAll(async () => {
-    await pair?.close();
-  });
-
-  it('runs the partial aggregate in the workers', async () => {
-    await pair.setPartial(true);
-    const plan = (await textRows(lg, `EXPLAIN ${QUERIES[0]![1]}`)).flat().join('\n');
-    expect(plan).toMatch(/Partial Aggregate \(in workers\)/);
-  });
-
-  for (const [name, sql] of QUERIES) {
-    it(`${name}: as PostgreSQL, with and without partial aggregates`, async () => {
-      const want = await textRows(ref, sql);
-      await pair.setPartial(true);
-      expect(await textRows(lg, sql)).toEqual(want);
-      await pair.setPartial(false);
-      expect(await textRows(lg, sql)).toEqual(want);
-    });
-  }
-});
+describePartialAggregatesAgainstPg('partial aggregates grouped by dictionary-coded string keys', 'pdk', TABLE, INSERTS, QUERIES);

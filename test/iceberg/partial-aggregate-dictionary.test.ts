@@ -6,9 +6,7 @@
  * values, cell sums past 2^52 (the batch goes back to the vector kernels), cell products past 2^53 (bigint),
  * NULLs in a factor column (no dictionary attachment: the vector kernels), a pushed filter that picks rows.
  */
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPartialAggregatePair, textRows, type PartialAggregatePair } from '../helpers/partial-aggregate-pair.ts';
+import { describePartialAggregatesAgainstPg } from '../helpers/partial-aggregate-pair.ts';
 
 const TABLE = '(id int8 NOT NULL, flag char(1), st char(1), qty numeric(15,2), price numeric(15,2), disc numeric(15,2), tax numeric(15,2), d date)';
 /** one INSERT per file, 6,000 rows each (one batch): price and disc differ per file */
@@ -37,32 +35,4 @@ const QUERIES: readonly (readonly [string, string])[] = [
     FROM pc.t GROUP BY id / 6000 ORDER BY 1`],
 ];
 
-describe('partial aggregates of products over dictionary-coded decimals', () => {
-  let pair: PartialAggregatePair;
-  let lg: pg.Client;
-  let ref: pg.Client;
-
-  beforeAll(async () => {
-    pair = await startPartialAggregatePair('pc', TABLE, INSERTS);
-    ({ lg, ref } = pair);
-  }, 120_000);
-  afterAll(async () => {
-    await pair?.close();
-  });
-
-  it('runs the partial aggregate in the workers', async () => {
-    await pair.setPartial(true);
-    const plan = (await textRows(lg, `EXPLAIN ${QUERIES[0]![1]}`)).flat().join('\n');
-    expect(plan).toMatch(/Partial Aggregate \(in workers\)/);
-  });
-
-  for (const [name, sql] of QUERIES) {
-    it(`${name}: as PostgreSQL, with and without partial aggregates`, async () => {
-      const want = await textRows(ref, sql);
-      await pair.setPartial(true);
-      expect(await textRows(lg, sql)).toEqual(want);
-      await pair.setPartial(false);
-      expect(await textRows(lg, sql)).toEqual(want);
-    });
-  }
-});
+describePartialAggregatesAgainstPg('partial aggregates of products over dictionary-coded decimals', 'pc', TABLE, INSERTS, QUERIES);
