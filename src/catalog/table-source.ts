@@ -38,6 +38,12 @@ export type ScanPredicate =
    * literal prefix ('' for NOT LIKE: the value is not null); sources that can judge the pattern may use it
    */
   | { readonly kind: 'startsWith'; readonly column: number; readonly prefix: string; readonly like?: LikePattern }
+  /**
+   * `columns[column] op columns[other]` (TPC-H q12's `l_shipdate < l_commitdate`): pushed only for integer, date
+   * and timestamp pairs whose comparison is exact in the wider type (int2/int4/int8 mixed, date vs timestamp at
+   * midnight); a NULL on either side is not kept. Added by the column-pair pushdown (session 22).
+   */
+  | { readonly kind: 'compareColumns'; readonly op: '=' | '<>' | '<' | '<=' | '>' | '>='; readonly column: number; readonly other: number }
   | { readonly kind: 'and' | 'or'; readonly args: readonly ScanPredicate[] };
 
 /** Counters a scan fills in for EXPLAIN / EXPLAIN ANALYZE (files and row groups scanned versus total). */

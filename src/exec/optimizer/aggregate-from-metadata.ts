@@ -50,6 +50,7 @@ function exactPushed(p: PushedPredicate): boolean {
     case 'isNull': case 'isNotNull': case 'compare': case 'in': return true;
     case 'and': case 'or': return p.args.every(exactPushed);
     case 'startsWith': return false; // LIKE 'ab%' is only implied by its prefix
+    case 'compareColumns': return false; // two columns of one row: no metadata holds the pair
   }
 }
 

@@ -51,6 +51,7 @@ function exactScanPredicate(p: PushedPredicate, params: readonly unknown[]): Sca
   switch (p.kind) {
     case 'isNull': case 'isNotNull': return p;
     case 'startsWith': return null;
+    case 'compareColumns': return null; // judged per row only (iceberg/scan/bound-predicate.ts)
     case 'compare': {
       const value = valueOf(p.value);
       return value === null ? never(p.column) : { kind: 'compare', op: p.op, column: p.column, value };

@@ -5,6 +5,7 @@
  * necessary condition) and AND / OR of those. A constant is a Literal or a Param whose type is the column's;
  * literals of another type are converted only when exact (exact-value.ts). `col` may carry a widening cast
  * (varchar → text, int2 → int4 → int8, date → timestamp), which changes no comparison's answer.
+ * `col op col` of two integer, date or timestamp columns of the scan (exactPair) is a column pair (session 22).
  */
 import { Oid } from '../../common/pgtypes/oids.ts';
 import { elementTypeOf } from '../../common/pgtypes/registry.ts';
@@ -68,6 +69,20 @@ function compareOf(op: CompareOp, col: ColumnSide, value: PushedValue, session?:
   return { kind: 'compare', op: exact.op, column: col.column, value: { kind: 'Literal', value: exact.value, type: { oid: col.type, typmod: col.typmod } } };
 }
 
+const INTEGERS: ReadonlySet<number> = new Set([Oid.int2, Oid.int4, Oid.int8]);
+const TIMES: ReadonlySet<number> = new Set([Oid.date, Oid.timestamp, Oid.timestamptz]);
+
+/**
+ * two column types whose comparison a scan makes exactly (catalog/table-source.ts compareColumns): integers of
+ * any width, a date / timestamp / timestamptz against its own type, a date against a timestamp (the date at
+ * midnight; against timestamptz it would take the session's time zone)
+ */
+function exactPair(a: number, b: number): boolean {
+  if (INTEGERS.has(a) || INTEGERS.has(b)) return INTEGERS.has(a) && INTEGERS.has(b);
+  if (a === b) return TIMES.has(a);
+  return (a === Oid.date && b === Oid.timestamp) || (a === Oid.timestamp && b === Oid.date);
+}
+
 /** the literal prefix of a LIKE pattern (up to the first wildcard or escape) */
 export function likePrefix(pattern: string): string {
   const m = /^[^%_\\]*/.exec(pattern);
@@ -123,7 +138,7 @@ export function pushedPredicateOf(e: Expr, width: number, session?: SessionConve
       const r = columnOf(e.right, width);
       const rv = r === null ? null : constOf(e.left, r);
       if (r !== null && rv !== null) return compareOf(flipOp(op), r, rv, session);
-      return null;
+      return l !== null && r !== null && exactPair(l.type, r.type) ? { kind: 'compareColumns', op, column: l.column, other: r.column } : null;
     }
     case 'ScalarArrayOp': {
       if (!e.useOr || e.op.name !== '=' || e.op.left === null) return null;

@@ -26,6 +26,7 @@ export function resolvePredicate(p: PushedPredicate, params: readonly unknown[])
       return value === null ? null : { kind: 'compare', op: p.op, column: p.column, value };
     }
     case 'isNull': case 'isNotNull': return { kind: p.kind, column: p.column };
+    case 'compareColumns': return { kind: 'compareColumns', op: p.op, column: p.column, other: p.other };
     case 'startsWith': return { kind: 'startsWith', column: p.column, prefix: p.prefix, ...(p.like === undefined ? {} : { like: p.like }) };
     case 'in': {
       let values: unknown[];

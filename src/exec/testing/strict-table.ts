@@ -6,6 +6,7 @@
  */
 import { batchFromRows, type Batch } from '../../common/batch.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
+import { Oid } from '../../common/pgtypes/oids.ts';
 import type { ColumnDef, ScanContext, ScanPredicate, TableSource } from '../../catalog/table-source.ts';
 
 export class StrictTable implements TableSource {
@@ -15,7 +16,7 @@ export class StrictTable implements TableSource {
   async *scan(ctx: ScanContext): AsyncIterable<Batch> {
     this.scans.push(ctx);
     const keep = ctx.projection === undefined ? null : new Set(ctx.projection);
-    let out = this.rows.filter((r) => (ctx.filters ?? []).every((f) => matches(f, r)));
+    let out = this.rows.filter((r) => (ctx.filters ?? []).every((f) => matches(f, r, this.columns)));
     if (ctx.limit !== undefined) out = out.slice(0, ctx.limit);
     if (ctx.metrics) { ctx.metrics.filesTotal += 1; ctx.metrics.filesScanned += 1; ctx.metrics.rowsDecoded += out.length; }
     const shaped = out.map((r) => r.map((v, i) => (keep === null || keep.has(i) ? v : null)));
@@ -36,9 +37,23 @@ function cmp(a: unknown, b: unknown): number | null {
   throw new Error(`StrictTable cannot compare ${typeof a} with ${typeof b}`);
 }
 
-/** three-valued like SQL, but "unknown" drops the row, as a WHERE would (also the pruning tests' oracle) */
-export function matches(p: ScanPredicate, row: readonly unknown[]): boolean {
+/** a date (days) against a timestamp (µs) compares at midnight, as PostgreSQL's date_cmp_timestamp (finite dates) */
+function asMicros(v: unknown, column: ColumnDef | undefined): unknown {
+  return column?.type.oid === Oid.date && typeof v === 'number' && Number.isFinite(v) ? BigInt(v) * 86_400_000_000n : v;
+}
+
+/**
+ * three-valued like SQL, but "unknown" drops the row, as a WHERE would (also the pruning tests' oracle);
+ * `columns`: the table's, for a column pair of a date and a timestamp
+ */
+export function matches(p: ScanPredicate, row: readonly unknown[], columns?: readonly ColumnDef[]): boolean {
   switch (p.kind) {
+    case 'compareColumns': {
+      const a = row[p.column] ?? null, b = row[p.other] ?? null;
+      const mixed = columns !== undefined && columns[p.column]?.type.oid !== columns[p.other]?.type.oid;
+      const c = mixed ? cmp(asMicros(a, columns[p.column]), asMicros(b, columns[p.other])) : cmp(a, b);
+      return c !== null && compareHolds(p.op, c);
+    }
     case 'compare': {
       const c = cmp(row[p.column] ?? null, p.value);
       if (c === null) return false;
@@ -56,7 +71,18 @@ export function matches(p: ScanPredicate, row: readonly unknown[]): boolean {
     case 'isNotNull': return (row[p.column] ?? null) !== null;
     case 'in': return p.values.some((v) => cmp(row[p.column] ?? null, v) === 0);
     case 'startsWith': { const v = row[p.column]; return typeof v === 'string' && v.startsWith(p.prefix); }
-    case 'and': return p.args.every((a) => matches(a, row));
-    case 'or': return p.args.some((a) => matches(a, row));
+    case 'and': return p.args.every((a) => matches(a, row, columns));
+    case 'or': return p.args.some((a) => matches(a, row, columns));
+  }
+}
+
+function compareHolds(op: '=' | '<>' | '<' | '<=' | '>' | '>=', c: number): boolean {
+  switch (op) {
+    case '=': return c === 0;
+    case '<>': return c !== 0;
+    case '<': return c < 0;
+    case '<=': return c <= 0;
+    case '>': return c > 0;
+    case '>=': return c >= 0;
   }
 }

@@ -9,6 +9,7 @@ import type { Batch } from '../../common/batch.ts';
 import { compareOpTest, compareValues, trimBlanks, type BoundPredicate, type CompareOp } from '../scan/bound-predicate.ts';
 import type { PrimitiveType } from '../spec/schema.ts';
 import { likeStringTest } from '../read/like-string-test.ts';
+import { pairValueTest } from '../read/arrow-column-pair.ts';
 
 /** true = keep the row (it may match); only the columns of the predicate's fields are read */
 export type RowTest = (columns: readonly (readonly unknown[])[], r: number) => boolean;
@@ -43,6 +44,11 @@ function compile(p: BoundPredicate, columnOfField: ReadonlyMap<number, number>):
       const tests = p.args.map((a) => compile(a, columnOfField)).filter((t) => t !== DROP);
       if (tests.includes(KEEP)) return KEEP;
       return tests.length === 0 ? DROP : (cols, r) => tests.some((t) => t(cols, r));
+    }
+    case 'compareFields': {
+      // two columns of the row (read/arrow-column-pair.ts); one not decoded here: nothing judged
+      const a = columnOfField.get(p.leftId), b = columnOfField.get(p.rightId);
+      return a === undefined || b === undefined ? KEEP : pairValueTest(p, a, b);
     }
     default: break;
   }

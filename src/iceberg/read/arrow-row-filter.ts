@@ -6,7 +6,8 @@
  *
  * Handled: `col op constant` and `col IN (…)` on int / date (32-bit) and long / timestamp[µs] (64-bit, or
  * 32-bit data of a promoted int column), IS [NOT] NULL, strings and char(n) (arrow-string-filter.ts: =, <>,
- * IN, LIKE prefix), decimal128 compares (arrow-decimal-filter.ts), and AND / OR of those. Conjuncts not
+ * IN, LIKE prefix), decimal128 compares (arrow-decimal-filter.ts), two integer / date / timestamp columns of a
+ * row compared (arrow-column-pair.ts), and AND / OR of those. Conjuncts not
  * handled (floats — NaN rules —, decimal IN, string order) keep every row and the result says it is not
  * `complete`: the caller then runs the JS-value filter on the rows kept; when nothing is handled it runs
  * that filter alone. Conjuncts run cheapest and most selective first (integer IN / = — a join's runtime key
@@ -21,6 +22,7 @@ import { prefixSetLeaf, stringLeaf } from './arrow-string-filter.ts';
 import { decimalLeaf } from './arrow-decimal-filter.ts';
 import { IntKeySet } from './int-key-set.ts';
 import { perDictionaryEntry } from './arrow-dictionary-filter.ts';
+import { columnPairLeaf } from './arrow-column-pair.ts';
 import { int64KeysSplit, intKeyListRepr } from '../scan/int-key-list.ts';
 
 /**
@@ -254,6 +256,7 @@ interface Compiled { readonly node: ArrowNode; readonly rank: number; readonly w
 function compile(p: BoundPredicate, indexOfId: ReadonlyMap<number, number>): Compiled | null {
   if (p.kind === 'and') return andNode(p.args.map((a) => compile(a, indexOfId)));
   if (p.kind === 'or') return prefixSetOf(p.args, indexOfId) ?? orNode(p.args.map((a) => compile(a, indexOfId)));
+  if (p.kind === 'compareFields') return pairOf(p, indexOfId);
   if (!('fieldId' in p)) return null; // true / false
   const c = indexOfId.get(p.fieldId);
   if (c === undefined) return null;
@@ -265,6 +268,16 @@ function compile(p: BoundPredicate, indexOfId: ReadonlyMap<number, number>): Com
   if (dec !== null) return { node: perDictionaryEntry(dec, c), rank: 2, whole: true };
   const str = stringLeaf(p, c);
   return str === null ? null : { node: str, rank: 3, whole: true };
+}
+
+/**
+ * a column pair (arrow-column-pair.ts), after the one-column integer tests: TPC-H q12's two date pairs then
+ * visit the rows its l_receiptdate range kept
+ */
+function pairOf(p: Extract<BoundPredicate, { kind: 'compareFields' }>, indexOfId: ReadonlyMap<number, number>): Compiled | null {
+  const a = indexOfId.get(p.leftId), b = indexOfId.get(p.rightId);
+  const node = a === undefined || b === undefined ? null : columnPairLeaf(p, a, b);
+  return node === null ? null : { node, rank: 2, whole: true };
 }
 
 /** an OR of string prefixes on one column as one pass (arrow-string-filter.ts prefixSetLeaf) */

@@ -29,6 +29,17 @@ const add = (m: PageMetrics | undefined, k: keyof PageMetrics, n: number): void 
   if (m) m[k] = (m[k] ?? 0) + n;
 };
 
+/**
+ * the fields of the filter's one-column leaves: a column pair (`l_shipdate < l_commitdate`, bound `compareFields`)
+ * is not decided by one column's page bounds (page-row-ranges.ts keeps every row for it), so its columns' page
+ * indexes are not read for it
+ */
+function oneColumnFieldIds(b: BoundPredicate, out = new Set<number>()): Set<number> {
+  if (b.kind === 'and' || b.kind === 'or') for (const a of b.args) oneColumnFieldIds(a, out);
+  else if (b.kind !== 'compareFields') referencedFieldIds(b, out);
+  return out;
+}
+
 export class PageIndexPruner {
   private constructor(
     private readonly io: IcebergIO,
@@ -52,7 +63,7 @@ export class PageIndexPruner {
    */
   static async open(io: IcebergIO, uri: string, size: number, filter: BoundPredicate, onRead?: (bytes: number) => void): Promise<PageIndexPruner | null> {
     if (!pageIndexOn() || filter.kind === 'true') return null;
-    const ids = referencedFieldIds(filter);
+    const ids = oneColumnFieldIds(filter);
     if (ids.size === 0) return null;
     let footer: ParquetFooter;
     try {

@@ -127,6 +127,7 @@ function rangesOf(ctx: PageContext, b: BoundPredicate): RowRanges {
       for (const a of b.args) acc = unionRanges(acc, rangesOf(ctx, a));
       return acc;
     }
+    case 'compareFields': return ctx.all; // a column pair: one column's page bounds cannot decide it
     default: return leafRanges(ctx, b);
   }
 }

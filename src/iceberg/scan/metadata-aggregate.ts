@@ -116,6 +116,7 @@ export function mustMatch(b: BoundPredicate, file: DataFile, spec: PartitionSpec
     case 'false': return false;
     case 'and': return b.args.every((a) => mustMatch(a, file, spec));
     case 'or': return b.args.some((a) => mustMatch(a, file, spec));
+    case 'compareFields': return false; // a column pair: bounds of each column cannot prove it
     default: break;
   }
   const part = identityValue(file, spec, b.fieldId, b.type);

@@ -44,12 +44,13 @@ export function projectPredicate(b: BoundPredicate, fields: readonly ProjectedFi
     case 'true': case 'false': return b;
     case 'and': return and(b.args.map((a) => projectPredicate(a, fields)));
     case 'or': return or(b.args.map((a) => projectPredicate(a, fields)));
+    case 'compareFields': return TRUE; // a column pair says nothing of one partition value
     default:
       return and(fields.filter((f) => f.field.sourceId === b.fieldId).map((f) => projectLeaf(b, f)));
   }
 }
 
-type Leaf = Exclude<BoundPredicate, { kind: 'true' | 'false' | 'and' | 'or' }>;
+type Leaf = Exclude<BoundPredicate, { kind: 'true' | 'false' | 'and' | 'or' | 'compareFields' }>;
 
 function projectLeaf(b: Leaf, pf: ProjectedField): BoundPredicate {
   const tr = pf.transform;

@@ -55,6 +55,7 @@ export function mightMatch(b: BoundPredicate, stats: StatsLookup): boolean {
     case 'false': return false;
     case 'and': return b.args.every((a) => mightMatch(a, stats));
     case 'or': return b.args.some((a) => mightMatch(a, stats));
+    case 'compareFields': return true; // a column pair: no statistics of one column decide it
     default: break;
   }
   const s = stats(b.fieldId);

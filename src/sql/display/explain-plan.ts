@@ -108,6 +108,7 @@ export function pushedPredicateText(p: PushedPredicate, columns: readonly { read
   switch (p.kind) {
     case 'compare': return `${col(p.column)} ${p.op} ${pushedValueText(p.value)}`;
     case 'isNull': return `${col(p.column)} IS NULL`;
+    case 'compareColumns': return `${col(p.column)} ${p.op} ${col(p.other)}`;
     case 'isNotNull': return `${col(p.column)} IS NOT NULL`;
     case 'in': return Array.isArray(p.values)
       ? `${col(p.column)} IN (${(p.values as readonly PushedValue[]).map(pushedValueText).join(', ')})`

@@ -19,6 +19,8 @@ export type PushedPredicate =
    */
   | { readonly kind: 'in'; readonly column: number; readonly values: readonly PushedValue[] | PushedValue }
   | { readonly kind: 'startsWith'; readonly column: number; readonly prefix: string; readonly like?: LikePattern }
+  /** `column op other`, two columns of the scan (ScanPredicate's compareColumns) */
+  | { readonly kind: 'compareColumns'; readonly op: '=' | '<>' | '<' | '<=' | '>' | '>='; readonly column: number; readonly other: number }
   | { readonly kind: 'and' | 'or'; readonly args: readonly PushedPredicate[] };
 
 export interface TableScan {
