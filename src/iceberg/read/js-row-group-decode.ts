@@ -133,15 +133,26 @@ function validity(defined: Uint8Array | null, start: number, n: number): { nullB
 
 /**
  * int64 unscaled values turned into doubles in place (the same 8 bytes a value: no second buffer for the
- * garbage collector to account), or null — values untouched — when one is past 2^53 in magnitude
+ * garbage collector to account), or null — values untouched — when one is past 2^53 in magnitude. With `atRows`
+ * (ascending), only those rows are checked and turned: every other row must hold 0, whose 8 zero bytes are
+ * the double 0 already (a chunk decoded at its picks only: DecodedChunk.rawAtPicksOnly).
  */
-function exactDoublesInPlace(src: Int32Array): Float64Array | null {
+export function exactDoublesInPlace(src: Int32Array, atRows?: ArrayLike<number>): Float64Array | null {
   const n = src.length >> 1;
+  const out = new Float64Array(src.buffer, src.byteOffset, n);
+  if (atRows !== undefined) {
+    const m = atRows.length;
+    for (let k = 0; k < m; k++) {
+      const hi = src[2 * atRows[k]! + 1]!;
+      if (hi < -0x200000 || hi >= 0x200000) return null;
+    }
+    for (let k = 0; k < m; k++) { const i = atRows[k]!; out[i] = src[2 * i + 1]! * 4294967296 + (src[2 * i]! >>> 0); }
+    return out;
+  }
   for (let i = 0; i < n; i++) {
     const hi = src[2 * i + 1]!;
     if (hi < -0x200000 || hi >= 0x200000) return null;
   }
-  const out = new Float64Array(src.buffer, src.byteOffset, n);
   for (let i = 0; i < n; i++) out[i] = src[2 * i + 1]! * 4294967296 + (src[2 * i]! >>> 0); // reads both words before the write
   return out;
 }
@@ -151,8 +162,12 @@ function lazyDecimalData(type: Decimal, src: DecimalSource, start: number, n: nu
   return new LazyDecimalData(type, n, v.nullBitmap, v.nullCount, src, start);
 }
 
-/** one decoded chunk as Arrow data per batch of ROWS_PER_BATCH rows; `bytes` counts their buffers */
-function toArrow(leaf: JsLeaf, c: DecodedChunk, lengths: readonly number[]): { data: Data[]; bytes: number } {
+/**
+ * one decoded chunk as Arrow data per batch of ROWS_PER_BATCH rows; `bytes` counts their buffers. With `atRows`
+ * (the only rows read afterwards: decodeRowGroupJs), dictionary values are gathered and a decimal's doubles made
+ * at those rows alone.
+ */
+function toArrow(leaf: JsLeaf, c: DecodedChunk, lengths: readonly number[], atRows?: ArrayLike<number>): { data: Data[]; bytes: number } {
   const type = arrowTypeOf(leaf);
   const data: Data[] = [];
   let bytes = 0;
@@ -191,13 +206,15 @@ function toArrow(leaf: JsLeaf, c: DecodedChunk, lengths: readonly number[]): { d
     const dd = dictionaryDoubles(fd.entries);
     if (dd !== null) return dictionaryDecimalToArrow(type as Decimal, dd, fd.codes, c.defined, lengths);
   }
-  const raw = c.raw ?? gatherDictionaryValues(fd!.entries, fd!.codes, leaf.kind === 'int32' || leaf.kind === 'date' || leaf.kind === 'float' ? 4 : 8);
+  const raw = c.raw ?? gatherDictionaryValues(fd!.entries, fd!.codes, leaf.kind === 'int32' || leaf.kind === 'date' || leaf.kind === 'float' ? 4 : 8, atRows);
+  // 0 outside atRows: values gathered at them, or PLAIN pages copied at them
+  const onlyAtRows = atRows !== undefined && (c.raw === null || c.rawAtPicksOnly === true);
   const buf = raw.buffer, at = raw.byteOffset;
   // integers and dates keep their codes for the filters; the dictionary as an Arrow chunk of their type
   const dictionary = fd === null || leaf.kind === 'float' || leaf.kind === 'double' || leaf.kind === 'decimal' ? null : dictionaryData(type, leaf, fd.entries);
   if (leaf.kind === 'decimal') {
     const src = new Int32Array(buf, at, raw.byteLength >> 2);
-    const doubles = exactDoublesInPlace(src);
+    const doubles = exactDoublesInPlace(src, onlyAtRows ? atRows : undefined);
     for (const n of lengths) {
       const v = validity(c.defined, start, n);
       const d = lazyDecimalData(type as Decimal, doubles ?? src, start, n, v);
@@ -346,7 +363,7 @@ export async function decodeRowGroupJs(footer: ParquetFooter, rg: number, leaves
       if (e instanceof UnsupportedPage) return null;
       throw new Error(`row group ${rg} column "${leaf.name}": ${(e as Error).message}`, { cause: e });
     }
-    const a = toArrow(leaf, decoded, lengths);
+    const a = toArrow(leaf, decoded, lengths, atRows);
     byName.set(leaf.name, a.data);
     bytes += a.bytes;
   }

@@ -264,6 +264,10 @@ export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<Col
   const oneRead = !selective && oneReadFor(filter.history) && filterNames.size > 0 && otherNames.size > 0;
   const selected: Selected[] = [];
   let picked = 0;
+  // most row groups had matches: both phases' chunks fetched in one read (the decoding stays per phase)
+  if (selective && r.source.prefetch !== undefined && oneReadFor(filter.history) && filterNames.size > 0 && otherNames.size > 0) {
+    await r.source.prefetch(rg, [...filterNames, ...otherNames]);
+  }
   const staged = selective ? await leadFirst(r, first, filterNames) : null;
   const p1 = staged !== null ? staged.p1 : filterNames.size === 0 ? null : await r.source.decode(rg, [...filterNames, ...(oneRead ? otherNames : [])], idByName);
   const masks = staged?.masks ?? null;

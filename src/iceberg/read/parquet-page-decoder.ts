@@ -38,6 +38,11 @@ export interface DecodedChunk {
   /** fixed-width values, row-aligned, little-endian (width 4 or 8 bytes per row); null when `fixedDict` holds them */
   readonly raw: Uint8Array | null;
   /**
+   * `raw` holds values only at the picks (decodeColumnChunk's `picks`) and 0 in every other row: each PLAIN page
+   * was copied pick by pick, none whole (js-row-group-decode.ts then converts just those rows)
+   */
+  readonly rawAtPicksOnly?: boolean;
+  /**
    * a fixed-width chunk whose every data page is dictionary-encoded: its dictionary entries (width bytes each)
    * and per row the entry's index (0 in NULL rows and in pages not decoded); the values are not gathered
    */
@@ -144,7 +149,8 @@ export function pagesHoldingRows(rows: ArrayLike<number>): PageFilter {
  * total_uncompressed_size, an upper bound of its plain string bytes) sizes the string buffer once. `wanted`:
  * decode only some data pages (PageFilter); the dictionary page is always decoded. `picks`: the only rows
  * (ascending, row-group-local) read afterwards — a dictionary page without NULLs holding few of them decodes
- * just their indices (decodeRleHybridAt), the other rows get entry 0 as placeholder.
+ * just their indices (decodeRleHybridAt), the other rows get entry 0 as placeholder; a PLAIN fixed-width page
+ * without NULLs holding few of them copies just their values (the others stay 0: `rawAtPicksOnly`).
  */
 export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: number, optional: boolean, rows: number, uncompressedBytes = 0, wanted?: PageFilter, picks?: ArrayLike<number>): DecodedChunk {
   if (codec !== CODEC.UNCOMPRESSED && codec !== CODEC.SNAPPY) throw new UnsupportedPage(`codec ${codec}`);
@@ -152,6 +158,8 @@ export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: nu
   const width = widthOf(physical);
   // fixed width: per-row dictionary indices while every data page is dictionary-encoded, values from the first PLAIN page
   let raw: Uint8Array | null = null;
+  /** some row outside the picks got a value in `raw` (a page copied or gathered whole) */
+  let rawWhole = false;
   let codes: DictionaryCodeArray | null = null;
   let defined: Uint8Array | null = null;
   // strings: dictionary indices per row until a PLAIN page comes, then plain strings for every row
@@ -294,6 +302,7 @@ export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: nu
         else for (let i = 0; i < present; i++) codes[rowsOfValues![i]!] = idx[i]!;
       } else {
         gatherFixed(dictRaw!, width, idx, raw, row, rowsOfValues);
+        rawWhole = true;
       }
     } else if (enc === ENCODING.PLAIN) {
       if (isString) {
@@ -308,10 +317,16 @@ export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: nu
         if (p + present * width > body.length) throw new Error('PLAIN values past the end of the page');
         if (raw === null) {
           raw = new Uint8Array(rows * width);
-          if (codes !== null) { gatherCodes(dictRaw!, width, codes, raw, row); codes = null; } // the dictionary rows so far
+          if (codes !== null) { gatherCodes(dictRaw!, width, codes, raw, row); codes = null; rawWhole = true; } // the dictionary rows so far
         }
-        if (dense) raw.set(body.subarray(p, p + present * width), row * width);
-        else for (let i = 0; i < present; i++) raw.set(body.subarray(p + i * width, p + (i + 1) * width), rowsOfValues![i]! * width);
+        // few picks in this page: only their values (the rest stay 0, and the caller converts only the picks)
+        const upTo = picks !== undefined && dense ? firstAtOrPast(picks, pick, row + count) : pick;
+        if (picks !== undefined && dense && (upTo - pick) * SPARSE_SHARE <= count) copyAtPicks(body, p, width, raw, row, picks, pick, upTo);
+        else {
+          rawWhole = true;
+          if (dense) raw.set(body.subarray(p, p + present * width), row * width);
+          else for (let i = 0; i < present; i++) raw.set(body.subarray(p + i * width, p + (i + 1) * width), rowsOfValues![i]! * width);
+        }
       }
     } else {
       throw new UnsupportedPage(`data page encoding ${enc}`);
@@ -324,7 +339,17 @@ export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: nu
     : { indices: null, dict: null, offsets: new Int32Array(rows + 1), bytes: new Uint8Array(0) }; // no values at all
   if (isString) return { rows, defined, raw: null, fixedDict: null, strings };
   if (raw === null && codes !== null) return { rows, defined, raw: null, fixedDict: { entries: dictRaw!, codes }, strings: null };
-  return { rows, defined, raw: raw ?? new Uint8Array(rows * width), fixedDict: null, strings: null }; // no page decoded: placeholders
+  const atPicksOnly = picks !== undefined && !rawWhole;
+  return { rows, defined, raw: raw ?? new Uint8Array(rows * width), fixedDict: null, strings: null, ...(atPicksOnly ? { rawAtPicksOnly: true } : {}) }; // no page decoded: placeholders
+}
+
+/** the PLAIN values (from `p` in `body`) of the page's rows picks[from … to-1] (the page starts at row `row`, no NULLs) */
+function copyAtPicks(body: Uint8Array, p: number, width: number, raw: Uint8Array, row: number, picks: ArrayLike<number>, from: number, to: number): void {
+  for (let k = from; k < to; k++) {
+    const r = picks[k]!;
+    const src = p + (r - row) * width, dst = r * width;
+    for (let b = 0; b < width; b++) raw[dst + b] = body[src + b]!;
+  }
 }
 
 /** the values of rows [0, upTo) by their dictionary codes (a chunk's pages switched from dictionary to PLAIN) */
@@ -342,11 +367,31 @@ function gatherCodes(dict: Uint8Array, width: number, codes: DictionaryCodeArray
   }
 }
 
-/** the row-aligned values of a chunk decoded with `fixedDict` (entries gathered by code) */
-export function gatherDictionaryValues(entries: Uint8Array, codes: DictionaryCodeArray, width: number): Uint8Array {
+/**
+ * the row-aligned values of a chunk decoded with `fixedDict` (entries gathered by code); with `atRows`
+ * (ascending), only those rows' (the others hold 0: late materialization reads nothing else)
+ */
+export function gatherDictionaryValues(entries: Uint8Array, codes: DictionaryCodeArray, width: number, atRows?: ArrayLike<number>): Uint8Array {
   const raw = new Uint8Array(codes.length * width);
-  gatherCodes(entries, width, codes, raw, codes.length);
+  if (atRows === undefined) gatherCodes(entries, width, codes, raw, codes.length);
+  else gatherCodesAt(entries, width, codes, raw, atRows);
   return raw;
+}
+
+/** gatherCodes of rows `atRows` only */
+function gatherCodesAt(dict: Uint8Array, width: number, codes: DictionaryCodeArray, raw: Uint8Array, atRows: ArrayLike<number>): void {
+  const d32 = new Int32Array(dict.buffer, dict.byteOffset, dict.byteLength >> 2);
+  const o32 = new Int32Array(raw.buffer, raw.byteOffset, raw.byteLength >> 2);
+  const n = atRows.length;
+  if (width === 4) {
+    for (let k = 0; k < n; k++) { const i = atRows[k]!; o32[i] = d32[codes[i]!]!; }
+  } else {
+    for (let k = 0; k < n; k++) {
+      const i = atRows[k]!, e = codes[i]! * 2;
+      o32[2 * i] = d32[e]!;
+      o32[2 * i + 1] = d32[e + 1]!;
+    }
+  }
 }
 
 /** per-thread scratch for a page's definition levels and dictionary indices (both consumed within the page) */
