@@ -1,6 +1,6 @@
 /**
- * Binding char(n) predicates: for pruning (the default) they stay TRUE, as padded strings' statistics cannot
- * prune them; with the `rows` option `=`, `<>`, IN and LIKE prefixes bind as `padded` predicates with their
+ * Binding char(n) predicates: for pruning (the default) only `=` / IN bind, as the range of their blank-padded
+ * equals; the rest stay TRUE; with the `rows` option `=`, `<>`, IN and LIKE prefixes bind as `padded` predicates with their
  * constants' trailing blanks dropped, which the JS row test (parallel/row-filter.ts) then judges with
  * PostgreSQL's bpchar rule: trailing blanks of the stored value are insignificant too.
  */
@@ -17,9 +17,16 @@ const columns: BindColumn[] = [
 ];
 
 describe('char(n) predicates', () => {
-  it('are left out of pruning, and bound for row filters without trailing blanks', () => {
+  it('prune = / IN by the range of blank-padded equals, and bind for row filters without trailing blanks', () => {
     const eq: ScanPredicate = { kind: 'compare', op: '=', column: 0, value: 'AIR       ' };
-    expect(bindPredicates([eq], columns)).toEqual({ kind: 'true' });
+    // 'AIR', 'AIR ', 'AIR  ', … all lie in ['AIR', 'AIR!'): space is the character before '!'
+    expect(bindPredicates([eq], columns)).toEqual({ kind: 'and', args: [
+      { kind: 'compare', op: '>=', fieldId: 1, type: STRING, value: 'AIR' },
+      { kind: 'compare', op: '<', fieldId: 1, type: STRING, value: 'AIR!' },
+    ] });
+    // order under a collation and LIKE prefixes stay out of pruning
+    expect(bindPredicates([{ kind: 'compare', op: '<', column: 0, value: 'B' }], columns)).toEqual({ kind: 'true' });
+    expect(bindPredicates([{ kind: 'startsWith', column: 0, prefix: 'AI' }], columns)).toEqual({ kind: 'true' });
     expect(bindPredicates([eq], columns, { rows: true })).toEqual({ kind: 'compare', op: '=', fieldId: 1, type: STRING, value: 'AIR', padded: true });
     expect(bindPredicates([{ kind: 'in', column: 0, values: ['A  ', null, 'B'] }], columns, { rows: true }))
       .toEqual({ kind: 'in', fieldId: 1, type: STRING, values: ['A', 'B'], padded: true });
