@@ -49,15 +49,15 @@ export class DirectKeyIndex {
     return groups >= DIRECT_MIN_GROUPS && span <= MAX_SPAN && span <= SPAN_PER_GROUP * groups && lo >= -KEY_LIMIT && hi <= KEY_LIMIT;
   }
 
-  /** the index of the `count` groups whose keys are keys[0..count): integers in [lo, hi], or null (not indexed) */
-  static build(keys: readonly unknown[], count: number, lo: number, hi: number): DirectKeyIndex {
+  /** the index of the `count` groups whose keys are keys.at(0 … count-1): integers in [lo, hi], or null (not indexed) */
+  static build(keys: { at(g: number): unknown }, count: number, lo: number, hi: number): DirectKeyIndex {
     const span = hi - lo + 1;
     // headroom above the largest key: keys seen later tend to be larger (ids handed out in order)
     // keys from 1 (ids) start the entries at 0, others leave a little room below the least key
     const base = lo >= 0 && lo <= span >> 2 ? 0 : lo - (span >> 4);
     const d = new DirectKeyIndex(base, Math.min(MAX_SPAN, hi - base + 1 + (span >> 2) + 64), lo, hi);
     for (let g = 0; g < count; g++) {
-      const k = keys[g];
+      const k = keys.at(g);
       if (k !== null) d.ids[(k as number) - base] = g + 1;
     }
     return d;

@@ -172,6 +172,41 @@ describe('GroupTable', () => {
     expect(t.keySlice(1, 0, 5)).toEqual(['a', 'b', null, 'c', 'd']);
   });
 
+  it('gives back the first number of each group of an int4 / float8 key (kept as its key: -0 and NaN kept apart) by keyAt, keySlice and values', () => {
+    // by hashing (few groups), then by the direct index (past DIRECT_MIN_GROUPS dense keys), then two columns
+    const dense = Array.from({ length: 900 }, (_, i) => [i % 3 === 0 ? null : 1000 + ((i * 7) % 400)]);
+    const odd = [[-0], [0], [NaN], [null], [1.5], [0 / 0], [-0], [2 ** 53 + 2], [-7], [0]];
+    for (const [oid, rows] of [[Oid.int4, dense], [Oid.float8, odd], [Oid.float8, [...dense, ...odd]], [Oid.int4, [...odd.slice(0, 2), ...dense]]] as const) {
+      const { t } = assignAll([oid], rows as unknown[][], 64);
+      const firsts: unknown[] = [];
+      const seen = new Set<string>();
+      for (const r of rows) { const k = rowKey(r, [oid]); if (!seen.has(k)) { seen.add(k); firsts.push(r[0]); } }
+      expect(t.size).toBe(firsts.length);
+      for (let g = 0; g < t.size; g++) expect(Object.is(t.keyAt(0, g), firsts[g])).toBe(true);
+      const slice = t.keySlice(0, 1, t.size);
+      slice.forEach((v, g) => expect(Object.is(v, firsts[g + 1])).toBe(true));
+      t.values[0]!.forEach((v, g) => expect(Object.is(v, firsts[g])).toBe(true));
+    }
+    const { t } = assignAll([Oid.int4, Oid.float8], [[1, -0], [2, 0.5], [1, 0], [null, NaN], [-0, 0]]);
+    expect([0, 1, 2, 3].map((g) => t.keysOf(g))).toEqual([[1, -0], [2, 0.5], [null, NaN], [-0, 0]]);
+    expect(Object.is(t.keyAt(1, 0), -0)).toBe(true);
+    expect(Object.is(t.keyAt(0, 3), -0)).toBe(true);
+    const out = new Int32Array(2);
+    t.assign([[0, 3], [-0, 4]], 2, out);
+    expect([...out]).toEqual([3, 4]);
+    expect(t.keysOf(4)).toEqual([3, 4]);
+    expect(Object.is(t.keyAt(1, 3), 0)).toBe(true);
+  });
+
+  it('keeps the bigint first values of an int8 column with exact doubles under a key type that is not int8', () => {
+    const col = [5n, 7n, 5n, null];
+    attachExactInt64(col, new Float64Array([5, 7, 5, 0]), new Uint8Array([0, 0, 0, 1]));
+    const t = new GroupTable([Oid.numeric]);
+    t.assign([col], 4, new Int32Array(4));
+    expect([0, 1, 2].map((g) => t.keyAt(0, g))).toEqual([5n, 7n, null]);
+    expect(t.values[0]).toEqual([5n, 7n, null]);
+  });
+
   it('reads an int8 column\'s attached exact doubles as its keys: the same groups and first values as the bigints', () => {
     // runs, NULLs, dense keys past DIRECT_MIN_GROUPS (direct index), then keys far off (back to hashing)
     const vals: (bigint | null)[] = [];

@@ -16,6 +16,7 @@
 import { valueKey } from '../functions/index.ts';
 import { fmix32, fnv1a } from './hash-mix.ts';
 import { DirectKeyIndex } from './direct-key-index.ts';
+import { NormKeyColumn } from './norm-key-column.ts';
 import { exactInt64Of } from '../common/pgtypes/exact-int64-column.ts';
 
 export interface GroupTableOptions {
@@ -45,8 +46,19 @@ const AS_KEY = undefined;
  * BigInt(key), which keptValue keeps as AS_KEY, so the column itself is not read
  */
 const SOME_BIGINT = 0n;
+/** int8's type OID (common/pgtypes/oids.ts) */
+const INT8_OID = 20;
 /** the first value to keep for value `v` whose normalized key is `k` */
-const keptValue = (v: unknown, k: unknown): unknown => (typeof v === 'bigint' && typeof k === 'number' ? AS_KEY : v ?? null);
+/**
+ * the first value to keep for value `v` whose normalized key is `k`, in a column whose values are bigints (`big`:
+ * int8) or not: an int8 value that is BigInt(k), or any other number that is k itself (not -0, not NaN), is AS_KEY —
+ * made again from the key when read, so a GROUP BY of integer or float keys keeps one array of keys, not two (the
+ * second's growth past V8's large-object size was 15 % of TPC-H Q13's main thread: fresh pages faulted in)
+ */
+function keptValue(v: unknown, k: unknown, big: boolean): unknown {
+  if (typeof v === 'bigint' && typeof k === 'number') return big ? AS_KEY : BigInt(k); // SOME_BIGINT stands for BigInt(k)
+  return !big && typeof v === 'number' && v === k && (v !== 0 || 1 / v > 0) ? AS_KEY : v ?? null;
+}
 
 
 /** the hash of a valueKey result (or null for NULL) */
@@ -66,9 +78,14 @@ export class GroupTable {
   readonly #oids: readonly number[];
   readonly #hashKey: (key: unknown) => number;
   /** per key column: the normalized key of each group (null: NULL) */
-  readonly #norm: unknown[][];
-  /** per key column: the first value seen of each group, AS_KEY where that is BigInt(its normalized key) */
+  readonly #norm: NormKeyColumn[];
+  /**
+   * per key column: the first value seen of each group, AS_KEY where that is its normalized key — as BigInt(key) in
+   * an int8 column (#big), as the key itself in any other
+   */
   readonly #firsts: unknown[][];
+  /** per key column: whether its values are bigints (int8), so an AS_KEY first value reads as BigInt(key) */
+  readonly #big: readonly boolean[];
   /** groups below this have no AS_KEY left in #firsts (`values` filled them in) */
   #filled = 0;
   /** the full hash of each group (groups from #directFrom on have none while the direct index holds them) */
@@ -105,8 +122,9 @@ export class GroupTable {
   constructor(oids: readonly number[], options: GroupTableOptions = {}) {
     this.#oids = oids;
     this.#hashKey = options.hashKey ?? hashKey;
-    this.#norm = oids.map(() => []);
+    this.#norm = oids.map(() => new NormKeyColumn());
     this.#firsts = oids.map(() => []);
+    this.#big = oids.map((o) => o === INT8_OID);
     this.#nk = oids.map(() => []);
     let cap = 16;
     while (cap < (options.capacity ?? 1024)) cap *= 2;
@@ -121,7 +139,12 @@ export class GroupTable {
   /** the first value seen of group g's key column c */
   keyAt(c: number, g: number): unknown {
     const v = this.#firsts[c]![g];
-    return v === AS_KEY ? BigInt(this.#norm[c]![g] as number) : v;
+    return v === AS_KEY ? this.#asKey(c, this.#norm[c]!.at(g)) : v;
+  }
+
+  /** column c's first value of a group kept as AS_KEY, from its normalized key k (a number then) */
+  #asKey(c: number, k: unknown): unknown {
+    return this.#big[c] ? BigInt(k as number) : k;
   }
 
   /** the key values of group g */
@@ -137,7 +160,7 @@ export class GroupTable {
     const out = new Array<unknown>(to - from);
     for (let g = 0; g < out.length; g++) {
       const v = firsts[from + g];
-      out[g] = v === AS_KEY ? BigInt(norm[from + g] as number) : v;
+      out[g] = v === AS_KEY ? this.#asKey(c, norm.at(from + g)) : v;
     }
     return out;
   }
@@ -150,18 +173,19 @@ export class GroupTable {
     for (let c = 0; c < this.#firsts.length; c++) {
       const firsts = this.#firsts[c]!, norm = this.#norm[c]!;
       // in group order, so an array shorter than the groups grows at its end
-      for (let g = this.#filled; g < this.#size; g++) if (firsts[g] === AS_KEY) firsts[g] = BigInt(norm[g] as number);
+      for (let g = this.#filled; g < this.#size; g++) if (firsts[g] === AS_KEY) firsts[g] = this.#asKey(c, norm.at(g));
     }
     this.#filled = this.#size;
     return this.#firsts;
   }
 
   /**
-   * hands the direct index's entries back for the next table (expr/spare-arrays.ts): the caller is done assigning
-   * and looking up (keys stay readable: keyAt, keySlice, values)
+   * hands the direct index's entries and the typed keys back for the next table (expr/spare-arrays.ts): the caller
+   * is done with the table — nothing may be read or assigned afterwards (keyAt, keySlice and values throw)
    */
   release(): void {
     this.#direct?.release();
+    for (const norm of this.#norm) norm.release();
   }
 
   /** how groups are found: by key − base (direct-key-index.ts) or by hashing */
@@ -313,7 +337,7 @@ export class GroupTable {
       if (k > d.hi) d.hi = k;
     }
     this.#norm[0]!.push(k);
-    this.#keepFirst(0, g, keptValue(v, k));
+    this.#keepFirst(0, g, keptValue(v, k, this.#big[0]!));
     return g;
   }
 
@@ -342,7 +366,7 @@ export class GroupTable {
       this.#hashes = grown;
     }
     const norm = this.#norm[0]!;
-    for (let g = this.#directFrom; g < this.#size; g++) this.#hashes[g] = fmix32(this.#hashKey(norm[g]) | 0);
+    for (let g = this.#directFrom; g < this.#size; g++) this.#hashes[g] = fmix32(this.#hashKey(norm.at(g)) | 0);
     this.#lo = d.lo;
     this.#hi = d.hi;
     let cap = 16;
@@ -381,7 +405,7 @@ export class GroupTable {
         for (;;) {
           const g = this.#slots[s]!;
           if (g === -1) { out[i] = this.#addOne(s, hh, k, xf === null ? v : v === null ? null : SOME_BIGINT); break; }
-          if (this.#hashes[g] === hh && norm[g] === k) { out[i] = g; break; }
+          if (this.#hashes[g] === hh && norm.at(g) === k) { out[i] = g; break; }
           s = (s + 1) & this.#mask;
         }
       }
@@ -426,7 +450,7 @@ export class GroupTable {
       this.#lo = NaN;
     }
     this.#norm[0]!.push(k);
-    this.#keepFirst(0, g, keptValue(v, k));
+    this.#keepFirst(0, g, keptValue(v, k, this.#big[0]!));
     if (this.#size * 2 > this.#slots.length) this.#grow();
     return g;
   }
@@ -477,7 +501,7 @@ export class GroupTable {
   }
 
   #equal(g: number, i: number): boolean {
-    for (let c = 0; c < this.#oids.length; c++) if (this.#norm[c]![g] !== this.#nk[c]![i]) return false;
+    for (let c = 0; c < this.#oids.length; c++) if (this.#norm[c]!.at(g) !== this.#nk[c]![i]) return false;
     return true;
   }
 
@@ -486,7 +510,7 @@ export class GroupTable {
     for (let c = 0; c < this.#oids.length; c++) {
       const k = this.#nk[c]![i];
       this.#norm[c]!.push(k);
-      this.#keepFirst(c, g, keptValue(keyCols[c]![i], k));
+      this.#keepFirst(c, g, keptValue(keyCols[c]![i], k, this.#big[c]!));
     }
     // at most half full: probes stay short
     if (this.#size * 2 > this.#slots.length) this.#grow();
@@ -515,7 +539,7 @@ export class GroupTable {
       let s = this.#hashes[g]! & mask;
       while (slots[s] !== -1) s = (s + 1) & mask;
       slots[s] = g;
-      if (keys !== null) keys[s] = slotKey(norm[g]);
+      if (keys !== null) keys[s] = slotKey(norm.at(g));
     }
     this.#slots = slots;
     this.#slotKeys = keys;

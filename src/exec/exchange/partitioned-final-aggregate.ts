@@ -105,7 +105,10 @@ async function* mergeBuckets(
   };
   for await (const r of results) {
     const part = r.partial;
-    if (o.rows && isRepartitionedRows(part) && part.parts.length === o.partitions) {
+    if (o.rows && isRepartitionedRows(part) && o.partitions === 1) {
+      // one partition: the task's rows come in pieces (repartition-rows.ts)
+      for (const set of part.parts) if (set.length > 0) add(0, set);
+    } else if (o.rows && isRepartitionedRows(part) && part.parts.length === o.partitions) {
       part.parts.forEach((set, p) => { if (set.length > 0) add(p, set); });
     } else if (!o.rows && isPartitionedPartial(part) && part.parts.length === o.partitions) {
       // a worker that flushed its group table sent earlier sets too

@@ -34,12 +34,13 @@ describe('repartitionRows', () => {
     expect(seen.size).toBe(3000);
   });
 
-  it('one set: every row in input order, no key read (a serial aggregate\'s rows, partial/worker-rows.ts)', async () => {
+  it('one partition: every row in input order, a set per non-empty batch, no key read (a serial aggregate\'s rows, partial/worker-rows.ts)', async () => {
     const batches: Batch[] = [0, 1].map((b) => ({ length: 3, columns: [[b * 3, b * 3 + 1, null], ['x', 'y', 'z']] }));
+    batches.splice(1, 0, { length: 0, columns: [[], []] });
     const r = (await repartitionRows(source(batches), [() => { throw new Error('key read'); }], [Oid.int4], 1, () => false, []))!;
     expect(r.rows).toBe(6);
-    expect(r.parts.length).toBe(1);
-    expect(r.parts[0]!.columns.map(unpackColumn)).toEqual([[0, 1, null, 3, 4, null], ['x', 'y', 'z', 'x', 'y', 'z']]);
+    expect(r.parts.map((p) => p.length)).toEqual([3, 3]);
+    expect(r.parts.map((p) => p.columns.map((w) => unpackColumn(w)))).toEqual([[[0, 1, null], ['x', 'y', 'z']], [[3, 4, null], ['x', 'y', 'z']]]);
   });
 
   it('stops when canceled', async () => {

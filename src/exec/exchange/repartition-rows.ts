@@ -18,7 +18,10 @@ export interface RowSet {
   readonly columns: readonly WireColumn[];
 }
 
-/** what a scan task returns when its fragment repartitions rows: `parts[p]` for partition p */
+/**
+ * what a scan task returns when its fragment repartitions rows: `parts[p]` for partition p; with one partition,
+ * its rows in pieces instead — one set per input batch, in order (see repartitionRows)
+ */
 export interface RepartitionedRows {
   readonly repartitioned: true;
   readonly rows: number;
@@ -71,10 +74,19 @@ export async function repartitionRows(
   }
   const width = batches[0]?.columns.length ?? 0;
   if (parts === 1) {
-    // one set: each column packed straight from the batches, in one pass (pack-pieces.ts)
-    const columns: WireColumn[] = [];
-    for (let c = 0; c < width; c++) columns.push(packPieces(batches.map((b) => ({ column: b.columns[c]!, length: b.length })), rows, transfer));
-    return { repartitioned: true, rows, parts: [{ length: rows, columns }] };
+    // one partition (a serial aggregate's narrowed rows, partial/worker-rows.ts): a set per batch, each column packed
+    // straight from it (pack-pieces.ts). Not one set per task: a task of grouped small files holds ~37k rows at SF 0.2,
+    // 130k at SF 1, and typed arrays that long are fresh memory faulted in page by page on both threads (~25 µs a
+    // page on the dev VM), where a batch's ≤ 64 KiB come from the allocator's reused heap; and the main thread's
+    // batches stay below V8's large-object size either way (worker-rows.ts WORKER_ROWS_BATCH)
+    const sets: RowSet[] = [];
+    for (const b of batches) {
+      if (b.length === 0) continue;
+      const columns: WireColumn[] = [];
+      for (let c = 0; c < width; c++) columns.push(packPieces([{ column: b.columns[c]!, length: b.length }], b.length, transfer));
+      sets.push({ length: b.length, columns });
+    }
+    return { repartitioned: true, rows, parts: sets };
   }
   // columns the scan did not read (widened with NULLs) cost one look, not a gather per partition
   const allNull: boolean[] = [];
