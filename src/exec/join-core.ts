@@ -8,6 +8,7 @@ import type { JoinType } from '../sql/index.ts';
 import { concatColumns } from '../common/batch-concat.ts';
 import { IndexBuffer, nullColumns, take } from './join-gather.ts';
 import type { JoinResidual } from './join-residual.ts';
+import type { BuiltRows } from './join-chunked-rows.ts';
 
 /**
  * Right-row candidates of a left row: a list per row, or a chained hash table (`first(i)` is the first
@@ -23,11 +24,12 @@ export interface JoinBlockResult {
  * `candidates(i)` lists right-row indexes that may match left row i; `rightMatched` collects matched right
  * rows (RIGHT/FULL joins emit the others at the end). `'mark'` only marks the matched right rows and emits
  * nothing: a semi/anti join whose hash table holds its preserved side (HashJoinExec building on the left).
+ * `right` may be a hash join's chunked build side (join-chunked-rows.ts): its rows are gathered from the chunks.
  */
 export async function joinBlock(
   joinType: JoinType | 'mark',
   left: Batch,
-  right: Batch,
+  right: BuiltRows,
   leftWidth: number,
   rightWidth: number,
   candidates: JoinCandidates,
@@ -133,7 +135,7 @@ function filteredLeft(joinType: 'semi' | 'anti', left: Batch, leftMatched: Uint8
 }
 
 /** the unmatched right rows with NULL left columns (RIGHT/FULL joins, after all left rows) */
-export function unmatchedRight(right: Batch, rightMatched: Uint8Array, leftWidth: number, rightWidth: number): Batch | null {
+export function unmatchedRight(right: BuiltRows, rightMatched: Uint8Array, leftWidth: number, rightWidth: number): Batch | null {
   const idx = new IndexBuffer(1024);
   for (let j = 0; j < right.length; j++) if (rightMatched[j] === 0) idx.push(j);
   if (idx.length === 0) return null;

@@ -13,6 +13,7 @@
 import { isNullColumn, nullColumn, type Batch } from '../common/batch.ts';
 import { attachScaledLike, scaledColumnOf } from '../common/pgtypes/numeric-column.ts';
 import { attachTakenInt64 } from '../common/pgtypes/exact-int64-column.ts';
+import { isChunked, locateRows, takeChunkedColumn, type BuiltRows, type ChunkedRows } from './join-chunked-rows.ts';
 
 /** growable row-index list (the pairs a join forms): an Int32Array, doubled when full */
 export class IndexBuffer {
@@ -55,9 +56,11 @@ export function takeColumn(src: readonly unknown[] | undefined, idx: ArrayLike<n
 
 /**
  * the first `width` columns of `batch` at rows `idx` (first `n` of them; -1 gives a row of NULLs); a column
- * array shared by several columns is taken once
+ * array shared by several columns is taken once. A chunked build side (join-chunked-rows.ts) is gathered from
+ * its chunks.
  */
-export function take(batch: Batch, idx: ArrayLike<number>, n: number, width = batch.columns.length, mayHaveMinusOne = true): (readonly unknown[])[] {
+export function take(batch: BuiltRows, idx: ArrayLike<number>, n: number, width = isChunked(batch) ? batch.chunks[0]?.columns.length ?? 0 : batch.columns.length, mayHaveMinusOne = true): (readonly unknown[])[] {
+  if (isChunked(batch)) return takeChunked(batch, idx, n, width);
   const out = new Array<readonly unknown[]>(width);
   let done: Map<readonly unknown[], readonly unknown[]> | null = null;
   for (let c = 0; c < width; c++) {
@@ -71,6 +74,27 @@ export function take(batch: Batch, idx: ArrayLike<number>, n: number, width = ba
     out[c] = col;
   }
   return out;
+}
+
+/** column `c` of `rows` at rows `idx` (first `n`; -1 gives NULL) */
+export function takeColumnOf(rows: BuiltRows, c: number, idx: ArrayLike<number>, n: number, mayHaveMinusOne = true): readonly unknown[] {
+  if (!isChunked(rows)) return takeColumn(rows.columns[c], idx, n, mayHaveMinusOne);
+  const { chunk, local } = located(rows, idx, n);
+  return takeChunkedColumn(rows, c, chunk, local, n);
+}
+
+function takeChunked(rows: ChunkedRows, idx: ArrayLike<number>, n: number, width: number): (readonly unknown[])[] {
+  const out = new Array<readonly unknown[]>(width);
+  // the rows are located once for all columns
+  const { chunk, local } = located(rows, idx, n);
+  for (let c = 0; c < width; c++) out[c] = takeChunkedColumn(rows, c, chunk, local, n);
+  return out;
+}
+
+function located(rows: ChunkedRows, idx: ArrayLike<number>, n: number): { chunk: Int32Array; local: Int32Array } {
+  const chunk = new Int32Array(n), local = new Int32Array(n);
+  locateRows(rows, idx, n, chunk, local);
+  return { chunk, local };
 }
 
 /** `width` columns of `n` NULLs (the missing side of an outer join's unmatched rows) */

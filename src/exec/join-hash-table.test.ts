@@ -235,3 +235,26 @@ describe('dense integer keys (indexed by key − min)', () => {
     probe.forEach((k, i) => expect(firsts[i]).toBe(want.get(k) ?? -1));
   });
 });
+
+describe('probing two int8 key columns through their attached exact doubles', () => {
+  it('packs the pairs as the bigints would: NULL in either column and keys past ±2^25 never match', () => {
+    const col1 = (cols: Cols, i: number): unknown => cols[1]![i];
+    const a = [1n, 2n, null, 1n, 2n ** 25n, -(2n ** 25n), 7n, 3n];
+    const b = [10n, 20n, 10n, null, 1n, 4n, -(2n ** 25n) - 1n, 30n];
+    const build: Batch = { columns: [[1n, 2n, 1n, -(2n ** 25n), 3n], [10n, 20n, 11n, 4n, 30n]], length: 5 };
+    const t = buildJoinHashTable(build, [col0, col1], [Oid.int8, Oid.int8], [Oid.int8, Oid.int8]);
+    const want = [...t.batchProber([col0, col1])([a, b], a.length).subarray(0, a.length)];
+    expect(want).toEqual([0, 1, -1, -1, -1, 3, -1, 4]);
+    // columns whose bigints disagree with their attached doubles: the doubles are what is read
+    const attach = (vals: (bigint | null)[]): unknown[] => {
+      const nulls = Uint8Array.from(vals, (v) => (v === null ? 1 : 0));
+      const lying = vals.map((v) => (v === null ? null : v + 1000n));
+      attachExactInt64(lying, exactDoublesOf(BigInt64Array.from(vals, (v) => v ?? 0n), vals.length, nulls)!, nulls);
+      return lying;
+    };
+    const la = attach(a), lb = attach(b);
+    expect([...t.batchProber([col0, col1], [0, 1])([la, lb], a.length).subarray(0, a.length)]).toEqual(want);
+    // one computed key: both read from the row functions
+    expect([...t.batchProber([col0, col1], [0, -1])([la, lb], a.length).subarray(0, a.length)]).not.toEqual(want);
+  });
+});

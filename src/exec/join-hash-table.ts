@@ -8,25 +8,32 @@
  * row, which were most of a join's time in the profiles (Map.get with boxed keys). Integers beyond ±2^53 (int8 only), or any other key
  * (text, numeric, a date with another key, three or more columns) number their distinct keys in a GroupTable —
  * typed hashing of the valueKey-normalized columns, no key string per row — probed a batch at a time.
+ * The built rows may be the batches as they arrived (join-chunked-rows.ts): rows are numbered across them.
  */
 import { Oid } from '../common/pgtypes/oids.ts';
 import type { Batch } from '../common/batch.ts';
 import { GroupTable } from './group-table.ts';
 import type { Cols, RowFn } from './expr/compile-expr.ts';
-import { exactInt64Of } from '../common/pgtypes/exact-int64-column.ts';
+import { exactInt64Of, type ExactInt64Column } from '../common/pgtypes/exact-int64-column.ts';
+import { chunksOf, type BuiltRows } from './join-chunked-rows.ts';
 
 const INT_KEYS = new Set<number>([Oid.int2, Oid.int4, Oid.int8, Oid.date]);
 /** two integer keys in [-2^25, 2^25) pack into one integer below 2^52, exact in a double (TPC-H's (partkey, suppkey)) */
 const PAIR_HALF = 2 ** 25;
 
 export interface JoinHashTable {
-  readonly rows: Batch;
+  readonly rows: BuiltRows;
   /** next[j]: the following row with row j's key, or -1 */
   readonly next: Int32Array;
   /** distinct non-NULL keys */
   readonly size: number;
   /** the first row of every key */
   heads(): Iterable<number>;
+  /**
+   * the distinct keys as numbers, in heads() order, when the table holds one integer key column as numbers
+   * (a runtime key filter's list without reading a row: hash-join-exec.ts), else null
+   */
+  keyNumbers(): Float64Array | null;
   /** byte estimate of the index (for the memory budget) */
   readonly bytes: number;
   /** first(cols, i): the first built row whose key equals the probe row's key (`fns` over the probe batch), or -1 */
@@ -122,9 +129,27 @@ function exactKeysInto(f: Float64Array, nulls: Uint8Array | null, n: number, out
 /** keysInto from an int8 column's exact doubles (every one a safe integer): NaN for a NULL key, with the keys' range */
 function exactKeyScan(f: Float64Array, nulls: Uint8Array | null, n: number, out: Float64Array): KeyScan {
   exactKeysInto(f, nulls, n, out);
-  let int32 = true, min = Infinity, max = -Infinity;
+  return rangeOf(out);
+}
+
+/**
+ * intKeyFn's packed pairs from two int8 columns' exact doubles: NaN where either is NULL or outside the packable
+ * range (a probe key that matches nothing, keysInto's 'nan')
+ */
+function exactPairsInto(a: ExactInt64Column, b: ExactInt64Column, n: number, out: Float64Array): void {
+  const af = a.f, bf = b.f, an = a.nulls, bn = b.nulls;
   for (let i = 0; i < n; i++) {
-    const k = out[i]!;
+    const x = af[i]!, y = bf[i]!;
+    if ((an !== null && an[i] === 1) || (bn !== null && bn[i] === 1) || x < -PAIR_HALF || x >= PAIR_HALF || y < -PAIR_HALF || y >= PAIR_HALF) out[i] = NaN;
+    else out[i] = (x + PAIR_HALF) * (2 * PAIR_HALF) + (y + PAIR_HALF);
+  }
+}
+
+/** the range of keys already read (NaN: NULL) */
+function rangeOf(keys: Float64Array): KeyScan {
+  let int32 = true, min = Infinity, max = -Infinity;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
     if (k !== k) continue;
     if ((k | 0) !== k) int32 = false;
     if (k < min) min = k;
@@ -133,22 +158,32 @@ function exactKeyScan(f: Float64Array, nulls: Uint8Array | null, n: number, out:
   return { ok: true, int32, min, max };
 }
 
-/** the JoinHashTable over `find` (a key → its first row, or -1) */
-function intTable(rows: Batch, next: Int32Array, size: number, bytes: number, heads: () => Iterable<number>, find: (k: number) => number): JoinHashTable {
+/** the JoinHashTable over `find` (a key → its first row, or -1); `keyNumbers` null: the keys are packed pairs */
+function intTable(rows: BuiltRows, next: Int32Array, size: number, bytes: number, heads: () => Iterable<number>, find: (k: number) => number, keyNumbers: (() => Float64Array) | null): JoinHashTable {
   return {
     rows, next, size, bytes, heads,
+    keyNumbers: () => (keyNumbers === null ? null : keyNumbers()),
     batchProber(pfns, keyColumns) {
       const probeKey = intKeyFn(pfns);
       let found = new Int32Array(0);
       let pk = new Float64Array(0);
-      const kc = pfns.length === 1 && keyColumns !== undefined ? keyColumns[0]! : -1;
+      const kc = (pfns.length === 1 || pfns.length === 2) && keyColumns !== undefined ? keyColumns[0]! : -1;
+      const kc2 = pfns.length === 2 && keyColumns !== undefined ? keyColumns[1]! : -1;
       return (cols, n) => {
         if (found.length < n) { found = new Int32Array(Math.max(n, 1024)); pk = new Float64Array(found.length); }
         const x = kc >= 0 ? exactInt64Of(cols[kc]!, n) : undefined;
-        if (x !== undefined) exactKeysInto(x.f, x.nulls, n, pk);
+        // two int8 probe columns' exact doubles (TPC-H Q9's l_partkey, l_suppkey): packed without a bigint read per row
+        const y = x !== undefined && kc2 >= 0 ? exactInt64Of(cols[kc2]!, n) : undefined;
+        // an int8 probe column's exact doubles without NULLs are the keys themselves: no copy
+        let keys: Float64Array = pk;
+        if (pfns.length === 2) {
+          if (x !== undefined && y !== undefined) exactPairsInto(x, y, n, pk);
+          else keysInto(probeKey, cols, n, pk, 'nan');
+        } else if (x !== undefined && x.nulls === null) keys = x.f;
+        else if (x !== undefined) exactKeysInto(x.f, x.nulls, n, pk);
         else keysInto(probeKey, cols, n, pk, 'nan');
         for (let i = 0; i < n; i++) {
-          const k = pk[i]!;
+          const k = keys[i]!;
           found[i] = k !== k ? -1 : find(k);
         }
         return found;
@@ -175,40 +210,90 @@ const DIRECT_SLACK = 1024;
  * sorted by key (lineitem by l_orderkey) reads it in order instead of one cache miss per row. Other keys go
  * into an open-addressing table (hashedTable).
  */
-function buildIntTable(rows: Batch, fns: readonly RowFn[], keyColumn: number): JoinHashTable | null {
+function buildIntTable(rows: BuiltRows, fns: readonly RowFn[], keyColumn: number): JoinHashTable | null {
   const n = rows.length;
-  const keys = new Float64Array(n);
-  // an int8 key column with exact doubles attached (a scan worker's column, kept by batch-concat.ts): no bigint read per row
-  const x = keyColumn >= 0 ? exactInt64Of(rows.columns[keyColumn]!, n) : undefined;
-  const scan = x !== undefined ? exactKeyScan(x.f, x.nulls, n, keys) : keysInto(intKeyFn(fns), rows.columns, n, keys, 'stop');
-  if (!scan.ok) return null;
-  const { min, max } = scan;
-  if (min <= max && max - min < DIRECT_DENSITY * n + DIRECT_SLACK) return directTable(rows, keys, min, max - min);
-  return hashedTable(rows, keys, scan.int32);
+  const { chunks, starts } = chunksOf(rows);
+  // per chunk its keys, NaN for NULL: an int8 chunk's attached exact doubles as they are when it has no NULL
+  // (no copy of the build side's keys: Q9's 300,000 orders keys), else read into a typed array
+  const pieces = new Array<Float64Array>(chunks.length);
+  const keyOf = intKeyFn(fns);
+  let int32 = true, min = Infinity, max = -Infinity;
+  for (let b = 0; b < chunks.length; b++) {
+    const chunk = chunks[b]!, len = chunk.length;
+    // an int8 key column with exact doubles attached (a scan worker's column): no bigint read per row
+    const x = keyColumn >= 0 ? exactInt64Of(chunk.columns[keyColumn]!, len) : undefined;
+    let piece: Float64Array, scan: KeyScan;
+    if (x !== undefined && x.nulls === null) {
+      piece = x.f.length === len ? x.f : x.f.subarray(0, len);
+      scan = rangeOf(piece);
+    } else {
+      piece = new Float64Array(len);
+      scan = x !== undefined ? exactKeyScan(x.f, x.nulls, len, piece) : keysInto(keyOf, chunk.columns, len, piece, 'stop');
+    }
+    if (!scan.ok) return null;
+    pieces[b] = piece;
+    if (!scan.int32) int32 = false;
+    if (scan.min < min) min = scan.min;
+    if (scan.max > max) max = scan.max;
+  }
+  const single = fns.length === 1;
+  if (min <= max && max - min < DIRECT_DENSITY * n + DIRECT_SLACK) return directTable(rows, pieces, starts, min, max - min, single);
+  return hashedTable(rows, pieces, starts, int32, single);
 }
 
 /** heads[k − min] = the first row with key k, plus one (0: none); keys in [min, min + span] */
-function directTable(rows: Batch, keys: Float64Array, min: number, span: number): JoinHashTable {
+function directTable(rows: BuiltRows, pieces: readonly Float64Array[], starts: Int32Array, min: number, span: number, single: boolean): JoinHashTable {
   const n = rows.length;
   const heads = new Int32Array(span + 1);
   const next = new Int32Array(n).fill(-1);
   let size = 0;
-  for (let j = n - 1; j >= 0; j--) {
-    const k = keys[j]!;
-    if (k !== k) continue;
-    const d = k - min;
-    const h = heads[d]!;
-    if (h === 0) size++;
-    else next[j] = h - 1;
-    heads[d] = j + 1;
-  }
+  // backwards, so chains list rows in ascending order
+  for (let b = pieces.length - 1; b >= 0; b--) size += insertDirect(pieces[b]!, starts[b]!, min, heads, next);
   // probe keys are integers (or the table could not hold them): outside [min, min + span] nothing matches
   const find = (k: number): number => {
     const d = k - min;
     return d >= 0 && d <= span ? heads[d]! - 1 : -1;
   };
   const firstRows = function* (): Iterable<number> { for (let d = 0; d <= span; d++) if (heads[d] !== 0) yield heads[d]! - 1; };
-  return intTable(rows, next, size, heads.length * 4 + n * 4, firstRows, find);
+  const keyNumbers = (): Float64Array => {
+    const out = new Float64Array(size);
+    let m = 0;
+    for (let d = 0; d <= span; d++) if (heads[d] !== 0) out[m++] = min + d;
+    return out;
+  };
+  return intTable(rows, next, size, heads.length * 4 + n * 4, firstRows, find, single ? keyNumbers : null);
+}
+
+/** the keys of one piece (rows at + 0 …) into a direct table, last row first; returns how many keys were new */
+function insertDirect(keys: Float64Array, at: number, min: number, heads: Int32Array, next: Int32Array): number {
+  let added = 0;
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const k = keys[i]!;
+    if (k !== k) continue;
+    const d = k - min;
+    const h = heads[d]!;
+    if (h === 0) added++;
+    else next[at + i] = h - 1;
+    heads[d] = at + i + 1;
+  }
+  return added;
+}
+
+/** the keys of one piece into a hashed table's slots (hashedTable), last row first; returns how many were new */
+function insertHashed(keys: Float64Array, at: number, tab: Int32Array | Float64Array, mask: number, next: Int32Array): number {
+  const wrap = 2 * mask + 1;
+  let added = 0;
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const k = keys[i]!;
+    if (k !== k) continue;
+    const j = at + i;
+    for (let s = slotOf(k, mask) << 1; ; s = (s + 2) & wrap) {
+      const h = tab[s + 1]!;
+      if (h === 0) { tab[s] = k; tab[s + 1] = j + 1; added++; break; }
+      if (tab[s] === k) { next[j] = h - 1; tab[s + 1] = j + 1; break; }
+    }
+  }
+  return added;
 }
 
 /**
@@ -217,7 +302,7 @@ function directTable(rows: Batch, keys: Float64Array, min: number, span: number)
  * Int32Array when every key is a 32-bit integer (half the bytes of Float64 pairs: half the cache misses of a
  * table larger than the caches), else a Float64Array
  */
-function hashedTable(rows: Batch, keys: Float64Array, int32: boolean): JoinHashTable {
+function hashedTable(rows: BuiltRows, pieces: readonly Float64Array[], starts: Int32Array, int32: boolean, single: boolean): JoinHashTable {
   const n = rows.length;
   let cap = 16;
   while (cap < n * 2) cap *= 2;
@@ -226,15 +311,7 @@ function hashedTable(rows: Batch, keys: Float64Array, int32: boolean): JoinHashT
   const tab = int32 ? new Int32Array(2 * cap) : new Float64Array(2 * cap);
   const next = new Int32Array(n).fill(-1);
   let size = 0;
-  for (let j = n - 1; j >= 0; j--) {
-    const k = keys[j]!;
-    if (k !== k) continue;
-    for (let s = slotOf(k, mask) << 1; ; s = (s + 2) & wrap) {
-      const h = tab[s + 1]!;
-      if (h === 0) { tab[s] = k; tab[s + 1] = j + 1; size++; break; }
-      if (tab[s] === k) { next[j] = h - 1; tab[s + 1] = j + 1; break; }
-    }
-  }
+  for (let b = pieces.length - 1; b >= 0; b--) size += insertHashed(pieces[b]!, starts[b]!, tab, mask, next);
   // an Int32Array table holds only 32-bit keys: any other probe key has no match
   const find = (k: number): number => {
     if (int32 && (k | 0) !== k) return -1;
@@ -245,7 +322,13 @@ function hashedTable(rows: Batch, keys: Float64Array, int32: boolean): JoinHashT
     }
   };
   const firstRows = function* (): Iterable<number> { for (let s = 1; s < tab.length; s += 2) if (tab[s] !== 0) yield tab[s]! - 1; };
-  return intTable(rows, next, size, cap * (int32 ? 8 : 16) + n * 4, firstRows, find);
+  const keyNumbers = (): Float64Array => {
+    const out = new Float64Array(size);
+    let m = 0;
+    for (let s = 1; s < tab.length; s += 2) if (tab[s] !== 0) out[m++] = tab[s - 1]!;
+    return out;
+  };
+  return intTable(rows, next, size, cap * (int32 ? 8 : 16) + n * 4, firstRows, find, single ? keyNumbers : null);
 }
 
 /**
@@ -253,11 +336,15 @@ function hashedTable(rows: Batch, keys: Float64Array, int32: boolean): JoinHashT
  * keys numbered by a GroupTable (typed hashing of valueKey-normalized columns, group-table.ts), a chain head per
  * key id; rows with a NULL in the key are not entered (NULL never equals anything)
  */
-function buildKeyTable(rows: Batch, fns: readonly RowFn[], oids: readonly number[]): JoinHashTable {
+function buildKeyTable(rows: BuiltRows, fns: readonly RowFn[], oids: readonly number[]): JoinHashTable {
   const n = rows.length;
+  const { chunks, starts } = chunksOf(rows);
   const keyCols = fns.map((f) => {
     const a = new Array<unknown>(n);
-    for (let i = 0; i < n; i++) a[i] = f(rows.columns, i);
+    for (let b = 0; b < chunks.length; b++) {
+      const cols = chunks[b]!.columns, len = chunks[b]!.length, at = starts[b]!;
+      for (let i = 0; i < len; i++) a[at + i] = f(cols, i);
+    }
     return a;
   });
   // the rows whose key has no NULL (all of them, usually: then no copy)
@@ -301,6 +388,7 @@ function buildKeyTable(rows: Batch, fns: readonly RowFn[], oids: readonly number
     // the index, the chain array, and per distinct key its normalized and first values per column
     bytes: table.indexBytes + head.length * 4 + n * 4 + table.size * 16 * oids.length,
     heads: () => head,
+    keyNumbers: () => null,
     prober(pfns) {
       const batchOf = probeBatch(pfns);
       return (cols, i) => batchOf(cols.map((c) => [c[i]]), 1)[0]!;
@@ -314,7 +402,7 @@ function buildKeyTable(rows: Batch, fns: readonly RowFn[], oids: readonly number
  * integers, another integer type). `keyColumns[k]`: the column of `rows` key k reads as is, or -1 (computed),
  * as batchProber's — one int8 key column's attached exact doubles are then read instead of its bigints.
  */
-export function buildJoinHashTable(rows: Batch, fns: readonly RowFn[], oids: readonly number[], probeOids: readonly number[], keyColumns?: readonly number[]): JoinHashTable {
+export function buildJoinHashTable(rows: BuiltRows, fns: readonly RowFn[], oids: readonly number[], probeOids: readonly number[], keyColumns?: readonly number[]): JoinHashTable {
   const ints = (fns.length === 1 || fns.length === 2) && oids.every((o, k) => INT_KEYS.has(o) && INT_KEYS.has(probeOids[k]!) && (o === Oid.date) === (probeOids[k] === Oid.date));
   if (ints) {
     const t = buildIntTable(rows, fns, fns.length === 1 && keyColumns !== undefined ? keyColumns[0]! : -1);

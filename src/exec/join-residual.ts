@@ -13,7 +13,8 @@ import { someExpr, type Expr } from '../sql/index.ts';
 import type { Env } from './context.ts';
 import { compileExpr, type Compiled } from './expr/compile-expr.ts';
 import { compileVector, valuesOf, type VecFn } from './expr/vector-expr.ts';
-import { take, takeColumn } from './join-gather.ts';
+import { take, takeColumn, takeColumnOf } from './join-gather.ts';
+import type { BuiltRows } from './join-chunked-rows.ts';
 
 export class JoinResidual {
   readonly #cond: Compiled;
@@ -44,13 +45,13 @@ export class JoinResidual {
    * the pairs k < n (left row `lv[k]`, right row `rv[k]`) whose combined row satisfies the condition: their
    * positions, ascending, in `keep`; returns how many
    */
-  async select(left: Batch, right: Batch, leftWidth: number, rightWidth: number, lv: Int32Array, rv: Int32Array, n: number, keep: Int32Array): Promise<number> {
+  async select(left: Batch, right: BuiltRows, leftWidth: number, rightWidth: number, lv: Int32Array, rv: Int32Array, n: number, keep: Int32Array): Promise<number> {
     let cols: (readonly unknown[])[];
     if (this.#reads === null) cols = [...take(left, lv, n, leftWidth, false), ...take(right, rv, n, rightWidth, false)];
     else {
       cols = new Array<readonly unknown[]>(leftWidth + rightWidth).fill(nullColumn(n));
       for (const c of this.#reads) {
-        cols[c] = c < leftWidth ? takeColumn(left.columns[c], lv, n, false) : takeColumn(right.columns[c - leftWidth], rv, n, false);
+        cols[c] = c < leftWidth ? takeColumn(left.columns[c], lv, n, false) : takeColumnOf(right, c - leftWidth, rv, n, false);
       }
     }
     const fn = this.#cond.fn;

@@ -24,6 +24,8 @@ import { estimateBatchBytes } from '../memory/size-estimate.ts';
 import { MAX_KEY_FILTER_KEYS, keyFilterFits, probeSideFilterable, runKeyFiltered, withKeyFilter } from '../runtime-key-filter.ts';
 import { deadJoinColumns } from '../optimizer/prune-join-columns.ts';
 import { KeyOnlyBuild, keyOnlyBuildColumn, keyOnlyValue } from '../join-key-only.ts';
+import { chunkAt, chunkedRows, chunksOf, isChunked, mapChunks, type BuiltRows } from '../join-chunked-rows.ts';
+import { builtKeyList } from '../join-key-list.ts';
 
 export interface EquiKeys {
   /** over the left row */
@@ -90,9 +92,12 @@ export class HashJoinExec implements ExecOperator {
     }
     if (keyOnly !== null) rbs = keyOnly.finish(rbs);
     this.#keyOnly = keyOnly?.keyOnly === true ? keyOnlyColumn : -1;
-    const rows = concatBatches(rbs, width);
+    // several batches are hashed where they arrived, not glued first (join-chunked-rows.ts); keys reading a
+    // subquery prepare their runners over one batch
+    const chunked = rbs.length > 1 && !keys.some((e) => someExpr(e, (x) => x.kind === 'Subquery'));
+    const rows: BuiltRows = chunked ? chunkedRows(rbs) : concatBatches(rbs, width);
     const k = compileAll(keys, this.env);
-    await k.prepare(rows);
+    if (!isChunked(rows)) await k.prepare(rows);
     // the key types of the left side, as joinKeyReader always took them (int4 = int8 keys meet as numbers)
     const table = buildJoinHashTable(rows, k.fns, this.keys.left.map((e) => e.type.oid), probeKeys.map((e) => e.type.oid), plainColumns(keys));
     mem.grow(table.bytes);
@@ -110,7 +115,7 @@ export class HashJoinExec implements ExecOperator {
     const cond = JoinResidual.of(this.keys.residual, this.env);
     const probeInput = await this.#probeInput(table, 'left');
     // a key-only column is read by nothing past the hash table: its rows go out as NULLs
-    const rb = this.#keyOnly >= 0 ? withNullColumns(table.rows, [this.#keyOnly]) : table.rows;
+    const rb = this.#keyOnly >= 0 ? withNullRows(table.rows, [this.#keyOnly]) : table.rows;
     const matched = jt === 'right' || jt === 'full' ? new Uint8Array(rb.length) : null;
     for await (const raw of probeInput) {
       checkAbort(this.env);
@@ -140,7 +145,7 @@ export class HashJoinExec implements ExecOperator {
     const probe = table.batchProber(rk.fns, plainColumns(this.keys.right));
     const probeInput = await this.#probeInput(table, 'right');
     // a key-only column is read by nothing past the hash table: its rows go out as NULLs
-    const lb = this.#keyOnly >= 0 ? withNullColumns(table.rows, [this.#keyOnly]) : table.rows;
+    const lb = this.#keyOnly >= 0 ? withNullRows(table.rows, [this.#keyOnly]) : table.rows;
     for await (const raw of probeInput) {
       checkAbort(this.env);
       const rb = withNullColumns(raw, this.#deadRight);
@@ -177,18 +182,31 @@ export class HashJoinExec implements ExecOperator {
     const key = probeKeys[k] as { index: number; name: string };
     // one key column: exactly table.size distinct keys — a filter refused for their number costs no pass over the table
     if (buildKeys.length === 1 && !keyFilterFits(target, key.index, this.keys.ops[k]!, table.size)) return input.execute();
-    // the distinct values of key k among the built rows (distinct per whole key is enough: duplicates only repeat)
-    const lk = compileAll([buildKeys[k]!], this.env);
-    await lk.prepare(table.rows);
+    // one integer key column: the table's distinct keys as one marked key list, no row read (join-key-list.ts)
+    const values = (buildKeys.length === 1 ? builtKeyList(table, buildKeys[0]!.type.oid) : null) ?? await this.#builtValues(table, buildKeys[k]!, buildKeys.length === 1);
+    const filtered = withKeyFilter(target, key.index, this.keys.ops[k]!, values);
+    if (filtered === null) return input.execute();
+    this.#runtimeFilter = `  Runtime Filter: ${key.name} (${values.length} value${values.length === 1 ? '' : 's'})`;
+    return runKeyFiltered(filtered, this.env);
+  }
+
+  /** the distinct values of `buildKey` among the built rows (distinct per whole key is enough: duplicates only repeat) */
+  async #builtValues(table: JoinHashTable, buildKey: Expr, onlyKey: boolean): Promise<unknown[]> {
+    const lk = compileAll([buildKey], this.env);
+    const rows = table.rows;
+    if (!isChunked(rows)) await lk.prepare(rows);
     // one key column: the heads are one row per distinct key already, no set needed
-    const seen = buildKeys.length === 1 ? null : new Set<unknown>();
+    const seen = onlyKey ? null : new Set<unknown>();
     const values: unknown[] = [];
-    const fn = lk.fns[0]!, cols = table.rows.columns;
+    const fn = lk.fns[0]!;
     // a key-only build column (join-key-only.ts) holds placeholders: its values are made from the doubles
-    const keyOnly = this.#keyOnly >= 0 && buildKeys.length === 1 ? cols[this.#keyOnly]! : null;
-    const n = table.rows.length;
-    for (const j of table.heads()) {
-      const v = keyOnly !== null ? keyOnlyValue(keyOnly, n, j) : fn(cols, j);
+    const keyOnly = this.#keyOnly >= 0 && onlyKey ? this.#keyOnly : -1;
+    const { chunks, starts } = chunksOf(rows);
+    for (const r of table.heads()) {
+      // row r of the build side is row j of chunk c (join-chunked-rows.ts)
+      const c = chunks.length === 1 ? 0 : chunkAt(starts, r);
+      const chunk = chunks[c]!, j = r - starts[c]!;
+      const v = keyOnly >= 0 ? keyOnlyValue(chunk.columns[keyOnly]!, chunk.length, j) : fn(chunk.columns, j);
       if (v === null || v === undefined) continue;
       if (seen !== null) {
         const key = typeof v === 'object' ? String(v) : v;
@@ -197,10 +215,7 @@ export class HashJoinExec implements ExecOperator {
       }
       values.push(v);
     }
-    const filtered = withKeyFilter(target, key.index, this.keys.ops[k]!, values);
-    if (filtered === null) return input.execute();
-    this.#runtimeFilter = `  Runtime Filter: ${key.name} (${values.length} value${values.length === 1 ? '' : 's'})`;
-    return runKeyFiltered(filtered, this.env);
+    return values;
   }
 }
 
@@ -211,6 +226,11 @@ function withNullColumns(b: Batch, dead: readonly number[]): Batch {
   const nulls = nullColumn(b.length);
   for (const c of dead) if (c < columns.length) columns[c] = nulls;
   return { columns, length: b.length };
+}
+
+/** withNullColumns for every batch of a build side */
+function withNullRows(rows: BuiltRows, dead: readonly number[]): BuiltRows {
+  return isChunked(rows) ? mapChunks(rows, (b) => withNullColumns(b, dead)) : withNullColumns(rows, dead);
 }
 
 /** per key: the input column it reads as is, or -1 (computed) */

@@ -1,0 +1,165 @@
+/**
+ * A hash join's built rows kept as the batches they arrived in (issue #4, TPC-H Q9: 300,000 orders rows built to
+ * be probed by 65,000): row r of the whole is row r − starts[b] of chunk b. Gluing the batches first
+ * (common/batch-concat.ts) copied every built row of every live column into new arrays of the build's size — a
+ * third of Q9's main-thread join work, most of it the garbage collector moving those arrays — while a join reads
+ * only the rows it emits: the hash table numbers the rows across the chunks (join-hash-table.ts) and
+ * `takeChunkedColumn` gathers the emitted ones straight from the chunks, with their exact doubles
+ * (pgtypes/numeric-column.ts, pgtypes/exact-int64-column.ts) as join-gather.ts' takeColumn keeps them.
+ */
+import { isNullColumn, nullColumn, type Batch } from '../common/batch.ts';
+import { attachScaledLike, materializeNumerics, scaledColumnOf, type ScaledColumn } from '../common/pgtypes/numeric-column.ts';
+import { attachExactInt64, exactInt64Of } from '../common/pgtypes/exact-int64-column.ts';
+
+export interface ChunkedRows {
+  /** the batches, none empty */
+  readonly chunks: readonly Batch[];
+  /** starts[b]: the first row of chunk b; starts[chunks.length] = length */
+  readonly starts: Int32Array;
+  readonly length: number;
+}
+
+/** a join's built rows: one batch, or several read as one (chunked) */
+export type BuiltRows = Batch | ChunkedRows;
+
+export function isChunked(rows: BuiltRows): rows is ChunkedRows {
+  return 'chunks' in rows;
+}
+
+/** the non-empty batches as one run of rows */
+export function chunkedRows(batches: readonly Batch[]): ChunkedRows {
+  const chunks = batches.filter((b) => b.length > 0);
+  const starts = new Int32Array(chunks.length + 1);
+  for (let b = 0; b < chunks.length; b++) starts[b + 1] = starts[b]! + chunks[b]!.length;
+  return { chunks, starts, length: starts[chunks.length]! };
+}
+
+/** the same rows with every chunk mapped by `f` (same length: columns made NULL, say) */
+export function mapChunks(rows: ChunkedRows, f: (b: Batch) => Batch): ChunkedRows {
+  return { chunks: rows.chunks.map(f), starts: rows.starts, length: rows.length };
+}
+
+/** the rows as chunks: a plain batch is one chunk (empty: none) */
+export function chunksOf(rows: BuiltRows): ChunkedRows {
+  return isChunked(rows) ? rows : chunkedRows([rows]);
+}
+
+/** the chunk holding row r (0 ≤ r < length) */
+export function chunkAt(starts: Int32Array, r: number): number {
+  let lo = 0, hi = starts.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= r) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * the chunk and the row within it of each of the first `n` indexes (-1 stays -1 in both); consecutive indexes
+ * in one chunk — a key's chain, a sorted build side's neighbours — skip the search
+ */
+export function locateRows(rows: ChunkedRows, idx: ArrayLike<number>, n: number, chunk: Int32Array, local: Int32Array): void {
+  const { starts } = rows;
+  let c = 0, lo = starts[0]!, hi = starts[1] ?? 0;
+  for (let k = 0; k < n; k++) {
+    const r = idx[k]!;
+    if (r < 0) { chunk[k] = -1; local[k] = -1; continue; }
+    if (r < lo || r >= hi) { c = chunkAt(starts, r); lo = starts[c]!; hi = starts[c + 1]!; }
+    chunk[k] = c;
+    local[k] = r - lo;
+  }
+}
+
+/** what takeChunkedColumn needs of one column across the chunks, found once per column (not per gather) */
+interface ChunkColumn {
+  readonly srcs: readonly (readonly unknown[] | undefined)[];
+  /** every chunk's column is a shared NULL column (or missing) */
+  readonly allNull: boolean;
+  /** the numeric doubles of every chunk at one scale, or null */
+  readonly scaled: { readonly fs: readonly Float64Array[]; readonly scale: number; readonly lazy: boolean } | null;
+  /** whether the column may carry int8 exact doubles (no numeric attachment, nothing lazy) */
+  readonly int64: boolean;
+  /** the chunks' int8 exact doubles and NULL masks (undefined: not looked up yet; null: some chunk has none) */
+  exact?: { readonly fs: readonly Float64Array[]; readonly nulls: readonly (Uint8Array | null)[] } | null;
+}
+
+const columnsOf = new WeakMap<ChunkedRows, (ChunkColumn | undefined)[]>();
+
+function chunkColumn(rows: ChunkedRows, c: number): ChunkColumn {
+  let memo = columnsOf.get(rows);
+  if (memo === undefined) columnsOf.set(rows, (memo = []));
+  let info = memo[c];
+  if (info !== undefined) return info;
+  const { chunks } = rows;
+  const srcs = chunks.map((b) => b.columns[c]);
+  const allNull = srcs.every((src) => src === undefined || isNullColumn(src));
+  let scale = -2, lazy = false;
+  const atts = srcs.map((src): ScaledColumn | undefined => (src === undefined ? undefined : scaledColumnOf(src)));
+  for (const att of atts) {
+    if (att?.lazy === true) lazy = true;
+    if (att === undefined) scale = -1;
+    else if (scale === -2) scale = att.scale;
+    else if (scale !== att.scale) scale = -1;
+  }
+  // lazy numerics beside other scales or plain values: their Numerics first (as batch-concat.ts glues them)
+  if (!allNull && lazy && scale < 0) for (const src of srcs) if (src !== undefined) materializeNumerics(src);
+  const scaled = !allNull && scale >= 0 ? { fs: atts.map((a) => a!.f), scale, lazy } : null;
+  info = { srcs, allNull, scaled, int64: !allNull && scale < 0 && !lazy };
+  memo[c] = info;
+  return info;
+}
+
+/**
+ * column `c` at the located rows (chunk[k], local[k]; -1: NULL), with the chunks' exact doubles when every chunk
+ * has them (numeric: one scale; lazy numerics beside other scales are materialized first, as batch-concat.ts does)
+ */
+export function takeChunkedColumn(rows: ChunkedRows, c: number, chunk: Int32Array, local: Int32Array, n: number): readonly unknown[] {
+  const info = chunkColumn(rows, c);
+  if (info.allNull) return nullColumn(n);
+  const { srcs, scaled } = info;
+  const col = new Array<unknown>(n);
+  for (let k = 0; k < n; k++) {
+    const b = chunk[k]!;
+    col[k] = b < 0 ? null : srcs[b]?.[local[k]!] ?? null;
+  }
+  if (scaled !== null) {
+    const f = new Float64Array(n);
+    const fs = scaled.fs;
+    for (let k = 0; k < n; k++) { const b = chunk[k]!; f[k] = b < 0 ? 0 : fs[b]![local[k]!]!; }
+    const { scale, lazy } = scaled;
+    attachScaledLike(col, f, lazy ? { f, scale, lazy } : { f, scale });
+  } else if (info.int64) {
+    attachChunkedInt64(col, rows, info, chunk, local, n);
+  }
+  return col;
+}
+
+/** an int8 column's exact doubles at the located rows, when every chunk's column has them */
+function attachChunkedInt64(col: readonly unknown[], rows: ChunkedRows, info: ChunkColumn, chunk: Int32Array, local: Int32Array, n: number): void {
+  if (info.exact === undefined) {
+    const fs: Float64Array[] = [], ns: (Uint8Array | null)[] = [];
+    info.exact = { fs, nulls: ns };
+    for (let b = 0; b < info.srcs.length; b++) {
+      const src = info.srcs[b];
+      const x = src === undefined ? undefined : exactInt64Of(src, rows.chunks[b]!.length);
+      if (x === undefined) { info.exact = null; break; }
+      fs.push(x.f);
+      ns.push(x.nulls);
+    }
+  }
+  const exact = info.exact;
+  if (exact === null) return;
+  const xs = exact.fs, ns = exact.nulls;
+  const f = new Float64Array(n);
+  let nulls: Uint8Array | null = null;
+  for (let k = 0; k < n; k++) {
+    const b = chunk[k]!;
+    if (b < 0) { (nulls ??= new Uint8Array(n))[k] = 1; continue; }
+    const r = local[k]!;
+    const bn = ns[b]!;
+    if (bn !== null && bn[r] === 1) { (nulls ??= new Uint8Array(n))[k] = 1; continue; }
+    f[k] = xs[b]![r]!;
+  }
+  attachExactInt64(col, f, nulls);
+}
