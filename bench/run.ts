@@ -178,7 +178,10 @@ try {
         progress(`${name} ${q.id}: ${outcome.status}${t}${outcome.detail ? ` (${outcome.detail})` : ''}`);
         save(false);
       }
-      if (engine instanceof LakegateEngine) info.restarts = engine.restarts;
+      if (engine instanceof LakegateEngine) {
+        info.restarts = engine.restarts;
+        info.keySeconds = engine.keySeconds;
+      }
       if (engine instanceof DuckDbEngine) info.parquetFiles = Object.fromEntries(engine.files);
     } catch (e) {
       info.error = message(e);
@@ -197,8 +200,10 @@ try {
   console.log(table);
   console.log(`\nlakegate peak RSS over the run (load and queries): ${lgPeak > 0 ? `${lgPeak.toFixed(0)} MB` : '-'}`);
   for (const [name, info] of Object.entries(engineInfo)) {
-    const i = info as { loadSeconds?: number; error?: string; restarts?: string[] };
-    console.log(`${name}: load ${i.loadSeconds?.toFixed(1) ?? '–'} s${i.error ? `, failed: ${i.error}` : ''}${i.restarts?.length ? `, ${i.restarts.length} restart(s)` : ''}`);
+    const i = info as { loadSeconds?: number; keySeconds?: number; loadPeakRssMb?: number; error?: string; restarts?: string[] };
+    // PostgreSQL's load includes its keys, foreign-key indexes, VACUUM ANALYZE and prewarm; lakegate's its primary keys
+    const keys = i.keySeconds === undefined ? '' : ` (primary keys ${i.keySeconds.toFixed(1)} s, load peak RSS ${i.loadPeakRssMb?.toFixed(0) ?? '–'} MB)`;
+    console.log(`${name}: load ${i.loadSeconds?.toFixed(1) ?? '–'} s${keys}${i.error ? `, failed: ${i.error}` : ''}${i.restarts?.length ? `, ${i.restarts.length} restart(s)` : ''}`);
   }
   for (const r of reports) {
     for (const [name, o] of Object.entries(r.outcomes)) {

@@ -1,7 +1,9 @@
 /**
  * TPC-H DDL (spec 1.4) in PostgreSQL's dialect. For PostgreSQL, `keys` adds what its users would: primary
- * keys and an index on every foreign-key column (created after the load, then ANALYZE). For lakegate,
- * `partitioned` partitions lineitem and orders by month of their date (Trino's `partitioning` spelling).
+ * keys and an index on every foreign-key column (created after the load, then ANALYZE). For lakegate, `keys`
+ * adds the same primary keys (Iceberg identifier fields, checked over the loaded rows: rules such as
+ * correlated_aggregate_from_join need a unique outer key), and `partitioned` partitions lineitem and orders by
+ * month of their date (Trino's `partitioning` spelling).
  */
 import type { TpchTable } from './generator.ts';
 
@@ -9,7 +11,7 @@ export interface TpchDdlOptions {
   readonly target: 'postgres' | 'lakegate';
   /** schema to create the tables in (created if given); default: unqualified names */
   readonly schema?: string;
-  /** PostgreSQL: primary keys + foreign-key indexes in tpchPostLoadDdl (default false) */
+  /** tpchPostLoadDdl: primary keys (+ foreign-key indexes for PostgreSQL) (default false) */
   readonly keys?: boolean;
   /** lakegate: lineitem by month(l_shipdate), orders by month(o_orderdate) (default true) */
   readonly partitioned?: boolean;
@@ -66,14 +68,16 @@ export function tpchCreateDdl(options: TpchDdlOptions): string[] {
   return out;
 }
 
-/** statements to run after the load: PostgreSQL keys, foreign-key indexes and ANALYZE; nothing for lakegate */
+/** statements to run after the load: primary keys (PostgreSQL: also foreign-key indexes and ANALYZE) */
 export function tpchPostLoadDdl(options: TpchDdlOptions): string[] {
-  if (options.target !== 'postgres') return [];
   const out: string[] = [];
   if (options.keys) {
     for (const [table, pk] of Object.entries(PRIMARY_KEYS) as [TpchTable, string][]) {
       out.push(`ALTER TABLE ${qualify(options, table)} ADD PRIMARY KEY (${pk})`);
     }
+  }
+  if (options.target !== 'postgres') return out;
+  if (options.keys) {
     for (const [table, cols] of FK_INDEXES) {
       out.push(`CREATE INDEX ${table}_${cols.replace(/, /g, '_')}_idx ON ${qualify(options, table)} (${cols})`);
     }

@@ -15,6 +15,8 @@ import { MemoryCatalog, MemoryTable, testSession } from '../../sql/testing/memor
 import { bindPredicates, type BoundPredicate } from '../../iceberg/scan/bound-predicate.ts';
 import { parseSchema } from '../../iceberg/spec/schema.ts';
 import { markExact } from '../../iceberg/parallel/exact-rows.ts';
+import { markIntKeyList } from '../../iceberg/scan/int-key-list.ts';
+import { pgArray } from '../../common/pgtypes/values.ts';
 import type { Env, ExecContext } from '../context.ts';
 import { compileExpr } from '../expr/compile-expr.ts';
 import { bindSql } from '../testing/run-sql.ts';
@@ -157,5 +159,51 @@ describe('Filter conjuncts skipped for exact batches', () => {
     // two columns, or an expression of the column
     expect(await covered('i < l', [])).toEqual([false]);
     expect(await covered('i + 1 < 50', [lt(0, 49)])).toEqual([false]);
+  });
+
+  it('answers remembered by content do not carry over to a scan that differs in params, judged filter or fields', async () => {
+    // the same conjunct text, asked again of new judged-filter objects: each answer is its own scan's
+    for (let round = 0; round < 2; round++) {
+      expect(await covered('i < $1', [lt(0, 50)], [50], [Oid.int4])).toEqual([true]);
+      expect(await covered('i < $1', [lt(0, 50)], [49], [Oid.int4])).toEqual([false]);
+      expect(await covered('i < $1', [lt(0, 49)], [50], [Oid.int4])).toEqual([false]);
+      expect(await covered("s = 'ab1c'", [{ kind: 'compare', op: '=', column: 2, value: 'ab1c' }])).toEqual([true]);
+    }
+    // the fields read: the same judged keys over a row-lineage field (never exact) must not reuse the answer
+    await initParser();
+    const plan = bindSql(catalog(), 'SELECT count(*) FROM t WHERE i < 50', []).plan;
+    const conjunct = conjunctsOf(filterOf(plan))[0]!;
+    const judge = (f: typeof fields): boolean => new PushedConjuncts({ filter: judgedOf([lt(0, 50)]), fields: f, projection: f.map((_x, k) => k), width: columns.length, params: [] }).covers(conjunct);
+    expect(judge(fields)).toBe(true);
+    const lineage = [{ ...fields[0]!, id: 2147483540, name: '_row_id' }, ...fields.slice(1)];
+    expect(judge(lineage)).toBe(false);
+    expect(judge(fields)).toBe(true);
+  });
+
+  it('a runtime key filter\'s marked key list is the judged filter when its keys are (the scan\'s digest form)', async () => {
+    await initParser();
+    const plan = bindSql(catalog(), 'SELECT count(*) FROM t WHERE l = ANY($1)', [sqlType(Oid._int8)]).plan;
+    const any = conjunctsOf(filterOf(plan))[0]!;
+    if (any.kind !== 'ScalarArrayOp') throw new Error(`not a ScalarArrayOp: ${any.kind}`);
+    /** the conjunct with its key list as runtime-key-filter.ts makes it: one array literal, marked */
+    const keyed = (keys: bigint[]): Expr => {
+      expect(markIntKeyList(keys)).toBe(true);
+      return { ...any, op: { ...any.op, right: { kind: 'Literal', value: pgArray(Oid.int8, keys), type: any.op.right.type } } };
+    };
+    const keys = Array.from({ length: 500 }, (_v, k) => BigInt(k) * 3n);
+    // the scan's pushed filter: the same marked array, resolved and bound whole (resolve-pushed.ts, bound-predicate.ts)
+    const judge = (conjunct: Expr, scanKeys: bigint[]): boolean => new PushedConjuncts({
+      filter: judgedOf([{ kind: 'in', column: 6, values: scanKeys }]), fields, projection: fields.map((_f, k) => k), width: columns.length, params: [],
+    }).covers(conjunct);
+    expect(judge(keyed(keys), keys)).toBe(true);
+    // another list of the same keys, marked too: the digest is of the keys
+    expect(judge(keyed([...keys]), keys)).toBe(true);
+    // one key differs: not the judged predicate
+    const other = [...keys];
+    other[250] = 1n;
+    expect(judge(keyed(other), keys)).toBe(false);
+    // a marked list over a column of another type (the int4 i): not this form
+    const onI = { ...any, op: { ...any.op, left: { kind: 'ColumnRef', index: 0, levelsUp: 0, type: sqlType(Oid.int4), name: 'i' } } } as Expr;
+    expect(judge({ ...onI, op: { ...(onI as typeof any).op, right: (keyed(keys) as typeof any).op.right } } as Expr, keys)).toBe(false);
   });
 });

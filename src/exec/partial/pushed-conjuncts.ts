@@ -27,7 +27,8 @@ import { isRowLineageField } from '../../iceberg/lineage/row-lineage-columns.ts'
 import { likePrefix, pushedPredicateOf } from '../optimizer/pushed-predicate-of.ts';
 import { resolvePredicate } from '../optimizer/resolve-pushed.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
-import { intKeyListDigest } from '../../iceberg/scan/int-key-list.ts';
+import { intKeyListDigest, intKeyListRepr } from '../../iceberg/scan/int-key-list.ts';
+import { isPgArray } from '../../common/pgtypes/values.ts';
 import { defKey } from './expr-wire.ts';
 
 /** column types whose pushed conjuncts the Arrow pass judges as PostgreSQL does */
@@ -60,9 +61,27 @@ function flatAnd(b: BoundPredicate, out: BoundPredicate[] = []): BoundPredicate[
   return out;
 }
 
+const INT_KEY_OIDS: ReadonlySet<number> = new Set([Oid.int2, Oid.int4, Oid.int8]);
+
+/**
+ * a runtime key filter's `col = ANY(keys)` pushed as the scan got it (exec/runtime-key-filter.ts scanKeyPredicate):
+ * keys of the column's own integer type in one array literal marked as a key list (no NULLs: iceberg/scan/
+ * int-key-list.ts), which resolving and binding pass on whole — so its bound form's predicateKey is the judged
+ * filter's digest. pushedPredicateOf would make a literal per key and binding a new, unmarked array that never
+ * matches it: TPC-H q21's 15,000-key conjunct was never proved, and its IN set probed on every row in the workers.
+ */
+function keyListPredicate(e: Expr, width: number): PushedPredicate | null {
+  if (e.kind !== 'ScalarArrayOp' || !e.useOr || e.op.name !== '=' || e.op.left === null) return null;
+  const col = e.op.left, arr = e.op.right;
+  if (col.kind !== 'ColumnRef' || col.levelsUp !== 0 || col.index >= width || !INT_KEY_OIDS.has(col.type.oid)) return null;
+  if (arr.kind !== 'Literal' || !isPgArray(arr.value) || arr.value.dims.length > 1 || arr.value.elementOid !== col.type.oid) return null;
+  return intKeyListRepr(arr.value.values) === undefined ? null : { kind: 'in', column: col.index, values: arr };
+}
+
 /** every node of `e` is one pushed-predicate-of.ts carries over without weakening, on a column of EXACT_TYPES */
 function wholly(e: Expr, width: number): boolean {
   if (e.kind === 'BoolOp') return e.op !== 'not' && e.args.every((a) => wholly(a, width));
+  if (keyListPredicate(e, width) !== null) return true;
   let columns = 0;
   const foreign = someExpr(e, (x) => {
     if (x.kind !== 'ColumnRef') return false;
@@ -88,8 +107,13 @@ function leavesOf<P extends PushedPredicate | ScanPredicate>(p: P, out: P[] = []
   return out;
 }
 
-/** covers() answers per judged filter (a scan worker's filter lives as long as its scan is recent) */
-const proved = new WeakMap<BoundPredicate, Map<string, boolean>>();
+/**
+ * covers() answers by content — the judged filter's conjunct keys, the fields read, the params and the conjunct
+ * after foldCasts — so that the next scan with the same filter (every run of a query: its judged filter is a new
+ * object per scan) asks nothing again. Bounded: cleared when full.
+ */
+const proved = new Map<string, boolean>();
+const MAX_PROVED = 1_024;
 
 /**
  * an expression (or params) as text for that memo: bigints and Numerics by value, an integer key list by its digest
@@ -117,6 +141,8 @@ function conjunctText(v: unknown): string | null {
 export class PushedConjuncts {
   private readonly judged: ReadonlySet<string>;
   private readonly columns: (BindColumn | undefined)[];
+  /** the scan's part of the memo key (null: not text), made on the first covers() */
+  private scanText: string | null | undefined;
 
   constructor(private readonly scan: JudgedScan) {
     this.judged = new Set(flatAnd(scan.filter).map(predicateKey));
@@ -135,27 +161,41 @@ export class PushedConjuncts {
   }
 
   /**
-   * whether `conjunct` is TRUE for every row the judged filter is TRUE for — proved once per judged filter and
-   * conjunct: a scan worker's filter is one object per scan (iceberg/parallel/filter-wire.ts), with that scan's
-   * params and settings, and every task of the scan brings the same fragment. Re-proving a runtime key filter's
-   * 15,000-key conjunct per task was ~650 ms per TPC-H q21 run across two workers.
+   * whether `conjunct` is TRUE for every row the judged filter is TRUE for — proved once per content (see
+   * `proved`): every task of a scan brings the same fragment, and every run of a query the same filter and
+   * conjunct. Re-proving a runtime key filter's 15,000-key conjunct per task was ~650 ms per TPC-H q21 run across
+   * two workers; once per scan, ~1.1 s over 6 runs with q21's aggregate in the workers (session 21).
    */
   covers(conjunct: Expr): boolean {
     if (this.judged.size === 0) return false;
-    const params = conjunctText(this.scan.params), text = conjunctText(conjunct);
-    if (params === null || text === null) return this.prove(conjunct);
-    let known = proved.get(this.scan.filter);
-    if (known === undefined) proved.set(this.scan.filter, (known = new Map()));
-    const key = `${this.scan.width}|${this.scan.projection.join(',')}|${params}|${text}`;
-    let answer = known.get(key);
-    if (answer === undefined) known.set(key, (answer = this.prove(conjunct)));
+    // folded first: a cast's value may depend on the session's settings (TimeZone), the text of the cast does not
+    const folded = this.foldCasts(conjunct);
+    if (folded === null) return false;
+    const scanText = this.scanText === undefined ? (this.scanText = this.scanKey()) : this.scanText;
+    const text = conjunctText(folded);
+    if (scanText === null || text === null) return this.prove(folded);
+    const key = `${scanText}|${text}`;
+    let answer = proved.get(key);
+    if (answer === undefined) {
+      answer = this.prove(folded);
+      if (proved.size >= MAX_PROVED) proved.clear();
+      proved.set(key, answer);
+    }
     return answer;
   }
 
-  private prove(conjunct: Expr): boolean {
-    const folded = this.foldCasts(conjunct);
-    if (folded === null || !wholly(folded, this.scan.width)) return false;
-    const pushed = pushedPredicateOf(folded, this.scan.width);
+  /** what prove() reads of the scan besides the conjunct: judged conjuncts, fields read, width, params */
+  private scanKey(): string | null {
+    const params = conjunctText(this.scan.params);
+    if (params === null) return null;
+    const fields = this.scan.fields.map((f) => `${f.id}:${f.name}:${f.required ? 1 : 0}:${JSON.stringify(f.type)}`).join(',');
+    return `${this.scan.width}|${this.scan.projection.join(',')}|${fields}|${[...this.judged].sort().join('\u0001')}|${params}`;
+  }
+
+  /** covers() of a conjunct with its casts folded */
+  private prove(folded: Expr): boolean {
+    if (!wholly(folded, this.scan.width)) return false;
+    const pushed = keyListPredicate(folded, this.scan.width) ?? pushedPredicateOf(folded, this.scan.width);
     if (pushed === null) return false;
     const resolved = resolvePredicate(pushed, this.scan.params);
     // a NULL parameter dropped from an AND would leave a weaker predicate
