@@ -9,6 +9,7 @@
  * Exactness: a group's partial stays below 2^52 in magnitude (mergeTyped's operand bound); a row that would
  * pass it abandons the batch's partial for that vector and the caller steps the rows as before.
  */
+import { maxGroup } from './coded-product-sums.ts';
 import type { GroupStates, TypedPartialStates } from './group-states.ts';
 import { selCount, type Sel, type ScaledVec } from './vector-types.ts';
 
@@ -25,12 +26,12 @@ export class BatchGroupSums {
   /** this batch's partials by argument vector and selection (null: a row left the exact range) */
   readonly #parts = new Map<ScaledVec, Map<Sel, TypedPartialStates | null>>();
 
-  /** starts a batch: false when its rows spread over too many groups for a per-group partial to pay */
-  begin(gids: Int32Array, n: number): boolean {
+  /**
+   * starts a batch: false when its rows spread over too many groups for a per-group partial to pay; `groups`:
+   * the batch's largest group id + 1, when the caller knows it
+   */
+  begin(gids: Int32Array, n: number, groups = maxGroup(gids, n) + 1): boolean {
     this.#parts.clear();
-    let max = -1;
-    for (let i = 0; i < n; i++) { const g = gids[i]!; if (g > max) max = g; }
-    const groups = max + 1;
     if (groups > MAX_GROUPS || groups * ROWS_PER_GROUP > n) { this.#groups = 0; return false; }
     this.#groups = groups;
     if (this.#ids.length < groups) this.#ids = Int32Array.from({ length: Math.max(groups, 64) }, (_v, g) => g);

@@ -161,6 +161,33 @@ describe('CodedProductSums', () => {
     expect([...fast.counts[0]!.subarray(0, groups)].reduce((a, b) => a + b, 0)).toBe(4 * n);
   });
 
+  it('counts two one-code passes in one loop, and reuses its cell arrays across batches of fewer and more groups', () => {
+    // Q1's sum(l_quantity), avg(l_quantity), avg(l_discount): 4 groups × 50 × 11 cells pass the cap, so two
+    // count-only passes of one code column each (counted together, countCells1x2); the kept arrays must come
+    // back zeroed whatever the previous batch's group count or sums were
+    const n = 8192;
+    const countDef = testRegistry().routines('count').find((d) => d.kind === 'aggregate' && d.args.length === 0) as AggregateDef;
+    const QTY = Array.from({ length: 50 }, (_v, k) => (k + 1) * 100 - 2500); // negatives too
+    const exprs = [col(1), col(1), col(2), op('*', col(0), op('-', lit('1'), col(2)))];
+    const specs: GroupStateSpec[] = [{ def: countDef, argTypes: [], type: sqlType(Oid.int8) }, ...exprs.map((_e, k) => spec(k % 2 === 0 ? 'sum' : 'avg'))];
+    const maxGroups = 4;
+    const fast = new GroupStates(specs, ctx), slow = new GroupStates(specs, ctx);
+    fast.ensure(maxGroups);
+    slow.ensure(maxGroups);
+    const coded = CodedProductSums.tryCreate([{ args: [], filter: null }, ...exprs.map((e) => ({ args: [e], filter: null }))])!;
+    for (const groups of [4, 1, 3, 4, 2]) {
+      const cols = [column(n, 2, () => Math.floor(rand() * 1e7) - 2e6), column(n, 2, () => 0, QTY), column(n, 2, () => 0, DISC)];
+      const gids = Int32Array.from({ length: n }, () => Math.floor(rand() * groups));
+      expect(coded.run(cols.map((c) => c.values), n, gids, fast)).toEqual([true, true, true, true, true]);
+      for (let i = 0; i < n; i++) {
+        slow.counts[0]![gids[i]!]! += 1;
+        exprs.forEach((e, j) => slow.state(j + 1, gids[i]!).step([evaluate(e, cols, i)]));
+      }
+    }
+    const finals = (gs: GroupStates): string[] => specs.flatMap((_s, k) => Array.from({ length: maxGroups }, (_g, g) => String(gs.final(k, g))));
+    expect(finals(fast)).toEqual(finals(slow));
+  });
+
   it('finds the factors of products only', () => {
     expect(productFactors(op('*', col(0), op('-', lit('1'), col(1))))).toHaveLength(2);
     expect(productFactors(op('-', col(0), col(1)))).toBeNull();

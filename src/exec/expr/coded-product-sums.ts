@@ -100,6 +100,10 @@ export class CodedProductSums {
   readonly #counts: readonly number[];
   #cell = new Int32Array(0);
   #ids = new Int32Array(0);
+  /** per pass of a batch: its cell counts and sums, kept between batches (zeroed per use) */
+  readonly #scratch: { counts: Float64Array; sums: Float64Array }[] = [];
+  /** a group total's arrays, kept between batches: mergeTyped reads them at once and keeps nothing */
+  #totals = { counts: new Float64Array(0), sums: new Float64Array(0), scales: new Int32Array(0) };
   /** per aggregate: its last cell weights, the layout and factor values they were made for */
   readonly #weights = new Map<number, { readonly cols: readonly number[]; readonly radix: readonly number[]; readonly values: readonly Float64Array[]; readonly w: Float64Array | null }>();
 
@@ -127,11 +131,8 @@ export class CodedProductSums {
    * adds the batch's rows (group ids `gids`) into the typed sums of the aggregates it can take (kind 'sum' in
    * `gs`: sum / avg over numeric); returns per aggregate whether it did (null: none) — the caller steps the rest
    */
-  run(cols: Cols, n: number, gids: Int32Array, gs: GroupStates): boolean[] | null {
+  run(cols: Cols, n: number, gids: Int32Array, gs: GroupStates, groups = maxGroup(gids, n) + 1): boolean[] | null {
     if (n === 0) return null;
-    let max = -1;
-    for (let i = 0; i < n; i++) { const g = gids[i]!; if (g > max) max = g; }
-    const groups = max + 1;
     const cap = Math.min(MAX_CELLS, Math.floor(n / ROWS_PER_CELL));
     if (groups > cap) return null;
     const passes: Pass[] = [];
@@ -146,8 +147,9 @@ export class CodedProductSums {
     if (this.#cell.length < n) this.#cell = new Int32Array(Math.max(n, 1024));
     let done: boolean[] | null = null;
     let counted = false;
-    for (const pass of passes) {
-      const cells = cellSums(pass, cols, n, gids, groups, this.#cell);
+    const all = this.#cellsOf(passes, cols, n, gids, groups);
+    for (let p = 0; p < passes.length; p++) {
+      const pass = passes[p]!, cells = all[p]!;
       if (cells === null) continue;
       if (!counted) {
         counted = true;
@@ -158,13 +160,56 @@ export class CodedProductSums {
         }
       }
       for (const r of pass.members) {
-        const part = groupTotals(r, pass, cells.counts, cells.sums, groups, this.#cellWeights(r, pass));
+        const part = groupTotals(r, cells.counts, cells.sums, groups, this.#cellWeights(r, pass), this.#totalsFor(groups));
         if (part === null) continue;
         gs.mergeTyped(r.k, this.#ids, groups, part);
         (done ??= new Array<boolean>(gs.kinds.length).fill(false))[r.k] = true;
       }
     }
     return done;
+  }
+
+  /**
+   * every pass's cells (null: a sum would pass 2^52), into the kept scratch arrays; two count-only passes of one
+   * code column each (TPC-H Q1: l_quantity's and l_discount's) are counted in one loop over the rows
+   */
+  #cellsOf(passes: readonly Pass[], cols: Cols, n: number, gids: Int32Array, groups: number): (Cells | null)[] {
+    const out = new Array<Cells | null | undefined>(passes.length).fill(undefined);
+    for (let p = 0; p < passes.length; p++) {
+      if (out[p] !== undefined) continue;
+      const a = passes[p]!;
+      const mine = this.#scratchFor(p, groups * cellsPerGroup(a), a.wideF !== null);
+      const q = oneCodeCount(a) ? passes.findIndex((b, j) => j > p && out[j] === undefined && oneCodeCount(b)) : -1;
+      if (q === -1) { out[p] = cellSums(a, cols, n, gids, this.#cell, mine); continue; }
+      const b = passes[q]!;
+      const theirs = this.#scratchFor(q, groups * cellsPerGroup(b), false);
+      const ca = dictionaryScaledOf(cols[a.cols[0]!]!)!.codes, cb = dictionaryScaledOf(cols[b.cols[0]!]!)!.codes;
+      countCells1x2(mine.counts, gids, ca, a.radix[0]!, theirs.counts, cb, b.radix[0]!, n);
+      out[p] = mine;
+      out[q] = theirs;
+    }
+    return out as (Cells | null)[];
+  }
+
+  /** pass p's zeroed cell arrays of `size` cells (sums null for a count-only pass) */
+  #scratchFor(p: number, size: number, withSums: boolean): Cells {
+    let s = this.#scratch[p];
+    if (s === undefined || s.counts.length < size) {
+      s = { counts: new Float64Array(Math.max(size, 64)), sums: new Float64Array(Math.max(size, 64)) };
+      this.#scratch[p] = s;
+    }
+    s.counts.fill(0, 0, size);
+    if (withSums) s.sums.fill(0, 0, size);
+    return { counts: s.counts.subarray(0, size), sums: withSums ? s.sums.subarray(0, size) : null };
+  }
+
+  /** the kept group-total arrays, at least `groups` long */
+  #totalsFor(groups: number): { counts: Float64Array; sums: Float64Array; scales: Int32Array } {
+    if (this.#totals.counts.length < groups) {
+      const m = Math.max(groups, 64);
+      this.#totals = { counts: new Float64Array(m), sums: new Float64Array(m), scales: new Int32Array(m) };
+    }
+    return this.#totals;
   }
 
   /** r's cell weights in the pass's layout: the last ones while the layout and factor values are the same */
@@ -283,18 +328,35 @@ function joinPass(passes: Pass[], r: Resolved, cols: Cols, groups: number, cap: 
   passes.push({ wideF: r.wideF, cols: own, radix, members: [r] });
 }
 
-/**
- * per cell (group-major, then the pass's codes in order): rows and, with a wide column, their sum; null when a
- * sum would pass 2^52. One or two code columns are read in the loop that adds (one pass over the rows); more
- * are first folded into `cell`. Each row loop is a function of its own: a loop inside a longer function gets it
- * compiled on stack (OSR) with no type feedback for the code after it, which then deoptimizes call after call.
- */
-function cellSums(pass: Pass, cols: Cols, n: number, gids: Int32Array, groups: number, cell: Int32Array): { counts: Float64Array; sums: Float64Array | null } | null {
+/** a pass's cells: rows per cell and, with a wide column, their sums (group-major, then the pass's codes in order) */
+interface Cells { readonly counts: Float64Array; readonly sums: Float64Array | null }
+
+/** the cells of one group in the pass's layout */
+function cellsPerGroup(pass: Pass): number {
   let per = 1;
   for (const k of pass.radix) per *= k;
-  const size = groups * per;
-  const counts = new Float64Array(size);
-  const f = pass.wideF, sums = f === null ? null : new Float64Array(size);
+  return per;
+}
+
+/** a pass that only counts rows by one code column */
+const oneCodeCount = (p: Pass): boolean => p.wideF === null && p.cols.length === 1;
+
+/** the largest group id of rows 0..n-1 (-1: none) */
+export function maxGroup(gids: Int32Array, n: number): number {
+  let max = -1;
+  for (let i = 0; i < n; i++) { const g = gids[i]!; if (g > max) max = g; }
+  return max;
+}
+
+/**
+ * the pass's cells into `into` (zeroed, sized for the batch's groups); null when a sum would pass 2^52. One or
+ * two code columns are read in the loop that adds (one pass over the rows); more are first folded into `cell`.
+ * Each row loop is a function of its own: a loop inside a longer function gets it compiled on stack (OSR) with
+ * no type feedback for the code after it, which then deoptimizes call after call.
+ */
+function cellSums(pass: Pass, cols: Cols, n: number, gids: Int32Array, cell: Int32Array, into: Cells): Cells | null {
+  const { counts, sums } = into;
+  const f = pass.wideF;
   const codes = pass.cols.map((c) => dictionaryScaledOf(cols[c]!)!.codes), radix = pass.radix;
   let ok = true;
   if (codes.length === 0) {
@@ -308,7 +370,7 @@ function cellSums(pass: Pass, cols: Cols, n: number, gids: Int32Array, groups: n
     for (let j = 1; j < codes.length; j++) moreCodes(cell, codes[j]!, radix[j]!, n);
     ok = sums === null ? countCells(counts, cell, n) : sumCells(sums, counts, cell, f!, n);
   }
-  return ok ? { counts, sums } : null;
+  return ok ? into : null;
 }
 
 type Codes = Uint8Array | Uint16Array | Int32Array;
@@ -331,6 +393,15 @@ function countCells(counts: Float64Array, at: Int32Array, n: number): boolean {
 function countCells1(counts: Float64Array, gids: Int32Array, c0: Codes, k0: number, n: number): boolean {
   for (let i = 0; i < n; i++) { const c = gids[i]! * k0 + c0[i]!; counts[c] = counts[c]! + 1; }
   return true;
+}
+
+/** countCells1 of two code columns into two count tables, in one loop over the rows */
+function countCells1x2(ca: Float64Array, gids: Int32Array, c0: Codes, k0: number, cb: Float64Array, c1: Codes, k1: number, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const g = gids[i]!, a = g * k0 + c0[i]!, b = g * k1 + c1[i]!;
+    ca[a] = ca[a]! + 1;
+    cb[b] = cb[b]! + 1;
+  }
 }
 
 function countCells2(counts: Float64Array, gids: Int32Array, c0: Codes, k0: number, c1: Codes, k1: number, n: number): boolean {
@@ -370,11 +441,14 @@ function sumCells2(sums: Float64Array, counts: Float64Array, gids: Int32Array, c
   return true;
 }
 
-/** aggregate r's per-group partial (counts, unscaled sums at r.scale, bigint overflow) from its pass's cells; null when a factor product does not fit */
-function groupTotals(r: Resolved, pass: Pass, counts: Float64Array, sums: Float64Array | null, groups: number, w: Float64Array | null): { counts: Float64Array; sums: Float64Array; scales: Int32Array; bigs: (bigint | undefined)[] | null } | null {
+/**
+ * aggregate r's per-group partial (counts, unscaled sums at r.scale, bigint overflow) from its pass's cells, in
+ * `out`'s arrays (read at once by mergeTyped); null when a factor product does not fit
+ */
+function groupTotals(r: Resolved, counts: Float64Array, sums: Float64Array | null, groups: number, w: Float64Array | null, out: { counts: Float64Array; sums: Float64Array; scales: Int32Array }): { counts: Float64Array; sums: Float64Array; scales: Int32Array; bigs: (bigint | undefined)[] | null } | null {
   if (w === null) return null;
   const per = w.length;
-  const outCounts = new Float64Array(groups), outSums = new Float64Array(groups);
+  const outCounts = out.counts, outSums = out.sums;
   let bigs: (bigint | undefined)[] | null = null;
   for (let g = 0; g < groups; g++) {
     let cnt = 0, acc = 0, big = 0n, moved = false;
@@ -397,7 +471,7 @@ function groupTotals(r: Resolved, pass: Pass, counts: Float64Array, sums: Float6
     outSums[g] = acc;
     if (moved) (bigs ??= new Array<bigint | undefined>(groups))[g] = big;
   }
-  return { counts: outCounts, sums: outSums, scales: new Int32Array(groups).fill(r.scale), bigs };
+  return { counts: outCounts, sums: outSums, scales: out.scales.fill(r.scale, 0, groups), bigs };
 }
 
 /** per cell of a group (the pass's code layout): the product of r's factors there; null when one does not fit in 2^53 */

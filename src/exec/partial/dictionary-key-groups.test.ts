@@ -6,10 +6,11 @@
  * which the table takes. A memo that answered without the table where the keys differ would show here.
  */
 import { describe, expect, it } from 'vitest';
-import { Oid } from '../../common/pgtypes/oids.ts';
-import { attachDictionaryStrings } from '../../iceberg/read/dictionary-strings.ts';
+import { Oid, sqlType } from '../../common/pgtypes/oids.ts';
+import { attachDictionaryStrings, dictionaryStringsOf, isLazyStrings, lazyDictionaryStrings, materializedStrings } from '../../iceberg/read/dictionary-strings.ts';
+import type { Expr } from '../../sql/index.ts';
 import { GroupTable } from '../group-table.ts';
-import { DictionaryKeyGroups } from './dictionary-key-groups.ts';
+import { DictionaryKeyGroups, keyOnlyColumns } from './dictionary-key-groups.ts';
 
 /** a batch column: per row the entry of its code, with the codes attached when `coded` */
 function column(entries: readonly string[], codes: readonly number[], coded: boolean): string[] {
@@ -116,4 +117,41 @@ describe('DictionaryKeyGroups', () => {
     expect(DictionaryKeyGroups.tryCreate([Oid.text], [-1])).toBeNull();
     expect(DictionaryKeyGroups.tryCreate([Oid.int4], [0])).toBeNull();
   });
+
+  it('lazy key columns (codes only, no values): the same ids and groups as the table over the values, values never read', () => {
+    const oids = [Oid.bpchar, Oid.text];
+    const dicts = [['A', 'A  ', 'N', 'R'], ['F', 'O', 'é€', '']];
+    const input = makeBatches([
+      { dicts, coded: true, size: 900 },
+      { dicts, coded: true, size: 40, use: 2 },
+      { dicts: dicts.map((d) => [...d].reverse()), coded: true, size: 900 },
+    ], 3);
+    const want = run(oids, input, false);
+    // the same codes and entries as lazy columns: the memo must take its values from the dictionaries
+    const lazyInput = input.map((cols) => cols.map(lazyOf));
+    expect(lazyInput.every((cols) => cols.every(isLazyStrings))).toBe(true);
+    const got = run(oids, lazyInput, true);
+    expect(got.used).toEqual([true, true, true]);
+    expect(got.ids).toEqual(want.ids);
+    expect(got.groups).toEqual(want.groups);
+    // the values, when someone wants them, are the coded column's; reading a lazy column's last row fails loudly
+    expect([...materializedStrings(lazyInput[0]![1]!)]).toEqual([...input[0]![1]!]);
+    expect(() => (lazyInput[0]![0]![899] as { length: number }).length).toThrow(/lazy string column/);
+  });
+
+  it('keyOnlyColumns: plain string keys nothing else reads', () => {
+    const TEXT = sqlType(Oid.text), INT = sqlType(Oid.int4);
+    const ref = (index: number, type = TEXT): Expr => ({ kind: 'ColumnRef', index, levelsUp: 0, type, name: `c${index}` });
+    const fn = (arg: Expr): Expr => ({ kind: 'Call', name: 'lower', def: {}, args: [arg], argTypes: [TEXT], type: TEXT }) as unknown as Expr;
+    // 0, 1: plain keys; 2: a key also read by an aggregate; 3: a key also pushed; 4: an int key; 5: only inside a computed key
+    expect([...keyOnlyColumns([ref(0), ref(1), ref(2), ref(3), ref(4, INT), fn(ref(5))], [ref(2)], new Set([3]))].sort()).toEqual([0, 1]);
+    // a column that is a plain key and also inside a computed key is not key-only
+    expect([...keyOnlyColumns([ref(0), fn(ref(0))], [], new Set())]).toEqual([]);
+  });
 });
+
+/** the lazy form of a coded test column (the scan's codesOnly form of the same chunk) */
+function lazyOf(c: readonly unknown[]): unknown[] {
+  const d = dictionaryStringsOf(c)!;
+  return lazyDictionaryStrings(d.codes, d.entries);
+}

@@ -8,10 +8,14 @@
  * entries of one string) stay the group table's own. The code table is built per set of dictionaries (a
  * column chunk's batches share theirs) and forgotten when the group table is emptied.
  * A batch whose key column has no codes (NULLs, a plain-encoded chunk, picked rows, a computed key) or whose
- * dictionaries combine to more than MAX_CELLS codes is left to the caller (`assign` returns false).
+ * dictionaries combine to more than MAX_CELLS codes is left to the caller (`assign` returns false). A key
+ * column may be lazy (dictionary-strings.ts: codes and entries, no values): the rows that ask the group table
+ * give it their entries' strings, so `assign` never reads the column's values; `keyOnlyColumns` names the
+ * columns the scan may hand over so.
  */
 import { Oid } from '../../common/pgtypes/oids.ts';
 import { dictionaryStringsOf } from '../../iceberg/read/dictionary-strings.ts';
+import { someExpr, type Expr } from '../../sql/index.ts';
 import type { AssignRows } from './char-key-memo.ts';
 
 /** key types whose values are JS strings (pgtypes/values.ts) */
@@ -68,7 +72,7 @@ export class DictionaryKeyGroups {
     for (let i = 0; i < n;) {
       i = b === null ? knownGroups(ids, a, out, i, n) : knownGroups2(ids, a, b, kb, out, i, n);
       if (i === n) break;
-      table(cols.map((col) => [col[i]]), 1, this.#one);
+      table(askRow(codes, entries, w, i), 1, this.#one);
       const g = this.#one[0]!;
       ids[b === null ? a[i]! : a[i]! * kb + b[i]!] = g + 1;
       out[i] = g;
@@ -86,6 +90,32 @@ export class DictionaryKeyGroups {
     else this.#ids.fill(0);
     return this.#ids;
   }
+}
+
+/**
+ * the table columns read only as plain string GROUP BY keys (a bare column reference of a string type) and by
+ * nothing else in `others` (Filters, pushed filters' columns given in `pushed`, other keys, aggregate arguments
+ * and FILTERs): the columns a scan worker may receive lazily as codes (iceberg/read/arrow-fast-columns.ts
+ * codesOnlyField), as DictionaryKeyGroups reads them by code alone
+ */
+export function keyOnlyColumns(keys: readonly Expr[], others: readonly Expr[], pushed: ReadonlySet<number>): Set<number> {
+  const out = new Set<number>();
+  const elsewhere = new Set<number>(pushed);
+  const mark = (e: Expr): void => { someExpr(e, (x) => { if (x.kind === 'ColumnRef') elsewhere.add(x.index); return false; }); };
+  for (const k of keys) {
+    if (k.kind === 'ColumnRef' && k.levelsUp === 0 && STRING_KEYS.has(k.type.oid)) out.add(k.index);
+    else mark(k);
+  }
+  for (const e of others) mark(e);
+  for (const c of elsewhere) out.delete(c);
+  return out;
+}
+
+/** the key values of row i, one single-row column per key, from the dictionaries (the columns may be lazy) */
+function askRow(codes: readonly Int32Array[], entries: readonly (readonly string[])[], w: number, i: number): unknown[][] {
+  const row: unknown[][] = [];
+  for (let c = 0; c < w; c++) row.push([entries[c]![codes[c]![i]!]]);
+  return row;
 }
 
 /** at[i] = a[i] · kb + b[i] */

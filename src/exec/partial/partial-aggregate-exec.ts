@@ -37,7 +37,8 @@ import { lazyScanColumns, lazyScanRows, type LazyScan } from './lazy-scan-rows.t
 import type { WireFragment } from './worker-fragment.ts';
 import { anyJudgedSerial, judgedSerial, rememberSerial, serialFallbackKey } from './serial-fallback-memo.ts';
 import type { SourceParallelScan } from '../../iceberg/parallel/source-parallel-scan.ts';
-import { scaledOnlyField } from '../../iceberg/read/arrow-fast-columns.ts';
+import { codesOnlyField, scaledOnlyField, withoutCodesOnly } from '../../iceberg/read/arrow-fast-columns.ts';
+import { keyOnlyColumns } from './dictionary-key-groups.ts';
 import type { ScanPredicate } from '../../catalog/table-source.ts';
 
 /** the table columns a pushed predicate reads */
@@ -70,10 +71,30 @@ function readOutsideAggregates(plan: Aggregate): Set<number> | null {
  */
 function scaledOnlyFields(pool: SourceParallelScan, projection: readonly number[], filters: readonly ScanPredicate[] | undefined, plan: Aggregate): SourceParallelScan['fields'] {
   if (pool.tasks.some((t) => t.equalityDeletes.length > 0)) return pool.fields;
+  // a pushed filter judged on JS rows (late materialization off) picks rows without their lazy columns' doubles
+  // (iceberg/parallel/row-filter.ts): "internal error: a lazy numeric column was read" (GROUPS, session 22)
+  if (pool.read.lateMaterialization === false && pool.read.filter !== undefined) return pool.fields;
   const filtered = readOutsideAggregates(plan);
   if (filtered === null) return pool.fields;
   for (const p of filters ?? []) predicateColumns(p, filtered);
-  return pool.fields.map((f, k) => (f.type.kind === 'primitive' && f.type.name === 'decimal' && !filtered.has(projection[k]!) ? scaledOnlyField(f) : f));
+  const codes = codesOnlyColumns(pool, filters, plan);
+  return pool.fields.map((f, k) => (f.type.kind === 'primitive' && f.type.name === 'decimal' && !filtered.has(projection[k]!) ? scaledOnlyField(f)
+    : f.type.kind === 'primitive' && f.type.name === 'string' && codes.has(projection[k]!) ? codesOnlyField(f) : f));
+}
+
+/**
+ * the string columns the workers may decode as dictionary codes alone (GROUPS, session 22: the plain group keys
+ * nothing else reads, dictionary-key-groups.ts keyOnlyColumns): none over position deletes (their row picks would
+ * copy a lazy column's holes, file-scan-task-reader.ts pickRows; scaledOnlyFields already left out pushed filters
+ * judged on JS rows, row-filter.ts)
+ */
+function codesOnlyColumns(pool: SourceParallelScan, filters: readonly ScanPredicate[] | undefined, plan: Aggregate): Set<number> {
+  const chain = fragmentChain(plan);
+  if (chain === null || chain.ops.some((o) => o.kind === 'Projection') || pool.tasks.some((t) => t.positionDeletes.length > 0)) return new Set();
+  const pushed = new Set<number>();
+  for (const p of filters ?? []) predicateColumns(p, pushed);
+  const others = [...chain.ops.map((o) => (o as Filter).predicate), ...plan.aggregates.flatMap((a) => (a.filter === null ? a.args : [...a.args, a.filter]))];
+  return keyOnlyColumns(plan.groupKeys, others, pushed);
 }
 
 /**
@@ -241,7 +262,8 @@ export class PartialAggregateExec implements ExecOperator {
 
   /** the aggregate on this thread over the scan's rows, its key and decimals unpacked lazily (lazy-scan-rows.ts) */
   #overLazyScan(pool: SourceParallelScan, lazy: LazyScan): AsyncIterable<Batch> {
-    const rows: ExecOperator = { name: 'LazyScanRows', children: [], execute: () => lazyScanRows(pool, lazy) };
+    // plain batches leave the workers here: no lazy string column (arrow-fast-columns.ts codesOnlyField)
+    const rows: ExecOperator = { name: 'LazyScanRows', children: [], execute: () => lazyScanRows({ ...pool, fields: pool.fields.map(withoutCodesOnly) }, lazy) };
     // these are the scan node's rows (the aggregate's input is the bare scan): EXPLAIN ANALYZE counts them there
     const input = this.env.instrument === undefined ? rows : this.env.instrument.wrap(this.plan.input, rows);
     return new HashAggregateExec(this.plan, input, this.env).execute();

@@ -18,6 +18,8 @@ import { compileAll, compileExpr, type Compiled } from '../expr/compile-expr.ts'
 import { compileShared } from '../expr/compile-shared.ts';
 import { GroupLookup } from '../group-lookup.ts';
 import { TypedPartialGroups } from './typed-partial-groups.ts';
+import { keyOnlyColumns } from './dictionary-key-groups.ts';
+import { isLazyStrings, materializedStrings } from '../../iceberg/read/dictionary-strings.ts';
 import { VectorAggregation } from '../expr/vector-aggregate.ts';
 import type { TypedPartialStates } from '../expr/group-states.ts';
 import { GroupBytes } from '../memory/group-bytes.ts';
@@ -64,21 +66,23 @@ const noRun = (): never => { throw new Error('subqueries do not run in scan work
 /**
  * widens batches of the read fields to the scan's width; unread columns share one all-NULL array. A lazy
  * numeric column (pgtypes/numeric-column.ts) stays lazy only when `lazyOk(column)`: else its Numerics are
- * made here, before any operator reads it.
+ * made here, before any operator reads it; a lazy string column (iceberg/read/dictionary-strings.ts) only
+ * when `codesOk(column, exact)` for the batch: else its values are made here, as a new array.
  */
-async function* widened(batches: AsyncIterable<Batch>, f: WireFragment, lazyOk: (column: number) => boolean): AsyncIterable<Batch> {
+async function* widened(batches: AsyncIterable<Batch>, f: WireFragment, lazyOk: (column: number) => boolean, codesOk: (column: number, exact: boolean) => boolean): AsyncIterable<Batch> {
   let nulls: unknown[] = [];
   for await (const b of batches) {
     if (nulls.length < b.length) nulls = new Array<unknown>(b.length).fill(null);
     const columns: (readonly unknown[])[] = new Array<readonly unknown[]>(f.width).fill(nulls);
+    const exact = isExact(b);
     f.projection.forEach((c, k) => {
       const col = b.columns[k]!;
       if (isLazyNumeric(col) && !lazyOk(c)) materializeNumerics(col);
-      columns[c] = col;
+      columns[c] = isLazyStrings(col) && !codesOk(c, exact) ? materializedStrings(col) : col;
     });
     const out: Batch = { length: b.length, columns };
     // the same rows, wider: a scan's exact verdict (exact-rows.ts) still holds
-    yield isExact(b) ? markExact(out) : out;
+    yield exact ? markExact(out) : out;
   }
 }
 
@@ -127,7 +131,8 @@ export async function runFragment(
     ? { kind: 'Filter' as const, exprs: [decodeExpr(op.predicate)] }
     : { kind: 'Projection' as const, exprs: op.exprs.map(decodeExpr) }));
   let lazyOk: (column: number) => boolean = () => false;
-  let input: ExecOperator = { name: 'WorkerTaskScan', children: [], execute: () => widened(batches, f, lazyOk) };
+  let codesOk: (column: number, exact: boolean) => boolean = () => false;
+  let input: ExecOperator = { name: 'WorkerTaskScan', children: [], execute: () => widened(batches, f, lazyOk, codesOk) };
   // the Filters below any Projection read the scan's row: conjuncts the scan judged exactly are skipped for its exact batches
   const constant = (e: Expr): unknown => {
     try {
@@ -138,12 +143,15 @@ export async function runFragment(
   };
   const pushed = judged === undefined ? null : new PushedConjuncts({ ...judged, projection: f.projection, width: f.width, params: ctx.params, constant });
   let overScan = true;
+  // whether every Filter passes a batch the scan marked exact through untouched (a Filter's row pick would copy a lazy column's holes)
+  let exactPassThrough = true;
   // what the Filters over the scan still evaluate on exact batches (the conjuncts they do not skip)
   const restOverScan: Expr[] = [];
   for (const op of ops) {
     overScan &&= op.kind === 'Filter';
     const split = overScan && pushed !== null ? pushed.split(op.exprs[0]!) : null;
     if (overScan) restOverScan.push(...(split === null ? op.exprs : split.rest === null ? [] : [split.rest]));
+    exactPassThrough &&= split !== null && split.skipped > 0 && split.rest === null;
     input = split !== null && split.skipped > 0
       ? new ExactSkipFilterExec(op.exprs[0]!, split.rest, input, env)
       : op.kind === 'Filter'
@@ -188,6 +196,13 @@ export async function runFragment(
   const rowStates: AggregateState[][] = [];
   // typed group ids and states when the aggregates allow (typed-partial-groups.ts): no Map or state object per group while rows stream in
   const typed = TypedPartialGroups.tryCreate(keys, keyExprs, f.keyOids, aggs, vector, ctx);
+  if (typed !== null && typed.groupsByCodes && ops.every((o) => o.kind === 'Filter')) {
+    // string keys grouped by their codes alone may stay lazy (no string per row): those nothing else reads
+    // … on batches no Filter picks rows of: with no Filter, or exact batches every Filter passes through
+    const keyOnly = keyOnlyColumns(keyExprs, [...ops.flatMap((o) => o.exprs), ...aggs.flatMap((a) => (a.filter === null ? a.args : [...a.args, a.filter]))], new Set());
+    const noFilters = ops.length === 0;
+    codesOk = (c, exact) => keyOnly.has(c) && (noFilters || (exact && exactPassThrough));
+  }
   const flushBytes = req.flushBytes ?? Infinity;
   const size = new GroupBytes({ groupKeys: f.groupKeys, aggregates: aggs.map((a) => ({ distinct: false, orderBy: [], def: a.def })) });
   const packed: (PartialGroups | PartitionedPartial)[] = [];

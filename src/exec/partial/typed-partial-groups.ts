@@ -9,7 +9,9 @@
  * aggregate is a count or numeric sum / avg kept wholly in typed arrays, `takeTyped` hands those arrays over
  * instead (partial-merge.ts adds them by group id: no state object per group on either thread). One or
  * two one-character string keys (flags, as TPC-H Q1's) find their group by a dense code (char-key-memo.ts);
- * string keys the scan kept dictionary codes for, by those codes (dictionary-key-groups.ts), before either.
+ * string keys the scan kept dictionary codes for, by those codes (dictionary-key-groups.ts), before either —
+ * such a key column may arrive lazy (codes only, iceberg/read/dictionary-strings.ts) and gets its values only
+ * when the codes do not do.
  */
 import type { Batch } from '../../common/batch.ts';
 import type { CountState } from '../../functions/aggregates.ts';
@@ -22,6 +24,7 @@ import type { VectorAggregation } from '../expr/vector-aggregate.ts';
 import { GroupTable } from '../group-table.ts';
 import { CharKeyMemo } from './char-key-memo.ts';
 import { DictionaryKeyGroups } from './dictionary-key-groups.ts';
+import { isLazyStrings, materializedStrings } from '../../iceberg/read/dictionary-strings.ts';
 
 /** a group as run-fragment.ts packs it: its key values and one stepped, unfinished state per aggregate */
 export interface PartialGroup {
@@ -79,6 +82,9 @@ export class TypedPartialGroups {
 
   /** groups so far */
   get size(): number { return this.#table.size; }
+
+  /** whether key columns the scan kept codes for are grouped by them (then such a key may come lazy: run-fragment.ts) */
+  get groupsByCodes(): boolean { return this.#codes !== null; }
 
   /** group g's key values */
   keysOf(g: number): unknown[] {
@@ -141,6 +147,8 @@ export class TypedPartialGroups {
   #assign(n: number): void {
     const keys = this.#keyCols, out = this.#gids;
     if (this.#codes !== null && this.#codes.assign(keys, n, out, this.#assignRows)) return;
+    // the codes did not do: a lazy key column's values are made for the paths below (dictionary-strings.ts)
+    for (let c = 0; c < keys.length; c++) if (isLazyStrings(keys[c]!)) keys[c] = materializedStrings(keys[c]!);
     if (this.#chars !== null && this.#chars.assign(keys, n, out, this.#assignRows)) return;
     this.#table.assign(keys, n, out);
   }

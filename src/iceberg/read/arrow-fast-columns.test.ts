@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { DateDay, Decimal, Dictionary, Int32, Utf8, makeData, vectorFromArray, type Data } from 'apache-arrow';
 import { arrowDataToValues } from './arrow-values.ts';
-import { fastPrimitiveValues, numericOfUnscaled, scaledOnlyField } from './arrow-fast-columns.ts';
+import { codesOnlyField, fastPrimitiveValues, numericOfUnscaled, scaledOnlyField, withoutCodesOnly } from './arrow-fast-columns.ts';
 import { parsePrimitive, type PrimitiveType } from '../spec/schema.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import { isLazyNumeric, LAZY_NUMERIC, materializeAllNumerics, materializeNumerics, scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
@@ -14,7 +14,7 @@ import { concatColumns } from '../../common/batch-concat.ts';
 import { scaledToValues, toScaled } from '../../exec/expr/vector-numeric.ts';
 import { setDictionaryCodes } from './dictionary-codes.ts';
 import { dictionaryScaledOf } from './dictionary-scaled.ts';
-import { dictionaryStringsOf } from './dictionary-strings.ts';
+import { dictionaryStringsOf, isLazyStrings, materializedStrings } from './dictionary-strings.ts';
 import { setExactDoubles } from './exact-doubles.ts';
 
 function decimalData(vals: (bigint | null)[], scale: number): Data {
@@ -78,6 +78,26 @@ describe('fastPrimitiveValues', () => {
     const withNulls = vectorFromArray(['O', null, 'F'], new Dictionary(new Utf8(), new Int32())).data[0]!;
     expect(dictionaryStringsOf(fastPrimitiveValues(withNulls, parsePrimitive('string'))!)).toBeUndefined();
     expect(dictionaryStringsOf(fastPrimitiveValues(d, parsePrimitive('string'), [1, 4])!)).toBeUndefined();
+  });
+
+  it('codesOnly dictionary<utf8>: a whole chunk without NULLs is a lazy column of its codes; else the values', () => {
+    const xs = ['O', 'F', 'F', 'O', 'é', 'F'];
+    const d = vectorFromArray(xs, new Dictionary(new Utf8(), new Int32())).data[0]!;
+    const field = codesOnlyField({ id: 1, name: 's', required: false, type: parsePrimitive('string') });
+    const t = field.type as PrimitiveType;
+    const lazy = fastPrimitiveValues(d, t)!;
+    expect(isLazyStrings(lazy)).toBe(true);
+    expect(lazy.length).toBe(xs.length);
+    expect(materializedStrings(lazy)).toEqual(xs);
+    // picked rows, NULLs: the values as usual
+    expect(fastPrimitiveValues(d, t, [1, 4])).toEqual(['F', 'é']);
+    const withNulls = vectorFromArray(['O', null, 'F'], new Dictionary(new Utf8(), new Int32())).data[0]!;
+    expect(fastPrimitiveValues(withNulls, t)).toEqual(['O', null, 'F']);
+    // the mark survives structured clone (fields travel to the workers) and can be taken off again
+    expect(isLazyStrings(fastPrimitiveValues(d, structuredClone(field).type as PrimitiveType)!)).toBe(true);
+    const plain = withoutCodesOnly(field);
+    expect(isLazyStrings(fastPrimitiveValues(d, plain.type as PrimitiveType)!)).toBe(false);
+    expect(plain.type).toEqual(parsePrimitive('string'));
   });
 
   it('date32, int, long (int64 and promoted int32), double, float', () => {

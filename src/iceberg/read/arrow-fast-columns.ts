@@ -11,7 +11,8 @@
  * - utf8: a chunk whose bytes are all ASCII is decoded once (latin1 = ASCII there) and sliced; one-byte
  *   strings come from a shared table (char(1) flags); other chunks decode per value like arrow-js does;
  * - dictionary<utf8>: each dictionary entry is decoded once and the JS strings reused; a whole chunk without
- *   NULLs keeps its codes beside the column (dictionary-strings.ts);
+ *   NULLs keeps its codes beside the column (dictionary-strings.ts), and of a type marked codesOnly is a lazy
+ *   column (codes and entries, no string per row);
  * - date32, int32, int64, float64, timestamp[µs]: typed-array copies; bool: bits read in place.
  * With `rows` (late materialization: ascending row indexes), only those rows are converted, in that order.
  */
@@ -23,7 +24,7 @@ import type { IcebergType, NestedField, PrimitiveType } from '../spec/schema.ts'
 import { exactDoublesAtRows, exactDoublesOf, hasExactDoubles } from './exact-doubles.ts';
 import { dictionaryCodesOf } from './dictionary-codes.ts';
 import { attachDictionaryScaled } from './dictionary-scaled.ts';
-import { attachDictionaryStrings } from './dictionary-strings.ts';
+import { attachDictionaryStrings, lazyDictionaryStrings } from './dictionary-strings.ts';
 
 const TWO32 = 4294967296;
 /** high word bound of a non-negative value < 2^53 (w1 < 2^21) */
@@ -83,6 +84,27 @@ export function scaledOnlyField(f: NestedField): NestedField {
 }
 
 const isScaledOnly = (t: PrimitiveType): boolean => (t as PrimitiveType & { [SCALED_ONLY]?: boolean })[SCALED_ONLY] === true;
+
+/** the (non-spec) key marking a string type whose dictionary-coded chunks may come back as lazy columns */
+const CODES_ONLY = 'lakegate:codesOnly';
+
+/**
+ * `f` with its string type marked codesOnly: a whole dictionary-coded chunk without NULLs comes back as a lazy
+ * column (dictionary-strings.ts lazyDictionaryStrings: codes and entries, no string per row) — for a scan
+ * worker's partial aggregate that reads the column only as a group key (exec/partial/run-fragment.ts)
+ */
+export function codesOnlyField(f: NestedField): NestedField {
+  return { ...f, type: { ...f.type, [CODES_ONLY]: true } as unknown as IcebergType };
+}
+
+const isCodesOnly = (t: PrimitiveType): boolean => (t as PrimitiveType & { [CODES_ONLY]?: boolean })[CODES_ONLY] === true;
+
+/** `f` without codesOnly (a scan whose batches leave the worker as they are: a lazy column must not) */
+export function withoutCodesOnly(f: NestedField): NestedField {
+  if (f.type.kind !== 'primitive' || !isCodesOnly(f.type)) return f;
+  const { [CODES_ONLY]: _marked, ...type } = f.type as PrimitiveType & { [CODES_ONLY]?: boolean };
+  return { ...f, type: type as IcebergType };
+}
 
 /**
  * a whole dictionary-coded chunk without NULLs as a lazy column whose doubles are gathered only if a kernel
@@ -227,7 +249,7 @@ const dictionaryEntries = new WeakMap<object, string[]>();
  * dictionary-encoded strings: entries decoded once (String() of each, as the generic path does); with `rows`,
  * only the entries those rows use
  */
-function dictionaryStringValues(d: Data, rows: Rows): unknown[] | null {
+function dictionaryStringValues(d: Data, rows: Rows, codesOnly: boolean): unknown[] | null {
   const dict = (d as Data & { dictionary?: { data: Data[] } }).dictionary;
   if (dict === undefined || !dict.data.every((c) => c.typeId === Type.Utf8)) return null;
   const idx = d.values as ArrayLike<number | bigint>;
@@ -241,7 +263,10 @@ function dictionaryStringValues(d: Data, rows: Rows): unknown[] | null {
       for (const c of dict.data) for (const v of utf8Values(c)) entries.push(String(v));
       dictionaryEntries.set(dict, entries);
     }
-    const n = d.length, out = new Array<unknown>(n), all = entries;
+    const n = d.length, all = entries;
+    // codesOnly: the codes and entries alone, no string per row (a partial aggregate's group key)
+    if (codesOnly && bm === null && idx instanceof Int32Array) return lazyDictionaryStrings(idx.length === n ? idx : idx.subarray(0, n), all);
+    const out = new Array<unknown>(n);
     if (bm === null && idx instanceof Int32Array) {
       // no NULLs, int32 indices (the JS decoder's): one load a row
       for (let i = 0; i < n; i++) out[i] = all[idx[i]!]!;
@@ -312,7 +337,7 @@ export function fastPrimitiveValues(d: Data, t: PrimitiveType, rows: Rows = null
       return (isScaledOnly(t) ? lazyDecimal128Values(d, t.scale ?? 0, rows) : null) ?? decimal128Values(d, t.scale ?? 0, rows);
     case 'string':
       if (tid === Type.Utf8) return utf8Values(d, rows);
-      return tid === Type.Dictionary ? dictionaryStringValues(d, rows) : null;
+      return tid === Type.Dictionary ? dictionaryStringValues(d, rows, isCodesOnly(t)) : null;
     case 'date':
       return tid === Type.Date && type.unit === 0 /* DAY */ ? copyValues(d, 0, rows) : null;
     case 'int':

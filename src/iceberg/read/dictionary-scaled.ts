@@ -6,6 +6,7 @@
  * `1 - l_discount` over 11 entries instead of per row). Batches are immutable: the attachment stays valid for
  * the array's life; a column made from other rows (a Filter's pick) has none.
  */
+import { columnSideTable } from '../../common/column-side-table.ts';
 
 export interface DictionaryScaled {
   /** per row of the column: an index into `entries` */
@@ -14,13 +15,13 @@ export interface DictionaryScaled {
   readonly entries: Float64Array;
 }
 
-const attached = new WeakMap<readonly unknown[], DictionaryScaled>();
+const attached = columnSideTable<DictionaryScaled>();
 
 export function attachDictionaryScaled(column: readonly unknown[], d: DictionaryScaled): void {
-  attached.set(column, d);
+  attached.attach(column, d);
 }
 
 /** the column's codes and entries, if the scan kept them */
 export function dictionaryScaledOf(column: readonly unknown[]): DictionaryScaled | undefined {
-  return attached.get(column);
+  return attached.of(column);
 }
