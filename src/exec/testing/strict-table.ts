@@ -7,6 +7,7 @@
 import { batchFromRows, type Batch } from '../../common/batch.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import { Oid } from '../../common/pgtypes/oids.ts';
+import { testCompare } from '../../functions/operators-compare.ts';
 import type { ColumnDef, ScanContext, ScanPredicate, TableSource } from '../../catalog/table-source.ts';
 
 export class StrictTable implements TableSource {
@@ -52,20 +53,11 @@ export function matches(p: ScanPredicate, row: readonly unknown[], columns?: rea
       const a = row[p.column] ?? null, b = row[p.other] ?? null;
       const mixed = columns !== undefined && columns[p.column]?.type.oid !== columns[p.other]?.type.oid;
       const c = mixed ? cmp(asMicros(a, columns[p.column]), asMicros(b, columns[p.other])) : cmp(a, b);
-      return c !== null && compareHolds(p.op, c);
+      return c !== null && testCompare(p.op, c);
     }
     case 'compare': {
       const c = cmp(row[p.column] ?? null, p.value);
-      if (c === null) return false;
-      switch (p.op) {
-        case '=': return c === 0;
-        case '<>': return c !== 0;
-        case '<': return c < 0;
-        case '<=': return c <= 0;
-        case '>': return c > 0;
-        case '>=': return c >= 0;
-      }
-      return false;
+      return c !== null && testCompare(p.op, c);
     }
     case 'isNull': return (row[p.column] ?? null) === null;
     case 'isNotNull': return (row[p.column] ?? null) !== null;
@@ -73,16 +65,5 @@ export function matches(p: ScanPredicate, row: readonly unknown[], columns?: rea
     case 'startsWith': { const v = row[p.column]; return typeof v === 'string' && v.startsWith(p.prefix); }
     case 'and': return p.args.every((a) => matches(a, row, columns));
     case 'or': return p.args.some((a) => matches(a, row, columns));
-  }
-}
-
-function compareHolds(op: '=' | '<>' | '<' | '<=' | '>' | '>=', c: number): boolean {
-  switch (op) {
-    case '=': return c === 0;
-    case '<>': return c !== 0;
-    case '<': return c < 0;
-    case '<=': return c <= 0;
-    case '>': return c > 0;
-    case '>=': return c >= 0;
   }
 }

@@ -19,7 +19,7 @@ import type { PartitionSpec } from '../spec/partition-spec.ts';
 import type { NestedField, PrimitiveType } from '../spec/schema.ts';
 import type { TableMetadata } from '../spec/table-metadata.ts';
 import { decodeSingleValue, fromAvroValue } from '../spec/types.ts';
-import { and, bindPredicates, compareValues, or, predicateKey, type BindColumn, type BoundPredicate } from './bound-predicate.ts';
+import { and, bindPredicates, compareOpTest, compareValues, or, predicateKey, type BindColumn, type BoundPredicate } from './bound-predicate.ts';
 import { addPlanCounters, planScan, type FileScanTask } from './table-scan.ts';
 
 /** a column of the source: its Iceberg field and its SQL type oid */
@@ -98,15 +98,7 @@ function holdsFor(b: Leaf, v: unknown): boolean {
   if (b.kind === 'in') return b.values.some((x) => compareValues(b.type, v, x) === 0);
   if (b.kind === 'startsWith') return typeof v === 'string' && v.startsWith(b.prefix);
   if (b.kind !== 'compare') return false;
-  const c = compareValues(b.type, v, b.value);
-  switch (b.op) {
-    case '=': return c === 0;
-    case '<>': return c !== 0;
-    case '<': return c < 0;
-    case '<=': return c <= 0;
-    case '>': return c > 0;
-    case '>=': return c >= 0;
-  }
+  return compareOpTest(b.op)(compareValues(b.type, v, b.value));
 }
 
 /** true only when every row of the file satisfies `b` (Iceberg Java's StrictMetricsEvaluator, narrowed) */
