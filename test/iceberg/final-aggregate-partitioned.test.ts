@@ -4,15 +4,9 @@
  * both settings really take their paths; EXPLAIN ANALYZE names the path that ran; many groups without ORDER BY
  * give the same rows either way; a worker's error reaches the client with its SQLSTATE.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireSharedScanPool, sharedScanPool } from '../../src/iceberg/parallel/scan-pool.ts';
-import { startLakegate, type LakegateServer } from '../helpers/lakegate-server.ts';
-import { repoRoot } from '../slt/slt-files.ts';
-import { parseSlt } from '../slt/slt-parser.ts';
-import { runSltFile } from '../slt/slt-runner.ts';
+import { useWorkerPoolSlt } from '../helpers/worker-pool-slt.ts';
 
 const SLT = 'test/sql/aggregate/final_aggregate_partitioned.slt';
 const passthrough = { getTypeParser: () => (v: string) => v };
@@ -21,33 +15,25 @@ const rows = async (c: pg.Client, sql: string): Promise<string[][]> =>
 const sorted = (r: string[][]): string[] => r.map((x) => x.join('|')).sort();
 
 describe('final aggregate hash-partitioned across the workers', () => {
-  let server: LakegateServer;
+  const slt = useWorkerPoolSlt(SLT);
+  const file = slt.file;
   let lg: pg.Client;
-  let release: () => Promise<void>;
-  const file = parseSlt(readFileSync(join(repoRoot, SLT), 'utf8'), SLT);
 
   beforeAll(async () => {
-    // the test server runs without workers (helpers): this process's pool is ours, minRows 0 for small tables
-    release = acquireSharedScanPool({ size: 2, minRows: 0 });
-    server = await startLakegate();
-    lg = new pg.Client({ connectionString: server.url, types: passthrough as never });
+    lg = new pg.Client({ connectionString: slt.server().url, types: passthrough as never });
     await lg.connect();
     // the .slt file's table again, in a schema of our own (the runner drops the file's schema when done)
     await lg.query('CREATE SCHEMA fap');
     await lg.query('SET search_path TO fap');
     for (const r of file.records) if (r.kind === 'statement' && /^(CREATE TABLE|INSERT)/.test(r.sql)) await lg.query(r.sql);
   }, 120_000);
+  // hooks after run in reverse order (vitest's 'stack'): this client ends before the helper closes the server
   afterAll(async () => {
     await lg?.end();
-    await server?.close();
-    await release?.();
   });
 
   it(`${SLT} passes with a worker pool`, async () => {
-    const result = await runSltFile(file, { url: server.url, target: 'lakegate' });
-    expect(result.failures).toEqual([]);
-    expect(result.executed).toBeGreaterThan(20);
-    expect(sharedScanPool()!.started).toBe(true);
+    expect(await slt.run()).toBeGreaterThan(20);
   }, 120_000);
 
   it('EXPLAIN ANALYZE names the path that ran; unordered rows agree', async () => {
