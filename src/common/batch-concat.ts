@@ -6,7 +6,7 @@
  * so a build side's int8 keys hash as numbers, not a BigInt read per row.
  */
 import { isNullColumn, nullColumn, type Batch } from './batch.ts';
-import { attachScaledLike, materializeNumerics, scaledColumnOf } from './pgtypes/numeric-column.ts';
+import { attachLazyScaled, attachScaledLike, isSparseNumerics, LAZY_NUMERIC, materializeNumerics, scaledColumnOf, sparseLazyNumerics } from './pgtypes/numeric-column.ts';
 import { attachConcatInt64 } from './pgtypes/exact-int64-column.ts';
 
 /** one column of the batches, end to end (shared null columns stay one shared null column) */
@@ -26,12 +26,15 @@ function concatColumn(batches: readonly Batch[], c: number, n: number): readonly
   if (allNull) return nullColumn(n);
   // lazy numerics (a scan worker's) glued to columns without doubles: their Numerics first
   if (lazy && scale < 0) for (const b of batches) if (b.columns[c] !== undefined) materializeNumerics(b.columns[c]!);
-  const dst = new Array<unknown>(n);
+  // sparse lazy columns (numeric-column.ts: no element to copy, none NULL) glue to a sparse one
+  const sparse = lazy && scale >= 0 && batches.every((b) => b.length === 0 || isSparseNumerics(b.columns[c]!));
+  const dst = sparse ? sparseLazyNumerics(n) : new Array<unknown>(n);
   let at = 0;
   for (const b of batches) {
     const src = b.columns[c];
     const len = b.length;
-    if (src === undefined) { for (let i = 0; i < len; i++) dst[at + i] = null; }
+    if (sparse) { /* no element */ } else if (src === undefined) { for (let i = 0; i < len; i++) dst[at + i] = null; }
+    else if (isSparseNumerics(src)) { for (let i = 0; i < len; i++) dst[at + i] = LAZY_NUMERIC; }
     else for (let i = 0; i < len; i++) dst[at + i] = src[i] ?? null;
     at += len;
   }
@@ -44,7 +47,8 @@ function concatColumn(batches: readonly Batch[], c: number, n: number): readonly
       f.set(att.f.length === b.length ? att.f : att.f.subarray(0, b.length), at);
       at += b.length;
     }
-    attachScaledLike(dst, f, { f, scale, lazy });
+    if (sparse) attachLazyScaled(dst, f, scale, true);
+    else attachScaledLike(dst, f, { f, scale, lazy });
   } else if (!lazy) {
     // int8 columns from the scan workers keep their exact doubles (or words): the build side's keys hash as numbers
     attachConcatInt64(dst, batches.map((b) => ({ column: b.columns[c] ?? [], length: b.length })), n);

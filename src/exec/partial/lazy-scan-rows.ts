@@ -12,7 +12,7 @@
 import { nullColumn, type Batch } from '../../common/batch.ts';
 import { Oid } from '../../common/pgtypes/oids.ts';
 import { exactDoublesOf, keyOnlyInt64Column } from '../../common/pgtypes/exact-int64-column.ts';
-import { attachLazyScaled, LAZY_NUMERIC } from '../../common/pgtypes/numeric-column.ts';
+import { attachLazyScaled, LAZY_NUMERIC, sparseLazyNumerics } from '../../common/pgtypes/numeric-column.ts';
 import { unpackColumn, type PackedBatch, type PackedColumn } from '../../iceberg/parallel/column-transfer.ts';
 import { runTasksInParallel } from '../../iceberg/parallel/parallel-scan.ts';
 import type { SourceParallelScan } from '../../iceberg/parallel/source-parallel-scan.ts';
@@ -73,10 +73,17 @@ function columnOf(p: PackedColumn, n: number, kind: LazyKind): unknown[] {
     const f = exactDoublesOf(p.values, n, p.nulls);
     if (f !== null) return keyOnlyInt64Column(f, n, p.nulls);
   } else if (kind === 'scaled' && p.kind === 'decimal53') {
-    const out = new Array<unknown>(n).fill(LAZY_NUMERIC);
+    const f = p.values.length === n ? p.values : p.values.subarray(0, n);
     const nulls = p.nulls;
-    if (nulls !== null) for (let i = 0; i < n; i++) if (nulls[i] === 1) out[i] = null;
-    attachLazyScaled(out, p.values.length === n ? p.values : p.values.subarray(0, n), p.scale);
+    // no NULL: a sparse column (no element; the aggregate's kernels read only `f`), else placeholders and NULLs
+    if (nulls === null) {
+      const out = sparseLazyNumerics(n);
+      attachLazyScaled(out, f, p.scale, true);
+      return out;
+    }
+    const out = new Array<unknown>(n).fill(LAZY_NUMERIC);
+    for (let i = 0; i < n; i++) if (nulls[i] === 1) out[i] = null;
+    attachLazyScaled(out, f, p.scale);
     return out;
   }
   return unpackColumn(p, n);

@@ -11,7 +11,7 @@
 import type { Batch } from '../../common/batch.ts';
 import { toCloneable } from '../../iceberg/parallel/cloneable.ts';
 import type { AggregateDef, AggregateState } from '../../functions/registry-types.ts';
-import { materializeNumerics, isLazyNumeric } from '../../common/pgtypes/numeric-column.ts';
+import { denseLazyNumerics, isLazyNumeric, isSparseNumerics, materializeNumerics } from '../../common/pgtypes/numeric-column.ts';
 import { someExpr, type Expr, type Projection } from '../../sql/index.ts';
 import type { Env } from '../context.ts';
 import { compileAll, compileExpr, type Compiled } from '../expr/compile-expr.ts';
@@ -66,10 +66,12 @@ const noRun = (): never => { throw new Error('subqueries do not run in scan work
 /**
  * widens batches of the read fields to the scan's width; unread columns share one all-NULL array. A lazy
  * numeric column (pgtypes/numeric-column.ts) stays lazy only when `lazyOk(column)`: else its Numerics are
- * made here, before any operator reads it; a lazy string column (iceberg/read/dictionary-strings.ts) only
- * when `codesOk(column, exact)` for the batch: else its values are made here, as a new array.
+ * made here, before any operator reads it — and one that stays lazy is sparse (no element, numeric-column.ts
+ * sparseLazyNumerics) only when `sparseOk(exact)` for the batch (no Filter picks its rows, copying elements):
+ * else it is made dense here; a lazy string column (iceberg/read/dictionary-strings.ts) only when
+ * `codesOk(column, exact)` for the batch: else its values are made here, as a new array.
  */
-async function* widened(batches: AsyncIterable<Batch>, f: WireFragment, lazyOk: (column: number) => boolean, codesOk: (column: number, exact: boolean) => boolean): AsyncIterable<Batch> {
+async function* widened(batches: AsyncIterable<Batch>, f: WireFragment, lazyOk: (column: number) => boolean, codesOk: (column: number, exact: boolean) => boolean, sparseOk: (exact: boolean) => boolean): AsyncIterable<Batch> {
   let nulls: unknown[] = [];
   for await (const b of batches) {
     if (nulls.length < b.length) nulls = new Array<unknown>(b.length).fill(null);
@@ -77,7 +79,10 @@ async function* widened(batches: AsyncIterable<Batch>, f: WireFragment, lazyOk: 
     const exact = isExact(b);
     f.projection.forEach((c, k) => {
       const col = b.columns[k]!;
-      if (isLazyNumeric(col) && !lazyOk(c)) materializeNumerics(col);
+      if (isLazyNumeric(col)) {
+        if (!lazyOk(c)) materializeNumerics(col);
+        else if (!sparseOk(exact) && isSparseNumerics(col)) { columns[c] = denseLazyNumerics(col); return; }
+      }
       columns[c] = isLazyStrings(col) && !codesOk(c, exact) ? materializedStrings(col) : col;
     });
     const out: Batch = { length: b.length, columns };
@@ -132,7 +137,8 @@ export async function runFragment(
     : { kind: 'Projection' as const, exprs: op.exprs.map(decodeExpr) }));
   let lazyOk: (column: number) => boolean = () => false;
   let codesOk: (column: number, exact: boolean) => boolean = () => false;
-  let input: ExecOperator = { name: 'WorkerTaskScan', children: [], execute: () => widened(batches, f, lazyOk, codesOk) };
+  let sparseOk: (exact: boolean) => boolean = () => false;
+  let input: ExecOperator = { name: 'WorkerTaskScan', children: [], execute: () => widened(batches, f, lazyOk, codesOk, sparseOk) };
   // the Filters below any Projection read the scan's row: conjuncts the scan judged exactly are skipped for its exact batches
   const constant = (e: Expr): unknown => {
     try {
@@ -193,6 +199,8 @@ export async function runFragment(
   // a batch at a time when every argument and FILTER vectorizes (expr/vector-aggregate.ts)
   const vector = VectorAggregation.tryCreate(aggs, env);
   lazyOk = lazyColumns(ops, keyExprs, vector !== null);
+  // a sparse lazy decimal on batches no Filter picks rows of (takeColumn would copy its elements)
+  sparseOk = (exact) => ops.length === 0 || (exact && exactPassThrough);
   const rowStates: AggregateState[][] = [];
   // typed group ids and states when the aggregates allow (typed-partial-groups.ts): no Map or state object per group while rows stream in
   const typed = TypedPartialGroups.tryCreate(keys, keyExprs, f.keyOids, aggs, vector, ctx);

@@ -107,7 +107,8 @@ function packAttachedDecimal(col: readonly unknown[], n: number, scale: number):
   const att = scaledColumnOf(col);
   if (att === undefined || att.scale !== scale || att.f.length < n) return null;
   const nulls = new NullMask(n);
-  for (let i = 0; i < n; i++) if (col[i] === null || col[i] === undefined) nulls.set(i);
+  // a column its maker knew has no NULL is not looked at (a sparse lazy one has no element to look at: numeric-column.ts)
+  if (att.noNulls !== true) for (let i = 0; i < n; i++) if (col[i] === null || col[i] === undefined) nulls.set(i);
   return { kind: 'decimal53', values: att.f.slice(0, n), scale, nulls: nulls.mask };
 }
 

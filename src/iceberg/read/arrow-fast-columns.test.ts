@@ -8,7 +8,8 @@ import { arrowDataToValues } from './arrow-values.ts';
 import { codesOnlyField, fastPrimitiveValues, numericOfUnscaled, scaledOnlyField, withoutCodesOnly } from './arrow-fast-columns.ts';
 import { parsePrimitive, type PrimitiveType } from '../spec/schema.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
-import { isLazyNumeric, LAZY_NUMERIC, materializeAllNumerics, materializeNumerics, scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
+import { denseLazyNumerics, isLazyNumeric, isSparseNumerics, LAZY_NUMERIC, materializeAllNumerics, materializeNumerics, scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
+import { pickRows } from './file-scan-task-reader.ts';
 import { takeColumn } from '../../exec/join-gather.ts';
 import { concatColumns } from '../../common/batch-concat.ts';
 import { scaledToValues, toScaled } from '../../exec/expr/vector-numeric.ts';
@@ -149,8 +150,56 @@ describe('fastPrimitiveValues', () => {
       expect(scaledColumnOf(some)!.noNulls).toBeUndefined();
       expect([...toScaled({ tag: 'values', v: some }, null, 3)!.nul!]).toEqual([0, 1, 0]);
       expect([...toScaled({ tag: 'values', v: some }, Int32Array.from([1, 2]), 3)!.nul!]).toEqual([0, 1, 0]);
-      // taken rows may be NULL (a -1 index): the copy does not claim it
-      expect(scaledColumnOf(takeColumn(none, Int32Array.from([0, -1]), 2))!.noNulls).toBeUndefined();
+      // taken rows may be NULL (a -1 index): the copy does not claim it (a Filter is handed the dense column)
+      expect(scaledColumnOf(takeColumn(denseLazyNumerics(none), Int32Array.from([0, -1]), 2))!.noNulls).toBeUndefined();
+    });
+
+    it('a chunk without NULLs is sparse: no element, and reading or testing any index is an internal error', () => {
+      const vals = [150n, -2n, 99n, 0n];
+      const col = fastPrimitiveValues(decimalData(vals, 2), lazyType)!;
+      expect(isSparseNumerics(col)).toBe(true);
+      expect(col.length).toBe(4);
+      // one element: the last row's placeholder
+      expect(Object.keys(col)).toEqual(['3']);
+      expect(col[3]).toBe(LAZY_NUMERIC);
+      // a consumer that forgot to materialize fails: no hole reads as undefined (a NULL to `== null`)
+      for (const read of [() => col[1], () => col[0] == null, () => col.includes(null), () => col.some((v) => v == null), () => [...col], () => col.map((v) => v), () => 2 in col]) {
+        expect(read).toThrow(/internal error: a lazy numeric column was read/);
+      }
+      expect([...scaledColumnOf(col)!.f]).toEqual(vals.map(Number));
+      // the kernels' view: doubles, no NULL scan; values wanted: the Numerics, in place
+      expect(toScaled({ tag: 'values', v: col }, null, 4)).toMatchObject({ tag: 'scaled', scale: 2, nul: null });
+      const dense = denseLazyNumerics(col);
+      expect(dense).not.toBe(col);
+      expect(dense.every((v) => v === LAZY_NUMERIC)).toBe(true);
+      expect(scaledColumnOf(dense)).toBe(scaledColumnOf(col));
+      const taken = takeColumn(dense, Int32Array.from([2, 0]), 2);
+      expect(isLazyNumeric(taken)).toBe(true);
+      expect([...scaledColumnOf(taken)!.f]).toEqual([99, 150]);
+      materializeNumerics(col);
+      expect(isSparseNumerics(col)).toBe(false);
+      expect(isLazyNumeric(col)).toBe(false);
+      expect(plain(col)).toEqual(plain(vals.map((u) => Numeric.of(u, 2))));
+      expect(scaledColumnOf(col)).toMatchObject({ scale: 2, noNulls: true });
+      // picked rows (position deletes) stay sparse and lazy, with their doubles
+      const again = fastPrimitiveValues(decimalData(vals, 2), lazyType)!;
+      const picked = pickRows(again, [3, 1]);
+      expect(isSparseNumerics(picked) && isLazyNumeric(picked)).toBe(true);
+      expect(scaledColumnOf(picked)).toMatchObject({ scale: 2, noNulls: true, lazy: true });
+      materializeAllNumerics([picked]);
+      expect(plain(picked)).toEqual(plain([0n, -2n].map((u) => Numeric.of(u, 2))));
+      // glued (a scan worker's small batches before packing, batch-concat.ts): sparse when every piece is, else dense
+      const glued = concatColumns([{ length: 4, columns: [again] }, { length: 2, columns: [pickRows(again, [0, 2])] }], 1).columns[0]!;
+      expect(isSparseNumerics(glued)).toBe(true);
+      expect(scaledColumnOf(glued)).toMatchObject({ scale: 2, lazy: true, noNulls: true });
+      expect([...scaledColumnOf(glued)!.f]).toEqual([150, -2, 99, 0, 150, 99]);
+      const withNull = fastPrimitiveValues(decimalData([7n, null], 2), lazyType)!;
+      const mixed = concatColumns([{ length: 4, columns: [again] }, { length: 2, columns: [withNull] }], 1).columns[0]!;
+      expect(isSparseNumerics(mixed)).toBe(false);
+      materializeNumerics(mixed);
+      expect(plain([...mixed])).toEqual(plain([150n, -2n, 99n, 0n, 7n, null].map((u) => (u === null ? null : Numeric.of(u, 2)))));
+      // selected rows of a chunk without NULLs: sparse too
+      expect(isSparseNumerics(fastPrimitiveValues(decimalData(vals, 2), lazyType, [0, 2])!)).toBe(true);
     });
 
     it('selected rows and sliced chunks', () => {

@@ -6,8 +6,8 @@
  *   53 bits (BigInt(number) instead of four bigint shifts), else the exact bigint path; |unscaled| < 8192
  *   shares one immutable Numeric per (value, scale). A type marked scaledOnly (a scan worker's partial
  *   aggregate that reads the column only through the vector kernels) gets a lazy column instead when every
- *   value fits: the doubles and LAZY_NUMERIC placeholders, no Numeric or bigint per value
- *   (pgtypes/numeric-column.ts);
+ *   value fits: the doubles and LAZY_NUMERIC placeholders (without NULLs a sparse array, no element at all),
+ *   no Numeric or bigint per value (pgtypes/numeric-column.ts);
  * - utf8: a chunk whose bytes are all ASCII is decoded once (latin1 = ASCII there) and sliced; one-byte
  *   strings come from a shared table (char(1) flags); other chunks decode per value like arrow-js does;
  * - dictionary<utf8>: each dictionary entry is decoded once and the JS strings reused; a whole chunk without
@@ -18,8 +18,7 @@
  */
 import { Type, type Data, type DataType } from 'apache-arrow';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
-import { attachLazyScaled, attachLazyScaledOnDemand, attachScaled, LAZY_NUMERIC } from '../../common/pgtypes/numeric-column.ts';
-import { filledArray } from './filled-array.ts';
+import { attachLazyScaled, attachLazyScaledOnDemand, attachScaled, LAZY_NUMERIC, sparseLazyNumerics } from '../../common/pgtypes/numeric-column.ts';
 import type { IcebergType, NestedField, PrimitiveType } from '../spec/schema.ts';
 import { exactDoublesAtRows, exactDoublesOf, hasExactDoubles } from './exact-doubles.ts';
 import { dictionaryCodesOf } from './dictionary-codes.ts';
@@ -116,7 +115,7 @@ function codedLazyDecimalValues(d: Data, scale: number): unknown[] | null {
   const dc = dictionaryCodesOf(d);
   const entries = dc === undefined ? undefined : exactDoublesOf(dc.dictionary);
   if (dc === undefined || entries === undefined || dc.codes.length !== d.length) return null;
-  const out = filledArray(LAZY_NUMERIC, d.length);
+  const out = sparseLazyNumerics(d.length);
   attachLazyScaledOnDemand(out, () => exactDoublesOf(d)!, scale, true);
   attachDictionaryScaled(out, { codes: dc.codes, entries });
   return out;
@@ -135,8 +134,8 @@ function lazyDecimal128Values(d: Data, scale: number, rows: Rows): unknown[] | n
   if (exact !== undefined) {
     const bm = nullsOf(d), off = d.offset;
     const f = exact.length === n ? exact : exact.subarray(0, n);
-    // no NULLs: a copy of a kept placeholder array (filled-array.ts: a tenth of a fill's cost)
-    const out = bm === null ? filledArray(LAZY_NUMERIC, n) : new Array<unknown>(n);
+    // no NULLs: a sparse column, no element per row (numeric-column.ts sparseLazyNumerics)
+    const out = bm === null ? sparseLazyNumerics(n) : new Array<unknown>(n);
     if (bm !== null) for (let k = 0; k < n; k++) out[k] = isNullAt(bm, off + (rows === null ? k : rows[k]!)) ? null : LAZY_NUMERIC;
     // no bitmap, no NULL: the kernels skip their per-row NULL scan (vector-numeric.ts toScaled)
     attachLazyScaled(out, f, scale, bm === null);
@@ -144,7 +143,7 @@ function lazyDecimal128Values(d: Data, scale: number, rows: Rows): unknown[] | n
   }
   const vals = d.values as Uint32Array;
   const bm = nullsOf(d), off = d.offset;
-  const f = new Float64Array(n), out = new Array<unknown>(n);
+  const f = new Float64Array(n), out = bm === null ? sparseLazyNumerics(n) : new Array<unknown>(n);
   for (let k = 0; k < n; k++) {
     const i = rows === null ? k : rows[k]!;
     if (bm !== null && isNullAt(bm, off + i)) { out[k] = null; continue; }
@@ -153,7 +152,7 @@ function lazyDecimal128Values(d: Data, scale: number, rows: Rows): unknown[] | n
     if (w3 === 0 && w2 === 0 && w1 < HI53) f[k] = w1 * TWO32 + vals[at]!;
     else if (w3 === 0xffffffff && w2 === 0xffffffff && w1 >= NEG_HI53) f[k] = (w1 - TWO32) * TWO32 + vals[at]!;
     else return null;
-    out[k] = LAZY_NUMERIC;
+    if (bm !== null) out[k] = LAZY_NUMERIC;
   }
   attachLazyScaled(out, f, scale, bm === null);
   return out;

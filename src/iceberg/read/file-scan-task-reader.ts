@@ -17,7 +17,7 @@ import { compileRowTest } from '../parallel/row-filter.ts';
 import { compileArrowSelect } from './arrow-row-filter.ts';
 import type { ChunkFilter, LateHistory } from './late-materialization.ts';
 import { isExact, markExact } from '../parallel/exact-rows.ts';
-import { attachScaledLike, scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
+import { attachLazyScaled, attachScaledLike, isSparseNumerics, scaledColumnOf, sparseLazyNumerics } from '../../common/pgtypes/numeric-column.ts';
 
 /** The value a field takes in a file that lacks it (§ Column Projection). */
 export function missingValueOf(field: NestedField, task: FileScanTask): unknown {
@@ -154,12 +154,15 @@ export async function* readFileScanTask(
  * exec.ts scaledOnlyFields); a plain pick would hand on LAZY_NUMERIC placeholders without their doubles
  */
 export function pickRows(c: readonly unknown[], rows: readonly number[]): unknown[] {
-  const out = rows.map((r) => c[r]);
   const scaled = scaledColumnOf(c);
+  // a sparse lazy column has no element to copy (any index read throws): its pick is sparse and lazy too
+  const sparse = scaled !== undefined && isSparseNumerics(c);
+  const out = sparse ? sparseLazyNumerics(rows.length) : rows.map((r) => c[r]);
   if (scaled !== undefined) {
     const f = new Float64Array(rows.length);
     for (let k = 0; k < rows.length; k++) f[k] = scaled.f[rows[k]!]!;
-    attachScaledLike(out, f, scaled);
+    if (sparse) attachLazyScaled(out, f, scaled.scale, true);
+    else attachScaledLike(out, f, scaled);
   }
   return out;
 }
