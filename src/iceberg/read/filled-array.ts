@@ -1,8 +1,9 @@
 /**
  * A fresh array of `n` copies of one value, made by copying a kept template (`slice`) instead of
  * `new Array(n).fill(v)`: V8's fill on a new holey array cost ~40 µs per 8,192 entries, the copy of a packed
- * template ~4 µs (Node 20, SCAN session 20) — a scan worker makes one per lazy decimal column (LAZY_NUMERIC
- * placeholders) and per unread column (NULLs) of every batch. Each call returns a new array the caller may
+ * template ~4 µs (Node 20, SCAN session 20) — a scan worker makes one per unread column (NULLs) of every batch
+ * and per lazy decimal column with NULLs (LAZY_NUMERIC placeholders; without NULLs those are sparse since
+ * session 22: numeric-column.ts `sparseLazyNumerics`). Each call returns a new array the caller may
  * change; the templates never leave this module.
  */
 
