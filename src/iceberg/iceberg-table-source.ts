@@ -35,7 +35,7 @@ import { DeleteLoader } from './read/delete-loader.ts';
 import { readFileScanTask } from './read/file-scan-task-reader.ts';
 import { lateMaterializationOn } from './read/late-materialization.ts';
 import { cachedAggregateFromManifests } from './scan/metadata-aggregate.ts';
-import { planParallelScan, readTasksInParallel, widenBatch } from './parallel/parallel-scan.ts';
+import { planParallelScan, readFieldIds, readTasksInParallel, widenBatch } from './parallel/parallel-scan.ts';
 import { isExact, markExact } from './parallel/exact-rows.ts';
 import { sharedScanPool } from './parallel/scan-pool.ts';
 import { applyFileCacheSetting, threadShare } from './read/file-cache-setting.ts';
@@ -336,9 +336,11 @@ export class IcebergTableSource implements TableSource {
     // several files (and no LIMIT): decode on the scan worker pool, filters applied there (parallel/)
     // (few big files are split by row groups so that every thread gets work); a point lookup whose key columns
     // this thread's cache can hold stays here, where the next lookup is answered from them (read/point-lookup.ts)
-    const parallel = pool === null || pool.closed || plan.tasks.length === 0 || limit !== undefined || fewRows(plan.tasks, pool.minRows)
+    // (ScanPool.worth: enough rows, or fewer over wide columns such as SF 1's customer when pushed filters drop
+    // rows in the workers; planParallelScan decides)
+    const parallel = pool === null || pool.closed || plan.tasks.length === 0 || limit !== undefined || !pool.mayBeWorth(plan.tasks)
       || (pointKey !== null && pointLookupHere(plan.tasks, pointKey)) ? null
-      : await planParallelScan(this.io, plan.tasks, limit === undefined ? {} : { limit });
+      : await planParallelScan(this.io, plan.tasks, { fieldIds: () => readFieldIds(fields, filter), wide: filter.kind !== 'true' });
     const lateHistory = { rowGroups: 0, matched: 0 };
     if (parallel !== null) {
       const read = { signal: ctx.signal, filter, fieldById: (id: number) => byId.get(id), lateMaterialization: late, fileCacheBytes: threadShare(cacheBudget, parallel.pool.size, 'worker'), ...(metrics ? { metrics } : {}) };
@@ -406,7 +408,7 @@ export class IcebergTableSource implements TableSource {
     }
     if (plan === null) return undefined;
     // scan() would read several files on the worker pool (its parallel test)
-    if (poolOpen && plan.tasks.length > 0 && !fewRows(plan.tasks, pool.minRows) && !pointLookupHere(plan.tasks, pointKey)) return undefined;
+    if (poolOpen && plan.tasks.length > 0 && pool.mayBeWorth(plan.tasks) && !pointLookupHere(plan.tasks, pointKey)) return undefined;
     // pointLookup answers synchronously when the footer is cached and no delete file must be loaded
     for (const task of plan.tasks) {
       if (task.positionDeletes.length > 0 || cachedFooterOf(task.file) === undefined) return undefined;
@@ -530,13 +532,6 @@ function pointLookupsOn(session: ScanContext['session'] | undefined): boolean {
     lookupSwitches.set(session, kept);
   }
   return kept.on;
-}
-
-/** fewer rows in `tasks` than the pool's threshold: read on this thread (planParallelScan's first test) */
-function fewRows(tasks: readonly FileScanTask[], minRows: number): boolean {
-  let rows = 0;
-  for (const t of tasks) rows += Number(t.file.recordCount);
-  return rows < minRows;
 }
 
 /**

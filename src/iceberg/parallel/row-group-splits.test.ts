@@ -9,6 +9,8 @@ import { chunkRowGroups, isContinuationSplit, splitForWorkers, splitTask } from 
 import { usePooledMultiFileTable } from './testing/pooled-table.ts';
 import { ScanPool } from './scan-pool.ts';
 import { planParallelScan } from './parallel-scan.ts';
+import { columnBytes } from '../read/column-bytes.ts';
+import { readParquetFooter } from '../read/parquet-footer.ts';
 import { collectRows as collect } from './testing/collect-rows.ts';
 
 const ROWS = 270_000; // 128 Ki + 128 Ki + the rest: three row groups with the writer's default
@@ -37,7 +39,31 @@ describe('row-group splits', () => {
       // enough tasks already, or no pool: unchanged / main thread
       expect(await splitForWorkers(pooled.source.io, [...plan.tasks, ...plan.tasks, ...plan.tasks, ...plan.tasks], 1)).toHaveLength(4);
       expect(await planParallelScan(pooled.source.io, plan.tasks, { pool: null })).toBeNull();
-      expect(await planParallelScan(pooled.source.io, plan.tasks, { pool: new ScanPool({ size: 2, minRows: 1e9 }) })).toBeNull();
+      expect(await planParallelScan(pooled.source.io, plan.tasks, { pool: new ScanPool({ size: 2, minRows: 1e9, minBytes: Infinity }) })).toBeNull();
+    });
+
+    it('takes fewer rows than minRows to the pool when the columns read are wide (footer sizes: no column_sizes here)', async () => {
+      const plan = await pooled.source.planFiles();
+      const task = plan.tasks[0]!;
+      await readParquetFooter(pooled.source.io, task.file.filePath, Number(task.file.fileSizeInBytes)); // cached: columnBytes reads it
+      expect(task.file.columnSizes.size).toBe(0); // lakegate's writer records none: the footer measures
+      const [id0, id1] = pooled.source.schema.fields.map((f) => f.id);
+      const all = columnBytes(task, undefined);
+      const one = columnBytes(task, [id0!]);
+      expect(one).toBeGreaterThan(0);
+      expect(all).toBeGreaterThan(one);
+      expect(columnBytes(task, [id0!, id1!])).toBeGreaterThan(one);
+      // the row groups a pruned task reads count, not the file's
+      expect(columnBytes({ ...task, rowGroups: [2] }, [id0!])).toBeLessThan(one);
+      const narrow = (minBytes: number): ScanPool => new ScanPool({ size: 2, minRows: 1e9, minBytes });
+      const ids = (): number[] => [id0!];
+      expect(await planParallelScan(pooled.source.io, plan.tasks, { pool: narrow(one), fieldIds: ids })).not.toBeNull();
+      expect(await planParallelScan(pooled.source.io, plan.tasks, { pool: narrow(one + 1), fieldIds: ids })).toBeNull();
+      // every column read: wider
+      expect(await planParallelScan(pooled.source.io, plan.tasks, { pool: narrow(one + 1) })).not.toBeNull();
+      // wide false (a scan without pushed filters, table source): rows alone decide
+      expect(await planParallelScan(pooled.source.io, plan.tasks, { pool: narrow(1), fieldIds: ids, wide: false })).toBeNull();
+      expect(await planParallelScan(pooled.source.io, plan.tasks, { pool: new ScanPool({ size: 2, minRows: 1, minBytes: Infinity }), wide: false })).not.toBeNull();
     });
 
     it('reads the same rows in the same order as the main thread, counting the file once', async () => {

@@ -9,28 +9,73 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { ScanTaskRequest, ScanTaskResult } from './scan-task.ts';
 import type { MergeTaskRequest, MergeTaskResult } from './merge-task.ts';
+import type { FileScanTask } from '../scan/table-scan.ts';
+import { columnBytes } from '../read/column-bytes.ts';
 
 const WORKER_FILE = new URL('./scan-worker.mjs', import.meta.url).href;
 
 /** Scans of fewer rows than this stay on the main thread: the hand-off costs more than the decode saves. */
 export const DEFAULT_MIN_PARALLEL_ROWS = 200_000;
+/**
+ * ...unless their columns are wide: a scan of at least MIN_WIDE_ROWS rows whose read columns hold this many decoded
+ * bytes (read/column-bytes.ts) goes to the pool too. TPC-H SF 1's customer is one file of 150k rows: decoded
+ * on the main thread, it was 26 % of q10's and ~35 % of q22's main thread.
+ */
+export const DEFAULT_MIN_PARALLEL_BYTES = 2 * 1024 * 1024;
+/** scans of fewer rows stay on the main thread however wide (small tables, point lookups: pgbench's 1,000 rows) */
+export const MIN_WIDE_ROWS = 65_536;
 
 export interface ScanPoolOptions {
   /** worker threads; default os.availableParallelism() */
   readonly size?: number;
-  /** scans whose files hold fewer rows (manifest record counts) read on the main thread */
+  /** scans whose files hold fewer rows (manifest record counts) read on the main thread ... */
   readonly minRows?: number;
+  /** ... unless they hold MIN_WIDE_ROWS rows or more and their read columns this many decoded bytes */
+  readonly minBytes?: number;
 }
 
 export class ScanPool {
   readonly size: number;
   readonly minRows: number;
+  readonly minBytes: number;
   #piscina: Piscina | null = null;
   #closed = false;
 
   constructor(options: ScanPoolOptions = {}) {
     this.size = Math.max(1, Math.floor(options.size ?? availableParallelism()));
     this.minRows = options.minRows ?? DEFAULT_MIN_PARALLEL_ROWS;
+    this.minBytes = options.minBytes ?? DEFAULT_MIN_PARALLEL_BYTES;
+  }
+
+  /**
+   * Whether reading `tasks` is worth the hand-off to the pool (else the main thread reads them): enough rows, or
+   * enough of them over wide columns — the decoded bytes of the columns `fieldIds()` names (all when absent;
+   * read/column-bytes.ts: manifest column sizes, else cached footers), a measure of the decode work that the row
+   * count alone misses. mayBeWorth first (no footer needed).
+   */
+  worth(tasks: readonly FileScanTask[], fieldIds?: () => Iterable<number>): boolean {
+    let rows = 0;
+    for (const t of tasks) rows += Number(t.file.recordCount);
+    if (rows >= this.minRows) return true;
+    if (rows < MIN_WIDE_ROWS) return false;
+    const ids = fieldIds === undefined ? undefined : [...fieldIds()];
+    let bytes = 0;
+    for (const t of tasks) bytes += columnBytes(t, ids);
+    return bytes >= this.minBytes;
+  }
+
+  /** at least minRows rows: worth() whatever the columns */
+  enoughRows(tasks: readonly FileScanTask[]): boolean {
+    let rows = 0;
+    for (const t of tasks) rows += Number(t.file.recordCount);
+    return rows >= this.minRows;
+  }
+
+  /** false when worth() is false whatever the columns (too few rows): a synchronous first test */
+  mayBeWorth(tasks: readonly FileScanTask[]): boolean {
+    let rows = 0;
+    for (const t of tasks) rows += Number(t.file.recordCount);
+    return rows >= Math.min(this.minRows, MIN_WIDE_ROWS);
   }
 
   /** true once threads were started (and until close) */

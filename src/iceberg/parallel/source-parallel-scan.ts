@@ -9,7 +9,7 @@ import { addPlanCounters, type FileScanTask } from '../scan/table-scan.ts';
 import { indexById, type NestedField } from '../spec/schema.ts';
 import { lateMaterializationOn } from '../read/late-materialization.ts';
 import { applyFileCacheSetting, threadShare } from '../read/file-cache-setting.ts';
-import { planParallelScan, type ParallelReadContext, type ParallelScan } from './parallel-scan.ts';
+import { planParallelScan, readFieldIds, type ParallelReadContext, type ParallelScan } from './parallel-scan.ts';
 
 export interface SourceParallelScan {
   readonly scan: ParallelScan;
@@ -25,18 +25,19 @@ export async function sourceParallelScan(
   ctx: Pick<ScanContext, 'signal' | 'projection' | 'filters' | 'metrics'> & Partial<Pick<ScanContext, 'session'>>,
 ): Promise<SourceParallelScan | null> {
   const plan = await source.planFiles(ctx.filters);
-  const parallel = await planParallelScan(source.io, plan.tasks);
-  if (parallel === null) return null;
-  if (ctx.metrics) addPlanCounters(ctx.metrics, plan.counters);
   const wanted = ctx.projection ?? source.schema.fields.map((_f, i) => i);
   const fields = wanted.map((i) => source.schema.fields[i]!);
+  const filter = source.bindFilters(ctx.filters, { rows: true });
+  const parallel = await planParallelScan(source.io, plan.tasks, { fieldIds: () => readFieldIds(fields, filter) });
+  if (parallel === null) return null;
+  if (ctx.metrics) addPlanCounters(ctx.metrics, plan.counters);
   // equality-delete ids may name fields of any schema version
   const byId = new Map<number, NestedField>();
   for (const s of source.metadata.schemas) for (const [id, f] of indexById(s)) byId.set(id, f);
   for (const [id, f] of indexById(source.schema)) byId.set(id, f);
   const read: ParallelReadContext = {
     signal: ctx.signal,
-    filter: source.bindFilters(ctx.filters, { rows: true }),
+    filter,
     fieldById: (id) => byId.get(id),
     lateMaterialization: lateMaterializationOn(ctx.session),
     fileCacheBytes: threadShare(applyFileCacheSetting(ctx.session, parallel.pool.size), parallel.pool.size, 'worker'),
