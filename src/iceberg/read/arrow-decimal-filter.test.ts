@@ -5,7 +5,7 @@
  * beyond 2^53 and beyond 64 bits; a chunk of another scale is left to the JS test.
  */
 import { describe, expect, it } from 'vitest';
-import { Decimal, makeData, type Data } from 'apache-arrow';
+import type { Data } from 'apache-arrow';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import type { BoundPredicate, CompareOp } from '../scan/bound-predicate.ts';
 import type { PrimitiveType } from '../spec/schema.ts';
@@ -13,21 +13,12 @@ import { compileRowTest } from '../parallel/row-filter.ts';
 import { compileArrowSelect } from './arrow-row-filter.ts';
 import { arrowDataToValues } from './arrow-values.ts';
 import { setExactDoubles } from './exact-doubles.ts';
+import { decimalData as decimal128 } from './testing/decimal-data.ts';
 
 const SCALE = 2;
 const TYPE: PrimitiveType = { kind: 'primitive', name: 'decimal', precision: 38, scale: SCALE };
 
-function decimalData(unscaled: readonly (bigint | null)[], scale = SCALE): Data {
-  const words = new Uint32Array(unscaled.length * 4);
-  const valid = new Uint8Array(Math.ceil(unscaled.length / 8));
-  unscaled.forEach((u, i) => {
-    if (u === null) return;
-    valid[i >> 3]! |= 1 << (i & 7);
-    let x = BigInt.asUintN(128, u);
-    for (let w = 0; w < 4; w++) { words[i * 4 + w] = Number(x & 0xffffffffn); x >>= 32n; }
-  });
-  return makeData({ type: new Decimal(scale, 38, 128), length: unscaled.length, nullCount: unscaled.filter((u) => u === null).length, nullBitmap: valid, data: words });
-}
+const decimalData = (unscaled: readonly (bigint | null)[], scale = SCALE): Data => decimal128(unscaled, 38, scale);
 
 const N = 300;
 const unscaled = Array.from({ length: N }, (_v, k): bigint | null => {

@@ -3,7 +3,7 @@
  * path edges and beyond, utf8 chunks ASCII and not, dictionary strings, nulls, sliced (offset) chunks.
  */
 import { describe, expect, it } from 'vitest';
-import { DateDay, Decimal, Dictionary, Int32, Utf8, makeData, vectorFromArray, type Data } from 'apache-arrow';
+import { DateDay, Dictionary, Int32, Utf8, vectorFromArray, type Data } from 'apache-arrow';
 import { arrowDataToValues } from './arrow-values.ts';
 import { codesOnlyField, fastPrimitiveValues, numericOfUnscaled, scaledOnlyField, withoutCodesOnly } from './arrow-fast-columns.ts';
 import { parsePrimitive, type PrimitiveType } from '../spec/schema.ts';
@@ -17,19 +17,9 @@ import { setDictionaryCodes } from './dictionary-codes.ts';
 import { dictionaryScaledOf } from './dictionary-scaled.ts';
 import { dictionaryStringsOf, isLazyStrings, materializedStrings } from './dictionary-strings.ts';
 import { setExactDoubles } from './exact-doubles.ts';
+import { decimalData as decimal128 } from './testing/decimal-data.ts';
 
-function decimalData(vals: (bigint | null)[], scale: number): Data {
-  const words = new Uint32Array(vals.length * 4);
-  const bitmap = new Uint8Array(Math.ceil(vals.length / 8));
-  vals.forEach((v, i) => {
-    if (v === null) return;
-    bitmap[i >> 3]! |= 1 << (i & 7);
-    let u = BigInt.asUintN(128, v);
-    for (let w = 0; w < 4; w++, u >>= 32n) words[i * 4 + w] = Number(u & 0xffffffffn);
-  });
-  const nullCount = vals.filter((v) => v === null).length;
-  return makeData({ type: new Decimal(scale, 38, 128), length: vals.length, nullCount, nullBitmap: bitmap, data: words });
-}
+const decimalData = (vals: readonly (bigint | null)[], scale: number): Data => decimal128(vals, 38, scale);
 
 const plain = (xs: unknown[]) => xs.map((x) => (Numeric.isNumeric(x) ? [x.kind, x.unscaled, x.scale] : x));
 

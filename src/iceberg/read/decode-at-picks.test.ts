@@ -18,6 +18,7 @@ import { readParquetColumns } from './parquet-reader.ts';
 import { chunkSpan, decodeRowGroupJs, exactDoublesInPlace, jsLeavesFor } from './js-row-group-decode.ts';
 import { arrowDataToValues } from './arrow-values.ts';
 import { exactDoublesOf, hasExactDoubles } from './exact-doubles.ts';
+import { decimalData } from './testing/decimal-data.ts';
 
 const N = 12_000;
 const BIG = 9_007_199_254_740_993n; // 2^53 + 1: no double holds it
@@ -25,18 +26,6 @@ const P = (name: string, extra: Partial<IcebergType> = {}): IcebergType => ({ ki
 
 interface Col { readonly name: string; readonly type: DataType; readonly ice: IcebergType; readonly data: Data }
 
-function decimalData(values: readonly (bigint | null)[], precision: number, scale: number): Data {
-  const words = new Uint32Array(values.length * 4);
-  const bm = new Uint8Array((values.length + 7) >> 3);
-  let nulls = 0;
-  values.forEach((v, i) => {
-    if (v === null) { nulls++; return; }
-    bm[i >> 3]! |= 1 << (i & 7);
-    const u = BigInt.asUintN(128, v);
-    for (let w = 0; w < 4; w++) words[i * 4 + w] = Number((u >> BigInt(32 * w)) & 0xffffffffn);
-  });
-  return makeData({ type: new Decimal(scale, precision, 128), length: values.length, nullCount: nulls, nullBitmap: bm, data: words });
-}
 
 const v = (vals: unknown[], t: DataType): Data => vectorFromArray(vals, t).data[0]!;
 

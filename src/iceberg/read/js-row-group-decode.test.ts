@@ -11,23 +11,11 @@ import { readParquetColumns } from './parquet-reader.ts';
 import { decodeRowGroupJs, jsLeavesFor } from './js-row-group-decode.ts';
 import { arrowDataToValues } from './arrow-values.ts';
 import { isDeepStrictEqual } from 'node:util';
+import { decimalData } from './testing/decimal-data.ts';
 
 const N = 20_000;
 const P = (name: string, extra: Partial<IcebergType> = {}): IcebergType => ({ kind: 'primitive', name, ...extra }) as IcebergType;
 
-/** decimal(p, s) words of an unscaled bigint */
-function decimalData(values: readonly (bigint | null)[], precision: number, scale: number) {
-  const words = new Uint32Array(values.length * 4);
-  const bm = new Uint8Array((values.length + 7) >> 3);
-  let nulls = 0;
-  values.forEach((v, i) => {
-    if (v === null) { nulls++; return; }
-    bm[i >> 3]! |= 1 << (i & 7);
-    const u = BigInt.asUintN(128, v);
-    for (let w = 0; w < 4; w++) words[i * 4 + w] = Number((u >> BigInt(32 * w)) & 0xffffffffn);
-  });
-  return makeData({ type: new Decimal(scale, precision, 128), length: values.length, nullCount: nulls, nullBitmap: bm, data: words });
-}
 
 interface Col { readonly name: string; readonly type: DataType; readonly ice: IcebergType; readonly data: ReturnType<typeof makeData> }
 
