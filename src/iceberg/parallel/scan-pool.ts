@@ -34,6 +34,13 @@ export interface ScanPoolOptions {
   readonly minBytes?: number;
 }
 
+/** the tasks' files' rows (manifest record counts) */
+function rowsOf(tasks: readonly FileScanTask[]): number {
+  let rows = 0;
+  for (const t of tasks) rows += Number(t.file.recordCount);
+  return rows;
+}
+
 export class ScanPool {
   readonly size: number;
   readonly minRows: number;
@@ -54,8 +61,7 @@ export class ScanPool {
    * count alone misses. mayBeWorth first (no footer needed).
    */
   worth(tasks: readonly FileScanTask[], fieldIds?: () => Iterable<number>): boolean {
-    let rows = 0;
-    for (const t of tasks) rows += Number(t.file.recordCount);
+    const rows = rowsOf(tasks);
     if (rows >= this.minRows) return true;
     if (rows < MIN_WIDE_ROWS) return false;
     const ids = fieldIds === undefined ? undefined : [...fieldIds()];
@@ -66,16 +72,12 @@ export class ScanPool {
 
   /** at least minRows rows: worth() whatever the columns */
   enoughRows(tasks: readonly FileScanTask[]): boolean {
-    let rows = 0;
-    for (const t of tasks) rows += Number(t.file.recordCount);
-    return rows >= this.minRows;
+    return rowsOf(tasks) >= this.minRows;
   }
 
   /** false when worth() is false whatever the columns (too few rows): a synchronous first test */
   mayBeWorth(tasks: readonly FileScanTask[]): boolean {
-    let rows = 0;
-    for (const t of tasks) rows += Number(t.file.recordCount);
-    return rows >= Math.min(this.minRows, MIN_WIDE_ROWS);
+    return rowsOf(tasks) >= Math.min(this.minRows, MIN_WIDE_ROWS);
   }
 
   /** true once threads were started (and until close) */
