@@ -28,6 +28,7 @@ import { BufferWriter } from './protocol/buffer-writer.ts';
 import type { FrontendMessage, StartupMessage } from './protocol/frontend-messages.ts';
 import { FrontendParser } from './protocol/frontend-parser.ts';
 import { afterReads } from './after-reads.ts';
+import { HeldMessages } from './held-messages.ts';
 import { noteRead } from './read-clock.ts';
 import { readIntoReusedBuffer } from './socket-reader.ts';
 import { FULL, SocketWriter, WRITTEN } from './socket-writer.ts';
@@ -117,34 +118,37 @@ export class PgConnection implements LoopHost {
     if (this.closed) return;
     const mark = noteRead();
     if (this.sessionRef !== null) this.sessionRef.readMark = mark;
+    const held = this.held;
+    const before = held.count;
     try {
-      const messages = this.parser.push(chunk, borrowed);
-      if (messages.length === 0) return;
+      this.parser.parseInto(chunk, borrowed, held);
+      if (held.count === before) return;
       // stop reading raw bytes until the loop answered: TLS bytes must not reach the parser (startup packets only
       // come before the loop runs)
       if (this.messageLoop === null) {
-        for (let i = 0; i < messages.length; i++) {
-          const type = messages[i]!.type;
+        for (let i = before; i < held.count; i++) {
+          const type = held.at(i).type;
           if (type === 'SSLRequest' || type === 'GSSENCRequest') this.socket.pause();
         }
       }
-      if (this.held === null) {
-        this.held = messages;
-        afterReads(this.deliver);
-      } else for (let i = 0; i < messages.length; i++) this.held.push(messages[i]!);
+      // the poll's first read with messages asks for the delivery; later ones add to what it will deliver
+      if (before === 0) afterReads(this.deliver);
     } catch (e) {
+      // nothing of a broken stream is delivered (a delivery already asked for finds the connection closed)
+      held.clear();
       this.fatal(toGatewayError(e));
     }
   }
 
-  /** messages parsed from this poll's reads, not yet queued */
-  private held: FrontendMessage[] | null = null;
+  /** messages parsed from this poll's reads, not yet queued (one list, reused) */
+  private readonly held = new HeldMessages();
 
   private readonly deliver = (): void => {
     const held = this.held;
-    this.held = null;
-    if (held === null || this.closed) return;
-    for (let i = 0; i < held.length; i++) this.queue.push(held[i]!);
+    if (held.count === 0) return;
+    if (this.closed) return held.clear();
+    for (let i = 0; i < held.count; i++) this.queue.push(held.at(i));
+    held.clear();
     // a parked loop answers them here and now (no promise, no microtask turn per round trip)
     const loop = this.messageLoop;
     if (loop !== null && loop.parked) loop.pump();

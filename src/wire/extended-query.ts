@@ -21,6 +21,7 @@ import {
   RowDescription,
 } from './protocol/backend-serializer.ts';
 import type { Bind, Close, Describe, Execute, Parse } from './protocol/frontend-messages.ts';
+import { PortalTable } from './portal-table.ts';
 import { RowCursor } from './row-cursor.ts';
 import { receiveCopyIn, sendCopyOut } from './statement-result.ts';
 import type { WireIO } from './wire-io.ts';
@@ -36,7 +37,7 @@ interface Portal {
 
 export class ExtendedQuery {
   private readonly statements = new Map<string, PreparedStatement>();
-  private readonly portals = new Map<string, Portal>();
+  private readonly portals = new PortalTable<Portal>();
 
   constructor(private readonly io: WireIO) {}
 
@@ -201,7 +202,7 @@ export class ExtendedQuery {
       const stmt = this.statements.get(m.name);
       this.statements.delete(m.name);
       // closing a statement closes the portals built from it, as in PostgreSQL
-      for (const [name, p] of [...this.portals]) if (stmt && p.statement === stmt) await this.closePortal(name);
+      for (const [name, p] of this.portals.entries()) if (stmt && p.statement === stmt) await this.closePortal(name);
     } else await this.closePortal(m.name);
     CloseComplete(this.io.w);
   }
@@ -235,15 +236,25 @@ export class ExtendedQuery {
    * a portal's row stream was still open (its close is awaited).
    */
   closeAllPortals(): Promise<void> | undefined {
-    for (const p of this.portals.values()) {
-      if (p.cursor !== null && !p.cursor.done) return this.closeAllPortalsInTurn();
+    // the usual case (an autocommit round trip): only the unnamed portal, its rows sent
+    if (this.portals.size === 1) {
+      const unnamed = this.portals.get('');
+      if (unnamed !== undefined && (unnamed.cursor === null || unnamed.cursor.done)) {
+        this.portals.delete('');
+        return undefined;
+      }
+    }
+    const all = this.portals.entries();
+    for (let i = 0; i < all.length; i++) {
+      const p = all[i]![1];
+      if (p.cursor !== null && !p.cursor.done) return this.closeAllPortalsInTurn(all);
     }
     this.portals.clear();
     return undefined;
   }
 
-  private async closeAllPortalsInTurn(): Promise<void> {
-    for (const name of [...this.portals.keys()]) await this.closePortal(name);
+  private async closeAllPortalsInTurn(all: ReadonlyArray<readonly [string, Portal]>): Promise<void> {
+    for (const [name] of all) await this.closePortal(name);
   }
 
   /** Drops the portal; a promise only when its row stream was still open (closing releases the handler's work). */

@@ -66,4 +66,30 @@ describe('MessageQueue', () => {
     expect(await q.next()).toEqual({ type: 'Sync' });
     expect(q.peek()).toBeUndefined();
   });
+
+  it('keeps its slots between round trips and lets go of every message it handed out', () => {
+    const q = new MessageQueue(() => {}, () => {});
+    // white-box: the array behind the queue (V8 trims an array emptied by `length = 0`, so each round trip reallocated it)
+    const slots = (): readonly unknown[] => (q as unknown as { items: readonly unknown[] }).items;
+    const roundTrip = [{ type: 'Bind' }, { type: 'Describe' }, { type: 'Execute' }, { type: 'Sync' }] as const;
+    for (let trip = 0; trip < 3; trip++) {
+      for (const m of roundTrip) q.push(m as never);
+      const before = slots();
+      expect(q.take()).toBe(roundTrip[0]);
+      // the message taken is no longer referenced by the queue; the others wait in order
+      expect(slots()[0]).toBeUndefined();
+      expect(q.peek()).toBe(roundTrip[1]);
+      for (let i = 1; i < roundTrip.length; i++) expect(q.take()).toBe(roundTrip[i]);
+      expect(q.size).toBe(0);
+      expect(slots()).toBe(before);
+      expect(slots().length).toBe(roundTrip.length);
+      expect(slots().every((x) => x === undefined)).toBe(true);
+    }
+    // a burst's slots are not kept for the connection's life
+    for (let i = 0; i < 100; i++) q.push({ type: 'Sync' });
+    for (let i = 0; i < 100; i++) q.take();
+    expect(slots().length).toBe(0);
+    q.push({ type: 'Flush' });
+    expect([q.size, q.take()?.type, q.size]).toEqual([1, 'Flush', 0]);
+  });
 });

@@ -170,6 +170,27 @@ describe('extended protocol', () => {
     c.end();
   });
 
+  it('a named portal and the unnamed one both live over Sync in a block and are gone after COMMIT, suspended or not', async () => {
+    const c = await RawClient.ready(fx.port);
+    c.send(fe.query('begin'));
+    await c.until('Z');
+    c.send(fe.parse('s', 'select * from series(5)'), fe.bind('cur', 's'), fe.execute('cur', 2), fe.bind('', 's'), fe.execute('', 1), fe.sync());
+    expect(types(await c.until('Z'))).toBe('12DDs2DsZ');
+    // status T: both portals stay and resume where they stopped
+    c.send(fe.execute('cur', 0), fe.execute('', 0), fe.sync());
+    expect(types(await c.until('Z'))).toBe('DDDCDDDDCZ');
+    // both suspended when the transaction ends: COMMIT closes them (their row streams released)
+    c.send(fe.bind('cur2', 's'), fe.execute('cur2', 1), fe.bind('', 's'), fe.execute('', 1), fe.sync());
+    expect(types(await c.until('Z'))).toBe('2Ds2DsZ');
+    c.send(fe.query('commit'));
+    expect(types(await c.until('Z'))).toBe('CZ');
+    for (const name of ['cur2', 'cur', '']) {
+      c.send(fe.execute(name, 0), fe.sync());
+      expect(errorFields((await c.until('Z'))[0]!)).toMatchObject({ C: '34000', M: `portal "${name}" does not exist` });
+    }
+    c.end();
+  });
+
   it('Close S also closes the portals built from it', async () => {
     const c = await RawClient.ready(fx.port);
     c.send(fe.parse('s', 'select * from series(5)'), fe.bind('p', 's'), fe.close('S', 's'), fe.execute('p'), fe.sync());

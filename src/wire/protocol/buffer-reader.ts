@@ -70,7 +70,7 @@ export class BufferReader {
   /** n bytes as a view (no copy), or as a copy when the buffer is borrowed */
   bytes(n: number): Uint8Array {
     this.need(n);
-    const b = this.copyBytes ? Buffer.from(this.buf.subarray(this.pos, this.pos + n)) : this.buf.subarray(this.pos, this.pos + n);
+    const b = this.copyBytes ? copyOf(this.buf, this.pos, n) : this.buf.subarray(this.pos, this.pos + n);
     this.pos += n;
     return b;
   }
@@ -83,6 +83,17 @@ export class BufferReader {
   expectEnd(): void {
     if (this.pos !== this.end) throw invalidFormat();
   }
+}
+
+/** bytes copied byte by byte up to this length: Buffer.from(buf.subarray(…)) makes a view first (a Bind's key) */
+const SMALL_COPY = 32;
+
+/** a copy of buf[at, at + n) */
+function copyOf(buf: Buffer, at: number, n: number): Buffer {
+  if (n > SMALL_COPY) return Buffer.from(buf.subarray(at, at + n));
+  const b = Buffer.allocUnsafe(n);
+  for (let i = 0; i < n; i++) b[i] = buf[at + i]!;
+  return b;
 }
 
 export function invalidFormat(): GatewayError {

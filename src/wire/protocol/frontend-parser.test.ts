@@ -20,6 +20,12 @@ const cases: Array<[string, Buffer, FrontendMessage]> = [
     fe.bind('p', 's', ['42', null, Buffer.from([0, 0, 0, 7])], [0, 0, 1], [1]),
     { type: 'Bind', portal: 'p', statement: 's', paramFormats: [0, 0, 1], params: [Buffer.from('42'), null, Buffer.from([0, 0, 0, 7])], resultFormats: [1] },
   ],
+  [
+    // an empty value and one past buffer-reader's small-copy length: both copied out of a borrowed chunk
+    'Bind empty and long params',
+    fe.bind('', 's', ['', 'x'.repeat(40)], [0], [0]),
+    { type: 'Bind', portal: '', statement: 's', paramFormats: [0], params: [Buffer.from(''), Buffer.from('x'.repeat(40))], resultFormats: [0] },
+  ],
   ['Describe S', fe.describe('S', 'st'), { type: 'Describe', target: 'S', name: 'st' }],
   ['Describe P', fe.describe('P', ''), { type: 'Describe', target: 'P', name: '' }],
   ['Execute', fe.execute('p', 10), { type: 'Execute', portal: 'p', maxRows: 10 }],

@@ -12,6 +12,11 @@ import type { FrontendMessage, StartupPacket } from './frontend-messages.ts';
 import { FrontendCode, MAX_STARTUP_PACKET_LENGTH, StartupCode } from './message-codes.ts';
 
 export const DEFAULT_MAX_MESSAGE_LENGTH = 64 * 1024 * 1024;
+
+/** where parseInto() adds the messages it completes (an array does) */
+export interface MessageSink {
+  push(m: FrontendMessage): unknown;
+}
 /** a partial message up to this length gets its whole buffer at once (bigger ones grow as their bytes arrive) */
 const MAX_ASSEMBLY_BYTES = 1024 * 1024;
 
@@ -50,19 +55,28 @@ export class FrontendParser {
    */
   push(chunk: Uint8Array, borrowed = false): FrontendMessage[] {
     const out: FrontendMessage[] = [];
-    if (chunk.length === 0) return out;
+    this.parseInto(chunk, borrowed, out);
+    return out;
+  }
+
+  /**
+   * push() into the caller's `out` (the connection's reused list of held messages: no array per read). The
+   * messages completed by `chunk` are added in order; `borrowed` as for push().
+   */
+  parseInto(chunk: Uint8Array, borrowed: boolean, out: MessageSink): void {
+    if (chunk.length === 0) return;
     if (this.assembly !== null) {
       // the rest of a message begun in earlier reads (a 64 KiB CopyData from pg-copy-streams spans two)
       const a = this.assembly;
       const take = Math.min(a.length - this.assembled, chunk.length);
       a.set(take === chunk.length ? chunk : chunk.subarray(0, take), this.assembled);
       this.assembled += take;
-      if (this.assembled < a.length) return out;
+      if (this.assembled < a.length) return;
       this.assembly = null;
       this.assembled = 0;
       this.needed = 0;
       out.push(parseMessage(a, 0, a.length, false));
-      if (take === chunk.length) return out;
+      if (take === chunk.length) return;
       chunk = chunk.subarray(take);
     }
     this.chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
@@ -83,7 +97,6 @@ export class FrontendParser {
     }
     // a partial message stays for the next chunk: it must not point into memory the caller reuses
     if (borrowed && this.buffered > 0) this.keepPartial();
-    return out;
   }
 
   private startupLength(head: Buffer, at: number): number {
@@ -237,10 +250,11 @@ function parseBody(code: number, r: BufferReader): FrontendMessage {
       const statement = r.cstring();
       const paramFormats = formatCodes(r);
       const np = r.i16();
-      const params: (Uint8Array | null)[] = [];
+      // sized up front: a growing [] takes 17 slots for pgbench's one key
+      const params: (Uint8Array | null)[] = new Array(Math.max(0, np));
       for (let i = 0; i < np; i++) {
         const len = r.i32();
-        params.push(len === -1 ? null : r.bytes(len));
+        params[i] = len === -1 ? null : r.bytes(len);
       }
       const resultFormats = formatCodes(r);
       return { type: 'Bind', portal, statement, paramFormats, params, resultFormats };
