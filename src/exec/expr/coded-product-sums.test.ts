@@ -188,6 +188,59 @@ describe('CodedProductSums', () => {
     expect(finals(fast)).toEqual(finals(slow));
   });
 
+  it('runByKeys: the key codes as the cells\' leading digits give run()\'s answers by group id exactly; `known` only for a key cell with rows and no group', () => {
+    // TPC-H Q1's shape: two key columns of 3 × 2 entries; key cells 0 and 2 are one group (two entries of one
+    // string), key cell 5 has no rows and no group
+    const n = 8192;
+    const countDef = testRegistry().routines('count').find((d) => d.kind === 'aggregate' && d.args.length === 0) as AggregateDef;
+    const QTY = Array.from({ length: 50 }, (_v, k) => (k + 1) * 100);
+    const exprs = [
+      col(0), col(0), col(3), col(3), col(1),
+      op('*', col(0), op('-', lit('1'), col(1))),
+      op('*', op('*', col(0), op('-', lit('1'), col(1))), op('+', lit('1'), col(2))),
+    ];
+    const specs: GroupStateSpec[] = [{ def: countDef, argTypes: [], type: sqlType(Oid.int8) }, ...exprs.map((_e, k) => spec(k % 2 === 0 ? 'sum' : 'avg'))];
+    const aggs = [{ args: [], filter: null }, ...exprs.map((e) => ({ args: [e], filter: null }))];
+    const groupOfCell = [0, 1, 0, 2, 3, -1];
+    const batch = (): { cols: unknown[][]; a: Int32Array; b: Int32Array; gids: Int32Array } => {
+      const cols = [column(n, 2, () => Math.floor(rand() * 1e7)), column(n, 2, () => 0, DISC), column(n, 2, () => 0, TAX), column(n, 2, () => 0, QTY)].map((c) => c.values as unknown[]);
+      const kc = Int32Array.from({ length: n }, () => Math.floor(rand() * 5));
+      return { cols, a: kc.map((c) => c >> 1), b: kc.map((c) => c & 1), gids: kc.map((c) => groupOfCell[c]!) };
+    };
+    const finals = (gs: GroupStates, groups: number): string[] => specs.flatMap((_s, k) => Array.from({ length: groups }, (_g, g) => String(gs.final(k, g))));
+
+    const byKeys = new GroupStates(specs, ctx), byIds = new GroupStates(specs, ctx);
+    const keyed = CodedProductSums.tryCreate(aggs)!, plain = CodedProductSums.tryCreate(aggs)!;
+    byKeys.ensure(3);
+    byIds.ensure(4);
+    // group 3 (key cell 4) not known yet: `known` is asked once, gives it its group and sizes the states
+    const ids = Int32Array.from([1, 2, 1, 3, 0, 0]);
+    let asked = 0;
+    const known = (): void => { asked++; ids[4] = 4; byKeys.ensure(4); };
+    for (let round = 0; round < 3; round++) {
+      const x = batch();
+      const taken = keyed.runByKeys(x.cols, n, { a: x.a, b: x.b, kb: 2, cells: 6, ids }, byKeys, known);
+      expect(taken).toEqual(specs.map(() => true));
+      expect(plain.run(x.cols, n, x.gids, byIds)).toEqual(specs.map(() => true));
+    }
+    expect(asked).toBe(1);
+    expect(finals(byKeys, 4)).toEqual(finals(byIds, 4));
+    expect([...byKeys.counts[0]!.subarray(0, 4)].reduce((s, c) => s + c, 0)).toBe(3 * n);
+
+    // one key column (b = a, kb = 0), a key the table never answers for: nothing added, null
+    const one = new GroupStates(specs, ctx);
+    one.ensure(2);
+    const x = batch();
+    const lone = Int32Array.from([1, 2, 0, 0, 0, 0]);
+    expect(CodedProductSums.tryCreate(aggs)!.runByKeys(x.cols, n, { a: x.a, b: x.a, kb: 0, cells: 3, ids: lone }, one, () => undefined)).toBeNull();
+    expect(finals(one, 2)).toEqual(finals(new GroupStates(specs, ctx), 2));
+    // a pass of three codes, or more key cells than one per 8 rows: given back before `known` is asked
+    const three = CodedProductSums.tryCreate([{ args: [op('*', op('*', col(1), col(2)), col(3))], filter: null }])!;
+    const never = (): void => { throw new Error('known asked'); };
+    expect(three.runByKeys(x.cols, n, { a: x.a, b: x.b, kb: 2, cells: 6, ids }, new GroupStates([spec('sum')], ctx), never)).toBeNull();
+    expect(keyed.runByKeys(x.cols, 40, { a: x.a, b: x.b, kb: 2, cells: 6, ids }, byKeys, never)).toBeNull();
+  });
+
   it('finds the factors of products only', () => {
     expect(productFactors(op('*', col(0), op('-', lit('1'), col(1))))).toHaveLength(2);
     expect(productFactors(op('-', col(0), col(1)))).toBeNull();

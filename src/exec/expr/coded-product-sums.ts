@@ -10,7 +10,10 @@
  * read one table of group × l_discount × l_tax cells), and no argument vector is computed for them. A
  * count(*) takes its per-group counts from the first pass's cells (no pass of its own over the group ids). Each
  * factor's value per entry and each aggregate's cell weights are kept while the batches share a dictionary
- * (a column chunk's batches do), so a batch computes them only when its dictionaries change.
+ * (a column chunk's batches do), so a batch computes them only when its dictionaries change. String GROUP BY
+ * keys the scan kept codes for need no group id per row either (`runByKeys`): their codes are the cell index's
+ * leading digits, and each key cell's totals go to its group once per batch (Q1: no group-id pass, no pass for
+ * the batch's largest group id).
  *
  * Exactness: every factor value, cell product and cell sum is an integer double checked to stay below 2^53
  * (cell sums below 2^52, as batch-group-sums.ts); a product that does not fit is multiplied as bigints; a cell
@@ -94,12 +97,28 @@ interface Pass {
   readonly members: Resolved[];
 }
 
+/**
+ * a batch's rows grouped by the dictionary codes of their string keys (partial/dictionary-key-groups.ts keyCodes):
+ * row i is in key cell a[i] · kb + b[i] (one key: b = a, kb = 0), and key cell c in group ids[c] − 1 (0: the group
+ * table was not asked for that key yet)
+ */
+export interface KeyCodes {
+  readonly a: Int32Array;
+  readonly b: Int32Array;
+  readonly kb: number;
+  /** key cells: a's entries × b's (one key: a's) */
+  readonly cells: number;
+  readonly ids: Int32Array;
+}
+
 export class CodedProductSums {
   readonly #plans: readonly { readonly k: number; readonly factors: readonly Factor[] }[];
   /** the count(*) aggregates (no FILTER): counted from a pass's cells */
   readonly #counts: readonly number[];
   #cell = new Int32Array(0);
   #ids = new Int32Array(0);
+  /** runByKeys: key cell → group id */
+  #map = new Int32Array(0);
   /** per pass of a batch: its cell counts and sums, kept between batches (zeroed per use) */
   readonly #scratch: { counts: Float64Array; sums: Float64Array }[] = [];
   /** a group total's arrays, kept between batches: mergeTyped reads them at once and keeps nothing */
@@ -132,6 +151,34 @@ export class CodedProductSums {
    * `gs`: sum / avg over numeric); returns per aggregate whether it did (null: none) — the caller steps the rest
    */
   run(cols: Cols, n: number, gids: Int32Array, gs: GroupStates, groups = maxGroup(gids, n) + 1): boolean[] | null {
+    const passes = this.#passes(cols, n, gs, groups);
+    if (passes === null) return null;
+    if (this.#ids.length < groups) this.#ids = Int32Array.from({ length: Math.max(groups, 64) }, (_v, g) => g);
+    if (this.#cell.length < n) this.#cell = new Int32Array(Math.max(n, 1024));
+    return this.#merge(passes, this.#cellsOf(passes, cols, n, gids, groups), gs, groups, this.#ids);
+  }
+
+  /**
+   * run() with the rows' groups given by their keys' dictionary codes (no group id per row): the cells are
+   * key cell × the passes' codes, and each key cell's totals go to its group. `known` is called at most once,
+   * before anything is added, when a key cell of the batch has no group yet: it must ask the group table for the
+   * batch's rows in row order (DictionaryKeyGroups.assign: the groups and their order stay the table's) and size
+   * `gs` for the new groups. null (nothing added) when the cells do not fit, or a pass reads no code or more
+   * than two codes: the caller then steps the batch by group id.
+   */
+  runByKeys(cols: Cols, n: number, keys: KeyCodes, gs: GroupStates, known: () => void): boolean[] | null {
+    const cells = keys.cells;
+    const passes = this.#passes(cols, n, gs, cells);
+    if (passes === null || passes.some((p) => p.cols.length === 0 || p.cols.length > 2)) return null;
+    const all = this.#cellsByKeys(passes, cols, n, keys);
+    const first = all.find((c) => c !== null);
+    if (first === undefined) return null;
+    const map = this.#groupMap(keys, first!.counts, known);
+    return map === null ? null : this.#merge(passes, all, gs, cells, map);
+  }
+
+  /** the batch's passes (null: none, or more groups than cells allowed) for `groups` groups (or key cells) */
+  #passes(cols: Cols, n: number, gs: GroupStates, groups: number): Pass[] | null {
     if (n === 0) return null;
     const cap = Math.min(MAX_CELLS, Math.floor(n / ROWS_PER_CELL));
     if (groups > cap) return null;
@@ -142,12 +189,41 @@ export class CodedProductSums {
       if (r === null) continue;
       joinPass(passes, r, cols, groups, cap);
     }
-    if (passes.length === 0) return null;
-    if (this.#ids.length < groups) this.#ids = Int32Array.from({ length: Math.max(groups, 64) }, (_v, g) => g);
-    if (this.#cell.length < n) this.#cell = new Int32Array(Math.max(n, 1024));
+    return passes.length === 0 ? null : passes;
+  }
+
+  /**
+   * key cell → group id in #map, from the counts of a pass's cells (key-cell-major); `known` first when a key
+   * cell with rows has no group yet; null when one still has none (nothing was added)
+   */
+  #groupMap(keys: KeyCodes, counts: Float64Array, known: () => void): Int32Array | null {
+    const cells = keys.cells, ids = keys.ids;
+    if (this.#map.length < cells) this.#map = new Int32Array(Math.max(cells, 64));
+    const map = this.#map;
+    let asked = false;
+    for (let pass = 0; pass < 2; pass++) {
+      let missing = false;
+      const per = counts.length / cells;
+      for (let kc = 0, c = 0; kc < cells; kc++) {
+        let m = 0;
+        for (const end = c + per; c < end; c++) m += counts[c]!;
+        const id = ids[kc]!;
+        // a key cell without rows may have no group: its cells are all 0, and #merge skips them
+        if (m > 0 && id === 0) missing = true;
+        map[kc] = id - 1;
+      }
+      if (!missing) return map;
+      if (asked) return null;
+      known();
+      asked = true;
+    }
+    return null;
+  }
+
+  /** the passes' cells added into `gs` (cell group g → group ids[g]); per aggregate whether it was taken */
+  #merge(passes: readonly Pass[], all: readonly (Cells | null)[], gs: GroupStates, groups: number, ids: Int32Array): boolean[] | null {
     let done: boolean[] | null = null;
     let counted = false;
-    const all = this.#cellsOf(passes, cols, n, gids, groups);
     for (let p = 0; p < passes.length; p++) {
       const pass = passes[p]!, cells = all[p]!;
       if (cells === null) continue;
@@ -155,14 +231,14 @@ export class CodedProductSums {
         counted = true;
         for (const k of this.#counts) {
           if (gs.kinds[k] !== 'count') continue;
-          addGroupCounts(gs.counts[k]!, cells.counts, groups);
+          addGroupCounts(gs.counts[k]!, cells.counts, groups, ids);
           (done ??= new Array<boolean>(gs.kinds.length).fill(false))[k] = true;
         }
       }
       for (const r of pass.members) {
         const part = groupTotals(r, cells.counts, cells.sums, groups, this.#cellWeights(r, pass), this.#totalsFor(groups));
         if (part === null) continue;
-        gs.mergeTyped(r.k, this.#ids, groups, part);
+        gs.mergeTyped(r.k, ids, groups, part);
         (done ??= new Array<boolean>(gs.kinds.length).fill(false))[r.k] = true;
       }
     }
@@ -187,6 +263,39 @@ export class CodedProductSums {
       countCells1x2(mine.counts, gids, ca, a.radix[0]!, theirs.counts, cb, b.radix[0]!, n);
       out[p] = mine;
       out[q] = theirs;
+    }
+    return out as (Cells | null)[];
+  }
+
+  /** #cellsOf with the rows' key cells for groups (every pass reads one or two codes: runByKeys) */
+  #cellsByKeys(passes: readonly Pass[], cols: Cols, n: number, keys: KeyCodes): (Cells | null)[] {
+    const out = new Array<Cells | null | undefined>(passes.length).fill(undefined);
+    const { a, b, kb, cells } = keys;
+    for (let p = 0; p < passes.length; p++) {
+      if (out[p] !== undefined) continue;
+      const x = passes[p]!;
+      const mine = this.#scratchFor(p, cells * cellsPerGroup(x), x.wideF !== null);
+      const codes = x.cols.map((c) => dictionaryScaledOf(cols[c]!)!.codes), radix = x.radix;
+      const q = oneCodeCount(x) ? passes.findIndex((y, j) => j > p && out[j] === undefined && oneCodeCount(y)) : -1;
+      if (q !== -1) {
+        const y = passes[q]!;
+        const theirs = this.#scratchFor(q, cells * cellsPerGroup(y), false);
+        countKeyCells1x2(mine.counts, a, b, kb, codes[0]!, radix[0]!, theirs.counts, dictionaryScaledOf(cols[y.cols[0]!]!)!.codes, y.radix[0]!, n);
+        out[p] = mine;
+        out[q] = theirs;
+        continue;
+      }
+      const { counts, sums } = mine;
+      let ok = true;
+      if (codes.length === 1) {
+        if (sums === null) countKeyCells1(counts, a, b, kb, codes[0]!, radix[0]!, n);
+        else ok = sumKeyCells1(sums, counts, a, b, kb, codes[0]!, radix[0]!, x.wideF!, n);
+      } else if (sums === null) {
+        countKeyCells2(counts, a, b, kb, codes[0]!, radix[0]!, codes[1]!, radix[1]!, n);
+      } else {
+        ok = sumKeyCells2(sums, counts, a, b, kb, codes[0]!, radix[0]!, codes[1]!, radix[1]!, x.wideF!, n);
+      }
+      out[p] = ok ? mine : null;
     }
     return out as (Cells | null)[];
   }
@@ -230,13 +339,16 @@ function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
   return true;
 }
 
-/** cnt[g] += the rows of group g's cells (cells group-major, counts.length / groups per group) */
-function addGroupCounts(cnt: Float64Array, counts: Float64Array, groups: number): void {
+/** cnt[ids[g]] += the rows of cell group g's cells (cells group-major, counts.length / groups per group) */
+function addGroupCounts(cnt: Float64Array, counts: Float64Array, groups: number, ids: Int32Array): void {
   const per = counts.length / groups;
   for (let g = 0, c = 0; g < groups; g++) {
     let m = 0;
     for (const end = c + per; c < end; c++) m += counts[c]!;
-    cnt[g] = cnt[g]! + m;
+    // (a key cell without rows may have no group: runByKeys)
+    if (m === 0) continue;
+    const id = ids[g]!;
+    cnt[id] = cnt[id]! + m;
   }
 }
 
@@ -434,6 +546,44 @@ function sumCells1(sums: Float64Array, counts: Float64Array, gids: Int32Array, c
 function sumCells2(sums: Float64Array, counts: Float64Array, gids: Int32Array, c0: Codes, k0: number, c1: Codes, k1: number, f: Float64Array, n: number): boolean {
   for (let i = 0; i < n; i++) {
     const c = (gids[i]! * k0 + c0[i]!) * k1 + c1[i]!, t = sums[c]! + f[i]!;
+    if (t >= PART_LIMIT || t <= -PART_LIMIT) return false;
+    sums[c] = t;
+    counts[c] = counts[c]! + 1;
+  }
+  return true;
+}
+
+// the same loops with the key cell a[i] · kb + b[i] of each row for its group (runByKeys)
+
+function countKeyCells1(counts: Float64Array, a: Int32Array, b: Int32Array, kb: number, c0: Codes, k0: number, n: number): void {
+  for (let i = 0; i < n; i++) { const c = (a[i]! * kb + b[i]!) * k0 + c0[i]!; counts[c] = counts[c]! + 1; }
+}
+
+function countKeyCells2(counts: Float64Array, a: Int32Array, b: Int32Array, kb: number, c0: Codes, k0: number, c1: Codes, k1: number, n: number): void {
+  for (let i = 0; i < n; i++) { const c = ((a[i]! * kb + b[i]!) * k0 + c0[i]!) * k1 + c1[i]!; counts[c] = counts[c]! + 1; }
+}
+
+function countKeyCells1x2(ca: Float64Array, a: Int32Array, b: Int32Array, kb: number, c0: Codes, k0: number, cb: Float64Array, c1: Codes, k1: number, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const g = a[i]! * kb + b[i]!, x = g * k0 + c0[i]!, y = g * k1 + c1[i]!;
+    ca[x] = ca[x]! + 1;
+    cb[y] = cb[y]! + 1;
+  }
+}
+
+function sumKeyCells1(sums: Float64Array, counts: Float64Array, a: Int32Array, b: Int32Array, kb: number, c0: Codes, k0: number, f: Float64Array, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const c = (a[i]! * kb + b[i]!) * k0 + c0[i]!, t = sums[c]! + f[i]!;
+    if (t >= PART_LIMIT || t <= -PART_LIMIT) return false;
+    sums[c] = t;
+    counts[c] = counts[c]! + 1;
+  }
+  return true;
+}
+
+function sumKeyCells2(sums: Float64Array, counts: Float64Array, a: Int32Array, b: Int32Array, kb: number, c0: Codes, k0: number, c1: Codes, k1: number, f: Float64Array, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const c = ((a[i]! * kb + b[i]!) * k0 + c0[i]!) * k1 + c1[i]!, t = sums[c]! + f[i]!;
     if (t >= PART_LIMIT || t <= -PART_LIMIT) return false;
     sums[c] = t;
     counts[c] = counts[c]! + 1;

@@ -19,7 +19,7 @@ import type { AggregateDef, AggregateState } from '../../functions/registry-type
 import type { Expr } from '../../sql/index.ts';
 import type { Env } from '../context.ts';
 import { BatchGroupSums } from './batch-group-sums.ts';
-import { CodedProductSums, maxGroup } from './coded-product-sums.ts';
+import { CodedProductSums, maxGroup, type KeyCodes } from './coded-product-sums.ts';
 import { compileExpr, type Cols, type RowFn } from './compile-expr.ts';
 import { DistinctRows } from './distinct-rows.ts';
 import { scaledSumOf, type GroupStates, type TypedKind } from './group-states.ts';
@@ -104,7 +104,26 @@ export class VectorAggregation {
     // the aggregates summed through dictionary codes need no argument vector (coded-product-sums.ts)
     const done = this.#coded === null ? null : this.#coded.run(cols, n, gids, states, groups);
     // all of them (TPC-H Q1): nothing left to evaluate or sum
-    if (done !== null && done.length === this.#aggs.length && done.every((d) => d)) return;
+    if (allDone(done, this.#aggs.length)) return;
+    this.#stepRest(cols, n, gids, states, groups, done);
+  }
+
+  /**
+   * accumulateGroups for rows whose groups the string keys' dictionary codes give (coded-product-sums.ts
+   * KeyCodes): the aggregates summed through codes read the key codes themselves, and `gidsOf` — the batch's
+   * group ids, assigned and `states` sized for them (TypedPartialGroups) — is called only when they are needed:
+   * a key the group table was not asked for yet, or an aggregate left to the vector kernels. TPC-H Q1 takes
+   * every aggregate so: no group id per row.
+   */
+  accumulateByKeys(cols: Cols, n: number, keys: KeyCodes, states: GroupStates, gidsOf: () => Int32Array): void {
+    const done = this.#coded === null ? null : this.#coded.runByKeys(cols, n, keys, states, gidsOf);
+    if (allDone(done, this.#aggs.length)) return;
+    const gids = gidsOf();
+    this.#stepRest(cols, n, gids, states, n === 0 ? 0 : maxGroup(gids, n) + 1, done);
+  }
+
+  /** the aggregates `done` does not mark, stepped by group id (`groups`: the batch's largest id + 1) */
+  #stepRest(cols: Cols, n: number, gids: Int32Array, states: GroupStates, groups: number, done: readonly boolean[] | null): void {
     const vecs = this.#vectors(cols, n, undefined, done);
     const sums = this.#batchSums.begin(gids, n, groups) ? this.#batchSums : null;
     for (let k = 0; k < this.#aggs.length; k++) {
@@ -310,4 +329,9 @@ function byScale(v: MixedScaledVec, sel: Sel, n: number): readonly { vec: Scaled
   parts = [...rows].map(([scale, r]) => ({ vec: { tag: 'scaled', f: v.f, scale, nul: null } as const, rows: Int32Array.from(r) }));
   bySel.set(sel, parts);
   return parts;
+}
+
+/** every aggregate taken by the coded sums (TPC-H Q1): nothing left to evaluate or step */
+function allDone(done: readonly boolean[] | null, aggs: number): boolean {
+  return done !== null && done.length === aggs && done.every((d) => d);
 }

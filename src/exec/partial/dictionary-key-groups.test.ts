@@ -139,6 +139,60 @@ describe('DictionaryKeyGroups', () => {
     expect(() => (lazyInput[0]![0]![899] as { length: number }).length).toThrow(/lazy string column/);
   });
 
+  it('a new chunk\'s dictionaries of keys met before: their groups known from the strings, only new keys asked (in row order)', () => {
+    const oids = [Oid.bpchar, Oid.text];
+    const m = DictionaryKeyGroups.tryCreate(oids, [0, 1])!;
+    const table = new GroupTable(oids);
+    let asked = 0;
+    const assign = (c: readonly (readonly unknown[])[], k: number, o: Int32Array): void => { asked += k; table.assign(c, k, o); };
+    const out = new Int32Array(6);
+    m.assign([column(FLAGS, [0, 1, 2, 0], true), column(STATUS, [0, 0, 1, 1], true)], 4, out, assign);
+    expect(asked).toBe(4);
+    // another file's dictionaries: the same strings in another order, one more entry ('X'), unused 'R'
+    const flags2 = ['N', 'X', 'A', 'R'], status2 = ['O', 'F'];
+    asked = 0;
+    m.assign([column(flags2, [2, 0, 1, 2, 1, 0], true), column(status2, [1, 1, 0, 0, 0, 0], true)], 6, out, assign);
+    // A/F, N/F, A/O known; X/O and N/O asked, once each, in row order
+    expect(asked).toBe(2);
+    expect([...out]).toEqual([0, 1, 4, 3, 4, 5]);
+    expect(table.values).toEqual([['A', 'N', 'R', 'A', 'X', 'N'], ['F', 'F', 'O', 'O', 'O', 'O']]);
+    // after reset (the table emptied) nothing is known
+    m.reset();
+    const fresh = new GroupTable(oids);
+    asked = 0;
+    m.assign([column(FLAGS, [0], true), column(STATUS, [0], true)], 1, out, (c, k, o) => { asked += k; fresh.assign(c, k, o); });
+    expect(asked).toBe(1);
+  });
+
+  it('keyCodes: the key columns\' codes and the table assign fills (combined code a · kb + b), with no pass over the rows', () => {
+    const oids = [Oid.bpchar, Oid.bpchar];
+    const m = DictionaryKeyGroups.tryCreate(oids, [0, 1])!;
+    const table = new GroupTable(oids);
+    const cols = [column(FLAGS, [2, 0, 2, 1], true), column(STATUS, [1, 0, 1, 0], true)];
+    const keys = m.keyCodes(cols, 4)!;
+    expect(keys.kb).toBe(2);
+    expect(keys.cells).toBe(6);
+    expect([...keys.a]).toEqual([2, 0, 2, 1]);
+    expect([...keys.b]).toEqual([1, 0, 1, 0]);
+    // nothing asked yet
+    expect([...keys.ids.subarray(0, 6)]).toEqual([0, 0, 0, 0, 0, 0]);
+    const out = new Int32Array(4);
+    expect(m.assign(cols, 4, out, (c, k, o) => table.assign(c, k, o))).toBe(true);
+    // R/O first, then A/F, N/F: ids[code] = group + 1
+    expect([...keys.ids.subarray(0, 6)]).toEqual([2, 0, 3, 0, 0, 1]);
+    // the next batch of the same chunk sees the same table
+    expect(m.keyCodes([column(FLAGS, [0], true), column(STATUS, [0], true)], 1)!.ids).toBe(keys.ids);
+    // one key: the cell is its code (b = a, kb = 0)
+    const one = DictionaryKeyGroups.tryCreate([Oid.text], [0])!.keyCodes([column(FLAGS, [1, 2], true)], 2)!;
+    expect([one.kb, one.cells, one.b === one.a]).toEqual([0, 3, true]);
+    // without codes, three keys, or more combined codes than a table holds: null
+    expect(m.keyCodes([column(FLAGS, [0], true), column(STATUS, [0], false)], 1)).toBeNull();
+    const wide = Array.from({ length: 100 }, (_v, k) => `v${k}`);
+    expect(m.keyCodes([column(wide, [0], true), column(wide, [1], true)], 1)).toBeNull();
+    const three = DictionaryKeyGroups.tryCreate([Oid.text, Oid.text, Oid.text], [0, 1, 2])!;
+    expect(three.keyCodes([column(FLAGS, [0], true), column(STATUS, [0], true), column(STATUS, [1], true)], 1)).toBeNull();
+  });
+
   it('keyOnlyColumns: plain string keys nothing else reads', () => {
     const TEXT = sqlType(Oid.text), INT = sqlType(Oid.int4);
     const ref = (index: number, type = TEXT): Expr => ({ kind: 'ColumnRef', index, levelsUp: 0, type, name: `c${index}` });

@@ -8,7 +8,9 @@
  * entries of one string) stay the group table's own. The code table is built per set of dictionaries (a
  * column chunk's batches share theirs) and forgotten when the group table is emptied.
  * A batch whose key column has no codes (NULLs, a plain-encoded chunk, picked rows, a computed key) or whose
- * dictionaries combine to more than MAX_CELLS codes is left to the caller (`assign` returns false). A key
+ * dictionaries combine to more than MAX_CELLS codes is left to the caller (`assign` returns false). The keys the
+ * table answered are also kept by their strings, so a new chunk's table starts with the groups of the keys met
+ * before (every lineitem file has its own dictionaries of the same flags: no row stops to ask again). A key
  * column may be lazy (dictionary-strings.ts: codes and entries, no values): the rows that ask the group table
  * give it their entries' strings, so `assign` never reads the column's values; `keyOnlyColumns` names the
  * columns the scan may hand over so.
@@ -16,12 +18,17 @@
 import { Oid } from '../../common/pgtypes/oids.ts';
 import { dictionaryStringsOf } from '../../iceberg/read/dictionary-strings.ts';
 import { someExpr, type Expr } from '../../sql/index.ts';
+import type { KeyCodes } from '../expr/coded-product-sums.ts';
 import type { AssignRows } from './char-key-memo.ts';
 
 /** key types whose values are JS strings (pgtypes/values.ts) */
 const STRING_KEYS = new Set<number>([Oid.text, Oid.bpchar, Oid.varchar]);
 /** combined codes per table at most (a table of this many int32 is cleared per dictionary change) */
 const MAX_CELLS = 4096;
+/** a new chunk's table is filled from the keys met before when it has at most this many combined codes */
+const MAX_PREFILL = 256;
+/** keys remembered by their strings at most */
+const MAX_KNOWN = 4096;
 
 export class DictionaryKeyGroups {
   /** combined code → group id + 1 (0: not asked yet) */
@@ -30,6 +37,8 @@ export class DictionaryKeyGroups {
   #entries: (readonly string[])[] | null = null;
   #cell = new Int32Array(0);
   readonly #one = new Int32Array(1);
+  /** the group the table answered per key, by its strings joined with NUL (no key value holds one) */
+  readonly #known = new Map<string, number>();
 
   private constructor(private readonly width: number) {}
 
@@ -42,6 +51,7 @@ export class DictionaryKeyGroups {
   /** forgets every code (the group table started empty again) */
   reset(): void {
     this.#ids.fill(0);
+    this.#known.clear();
   }
 
   /** out[i] = the group of row i for rows 0..n-1 of the key columns `cols`; false (nothing assigned) when a column has no codes */
@@ -72,13 +82,37 @@ export class DictionaryKeyGroups {
     for (let i = 0; i < n;) {
       i = b === null ? knownGroups(ids, a, out, i, n) : knownGroups2(ids, a, b, kb, out, i, n);
       if (i === n) break;
-      table(askRow(codes, entries, w, i), 1, this.#one);
+      const row = askRow(codes, entries, w, i);
+      table(row, 1, this.#one);
       const g = this.#one[0]!;
       ids[b === null ? a[i]! : a[i]! * kb + b[i]!] = g + 1;
+      if (this.#known.size < MAX_KNOWN) this.#known.set(row.map((r) => r[0]).join('\0'), g);
       out[i] = g;
       i++;
     }
     return true;
+  }
+
+  /**
+   * the key columns' codes and the code table for rows 0..n-1, with no pass over the rows (coded-product-sums.ts
+   * KeyCodes: a consumer that reads the codes itself; `assign` asks the table for codes not in it yet); null when
+   * a column has no codes, or for more than two keys
+   */
+  keyCodes(cols: readonly (readonly unknown[])[], n: number): KeyCodes | null {
+    const w = this.width;
+    if (w > 2) return null;
+    const a = dictionaryStringsOf(cols[0]!);
+    if (a === undefined || a.codes.length !== n) return null;
+    if (w === 1) {
+      const cells = a.entries.length;
+      // one key: the cell a[i] · 0 + a[i]
+      return cells > MAX_CELLS ? null : { a: a.codes, b: a.codes, kb: 0, cells, ids: this.#codeTable([a.entries], cells) };
+    }
+    const b = dictionaryStringsOf(cols[1]!);
+    if (b === undefined || b.codes.length !== n) return null;
+    const kb = b.entries.length, cells = a.entries.length * kb;
+    // the combined code is assign's: a[i] · kb + b[i]
+    return cells > MAX_CELLS ? null : { a: a.codes, b: b.codes, kb, cells, ids: this.#codeTable([a.entries, b.entries], cells) };
   }
 
   /** the code table for these dictionaries: kept while they are the same arrays, else emptied */
@@ -88,6 +122,7 @@ export class DictionaryKeyGroups {
     this.#entries = entries;
     if (this.#ids.length < cells) this.#ids = new Int32Array(Math.max(cells, 64));
     else this.#ids.fill(0);
+    if (this.#known.size > 0 && cells <= MAX_PREFILL) prefill(this.#ids, entries, cells, this.#known);
     return this.#ids;
   }
 }
@@ -109,6 +144,26 @@ export function keyOnlyColumns(keys: readonly Expr[], others: readonly Expr[], p
   for (const e of others) mark(e);
   for (const c of elsewhere) out.delete(c);
   return out;
+}
+
+/**
+ * ids[combined code] = group + 1 for each combination of the dictionaries' entries whose strings the table
+ * answered before: the same strings are the same group (whatever the table counts as equal beyond that, it
+ * still asks for); the others stay 0 and are asked in row order
+ */
+function prefill(ids: Int32Array, entries: readonly (readonly string[])[], cells: number, known: ReadonlyMap<string, number>): void {
+  for (let code = 0; code < cells; code++) {
+    // the code's digits, last key fastest (assign's a · kb + b …)
+    let rest = code, key = '';
+    for (let c = entries.length - 1; c >= 0; c--) {
+      const e = entries[c]!;
+      const s = e[rest % e.length]!;
+      key = c === entries.length - 1 ? s : `${s}\0${key}`;
+      rest = Math.floor(rest / e.length);
+    }
+    const g = known.get(key);
+    if (g !== undefined) ids[code] = g + 1;
+  }
 }
 
 /** the key values of row i, one single-row column per key, from the dictionaries (the columns may be lazy) */

@@ -45,6 +45,18 @@ export class TypedPartialGroups {
   /** string keys with the scan's dictionary codes: group ids by code (dictionary-key-groups.ts), or null */
   readonly #codes: DictionaryKeyGroups | null;
   readonly #assignRows = (cols: readonly (readonly unknown[])[], n: number, out: Int32Array): void => this.#table.assign(cols, n, out);
+  /** rows of the batch add() steps by key codes whose group ids are not assigned yet (-1: assigned, or none) */
+  #unassigned = -1;
+  /** the batch's group ids, assigned on first use and the states sized for them (VectorAggregation.accumulateByKeys) */
+  readonly #gidsOf = (): Int32Array => {
+    const n = this.#unassigned;
+    if (n !== -1) {
+      this.#unassigned = -1;
+      this.#assign(n);
+      this.#states.ensure(this.#table.size);
+    }
+    return this.#gids;
+  };
 
   private constructor(
     private readonly keyFns: { readonly fns: readonly RowFn[]; readonly prepare: (b: Batch) => Promise<void> },
@@ -104,6 +116,14 @@ export class TypedPartialGroups {
       throw failed.error;
     }
     for (let c = 0; c < direct.length; c++) this.#keyCols[c] = direct[c] === -1 ? this.#computed[c]! : b.columns[direct[c]!]!;
+    // string keys with the scan's codes: the aggregates read the codes, group ids are made only if needed
+    const keys = this.#codes === null ? null : this.#codes.keyCodes(this.#keyCols, n);
+    if (keys !== null) {
+      this.#unassigned = n;
+      this.vector.accumulateByKeys(b.columns, n, keys, this.#states, this.#gidsOf);
+      this.#unassigned = -1;
+      return;
+    }
     this.#assign(n);
     this.#states.ensure(this.#table.size);
     this.vector.accumulateGroups(b.columns, n, this.#gids, this.#states);

@@ -205,6 +205,31 @@ describe('compileArrowSelect', () => {
     }
   });
 
+  it('a batch whose every row is kept gets the list shared by calls of its length (no list per batch), never written', () => {
+    const intT: PrimitiveType = { kind: 'primitive', name: 'int' };
+    const p: BoundPredicate = { kind: 'compare', op: '<=', fieldId: 1, type: intT, value: 1000 };
+    const select = compileArrowSelect(p, new Map([[1, 0]]))!;
+    const data = (n: number, over: number): Data[] => [vectorFromArray(Array.from({ length: n }, (_v, r) => (r < over ? 2000 : r % 1000)), new Int32()).data[0]!];
+    const every = (n: number): number[] => Array.from({ length: n }, (_v, r) => r);
+    const full = data(8192, 0);
+    const first = select(full, 8192)!;
+    expect(first).toEqual({ rows: every(8192), complete: true });
+    expect(select(full, 8192)!.rows).toBe(first.rows);
+    // a batch that loses rows gets a list of its own; the shared one stays 0 … n − 1
+    const some = select(data(8192, 3), 8192)!.rows;
+    expect(some).not.toBe(first.rows);
+    expect(some).toEqual(every(8192).slice(3));
+    // a row group's odd last batches in between do not push out the full batches' list
+    for (const n of [6807, 5003, 7001]) expect(select(data(n, 0), n)!.rows).toEqual(every(n));
+    expect(select(full, 8192)!.rows).toBe(first.rows);
+    expect(first.rows).toEqual(every(8192));
+    // a longer batch than any decoder's: right, and not kept
+    const long = data(70_000, 0);
+    const a = select(long, 70_000)!.rows;
+    expect(a).toEqual(every(70_000));
+    expect(select(long, 70_000)!.rows).not.toBe(a);
+  });
+
   it('an OR whose arms together keep every row stops early and keeps them all', () => {
     const int = columns[1]!.type;
     const p: BoundPredicate = { kind: 'or', args: [
