@@ -5,7 +5,7 @@
  */
 import type { Batch } from '../common/batch.ts';
 import { emptyScanMetrics, type ScanMetrics } from '../catalog/table-source.ts';
-import type { LogicalPlan } from '../sql/index.ts';
+import type { Filter, LogicalPlan } from '../sql/index.ts';
 import type { ExecOperator } from './operator.ts';
 
 export interface NodeStats {
@@ -56,6 +56,8 @@ class InstrumentedExec implements ExecOperator {
   constructor(private readonly inner: ExecOperator, private readonly s: NodeStats) {}
   get name(): string { return this.inner.name; }
   get children(): readonly ExecOperator[] { return this.inner.children; }
+  /** EXPLAIN ANALYZE runs what the query runs: a Filter's offer reaches the wrapped operator */
+  offerFilter(filter: Filter): void { this.inner.offerFilter?.(filter); }
 
   async *execute(): AsyncIterable<Batch> {
     const s = this.s;

@@ -1,5 +1,6 @@
 /** ExecOperator: the uniform interface of physical operators (pull-based streams of batches). */
 import type { Batch } from '../common/batch.ts';
+import type { Filter } from '../sql/index.ts';
 
 export interface ExecOperator {
   readonly name: string;
@@ -12,4 +13,10 @@ export interface ExecOperator {
    * function, EXPLAIN ANALYZE), deciding that before any side effect; the caller then runs execute().
    */
   executeSync?(): Batch[] | undefined;
+  /**
+   * Optional: a Filter right above offers itself (its predicate reads this operator's output columns) before it
+   * pulls. An operator that can tell some rows fail the predicate before making them may leave those out (a hash
+   * aggregate's HAVING judged on its typed group states); the Filter still applies it to whatever comes up.
+   */
+  offerFilter?(filter: Filter): void;
 }

@@ -297,6 +297,24 @@ export class GroupStates {
     return s.final() ?? null;
   }
 
+  /**
+   * aggregate k's result for group g when its typed part alone gives it exactly, without making it — count, and
+   * sum over numeric / integers with no state object and no bigint part: 1 with the value out[0] × 10^-out[1];
+   * 0 when the result is NULL (a sum of no rows); -1 when it is not known this way. What final() would return,
+   * for judging a filter over the groups (HAVING) before their rows are made (operators/group-filter.ts).
+   */
+  typedResult(k: number, g: number, out: Float64Array): -1 | 0 | 1 {
+    if (g >= this.#cap || this.#states[k]![g] !== undefined) return -1;
+    const kind = this.kinds[k];
+    if (kind === 'count') { out[0] = this.counts[k]![g]!; out[1] = 0; return 1; }
+    if (kind !== 'isum' && !(kind === 'sum' && this.#plainSum[k])) return -1;
+    if (this.counts[k]![g] === 0) return 0;
+    if (this.bigs[k]![g] !== undefined) return -1;
+    out[0] = this.sums[k]![g]!;
+    out[1] = kind === 'sum' ? this.sumScales[k]![g]! : 0;
+    return 1;
+  }
+
   /** group g's typed sum of aggregate k as the scratch NumericSum (its scale at least `minScale`) */
   #typedSum(k: number, g: number, minScale: number): NumericSum {
     const t = this.#tmp;

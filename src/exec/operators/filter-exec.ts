@@ -54,6 +54,8 @@ export class FilterExec implements ExecOperator {
   async *execute(): AsyncIterable<Batch> {
     const whole = this.compiled ?? this.compile();
     let exact: CompiledPredicate | null | undefined;
+    // an aggregate below may leave out groups that fail the predicate before making their rows (HAVING)
+    this.input.offerFilter?.(this.plan);
     for await (const b of this.input.execute()) {
       checkAbort(this.env);
       let use = whole;

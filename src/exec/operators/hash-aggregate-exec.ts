@@ -11,7 +11,7 @@
  */
 import type { Batch } from '../../common/batch.ts';
 import type { AggregateState } from '../../functions/registry-types.ts';
-import type { Aggregate } from '../../sql/index.ts';
+import type { Aggregate, Filter } from '../../sql/index.ts';
 import { BATCH_SIZE, checkAbort, queryMemory, type Env } from '../context.ts';
 import { compileAll, compileExpr, type Compiled } from '../expr/compile-expr.ts';
 import { compileShared } from '../expr/compile-shared.ts';
@@ -25,7 +25,8 @@ import { distinctTypable } from '../expr/distinct-rows.ts';
 import type { Cols, RowFn } from '../expr/compile-expr.ts';
 import type { ExecOperator } from '../operator.ts';
 import { AggregateMemory } from '../memory/aggregate-memory.ts';
-import { explainKb, noteMemoryDetail } from '../memory/memory-explain.ts';
+import { explainKb, noteExplainDetail, noteMemoryDetail } from '../memory/memory-explain.ts';
+import { groupJudgeOf } from './group-filter.ts';
 
 interface AggSlot {
   readonly state: AggregateState;
@@ -45,6 +46,10 @@ export class HashAggregateExec implements ExecOperator {
   readonly name = 'HashAggregateExec';
   constructor(private readonly plan: Aggregate, private readonly input: ExecOperator, private readonly env: Env) {}
   get children(): readonly ExecOperator[] { return [this.input]; }
+
+  /** the Filter right above (HAVING): its predicate judged on the typed group states before rows are made */
+  #having: Filter | null = null;
+  offerFilter(filter: Filter): void { this.#having = filter; }
 
   /**
    * the batch-at-a-time aggregation of `plan` when it takes that path (#runGrouped: one grouping set, every
@@ -203,6 +208,11 @@ export class HashAggregateExec implements ExecOperator {
     const count = groupKeys.length === 0 ? Math.max(1, table.size) : table.size;
     states.ensure(count);
     const withGid = this.plan.groupingSets !== null;
+    const kept = this.#keptGroups(states, count);
+    if (kept !== null) {
+      yield* this.#keptRows(table, states, kept, keyOids.length, withGid ? gid : null);
+      return;
+    }
     for (let from = 0; from < count; from += BATCH_SIZE) {
       const to = Math.min(count, from + BATCH_SIZE);
       const cols: unknown[][] = keyOids.map((_, c) => table.keySlice(c, from, to));
@@ -215,6 +225,44 @@ export class HashAggregateExec implements ExecOperator {
       // every group read: the state arrays go to the next aggregate (expr/spare-arrays.ts) before the last batch leaves
       if (to === count) { states.release(); table.release(); }
       yield { columns: cols, length: to - from };
+    }
+  }
+
+  /**
+   * the groups the Filter above can keep, judged on their typed states (group-filter.ts), or null when its
+   * predicate cannot be judged so (or there is none, or no GROUP BY: that one row is made anyway)
+   */
+  #keptGroups(states: GroupStates, count: number): Int32Array | null {
+    if (this.#having === null || this.plan.groupKeys.length === 0) return null;
+    const judge = groupJudgeOf(this.#having.predicate, this.plan.groupKeys.length, this.plan.aggregates, states);
+    if (judge === null) return null;
+    const kept = new Int32Array(count);
+    let n = 0;
+    for (let g = 0; g < count; g++) if (judge(g)) kept[n++] = g;
+    // under the Filter: the aggregate's own line says where it ran (partial-aggregate-exec.ts)
+    noteExplainDetail(this.env, this.#having, `Groups Left Out Below: ${count - n} of ${count} (judged on the aggregate's typed states)`);
+    return kept.subarray(0, n);
+  }
+
+  /** the output rows of groups `kept` (ascending ids), as the full output would have them */
+  async *#keptRows(table: GroupTable, states: GroupStates, kept: Int32Array, keyCount: number, gid: number | null): AsyncIterable<Batch> {
+    const aggCount = this.plan.aggregates.length;
+    for (let from = 0; from < kept.length || from === 0; from += BATCH_SIZE) {
+      const to = Math.min(kept.length, from + BATCH_SIZE);
+      const cols: unknown[][] = [];
+      for (let c = 0; c < keyCount; c++) {
+        const col = new Array<unknown>(to - from);
+        for (let j = from; j < to; j++) col[j - from] = table.keyAt(c, kept[j]!);
+        cols.push(col);
+      }
+      for (let k = 0; k < aggCount; k++) {
+        const col = new Array<unknown>(to - from);
+        for (let j = from; j < to; j++) col[j - from] = states.final(k, kept[j]!);
+        cols.push(col);
+      }
+      if (gid !== null) cols.push(new Array<unknown>(to - from).fill(gid));
+      if (to === kept.length) { states.release(); table.release(); }
+      if (to > from) yield { columns: cols, length: to - from };
     }
   }
 }

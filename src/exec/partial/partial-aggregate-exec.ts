@@ -109,6 +109,16 @@ const JUDGE_ROWS = 65_536;
 export class PartialAggregateExec implements ExecOperator {
   readonly name = 'PartialAggregateExec';
   constructor(private readonly plan: Aggregate, private readonly input: ExecOperator, private readonly env: Env) {}
+
+  /** the Filter right above (HAVING), offered to the HashAggregateExec this runs on the main thread */
+  #having: Filter | null = null;
+  offerFilter(filter: Filter): void { this.#having = filter; }
+
+  #hashAggregate(input: ExecOperator): AsyncIterable<Batch> {
+    const agg = new HashAggregateExec(this.plan, input, this.env);
+    if (this.#having !== null) agg.offerFilter(this.#having);
+    return agg.execute();
+  }
   get children(): readonly ExecOperator[] { return [this.input]; }
 
   async *execute(): AsyncIterable<Batch> {
@@ -247,7 +257,7 @@ export class PartialAggregateExec implements ExecOperator {
   /** the aggregate on this thread over the rows the workers filtered and narrowed (worker-rows.ts) */
   #overWorkerRows(pool: SourceParallelScan, request: FragmentRequest, rows: WireFragment): AsyncIterable<Batch> {
     const input: ExecOperator = { name: 'WorkerRows', children: [], execute: () => workerRows(pool, request, rows) };
-    return new HashAggregateExec(this.plan, input, this.env).execute();
+    return this.#hashAggregate(input);
   }
 
   /**
@@ -266,10 +276,10 @@ export class PartialAggregateExec implements ExecOperator {
     const rows: ExecOperator = { name: 'LazyScanRows', children: [], execute: () => lazyScanRows({ ...pool, fields: pool.fields.map(withoutCodesOnly) }, lazy) };
     // these are the scan node's rows (the aggregate's input is the bare scan): EXPLAIN ANALYZE counts them there
     const input = this.env.instrument === undefined ? rows : this.env.instrument.wrap(this.plan.input, rows);
-    return new HashAggregateExec(this.plan, input, this.env).execute();
+    return this.#hashAggregate(input);
   }
 
   #onMainThread(): AsyncIterable<Batch> {
-    return new HashAggregateExec(this.plan, this.input, this.env).execute();
+    return this.#hashAggregate(this.input);
   }
 }
