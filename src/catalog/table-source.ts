@@ -110,6 +110,12 @@ export interface ScanContext {
   readonly limit?: number;
   /** filled in by sources that can (Iceberg): what was pruned and read */
   readonly metrics?: ScanMetrics;
+  /**
+   * columns (indexes into `columns`) the consumer reads only as hash keys (exec/join-key-only.ts): a source may
+   * hand an int8 one back key-only — exact doubles attached and a placeholder per row, no BigInt
+   * (common/pgtypes/exact-int64-column.ts). Sources may ignore it.
+   */
+  readonly keyOnly?: readonly number[];
   readonly session: SessionView;
   readonly catalog: CatalogView;
 }

@@ -7,7 +7,7 @@
  */
 import { isNullColumn, nullColumn, type Batch } from './batch.ts';
 import { attachLazyScaled, attachScaledLike, isSparseNumerics, LAZY_NUMERIC, materializeNumerics, scaledColumnOf, sparseLazyNumerics } from './pgtypes/numeric-column.ts';
-import { attachConcatInt64 } from './pgtypes/exact-int64-column.ts';
+import { attachConcatInt64, exactInt64Of, KEY_ONLY_INT64 } from './pgtypes/exact-int64-column.ts';
 
 /** one column of the batches, end to end (shared null columns stay one shared null column) */
 function concatColumn(batches: readonly Batch[], c: number, n: number): readonly unknown[] {
@@ -51,9 +51,32 @@ function concatColumn(batches: readonly Batch[], c: number, n: number): readonly
     else attachScaledLike(dst, f, { f, scale, lazy });
   } else if (!lazy) {
     // int8 columns from the scan workers keep their exact doubles (or words): the build side's keys hash as numbers
-    attachConcatInt64(dst, batches.map((b) => ({ column: b.columns[c] ?? [], length: b.length })), n);
+    const attached = attachConcatInt64(dst, batches.map((b) => ({ column: b.columns[c] ?? [], length: b.length })), n);
+    if (!attached) keyOnlyAsValues(dst, batches, c);
   }
   return dst;
+}
+
+/** whether `col` is key-only (exact-int64-column.ts: a placeholder in every non-NULL row, so its first value tells) */
+function isKeyOnlyColumn(col: readonly unknown[], n: number): boolean {
+  for (let i = 0; i < n; i++) if (col[i] !== null) return col[i] === KEY_ONLY_INT64;
+  return false;
+}
+
+/**
+ * The glued column `dst` could not keep exact doubles (some piece had none: a scan worker's chunk with a key of
+ * 2^53 or more converted as bigints): the placeholders copied from key-only pieces become their bigints.
+ */
+function keyOnlyAsValues(dst: unknown[], batches: readonly Batch[], c: number): void {
+  let at = 0;
+  for (const b of batches) {
+    const src = b.columns[c];
+    if (src !== undefined && isKeyOnlyColumn(src, b.length)) {
+      const f = exactInt64Of(src, b.length)!.f;
+      for (let i = 0; i < b.length; i++) if (src[i] !== null) dst[at + i] = BigInt(f[i]!);
+    }
+    at += b.length;
+  }
 }
 
 /** the batches as one batch of `width` columns */

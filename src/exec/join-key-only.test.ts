@@ -4,7 +4,9 @@
  * PostgreSQL's — NULL keys, duplicate keys on both sides, an int4 probe key, outer / semi / anti joins, an empty
  * build side, a small build side whose keys become a runtime key filter (values made from the doubles), the key
  * also read above the join (then no key-only column), and a build side with keys at and beyond ±2^53 and the
- * int64 extremes in a middle file (the batches converted before it turn back into bigints).
+ * int64 extremes in a middle file (the batches converted before it turn back into bigints). A bare scan built
+ * on is told so: its workers send the key as exact doubles (`Build Key: exact doubles from the scan`), no BigInt
+ * on either thread — not when a pushed filter reads the key, nor when a Filter sits between scan and join.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +18,7 @@ const rows = async (c: pg.Client, sql: string): Promise<string[]> =>
 const explain = async (c: pg.Client, sql: string): Promise<string> => (await rows(c, `EXPLAIN ANALYZE ${sql}`)).join('\n');
 
 const KEY_ONLY = /Build Key: exact doubles/;
+const FROM_SCAN = /Build Key: exact doubles from the scan/;
 
 const DDL = ['CREATE TABLE jf (k bigint, k4 int, v int)', 'CREATE TABLE jd (k bigint, tag text, w int)', 'CREATE TABLE je (k bigint, tag text, w int)'];
 // build side: keys 3g − 900 (two rows for every fifth key), NULL every 47th row; three files
@@ -66,8 +69,11 @@ describe('hash joins with a key-only int8 build key', () => {
   };
 
   it('an inner join: NULL keys, duplicates on both sides; an int4 probe key', async () => {
-    await agree('SELECT d.tag, count(*), sum(f.v), sum(d.w) FROM jf f JOIN jd d ON f.k = d.k GROUP BY d.tag ORDER BY 1', true);
+    const inner = 'SELECT d.tag, count(*), sum(f.v), sum(d.w) FROM jf f JOIN jd d ON f.k = d.k GROUP BY d.tag ORDER BY 1';
+    await agree(inner, true);
     expect(sharedScanPool()!.started).toBe(true);
+    // the bare scan of jd made the key-only column in the workers
+    expect(await explain(lg, inner)).toMatch(FROM_SCAN);
     await agree('SELECT d.tag, count(*), sum(f.v), sum(d.w) FROM jf f JOIN jd d ON f.k4 = d.k GROUP BY d.tag ORDER BY 1', true);
   });
 
@@ -84,6 +90,17 @@ describe('hash joins with a key-only int8 build key', () => {
     const small = 'SELECT d.tag, count(*), sum(f.v) FROM jf f JOIN jd d ON f.k = d.k WHERE d.w < 3 GROUP BY d.tag ORDER BY 1';
     await agree(small, true);
     expect(await explain(lg, small)).toMatch(/Runtime Filter: f\.k \(\d+ values\)/);
+  });
+
+  it('the scan makes the key-only column only where nothing else reads the key on the way', async () => {
+    // a pushed filter on the key: the workers judge its values, so they convert them as usual
+    const keyFiltered = 'SELECT d.tag, count(*), sum(f.v) FROM jf f JOIN jd d ON f.k = d.k WHERE d.k > 0 GROUP BY d.tag ORDER BY 1';
+    await agree(keyFiltered, true);
+    expect(await explain(lg, keyFiltered)).not.toMatch(FROM_SCAN);
+    // a Filter between the scan and the join: the join converts its batches (the scan is not told)
+    const filtered = 'SELECT d.tag, count(*), sum(f.v) FROM jf f JOIN jd d ON f.k = d.k WHERE d.w % 7 = 1 GROUP BY d.tag ORDER BY 1';
+    await agree(filtered, true);
+    expect(await explain(lg, filtered)).not.toMatch(FROM_SCAN);
   });
 
   it('the key read above the join arrives as bigints', async () => {

@@ -10,11 +10,14 @@
  * carry the column as NULLs (nothing reads it), and a runtime key filter makes its few values from the doubles.
  * A batch whose keys are not all exact (2^53 or more, or no words attached) turns the converted batches back
  * into BigInts: the table is then built from values as before.
+ * When the built input is a bare table scan, the scan is told (ScanContext.keyOnly, keyOnlyScanColumns): the
+ * scan workers then never make the BigInts either — the column crosses threads as its exact doubles and arrives
+ * key-only (iceberg/read/arrow-fast-columns.ts keyOnlyField, iceberg/parallel/column-transfer.ts).
  */
 import type { Batch } from '../common/batch.ts';
 import { Oid } from '../common/pgtypes/oids.ts';
 import { exactInt64Of, KEY_ONLY_INT64, keyOnlyInt64Column } from '../common/pgtypes/exact-int64-column.ts';
-import { someExpr, type Join } from '../sql/index.ts';
+import { someExpr, type Join, type LogicalPlan, type TableScan } from '../sql/index.ts';
 import { conditionOnlyJoinColumns } from './optimizer/prune-join-columns.ts';
 import type { EquiKeys } from './operators/hash-join-exec.ts';
 
@@ -37,17 +40,51 @@ export function keyOnlyBuildColumn(plan: Join, keys: EquiKeys, side: 'left' | 'r
   return build.index;
 }
 
+/**
+ * Table scans that are a join's built input, and their column read only as its key-only build key. Set when the
+ * join runs, read when the scan makes its ScanContext (operators/table-scan-exec.ts); a function of the plan
+ * (join, keys, pruned columns), so the same for every execution of it.
+ */
+const keyOnlyScans = new WeakMap<TableScan, readonly number[]>();
+
+/** tells `input` — the join's built input — that its column `column` may arrive key-only, when it is a bare table scan */
+export function markKeyOnlyScan(input: LogicalPlan, column: number): void {
+  if (input.kind === 'TableScan' && column < input.columns.length) keyOnlyScans.set(input, [column]);
+}
+
+/** the columns of `scan` a join above reads only as its key-only build key (ScanContext.keyOnly), if any */
+export function keyOnlyScanColumns(scan: TableScan): readonly number[] | undefined {
+  return keyOnlyScans.get(scan);
+}
+
+/** whether `col` is key-only already (a placeholder in every non-NULL row: its first value tells) */
+function isKeyOnlyColumn(col: readonly unknown[], n: number): boolean {
+  for (let i = 0; i < n; i++) if (col[i] !== null) return col[i] === KEY_ONLY_INT64;
+  return false;
+}
+
 /** the build side's batches with column `column` key-only while every batch's keys are exact (see above) */
 export class KeyOnlyBuild {
   /** the key-only columns made so far (to turn back if a later batch cannot be converted) */
   readonly #made = new Set<readonly unknown[]>();
   #on = true;
+  /** whether every non-empty batch so far arrived key-only from the scan (none converted here) */
+  #fromScan = true;
+  #batches = 0;
   constructor(private readonly column: number) {}
 
   /** `b` with its key column key-only, or `b` itself (every later batch too once one could not be converted) */
   add(b: Batch): Batch {
-    if (!this.#on || b.length === 0) return b;
+    if (b.length === 0) return b;
+    this.#batches++;
     const col = b.columns[this.column];
+    // arrived key-only from the scan (markKeyOnlyScan): kept as it is, but remembered to turn back if need be
+    if (col !== undefined && isKeyOnlyColumn(col, b.length)) {
+      this.#made.add(col);
+      return b;
+    }
+    this.#fromScan = false;
+    if (!this.#on) return b;
     const x = col === undefined ? undefined : exactInt64Of(col, b.length);
     if (x === undefined) {
       this.#on = false;
@@ -63,6 +100,11 @@ export class KeyOnlyBuild {
   /** whether every batch arrived key-only */
   get keyOnly(): boolean {
     return this.#on;
+  }
+
+  /** whether every batch arrived key-only from the scan itself (EXPLAIN ANALYZE: no BigInt was made on any thread) */
+  get fromScan(): boolean {
+    return this.#on && this.#fromScan && this.#batches > 0;
   }
 
   /** the build's batches: as they are when all are key-only, else the converted ones with BigInts again */

@@ -27,12 +27,13 @@ import { indexById, type IcebergType, type NestedField, type Schema } from './sp
 import { toSqlType } from './spec/types.ts';
 import { isRowLineageField, ROW_LINEAGE_NAMES, rowLineageSchema } from './lineage/row-lineage-columns.ts';
 import { addPlanCounters, planScan, type FileScanTask, type ScanPlan } from './scan/table-scan.ts';
-import { bindPredicates, predicateKey, type BindColumn, type BindOptions, type BoundPredicate } from './scan/bound-predicate.ts';
+import { bindPredicates, predicateKey, referencedFieldIds, type BindColumn, type BindOptions, type BoundPredicate } from './scan/bound-predicate.ts';
 import { PrunablePlan } from './scan/prunable-plan.ts';
 import { readParquetFooter } from './read/parquet-footer.ts';
 import { selectRowGroups } from './read/row-group-stats.ts';
 import { DeleteLoader } from './read/delete-loader.ts';
 import { readFileScanTask } from './read/file-scan-task-reader.ts';
+import { keyOnlyFields } from './read/arrow-fast-columns.ts';
 import { lateMaterializationOn } from './read/late-materialization.ts';
 import { cachedAggregateFromManifests } from './scan/metadata-aggregate.ts';
 import { planParallelScan, readFieldIds, readTasksInParallel, widenBatch } from './parallel/parallel-scan.ts';
@@ -311,7 +312,7 @@ export class IcebergTableSource implements TableSource {
    * Batches of the pruned plan's files. `ctx.metrics` gets the planning counters, then files, row groups,
    * bytes and rows as they are read; `ctx.limit` stops reading once that many rows were produced.
    */
-  async *scan(ctx: Pick<ScanContext, 'signal' | 'projection' | 'filters' | 'limit' | 'metrics'> & Partial<Pick<ScanContext, 'session'>>): AsyncIterable<Batch> {
+  async *scan(ctx: Pick<ScanContext, 'signal' | 'projection' | 'filters' | 'limit' | 'metrics' | 'keyOnly'> & Partial<Pick<ScanContext, 'session'>>): AsyncIterable<Batch> {
     const pool = sharedScanPool();
     const cacheBudget = applyFileCacheSetting(ctx.session, pool === null || pool.closed ? 0 : pool.size);
     // bound once per scan: the row filter serves pruning too unless a char(n) column binds differently for rows
@@ -344,7 +345,9 @@ export class IcebergTableSource implements TableSource {
     const lateHistory = { rowGroups: 0, matched: 0 };
     if (parallel !== null) {
       const read = { signal: ctx.signal, filter, fieldById: (id: number) => byId.get(id), lateMaterialization: late, fileCacheBytes: threadShare(cacheBudget, parallel.pool.size, 'worker'), ...(metrics ? { metrics } : {}) };
-      for await (const b of readTasksInParallel(parallel, parallel.tasks, fields, read)) yield ctx.projection === undefined ? b : widenedExact(b, wanted, width);
+      // int8 columns a join reads only as hash keys cross threads as exact doubles (arrow-fast-columns.ts keyOnlyFields)
+      const poolFields = ctx.keyOnly === undefined ? fields : keyOnlyFields(fields, wanted, ctx.keyOnly, referencedFieldIds(filter), parallel.tasks);
+      for await (const b of readTasksInParallel(parallel, parallel.tasks, poolFields, read)) yield ctx.projection === undefined ? b : widenedExact(b, wanted, width);
       return;
     }
     for (const task of plan.tasks) {

@@ -23,7 +23,7 @@ import type { MemoryReservation } from '../memory/memory-reservation.ts';
 import { estimateBatchBytes } from '../memory/size-estimate.ts';
 import { MAX_KEY_FILTER_KEYS, keyFilterFits, probeSideFilterable, runKeyFiltered, withKeyFilter } from '../runtime-key-filter.ts';
 import { deadJoinColumns } from '../optimizer/prune-join-columns.ts';
-import { KeyOnlyBuild, keyOnlyBuildColumn, keyOnlyValue } from '../join-key-only.ts';
+import { KeyOnlyBuild, keyOnlyBuildColumn, keyOnlyValue, markKeyOnlyScan } from '../join-key-only.ts';
 import { chunkAt, chunkedRows, chunksOf, isChunked, mapChunks, type BuiltRows } from '../join-chunked-rows.ts';
 import { builtKeyList } from '../join-key-list.ts';
 
@@ -60,6 +60,8 @@ export class HashJoinExec implements ExecOperator {
   #deadRight: readonly number[] = [];
   /** the built input's column that arrived key-only (exact doubles, no BigInts: join-key-only.ts), or -1 */
   #keyOnly = -1;
+  /** whether that column came key-only from the scan itself (markKeyOnlyScan) */
+  #keyOnlyFromScan = false;
 
   async *execute(): AsyncIterable<Batch> {
     // the build side and its hash table are held in the query's memory budget (53200 past it)
@@ -73,7 +75,7 @@ export class HashJoinExec implements ExecOperator {
     try {
       yield* this.plan.buildSide === 'left' && canBuildLeft(this.keys, this.plan) ? this.#runBuildLeft(mem) : this.#run(mem);
     } finally {
-      const keyOnly = this.#keyOnly >= 0 ? '  Build Key: exact doubles' : '';
+      const keyOnly = this.#keyOnly < 0 ? '' : this.#keyOnlyFromScan ? '  Build Key: exact doubles from the scan' : '  Build Key: exact doubles';
       noteMemoryDetail(this.env, this.plan, `Memory Usage: ${explainKb(mem.peak)}${this.#runtimeFilter ?? ''}${keyOnly}`);
       mem.release();
     }
@@ -83,6 +85,8 @@ export class HashJoinExec implements ExecOperator {
     let rbs: Batch[] = [];
     const keyOnlyColumn = keyOnlyBuildColumn(this.plan, this.keys, side);
     const keyOnly = keyOnlyColumn >= 0 ? new KeyOnlyBuild(keyOnlyColumn) : null;
+    // a bare scan below makes the key column key-only itself, no BigInt per row (before its first batch is asked for)
+    if (keyOnlyColumn >= 0) markKeyOnlyScan(side === 'left' ? this.plan.left : this.plan.right, keyOnlyColumn);
     for await (const raw of input) {
       checkAbort(this.env);
       let b = withNullColumns(raw, dead);
@@ -92,6 +96,7 @@ export class HashJoinExec implements ExecOperator {
     }
     if (keyOnly !== null) rbs = keyOnly.finish(rbs);
     this.#keyOnly = keyOnly?.keyOnly === true ? keyOnlyColumn : -1;
+    this.#keyOnlyFromScan = keyOnly?.fromScan === true;
     // several batches are hashed where they arrived, not glued first (join-chunked-rows.ts); keys reading a
     // subquery prepare their runners over one batch
     const chunked = rbs.length > 1 && !keys.some((e) => someExpr(e, (x) => x.kind === 'Subquery'));

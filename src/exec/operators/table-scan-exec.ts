@@ -9,6 +9,7 @@ import { checkAbort, type Env } from '../context.ts';
 import type { ExecOperator } from '../operator.ts';
 import { resolveFilters, resolveLimit } from '../optimizer/resolve-pushed.ts';
 import { isExact, markExact } from '../../iceberg/parallel/exact-rows.ts';
+import { keyOnlyScanColumns } from '../join-key-only.ts';
 
 export class TableScanExec implements ExecOperator {
   readonly name = 'TableScanExec';
@@ -64,6 +65,9 @@ export class TableScanExec implements ExecOperator {
     if (filters !== undefined) out.filters = filters;
     if (limit !== undefined) out.limit = limit;
     if (metrics !== undefined) out.metrics = metrics;
+    // a hash join above reads an int8 column only as its build key (join-key-only.ts)
+    const keyOnly = keyOnlyScanColumns(plan);
+    if (keyOnly !== undefined) out.keyOnly = keyOnly;
     return out;
   }
 }

@@ -5,6 +5,8 @@
  * main thread is the one that also runs the rest of the query.
  *   int, date → Int32Array · float, double, time → Float64Array · long, timestamp* → BigInt64Array (the main
  *   thread's column keeps the words, read as exact doubles below 2^53 when it becomes a hash key: exact-int64-column.ts)
+ *   · a key-only int8 column (a hash join's build key: arrow-fast-columns.ts keyOnlyField) → Float64Array of its
+ *   exact doubles, key-only again on arrival: no BigInt on either thread
  *   boolean → Uint8Array · decimal (one scale, |unscaled| < 2^53) → Float64Array of unscaled values, taken
  *   from the decoder's doubles when attached (pgtypes/numeric-column.ts) and attached again on arrival, so the
  *   main thread's vector kernels read them too · decimal (one scale, fits in 64 bits) → BigInt64Array
@@ -18,7 +20,7 @@ import { Numeric } from '../../common/pgtypes/numeric.ts';
 import type { IcebergType } from '../spec/schema.ts';
 import { fromCloneable, needsTagging, toCloneable } from './cloneable.ts';
 import { attachScaled, scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
-import { attachInt64Words } from '../../common/pgtypes/exact-int64-column.ts';
+import { attachInt64Words, exactInt64Of, KEY_ONLY_INT64, keyOnlyInt64Column } from '../../common/pgtypes/exact-int64-column.ts';
 import { numericOfUnscaled, numericOfUnscaledNumber } from '../read/arrow-fast-columns.ts';
 import { isExact, markExact } from './exact-rows.ts';
 
@@ -26,6 +28,8 @@ export type PackedColumn =
   | { readonly kind: 'i32'; readonly values: Int32Array; readonly nulls: Uint8Array | null }
   | { readonly kind: 'f64'; readonly values: Float64Array; readonly nulls: Uint8Array | null }
   | { readonly kind: 'i64'; readonly values: BigInt64Array; readonly nulls: Uint8Array | null }
+  /** a key-only int8 column: its exact doubles (0 at NULL rows) */
+  | { readonly kind: 'i64exact'; readonly values: Float64Array; readonly nulls: Uint8Array | null }
   | { readonly kind: 'bool'; readonly values: Uint8Array; readonly nulls: Uint8Array | null }
   | { readonly kind: 'decimal'; readonly values: BigInt64Array; readonly scale: number; readonly nulls: Uint8Array | null }
   | { readonly kind: 'decimal53'; readonly values: Float64Array; readonly scale: number; readonly nulls: Uint8Array | null }
@@ -76,7 +80,26 @@ const packFloat64: Packer = (col, n) => {
   return { kind: 'f64', values: out, nulls: nulls.mask };
 };
 
+/** the first non-NULL entry of `col` (rows 0 … n-1), or null */
+function firstValue(col: readonly unknown[], n: number): unknown {
+  for (let i = 0; i < n; i++) if (col[i] !== null) return col[i];
+  return null;
+}
+
+/**
+ * a key-only column (exact-int64-column.ts: placeholders in every non-NULL row) as a copy of its doubles; such a
+ * column is never mixed with values (batch-concat.ts), so its first value tells
+ */
+function packKeyOnlyInt64(col: readonly unknown[], n: number): PackedColumn | null {
+  if (firstValue(col, n) !== KEY_ONLY_INT64) return null;
+  const x = exactInt64Of(col, n);
+  if (x === undefined) throw new Error('internal error: a key-only int8 column without its exact doubles');
+  return { kind: 'i64exact', values: x.f.slice(0, n), nulls: x.nulls === null ? null : x.nulls.slice(0, n) };
+}
+
 const packInt64: Packer = (col, n) => {
+  const keyOnly = packKeyOnlyInt64(col, n);
+  if (keyOnly !== null) return keyOnly;
   const out = new BigInt64Array(n);
   const nulls = new NullMask(n);
   for (let i = 0; i < n; i++) {
@@ -193,6 +216,9 @@ export function unpackColumn(p: PackedColumn, n: number): unknown[] {
     case 'decimal':
       for (let i = 0; i < n; i++) out[i] = nulls !== null && nulls[i] === 1 ? null : numericOfUnscaled(p.values[i]!, p.scale);
       return out;
+    case 'i64exact':
+      // the consumer reads it as a hash key only (arrow-fast-columns.ts keyOnlyField): no BigInt made
+      return keyOnlyInt64Column(p.values, n, nulls);
     case 'decimal53': {
       const f = p.values, scale = p.scale;
       for (let i = 0; i < n; i++) out[i] = nulls !== null && nulls[i] === 1 ? null : numericOfUnscaledNumber(f[i]!, scale);

@@ -13,6 +13,9 @@
  * - dictionary<utf8>: each dictionary entry is decoded once and the JS strings reused; a whole chunk without
  *   NULLs keeps its codes beside the column (dictionary-strings.ts), and of a type marked codesOnly is a lazy
  *   column (codes and entries, no string per row);
+ * - int64 of a type marked keyOnly (a hash join's build key nothing else reads: exec/join-key-only.ts): exact
+ *   doubles read from the two 32-bit words and a shared placeholder per row (pgtypes/exact-int64-column.ts),
+ *   no BigInt per value; a chunk holding a value of 2^53 or more in magnitude converts as usual;
  * - date32, int32, int64, float64, timestamp[µs]: typed-array copies; bool: bits read in place.
  * With `rows` (late materialization: ascending row indexes), only those rows are converted, in that order.
  */
@@ -24,6 +27,7 @@ import { exactDoublesAtRows, exactDoublesOf, hasExactDoubles } from './exact-dou
 import { dictionaryCodesOf } from './dictionary-codes.ts';
 import { attachDictionaryScaled } from './dictionary-scaled.ts';
 import { attachDictionaryStrings, lazyDictionaryStrings } from './dictionary-strings.ts';
+import { keyOnlyInt64Column } from '../../common/pgtypes/exact-int64-column.ts';
 
 const TWO32 = 4294967296;
 /** high word bound of a non-negative value < 2^53 (w1 < 2^21) */
@@ -103,6 +107,77 @@ export function withoutCodesOnly(f: NestedField): NestedField {
   if (f.type.kind !== 'primitive' || !isCodesOnly(f.type)) return f;
   const { [CODES_ONLY]: _marked, ...type } = f.type as PrimitiveType & { [CODES_ONLY]?: boolean };
   return { ...f, type: type as IcebergType };
+}
+
+/** the (non-spec) key marking an int8 type whose columns may come back key-only */
+const KEY_ONLY = 'lakegate:keyOnly';
+
+/**
+ * `f` with its long type marked keyOnly: int64 chunks come back as key-only columns (exact doubles attached and a
+ * placeholder per row, no BigInt) — for a scan whose consumer reads the column only as a hash key
+ * (exec/join-key-only.ts); column-transfer.ts packs such a column as its doubles
+ */
+export function keyOnlyField(f: NestedField): NestedField {
+  return { ...f, type: { ...f.type, [KEY_ONLY]: true } as unknown as IcebergType };
+}
+
+const isKeyOnly = (t: PrimitiveType): boolean => (t as PrimitiveType & { [KEY_ONLY]?: boolean })[KEY_ONLY] === true;
+
+/** what keyOnlyFields reads of a FileScanTask */
+interface KeyOnlyTask {
+  readonly positionDeletes: readonly unknown[];
+  readonly equalityDeletes: readonly unknown[];
+  readonly rowRange?: readonly [number, number];
+}
+
+/**
+ * The fields of a pool scan reading `fields` (table columns `wanted`) with `keyOnly` (ScanContext.keyOnly) marked
+ * keyOnly: long fields no pushed filter reads (`readByFilter`: a worker's row filter reads values) of tasks
+ * without delete files (deletes compare values) and without a row range (file-scan-task-reader.ts picks the
+ * rows of such tasks, and a plain pick would drop the doubles). `fields` itself when none is marked.
+ */
+export function keyOnlyFields(
+  fields: readonly NestedField[], wanted: readonly number[], keyOnly: readonly number[] | undefined,
+  readByFilter: ReadonlySet<number>, tasks: readonly KeyOnlyTask[],
+): readonly NestedField[] {
+  if (keyOnly === undefined || keyOnly.length === 0) return fields;
+  if (tasks.some((t) => t.positionDeletes.length > 0 || t.equalityDeletes.length > 0 || t.rowRange !== undefined)) return fields;
+  let out: NestedField[] | null = null;
+  for (let k = 0; k < fields.length; k++) {
+    const f = fields[k]!;
+    if (!keyOnly.includes(wanted[k]!) || f.type.kind !== 'primitive' || f.type.name !== 'long' || readByFilter.has(f.id)) continue;
+    (out ??= fields.slice())[k] = keyOnlyField(f);
+  }
+  return out ?? fields;
+}
+
+/** the words of an int64 are read low first: little-endian platforms only (others convert as usual) */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+/** the high word of every int64 below 2^53 in magnitude lies in [-2^21, 2^21) */
+const HI_LIMIT = 0x200000;
+
+/**
+ * an int64 chunk (rows `rows`, or all) as a key-only column: doubles from the two int32 words of each value, or
+ * null when a value is 2^53 or more in magnitude (-2^53 itself included: not a safe integer)
+ */
+function keyOnlyInt64Values(d: Data, rows: Rows): unknown[] | null {
+  const vals = d.values as BigInt64Array;
+  if (!LITTLE_ENDIAN || !(vals instanceof BigInt64Array)) return null;
+  const w = new Int32Array(vals.buffer, vals.byteOffset, 2 * vals.length);
+  const n = rows === null ? d.length : rows.length;
+  const bm = nullsOf(d), off = d.offset;
+  const f = new Float64Array(n);
+  let nulls: Uint8Array | null = null;
+  for (let k = 0; k < n; k++) {
+    const i = rows === null ? k : rows[k]!;
+    if (bm !== null && isNullAt(bm, off + i)) { (nulls ??= new Uint8Array(n))[k] = 1; continue; }
+    const hi = w[2 * i + 1]!;
+    if (hi >= HI_LIMIT || hi < -HI_LIMIT) return null;
+    const x = hi * TWO32 + (w[2 * i]! >>> 0);
+    if (x === -9007199254740992) return null;
+    f[k] = x;
+  }
+  return keyOnlyInt64Column(f, n, nulls);
 }
 
 /**
@@ -343,7 +418,8 @@ export function fastPrimitiveValues(d: Data, t: PrimitiveType, rows: Rows = null
       return tid === Type.Int && type.bitWidth === 32 && type.isSigned === true ? copyValues(d, 0, rows) : null;
     case 'long':
       if (tid !== Type.Int || type.isSigned !== true) return null;
-      return type.bitWidth === 64 ? copyValues(d, 0, rows) : type.bitWidth === 32 ? copyValues(d, 2, rows) : null;
+      if (type.bitWidth === 64) return (isKeyOnly(t) ? keyOnlyInt64Values(d, rows) : null) ?? copyValues(d, 0, rows);
+      return type.bitWidth === 32 ? copyValues(d, 2, rows) : null;
     case 'double':
       return tid === Type.Float && d.values instanceof Float64Array ? copyValues(d, 0, rows) : null;
     case 'float':
