@@ -2,14 +2,15 @@
  * Reads one FileScanTask into lakegate Batches: the projected schema fields by field id (renames are free),
  * fields missing from the file from the identity partition value, v3 initial-default or NULL, then drops
  * rows hit by position deletes (file_path + pos) and equality deletes (tuple over equality_ids).
- * Only the task's `rowGroups` are read when the planner chose some (row-group pruning).
+ * Only the task's `rowGroups` are read when the planner chose some (row-group pruning), and only its `rowRange`
+ * when it is a piece of a row group cut across scan workers.
  */
 import type { Batch } from '../../common/batch.ts';
 import type { IcebergIO } from '../io.ts';
 import type { FileScanTask } from '../scan/table-scan.ts';
 import type { NestedField } from '../spec/schema.ts';
 import { fromAvroValue, fromJsonSingleValue } from '../spec/types.ts';
-import { readParquetColumns, type ParquetColumnRequest, type ParquetReadOptions } from './parquet-reader.ts';
+import { readParquetColumns, type ColumnChunk, type ParquetColumnRequest, type ParquetReadOptions } from './parquet-reader.ts';
 import { tupleKey, type DeleteLoader } from './delete-loader.ts';
 import { rowLineageFiller } from '../lineage/row-lineage-columns.ts';
 import { referencedFieldIds, type BoundPredicate } from '../scan/bound-predicate.ts';
@@ -113,6 +114,7 @@ export async function* readFileScanTask(
   }
   for await (const chunk of readParquetColumns({ io, size: Number(task.file.fileSizeInBytes) }, path, requests, {
     ...(task.rowGroups === undefined ? {} : { rowGroups: task.rowGroups }),
+    ...(task.rowRange === undefined ? {} : { rowRange: task.rowRange }),
     ...(metrics === undefined ? {} : { metrics }),
     ...(task.nameMapping === undefined ? {} : { nameMapping: task.nameMapping }),
     ...(chunkFilter === undefined ? {} : { filter: chunkFilter }),
@@ -121,10 +123,14 @@ export async function* readFileScanTask(
     lineage?.(chunk); // v3 _row_id / _last_updated_sequence_number: inherited values (lineage/row-lineage-columns.ts)
     let keep: number[] | null = null;
     const at = chunk.positions;
-    if (deleted.size > 0 || eqSets.length > 0) {
+    // the reader may hand back whole batches around a row range's ends: rows outside it are another task's
+    const outside = task.rowRange !== undefined && !withinRange(chunk, task.rowRange);
+    if (deleted.size > 0 || eqSets.length > 0 || outside) {
+      const from = outside ? task.rowRange![0] : -Infinity, to = outside ? task.rowRange![1] : Infinity;
       keep = [];
       rows: for (let r = 0; r < chunk.length; r++) {
-        if (deleted.has(at === undefined ? chunk.firstRowPosition + r : at[r]!)) continue;
+        const p = at === undefined ? chunk.firstRowPosition + r : at[r]!;
+        if (p < from || p >= to || deleted.has(p)) continue;
         for (let s = 0; s < eqSets.length; s++) {
           if (eqSets[s]!.keys.has(tupleKey(eqCols[s]!.map((c) => chunk.columns[c]![r])))) continue rows;
         }
@@ -145,6 +151,15 @@ export async function* readFileScanTask(
     // rows of a chunk whose pushed filter was judged exactly (late materialization) keep that verdict: deletes only drop rows
     yield isExact(chunk) ? markExact(batch) : batch;
   }
+}
+
+/** whether every row of `chunk` lies in the file rows [from, to) (positions ascend) */
+function withinRange(chunk: ColumnChunk, [from, to]: readonly [number, number]): boolean {
+  if (chunk.length === 0) return true;
+  const at = chunk.positions;
+  const first = at === undefined ? chunk.firstRowPosition : at[0]!;
+  const last = at === undefined ? chunk.firstRowPosition + chunk.length - 1 : at[chunk.length - 1]!;
+  return first >= from && last < to;
 }
 
 /**

@@ -9,7 +9,9 @@
  * gathered from its entries'. Only flat top-level leaves of the shapes listed in jsLeafOf qualify; any other column, or a
  * page the decoder does not handle, makes the whole call answer null and the caller use parquet-wasm.
  */
-import { DateDay, Decimal, Dictionary, Float32, Float64, Int32, Int64, Utf8, makeData, makeVector, type Data, type DataType } from 'apache-arrow';
+import { DateDay, Decimal, Dictionary, Float32, Float64, Int32, Int64, Null, Utf8, makeData, makeVector, type Data, type DataType } from 'apache-arrow';
+import type { ColumnPageIndex } from './page-index.ts';
+import { pageWindow, rowsInWindow, windowBytes } from './page-window.ts';
 import type { ThriftStruct } from './thrift-compact.ts';
 import { asNumber, type ParquetFooter } from './parquet-footer.ts';
 import { CODEC, decodeColumnChunk, gatherDictionaryValues, pagesHoldingRows, PHYSICAL, UnsupportedPage, type DecodedChunk, type DictionaryCodeArray } from './parquet-page-decoder.ts';
@@ -167,11 +169,11 @@ function lazyDecimalData(type: Decimal, src: DecimalSource, start: number, n: nu
  * (the only rows read afterwards: decodeRowGroupJs), dictionary values are gathered and a decimal's doubles made
  * at those rows alone.
  */
-function toArrow(leaf: JsLeaf, c: DecodedChunk, lengths: readonly number[], atRows?: ArrayLike<number>): { data: Data[]; bytes: number } {
+function toArrow(leaf: JsLeaf, c: DecodedChunk, lengths: readonly number[], atRows?: ArrayLike<number>, first = 0): { data: Data[]; bytes: number } {
   const type = arrowTypeOf(leaf);
   const data: Data[] = [];
   let bytes = 0;
-  let start = 0;
+  let start = first;
   if (leaf.kind === 'string') {
     const s = c.strings!;
     const dictEntries = s.dict === null ? 0 : s.dict.offsets.length - 1;
@@ -204,7 +206,7 @@ function toArrow(leaf: JsLeaf, c: DecodedChunk, lengths: readonly number[], atRo
   const fd = c.fixedDict;
   if (fd !== null && leaf.kind === 'decimal') {
     const dd = dictionaryDoubles(fd.entries);
-    if (dd !== null) return dictionaryDecimalToArrow(type as Decimal, dd, fd.codes, c.defined, lengths);
+    if (dd !== null) return dictionaryDecimalToArrow(type as Decimal, dd, fd.codes, c.defined, lengths, first);
   }
   const raw = c.raw ?? gatherDictionaryValues(fd!.entries, fd!.codes, leaf.kind === 'int32' || leaf.kind === 'date' || leaf.kind === 'float' ? 4 : 8, atRows);
   // 0 outside atRows: values gathered at them, or PLAIN pages copied at them
@@ -260,11 +262,11 @@ function dictionaryDoubles(entries: Uint8Array): Float64Array | null {
  * q19's l_quantity is never gathered for the rows its filters drop), and the codes kept for the filters
  * (dictionary-codes.ts)
  */
-function dictionaryDecimalToArrow(type: Decimal, dd: Float64Array, codes: DictionaryCodeArray, defined: Uint8Array | null, lengths: readonly number[]): { data: Data[]; bytes: number } {
+function dictionaryDecimalToArrow(type: Decimal, dd: Float64Array, codes: DictionaryCodeArray, defined: Uint8Array | null, lengths: readonly number[], first: number): { data: Data[]; bytes: number } {
   const dictionary = lazyDecimalData(type, dd, 0, dd.length, { nullCount: 0 });
   setExactDoubles(dictionary, dd);
   const data: Data[] = [];
-  let bytes = 0, start = 0;
+  let bytes = 0, start = first;
   for (const n of lengths) {
     const v = validity(defined, start, n);
     const first = start;
@@ -339,32 +341,85 @@ async function readSpans(spans: readonly { offset: number; length: number }[], r
 }
 
 /**
+ * The rows a caller reads lie in [from, to) of the row group (a piece of it cut across scan workers): with a
+ * leaf's page index (`indexOf(leaf.index)`, its page locations), only the pages holding them are fetched and
+ * decoded, and batches outside [from, to) (widened to batch bounds) are NullData placeholders nobody reads.
+ */
+export interface RowWindow {
+  readonly from: number;
+  readonly to: number;
+  readonly indexOf: (leaf: number) => ColumnPageIndex | undefined;
+}
+
+/** a batch outside a RowWindow: the right length, no buffers (its rows are another piece's) */
+const outsideWindow = (n: number): Data => makeData({ type: new Null(), length: n });
+
+/**
  * Row group `rg`'s `leaves` (jsLeavesFor), their chunks fetched through `read`, decoded; null when a chunk
  * or a page is of a shape the JS decoder leaves to parquet-wasm. Damaged data throws (the caller names the file).
  * With `atRows` (ascending row-group-local rows), only the pages holding one of them are decoded: the other
- * rows hold placeholders (late materialization reads the rows it selected and nothing else).
+ * rows hold placeholders (late materialization reads the rows it selected and nothing else). With a `window`
+ * (RowWindow), only its pages are read at all.
  */
-export async function decodeRowGroupJs(footer: ParquetFooter, rg: number, leaves: readonly JsLeaf[], read: (offset: number, length: number) => Promise<Uint8Array>, atRows?: ArrayLike<number>): Promise<DecodedTable | null> {
+export async function decodeRowGroupJs(footer: ParquetFooter, rg: number, leaves: readonly JsLeaf[], read: (offset: number, length: number) => Promise<Uint8Array>, atRows?: ArrayLike<number>, window?: RowWindow): Promise<DecodedTable | null> {
   const spans = leaves.map((l) => chunkSpan(footer, rg, l));
   if (spans.some((s) => s === null)) return null;
   const rows = footer.rowGroups[rg]!.numRows;
   const lengths: number[] = [];
   for (let off = 0; off < rows; off += ROWS_PER_BATCH) lengths.push(Math.min(ROWS_PER_BATCH, rows - off));
-  const chunks = await readSpans(spans as { offset: number; length: number }[], read);
+  // the window widened to whole batches: the batches [b0, b1) are decoded, the others are placeholders
+  const b0 = window === undefined ? 0 : Math.floor(window.from / ROWS_PER_BATCH);
+  const b1 = window === undefined ? lengths.length : Math.min(lengths.length, Math.ceil(window.to / ROWS_PER_BATCH));
+  const ws = b0 * ROWS_PER_BATCH, we = Math.min(rows, b1 * ROWS_PER_BATCH);
+  const windows = leaves.map((l, i) => {
+    const index = window?.indexOf(l.index);
+    return index === undefined ? null : pageWindow(index, spans[i]!, rows, ws, we);
+  });
+  // each leaf's bytes: its whole chunk, or its window's dictionary page and data pages
+  const wanted: { offset: number; length: number }[] = [];
+  leaves.forEach((_l, i) => {
+    const w = windows[i];
+    if (w === null || w === undefined) wanted.push(spans[i]!);
+    else wanted.push(w.pages, ...(w.head === null ? [] : [w.head]));
+  });
+  const fetched = await readSpans(wanted, read);
   const byName = new Map<string, Data[]>();
-  let bytes = 0;
+  let bytes = 0, k = 0;
   for (const [i, leaf] of leaves.entries()) {
-    const bytesOf = chunks[i]!;
-    if (bytesOf.byteLength < spans[i]!.length) throw new Error(`column chunk of "${leaf.name}" is cut short`);
+    const span = spans[i]!, w = windows[i] ?? null;
+    let bytesOf: Uint8Array, first = 0, end = rows, at = atRows;
+    if (w === null) {
+      bytesOf = fetched[k++]!;
+      if (bytesOf.byteLength < span.length) throw new Error(`column chunk of "${leaf.name}" is cut short`);
+    } else {
+      const pages = fetched[k++]!, head = w.head === null ? null : fetched[k++]!;
+      if (pages.byteLength < w.pages.length || (head !== null && head.byteLength < w.head!.length)) throw new Error(`column chunk of "${leaf.name}" is cut short`);
+      bytesOf = windowBytes(head, pages);
+      first = w.first;
+      end = w.end;
+      if (atRows !== undefined) at = rowsInWindow(atRows, first, end);
+    }
     let decoded: DecodedChunk;
     try {
-      decoded = decodeColumnChunk(bytesOf, spans[i]!.codec, leaf.physical, leaf.optional, rows, spans[i]!.uncompressed, atRows === undefined ? undefined : pagesHoldingRows(atRows), atRows);
+      const uncompressed = w === null ? span.uncompressed : Math.ceil(span.uncompressed * w.share);
+      decoded = decodeColumnChunk(bytesOf, span.codec, leaf.physical, leaf.optional, end - first, uncompressed, at === undefined ? undefined : pagesHoldingRows(at), at);
     } catch (e) {
       if (e instanceof UnsupportedPage) return null;
       throw new Error(`row group ${rg} column "${leaf.name}": ${(e as Error).message}`, { cause: e });
     }
-    const a = toArrow(leaf, decoded, lengths, atRows);
-    byName.set(leaf.name, a.data);
+    if (window === undefined) {
+      const a = toArrow(leaf, decoded, lengths, at);
+      byName.set(leaf.name, a.data);
+      bytes += a.bytes;
+      continue;
+    }
+    // decoded rows [first, end) ⊇ [ws, we): Arrow data for the window's batches, placeholders around them
+    const a = toArrow(leaf, decoded, lengths.slice(b0, b1), at, ws - first);
+    const data: Data[] = [];
+    for (let b = 0; b < b0; b++) data.push(outsideWindow(lengths[b]!));
+    data.push(...a.data);
+    for (let b = b1; b < lengths.length; b++) data.push(outsideWindow(lengths[b]!));
+    byName.set(leaf.name, data);
     bytes += a.bytes;
   }
   return { batchLengths: lengths, byName, ipcBytes: bytes };

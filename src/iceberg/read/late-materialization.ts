@@ -23,7 +23,7 @@ import type { SessionView } from '../../catalog/session-view.ts';
 import type { IcebergType } from '../spec/schema.ts';
 import { arrowDataToValues } from './arrow-values.ts';
 import { fastPrimitiveValues } from './arrow-fast-columns.ts';
-import { filledArray } from './filled-array.ts';
+import { unreadNulls } from './unread-nulls.ts';
 import { ROWS_PER_BATCH, type DecodedRowGroup } from './row-group-decode.ts';
 import type { ColumnChunk, ParquetColumnRequest } from './parquet-reader.ts';
 import type { ParquetSource } from './parquet-source.ts';
@@ -95,6 +95,22 @@ export interface LateRowGroupRead {
    * them are not evaluated; absent: every row
    */
   readonly rowRanges?: RowRanges;
+  /**
+   * the rows [start, end) of the row group this read is for (a piece of a row group cut across scan workers:
+   * row-group-splits.ts; `rowRanges` lies within it): a page-selective source decodes only their pages
+   */
+  readonly span?: readonly [number, number];
+}
+
+/**
+ * row group `rg`'s columns `names`, whole — or, with a span, only the pages holding its rows when the source can
+ * (the JS decoder: other rows hold placeholders, which the span's reader never evaluates or returns)
+ */
+export async function decodeSpan(source: ParquetSource, rg: number, names: readonly string[], idByName: ReadonlyMap<string, number>, span: readonly [number, number] | undefined): Promise<DecodedRowGroup> {
+  if (span === undefined || source.pageSelective !== true || source.decodeAt === undefined) return source.decode(rg, names, idByName);
+  const at = new Int32Array(span[1] - span[0]);
+  for (let i = 0; i < at.length; i++) at[i] = span[0] + i;
+  return (await source.decodeAt(rg, names, idByName, at, span)) ?? source.decode(rg, names, idByName);
 }
 
 /** JS values of rows `rows` (ascending) of an Arrow chunk of `length` rows */
@@ -211,11 +227,13 @@ async function leadFirst(r: LateRowGroupRead, first: readonly number[], filterNa
   }
   const rest = [...filterNames].filter((n) => !leadNames.has(n));
   if (leadNames.size === 0 || rest.length === 0) return null;
-  const pa = await r.source.decode(rg, [...leadNames], idByName);
+  const pa = await decodeSpan(r.source, rg, [...leadNames], idByName, r.span);
   // per batch start, the rows (batch-local, ascending) the lead kept: the later pass judges only those
   const masks = new Map<number, Int32Array>();
   let kept = 0;
   for (const b of batchesOf(pa, rows)) {
+    // a batch of another piece of a row group cut across workers (a placeholder: decodeSpan)
+    if (r.span !== undefined && (b.start + b.length <= r.span[0] || b.start >= r.span[1])) continue;
     if (b.data === null) return null;
     // the other filter columns are absent: only the lead's conjuncts judge (the answer is never complete)
     const res = filter.selectArrow(arrowColumns(columns, first, pa, b.data), b.length);
@@ -229,7 +247,7 @@ async function leadFirst(r: LateRowGroupRead, first: readonly number[], filterNa
   const at = new Int32Array(kept);
   let k = 0;
   for (const [start, keep] of masks) for (let i = 0; i < keep.length; i++) at[k++] = start + keep[i]!;
-  const pb = kept === 0 ? null : (await r.source.decodeAt!(rg, rest, idByName, at)) ?? await r.source.decode(rg, rest, idByName);
+  const pb = kept === 0 ? null : (await r.source.decodeAt!(rg, rest, idByName, at, r.span)) ?? await r.source.decode(rg, rest, idByName);
   const p1 = pb === null ? pa : joinColumns(pa, leadNames.size, pb);
   return p1 === null ? null : { p1, masks };
 }
@@ -269,7 +287,7 @@ export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<Col
     await r.source.prefetch(rg, [...filterNames, ...otherNames]);
   }
   const staged = selective ? await leadFirst(r, first, filterNames) : null;
-  const p1 = staged !== null ? staged.p1 : filterNames.size === 0 ? null : await r.source.decode(rg, [...filterNames, ...(oneRead ? otherNames : [])], idByName);
+  const p1 = staged !== null ? staged.p1 : filterNames.size === 0 ? null : await decodeSpan(r.source, rg, [...filterNames, ...(oneRead ? otherNames : [])], idByName, r.span);
   const masks = staged?.masks ?? null;
   let seen = 0;
   const ranges = r.rowRanges;
@@ -329,21 +347,23 @@ export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<Col
     picked += sel.length;
   }
   if (seen !== rows) throw mismatch(uri, rg);
-  add(metrics, 'lateRowGroups', 1);
-  add(metrics, 'lateRowsTotal', rows);
+  // a piece of a row group cut across workers counts its rows, and the row group once (the piece at its start)
+  const span = r.span;
+  add(metrics, 'lateRowGroups', span === undefined || span[0] === 0 ? 1 : 0);
+  add(metrics, 'lateRowsTotal', span === undefined ? rows : span[1] - span[0]);
   if (filter.history) {
     filter.history.rowGroups++;
     if (picked > 0) filter.history.matched++;
   }
   if (picked === 0) return;
-  add(metrics, 'lateRowGroupsMatched', 1);
+  add(metrics, 'lateRowGroupsMatched', span === undefined || span[0] === 0 ? 1 : 0);
   add(metrics, 'lateRowsMaterialized', picked);
 
   // phase 2: the other columns, only the picked rows converted (and, page-selective, only their pages decoded)
   let p2: DecodedRowGroup | null = null;
   if (otherNames.size > 0) {
     if (oneRead) p2 = p1;
-    else if (selective) p2 = await r.source.decodeAt!(rg, [...otherNames], idByName, pickedRows(selected, picked));
+    else if (selective) p2 = await r.source.decodeAt!(rg, [...otherNames], idByName, pickedRows(selected, picked), r.span);
     p2 ??= await r.source.decode(rg, [...otherNames], idByName);
   }
   const batches = batchesOf(p2, rows);
@@ -361,7 +381,7 @@ export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<Col
       if (at !== undefined) {
         const later = x.deferred?.get(at);
         // deferred only on exact batches, which an aligned part stays: the column nobody reads is all NULL
-        return later === undefined ? x.vals[at]! : x.exact === true ? filledArray(null, n) : later();
+        return later === undefined ? x.vals[at]! : x.exact === true ? unreadNulls(n) : later();
       }
       const idx = p2?.colIndex.get(req.fieldId);
       if (idx === undefined || b.data === null) return new Array<unknown>(n).fill(req.missingValue);

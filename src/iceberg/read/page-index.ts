@@ -19,6 +19,11 @@ import { ByteLru } from './byte-lru.ts';
 export interface ColumnPageIndex {
   /** OffsetIndex: first row (within the row group) of each data page, ascending from 0 */
   readonly firstRows: readonly number[];
+  /**
+   * OffsetIndex: each page's file offset and compressed size, header included (page-window.ts reads just the
+   * pages holding some rows); absent when they do not line up with `firstRows`
+   */
+  readonly locations?: { readonly offsets: readonly number[]; readonly sizes: readonly number[] };
   /** ColumnIndex (absent when the writer wrote only an OffsetIndex): one entry per page */
   readonly pages?: {
     readonly nullPages: readonly boolean[];
@@ -63,6 +68,21 @@ export function parseOffsetIndex(b: Uint8Array, rows: number): number[] | undefi
     firstRows.push(first);
   }
   return firstRows;
+}
+
+/** OffsetIndex bytes → each page's `offset` and `compressed_page_size`; undefined unless `pages` valid entries */
+export function parsePageLocations(b: Uint8Array, pages: number): ColumnPageIndex['locations'] {
+  const locations = readThriftStruct(b).get(1);
+  if (!Array.isArray(locations) || locations.length !== pages) return undefined;
+  const offsets: number[] = [], sizes: number[] = [];
+  for (const loc of locations) {
+    const offset = loc instanceof Map ? asNumber(loc.get(1)) : undefined;
+    const size = loc instanceof Map ? asNumber(loc.get(2)) : undefined;
+    if (offset === undefined || size === undefined || offset < 0 || size <= 0 || (offsets.length > 0 && offset < offsets[offsets.length - 1]! + sizes[sizes.length - 1]!)) return undefined;
+    offsets.push(offset);
+    sizes.push(size);
+  }
+  return { offsets, sizes };
 }
 
 /** ColumnIndex bytes → per-page statistics; undefined unless every list has `pages` entries */
@@ -119,7 +139,8 @@ export async function readRowGroupPageIndex(
       const firstRows = parseOffsetIndex(bytesOf(w.offsetIndex), rows);
       if (firstRows !== undefined) {
         const pages = w.columnIndex === undefined ? undefined : parseColumnIndex(bytesOf(w.columnIndex), firstRows.length);
-        parsed = pages === undefined ? { firstRows } : { firstRows, pages };
+        const locations = parsePageLocations(bytesOf(w.offsetIndex), firstRows.length);
+        parsed = { firstRows, ...(pages === undefined ? {} : { pages }), ...(locations === undefined ? {} : { locations }) };
       }
     } catch {
       parsed = null; // a malformed index prunes nothing

@@ -15,7 +15,8 @@
  * skips row groups no page can match and tells late materialization which row ranges to evaluate.
  */
 import { ROWS_PER_BATCH } from './row-group-decode.ts';
-import { readRowGroupLate, type ChunkFilter, type LateMetrics } from './late-materialization.ts';
+import { decodeSpan, readRowGroupLate, type ChunkFilter, type LateMetrics } from './late-materialization.ts';
+import { intersectRanges } from './page-row-ranges.ts';
 import { pgError } from '../../common/errors.ts';
 import type { IcebergType } from '../spec/schema.ts';
 import { arrowDataToValues } from './arrow-values.ts';
@@ -53,6 +54,12 @@ export interface ColumnChunk {
 export interface ParquetReadOptions {
   /** read only these row groups (row positions of the others are still counted, for position deletes) */
   readonly rowGroups?: readonly number[];
+  /**
+   * file row positions [from, to): only row groups overlapping them are read, and within a row group cut by them
+   * only the batches (and, page-selective, the pages) overlapping them — whole batches, so a chunk may hold rows
+   * past either end (readFileScanTask drops them; row-group-splits.ts cuts at batch boundaries, so it has none)
+   */
+  readonly rowRange?: readonly [number, number];
   /** row groups total/scanned, bytes read by range (footer tail cache hits excluded), rows decoded */
   readonly metrics?: Pick<ScanMetrics, 'rowGroupsTotal' | 'rowGroupsScanned' | 'bytesRead' | 'rowsDecoded'> & LateMetrics & CacheMetrics & PageMetrics;
   /**
@@ -62,6 +69,19 @@ export interface ParquetReadOptions {
   readonly filter?: ChunkFilter;
   /** the table's `schema.name-mapping.default`, for files without field ids (spec/name-mapping.ts); none: ids by position */
   readonly nameMapping?: NameMapping | null;
+}
+
+/** the file row position of row group `rg`'s first row */
+const rowGroupStart = (rowGroupRows: readonly number[], rg: number): number => {
+  let n = 0;
+  for (let i = 0; i < rg; i++) n += rowGroupRows[i]!;
+  return n;
+};
+
+/** the rows of a row group of `rows` rows at file position `position` that `range` keeps, or undefined when it keeps all */
+function spanOf(range: readonly [number, number] | undefined, position: number, rows: number): readonly [number, number] | undefined {
+  if (range === undefined || (range[0] <= position && position + rows <= range[1])) return undefined;
+  return [Math.max(0, range[0] - position), Math.min(rows, range[1] - position)];
 }
 
 export async function* readParquetColumns(
@@ -93,40 +113,53 @@ export async function* readParquetColumns(
     const names = [...new Set(present.map((c) => nameById.get(c.fieldId)!))];
     let position = 0;
     if (metrics) metrics.rowGroupsTotal += rowGroupRows.length;
+    const range = options.rowRange;
     for (let rg = 0; rg < rowGroupRows.length; rg++) {
       const rows = rowGroupRows[rg]!;
-      if (selected !== null && !selected.has(rg)) {
+      if ((selected !== null && !selected.has(rg)) || (range !== undefined && (position + rows <= range[0] || position >= range[1]))) {
         position += rows;
         continue;
       }
+      const span = spanOf(range, position, rows);
+      // a piece of a row group cut across workers: the row group's counters are the piece at its start's
+      const counted = span === undefined || span[0] === 0;
       // the page index: no page of the filter columns can match (skipped), or the row ranges that may
-      const rowRanges = pages === null ? null : await pages.select(rg, rows, metrics);
-      if (rowRanges !== null && rowRanges.length === 0) {
+      const pageRanges = pages === null ? null : await pages.select(rg, rows, counted ? metrics : undefined);
+      if (pageRanges !== null && pageRanges.length === 0) {
         position += rows;
         continue;
       }
-      if (metrics) {
-        metrics.rowGroupsScanned++;
-        metrics.rowsDecoded += rows;
+      if (metrics && counted) metrics.rowGroupsScanned++;
+      const rowRanges = span === undefined ? pageRanges : intersectRanges(pageRanges ?? [[0, rows]], [span]);
+      if (rowRanges !== null && rowRanges.length === 0) {
+        position += rows; // this piece's rows: none can match
+        continue;
       }
+      if (metrics) metrics.rowsDecoded += span === undefined ? rows : span[1] - span[0];
       if (options.filter !== undefined) {
-        const late = { source, rg, rows, position, columns, nameById, idByName, filter: options.filter, uri, ...(rowRanges === null ? {} : { rowRanges }) };
+        const late = { source, rg, rows, position, columns, nameById, idByName, filter: options.filter, uri, ...(rowRanges === null ? {} : { rowRanges }), ...(span === undefined ? {} : { span }) };
         yield* readRowGroupLate(metrics === undefined ? late : { ...late, metrics });
         position += rows;
         continue;
       }
       if (names.length === 0) {
         // nothing to decode (count(*) or only missing columns): emit constant chunks
-        for (let off = 0; off < rows; off += ROWS_PER_BATCH) {
-          const length = Math.min(ROWS_PER_BATCH, rows - off);
+        const end = span === undefined ? rows : span[1];
+        for (let off = span === undefined ? 0 : span[0]; off < end; off += ROWS_PER_BATCH) {
+          const length = Math.min(ROWS_PER_BATCH, end - off);
           yield { firstRowPosition: position + off, length, columns: columns.map((c) => new Array<unknown>(length).fill(c.missingValue)) };
         }
         position += rows;
         continue;
       }
-      const { batches, colIndex } = await source.decode(rg, names, idByName);
+      const { batches, colIndex } = span === undefined ? await source.decode(rg, names, idByName) : await decodeSpan(source, rg, names, idByName, span);
+      const base = position;
       for (const batch of batches) {
         const length = batch.length;
+        if (span !== undefined && (position - base + length <= span[0] || position - base >= span[1])) {
+          position += length; // a batch of another piece of this row group
+          continue;
+        }
         const out = columns.map((c) => {
           const idx = colIndex.get(c.fieldId);
           if (idx === undefined) return new Array<unknown>(length).fill(c.missingValue);
@@ -135,7 +168,7 @@ export async function* readParquetColumns(
         yield { firstRowPosition: position, length, columns: out };
         position += length;
       }
-      if (position !== rowGroupRows.slice(0, rg + 1).reduce((a, b) => a + b, 0)) {
+      if (position !== rowGroupStart(rowGroupRows, rg + 1)) {
         throw pgError('XX001', `could not read Parquet file "${uri}": row group ${rg} row count mismatch`);
       }
     }

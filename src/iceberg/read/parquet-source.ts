@@ -26,7 +26,8 @@ import { fieldIdOf } from './arrow-values.ts';
 import { addToRowGroup, cachedRowGroup, fileCacheKey, isSmallFile } from './file-cache.ts';
 import { readParquetFooter, type ParquetFooter } from './parquet-footer.ts';
 import { envFlagOn } from '../../common/env-settings.ts';
-import { chunkSpan, decodeRowGroupJs, jsLeavesFor } from './js-row-group-decode.ts';
+import { chunkSpan, decodeRowGroupJs, jsLeavesFor, type RowWindow } from './js-row-group-decode.ts';
+import { readRowGroupPageIndex } from './page-index.ts';
 import { rangeBlob } from './range-blob.ts';
 import { trapWasmPanics } from './wasm-panic-trap.ts';
 import { assembleRowGroup, decodeRowGroupAsync, decodeRowGroupSync, type DecodedRowGroup, type DecodedTable } from './row-group-decode.ts';
@@ -46,9 +47,11 @@ export interface ParquetSource {
    * Late materialization's second phase: the columns `names` of row group `rg` where only rows `atRows`
    * (ascending, row-group-local) are read afterwards — the JS decoder then decodes only the pages holding
    * them; null when this source decodes whole row groups only (then `decode`). Absent on sources that cache
-   * decoded columns (small files: a whole decode is kept for the next query).
+   * decoded columns (small files: a whole decode is kept for the next query). With `span` ([start, end) rows of
+   * the row group holding every row of `atRows`: a piece of it cut across scan workers), only the pages of the
+   * span are fetched where the page index locates them, and batches outside it are placeholders.
    */
-  decodeAt?(rg: number, names: readonly string[], idByName: ReadonlyMap<string, number>, atRows: ArrayLike<number>): Promise<DecodedRowGroup | null>;
+  decodeAt?(rg: number, names: readonly string[], idByName: ReadonlyMap<string, number>, atRows: ArrayLike<number>, span?: readonly [number, number]): Promise<DecodedRowGroup | null>;
   /** decodeAt skips pages (the JS decoder reads this file): a second phase then costs only the pages it needs */
   readonly pageSelective?: boolean;
   /**
@@ -109,11 +112,12 @@ export const jsDecodeOn = (): boolean => envFlagOn('LAKEGATE_PARQUET_JS_DECODE')
  * Row group `rg`'s columns `names` decoded in JS from chunks fetched by `read`, or null when one of them needs
  * parquet-wasm (js-row-group-decode.ts). Damaged data: XX001 naming the file.
  */
-async function decodeJs(footer: ParquetFooter, rg: number, names: readonly string[], uri: string, read: (offset: number, length: number) => Promise<Uint8Array>, guard: GuardedReads | null, atRows?: ArrayLike<number>): Promise<DecodedTable | null> {
+async function decodeJs(footer: ParquetFooter, rg: number, names: readonly string[], uri: string, read: (offset: number, length: number) => Promise<Uint8Array>, guard: GuardedReads | null, atRows?: ArrayLike<number>, window?: (leaves: readonly number[]) => Promise<RowWindow | undefined>): Promise<DecodedTable | null> {
   const leaves = jsLeavesFor(footer, names);
   if (leaves === null) return null;
+  const w = window === undefined ? undefined : await window(leaves.map((l) => l.index));
   try {
-    return await decodeRowGroupJs(footer, rg, leaves, read, atRows);
+    return await decodeRowGroupJs(footer, rg, leaves, read, atRows, w);
   } catch (e) {
     throw guard === null ? fileReadError('Parquet', uri, e) : guard.error('Parquet', uri, e);
   }
@@ -164,9 +168,15 @@ class WasmFileSource implements ParquetSource {
     return this.footer !== null && !(this.input instanceof Uint8Array);
   }
 
-  async decodeAt(rg: number, names: readonly string[], idByName: ReadonlyMap<string, number>, atRows: ArrayLike<number>): Promise<DecodedRowGroup | null> {
-    if (this.footer === null || this.input instanceof Uint8Array) return null;
-    const t = await decodeJs(this.footer, rg, names, this.uri, this.readRange, this.guard, atRows);
+  async decodeAt(rg: number, names: readonly string[], idByName: ReadonlyMap<string, number>, atRows: ArrayLike<number>, span?: readonly [number, number]): Promise<DecodedRowGroup | null> {
+    const footer = this.footer, input = this.input;
+    if (footer === null || input instanceof Uint8Array) return null;
+    // the span's page locations (page-index.ts, cached per chunk); an index that cannot be read: whole chunks
+    const window = span === undefined ? undefined : async (leaves: readonly number[]): Promise<RowWindow | undefined> => {
+      const indexes = await readRowGroupPageIndex(input.io, this.uri, input.size, footer, rg, leaves).catch(() => null);
+      return indexes === null ? undefined : { from: span[0], to: span[1], indexOf: (leaf) => indexes.get(leaf) };
+    };
+    const t = await decodeJs(footer, rg, names, this.uri, this.readRange, this.guard, atRows, window);
     return t === null ? null : assembleRowGroup(t.batchLengths, names, (n) => t.byName.get(n) ?? [], idByName);
   }
 

@@ -48,6 +48,11 @@ export interface FileScanTask {
    * the task so a worker reading it (readFileScanTask) honours the planner's choice.
    */
   readonly rowGroups?: readonly number[];
+  /**
+   * file row positions [from, to) to read, undefined = all: a big row group cut across scan workers
+   * (parallel/row-group-splits.ts). Additive to `rowGroups`; rows outside are never returned.
+   */
+  readonly rowRange?: readonly [number, number];
   /** the table's `schema.name-mapping.default` (files without Parquet field ids); absent/null: ids by position */
   readonly nameMapping?: NameMapping | null;
 }
