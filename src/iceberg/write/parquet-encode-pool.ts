@@ -52,6 +52,16 @@ export async function encodeTypedInWorker(task: TypedFileTask): Promise<TypedFil
   return await encodePool().run(task, { name: 'encodeTypedTask', transferList }) as TypedFileResult & { buffers: ArrayBuffer[] };
 }
 
+/**
+ * merges a partition's held Parquet pieces into one row group on an encode thread (parquet-encode.mjs
+ * mergePiecesTask); resolves to [merged], or the pieces as they were when the merge cannot take them. Pieces that
+ * own their whole buffer are moved there (unusable here afterwards), others copied.
+ */
+export async function mergeInWorker(pieces: readonly Uint8Array[]): Promise<Uint8Array[]> {
+  const transferList = [...new Set(pieces.filter((p) => p.byteOffset === 0 && p.byteLength === p.buffer.byteLength).map((p) => p.buffer as ArrayBuffer))];
+  return await encodePool().run({ pieces }, { name: 'mergePiecesTask', transferList }) as Uint8Array[];
+}
+
 /** files handed to the encode threads and not finished (a partitioned write has one writer per partition) */
 let encoding = 0;
 /** writers waiting for a slot (typed files are never encoded on the writer's thread) */

@@ -25,3 +25,5 @@ export interface TypedFileResult {
 export function encodeTypedFile(task: TypedFileTask): TypedFileResult;
 /** in the worker: the result plus the task's buffers, moved back */
 export function encodeTypedTask(task: TypedFileTask): unknown;
+/** piscina task: `pieces` merged into one row group (mergeRowGroups); [merged], or the pieces when it cannot */
+export function mergePiecesTask(task: { readonly pieces: readonly Uint8Array[] }): Promise<unknown>;

@@ -15,15 +15,19 @@
  * read 5× as many row groups. Encoded pieces are held (compressed, a few times smaller than their rows) until
  * they add up to `rowGroupRows` rows, the file ends, or the partitioned writer needs the memory
  * (`mergeHeld`), and then become ONE row group (parquet-row-group-merge.ts: pages concatenated, dictionaries
- * folded, no value decoded).
+ * folded, no value decoded). Merges of at least `mergeInWorkerMinBytes` (off by default) run on an encode thread
+ * (parquet-encode-pool.ts mergeInWorker) while this thread goes on staging rows: the file's appends are then
+ * chained in order (`OpenFile.tail`), and the encode slots bound the merges in flight.
  */
 import { randomUUID } from 'node:crypto';
 import type { Batch } from '../../common/batch.ts';
 import type { Schema } from '../spec/schema.ts';
 import { ByteChannel } from './byte-channel.ts';
 import type { ColumnMetrics } from './column-metrics.ts';
-import { DEFAULT_ROW_GROUP_ROWS, DEFAULT_TARGET_FILE_SIZE, ParquetDataWriter, type DataFileInfo, type ParquetDataWriterOptions } from './parquet-data-writer.ts';
+import { DEFAULT_ROW_GROUP_ROWS, DEFAULT_TARGET_FILE_SIZE, ENCODE_SLOTS, ParquetDataWriter, type DataFileInfo, type ParquetDataWriterOptions } from './parquet-data-writer.ts';
 import { mergeRowGroups } from './parquet-row-group-merge.ts';
+import { encodeSlot, mergeInWorker, releaseEncodeSlot } from './parquet-encode-pool.ts';
+import { envFlagSetOn } from '../../common/env-settings.ts';
 import { ParquetSplice, parquetFooterOf } from './parquet-splice.ts';
 import { intField, listField } from './thrift-compact-tree.ts';
 import type { IcebergWriteIO } from './write-io.ts';
@@ -46,7 +50,28 @@ export interface StreamingDataWriterOptions extends ParquetDataWriterOptions {
   readonly targetCountsFileBytes?: boolean;
   /** encoded pieces are held and merged into row groups of up to `rowGroupRows` rows (see the header) */
   readonly mergeRowGroups?: boolean;
+  /**
+   * held pieces of at least this many bytes are merged on an encode thread; Infinity: never. Default:
+   * MERGE_IN_WORKER_MIN_BYTES with LAKEGATE_COPY_MERGE_WORKER=on, else Infinity
+   */
+  readonly mergeInWorkerMinBytes?: number;
 }
+
+/**
+ * held pieces of this many bytes and more are merged on an encode thread: below it the hand-off costs about what the
+ * merge does (TPC-H lineitem by month holds ≈ 0.3–2.5 MB per partition when it merges)
+ */
+export const MERGE_IN_WORKER_MIN_BYTES = 128 * 1024;
+
+/**
+ * merges on an encode thread only with LAKEGATE_COPY_MERGE_WORKER=on. Off by default: in SF 1 lineitem-by-month runs
+ * (session 23, load 12–25) it cut the staging thread's CPU (11.1–11.6 s against 12.0–14.0) but raised peak RSS to
+ * 940–1001 MB (default 833–868): the pieces and merged row groups are then freed on the other thread, and glibc's
+ * per-thread malloc arenas keep that memory. With MALLOC_MMAP_THRESHOLD_=131072 in the server's environment (big
+ * buffers always mmapped, returned to the system on free), two pairs: staging thread 12.35 → 11.56 s (median),
+ * encode thread +1.3 s, all threads +3.5 %, peak RSS 787 / 816 → 804 / 800 MB.
+ */
+const mergeInWorkerDefault = (): number => (envFlagSetOn('LAKEGATE_COPY_MERGE_WORKER') ? MERGE_IN_WORKER_MIN_BYTES : Infinity);
 
 interface OpenFile {
   readonly path: string;
@@ -63,6 +88,8 @@ interface OpenFile {
   held: Uint8Array[];
   heldRows: number;
   heldBytes: number;
+  /** the file's appends so far, in order: a merge on an encode thread appends when it is done, later ones after it */
+  tail: Promise<void>;
 }
 
 /** metrics of a file = metrics of its pieces merged (counts added, bounds widened) */
@@ -90,6 +117,7 @@ export class StreamingDataWriter {
   private readonly countFileBytes: boolean;
   private readonly merging: boolean;
   private readonly rowGroupRows: number;
+  private readonly mergeInWorkerMin: number;
   private readonly fileOptions: ParquetDataWriterOptions;
   /** every file started (done or not): what abort() removes */
   private readonly started: string[] = [];
@@ -100,7 +128,8 @@ export class StreamingDataWriter {
     private readonly schema: Schema,
     options: StreamingDataWriterOptions = {},
   ) {
-    const { targetCountsFileBytes, mergeRowGroups: merging, ...fileOptions } = options;
+    const { targetCountsFileBytes, mergeRowGroups: merging, mergeInWorkerMinBytes, ...fileOptions } = options;
+    this.mergeInWorkerMin = mergeInWorkerMinBytes ?? mergeInWorkerDefault();
     this.fileOptions = fileOptions;
     this.countFileBytes = targetCountsFileBytes === true;
     this.merging = merging === true;
@@ -187,7 +216,7 @@ export class StreamingDataWriter {
       delete: async () => undefined,
     };
     const inner = new ParquetDataWriter(pieces, this.dataLocation, this.schema, { ...this.fileOptions, targetFileSizeBytes: Number.MAX_SAFE_INTEGER });
-    const f: OpenFile = { path, inner, splice, flushedBytes: 0, channel, stored, chunks, held: [], heldRows: 0, heldBytes: 0 };
+    const f: OpenFile = { path, inner, splice, flushedBytes: 0, channel, stored, chunks, held: [], heldRows: 0, heldBytes: 0, tail: Promise.resolve() };
     return f;
   }
 
@@ -195,27 +224,61 @@ export class StreamingDataWriter {
   private async hold(f: OpenFile, piece: Uint8Array): Promise<void> {
     const { meta } = parquetFooterOf(piece);
     const rows = intField(meta, 3) ?? 0;
+    // flushHeld takes the held pieces and its place in the file's appends before it waits: pieces arriving
+    // meanwhile (other encodes finishing) are held or appended after it, in order
     if (listField(meta, 4).length !== 1 || rows >= this.rowGroupRows) {
-      await this.flushHeld(f);
-      await f.splice.append(piece);
+      const flushed = this.flushHeld(f);
+      const appended = this.appendInOrder(f, [piece]);
+      await flushed;
+      await appended;
       return;
     }
-    if (f.heldRows + rows > this.rowGroupRows) await this.flushHeld(f);
+    const flushed = f.heldRows + rows > this.rowGroupRows ? this.flushHeld(f) : null;
     f.held.push(piece);
     f.heldRows += rows;
     f.heldBytes += piece.byteLength;
+    await flushed;
   }
 
-  /** the held pieces, merged into one row group, appended to the file (each on its own if the merge cannot take them) */
+  /**
+   * the held pieces, merged into one row group, appended to the file (each on its own if the merge cannot take
+   * them). Synchronously, before any wait: the pieces are taken and the append is chained (the file's order). A big
+   * merge goes to an encode thread once a slot is free and is appended when done; this waits only for the slot
+   */
   private async flushHeld(f: OpenFile): Promise<void> {
     const pieces = f.held;
     if (pieces.length === 0) return;
+    const bytes = f.heldBytes;
     f.held = [];
     f.heldRows = 0;
     f.heldBytes = 0;
+    if (pieces.length > 1 && bytes >= this.mergeInWorkerMin) {
+      const slot = encodeSlot(ENCODE_SLOTS);
+      const parts = slot.then(() => mergeInWorker(pieces));
+      // the slot is held until the merged bytes are in the file: merges in flight stay bounded however slow the store
+      const appended = f.tail.then(async () => {
+        for (const p of await parts) await f.splice.append(p);
+      });
+      f.tail = appended;
+      void slot.then(() => appended.finally(releaseEncodeSlot).catch(() => undefined));
+      // a failure surfaces when the file is finished (finishFile awaits the tail); not an unhandled rejection before
+      f.tail.catch(() => undefined);
+      parts.catch(() => undefined);
+      await slot;
+      return;
+    }
     const merged = pieces.length === 1 ? pieces[0]! : mergeRowGroups(pieces);
-    if (merged !== null) return f.splice.append(merged);
-    for (const p of pieces) await f.splice.append(p);
+    await this.appendInOrder(f, merged !== null ? [merged] : pieces);
+  }
+
+  /** appends `parts` to the file after everything chained before them (a merge may still run on an encode thread) */
+  private appendInOrder(f: OpenFile, parts: readonly Uint8Array[]): Promise<void> {
+    const appended = f.tail.then(async () => {
+      for (const p of parts) await f.splice.append(p);
+    });
+    f.tail = appended;
+    f.tail.catch(() => undefined);
+    return appended;
   }
 
   /** the current file: its last rows flushed, its pieces appended, footer written and stored */
@@ -226,6 +289,7 @@ export class StreamingDataWriter {
     try {
       const pieces = await f.inner.close();
       await this.flushHeld(f);
+      await f.tail;
       if (pieces.length === 0) {
         await this.drop(f, new Error('empty file'));
         return;
@@ -251,6 +315,8 @@ export class StreamingDataWriter {
     f.held = [];
     f.heldBytes = 0;
     f.channel?.fail(why);
+    // a merge still running on an encode thread: its append fails on the failed channel, and its slot is given back
+    await f.tail.catch(() => undefined);
     await f.stored?.catch(() => undefined);
   }
 }
