@@ -26,6 +26,7 @@ import { deadJoinColumns } from '../optimizer/prune-join-columns.ts';
 import { KeyOnlyBuild, keyOnlyBuildColumn, keyOnlyValue, markKeyOnlyScan } from '../join-key-only.ts';
 import { chunkAt, chunkedRows, chunksOf, isChunked, mapChunks, type BuiltRows } from '../join-chunked-rows.ts';
 import { builtKeyList } from '../join-key-list.ts';
+import { hashedOnlyColumns, type HashedOnlyColumns } from '../join-hashed-only.ts';
 
 export interface EquiKeys {
   /** over the left row */
@@ -62,6 +63,8 @@ export class HashJoinExec implements ExecOperator {
   #keyOnly = -1;
   /** whether that column came key-only from the scan itself (markKeyOnlyScan) */
   #keyOnlyFromScan = false;
+  /** input columns only the equi keys read: once hashed / looked up, passed on as shared NULL columns */
+  #hashedOnly: HashedOnlyColumns = { left: [], right: [], names: [] };
 
   async *execute(): AsyncIterable<Batch> {
     // the build side and its hash table are held in the query's memory budget (53200 past it)
@@ -72,11 +75,14 @@ export class HashJoinExec implements ExecOperator {
       this.#deadLeft = dead.filter((i) => i < lw);
       this.#deadRight = dead.filter((i) => i >= lw).map((i) => i - lw);
     }
+    this.#hashedOnly = hashedOnlyColumns(this.plan, this.keys.residual);
     try {
       yield* this.plan.buildSide === 'left' && canBuildLeft(this.keys, this.plan) ? this.#runBuildLeft(mem) : this.#run(mem);
     } finally {
       const keyOnly = this.#keyOnly < 0 ? '' : this.#keyOnlyFromScan ? '  Build Key: exact doubles from the scan' : '  Build Key: exact doubles';
-      noteMemoryDetail(this.env, this.plan, `Memory Usage: ${explainKb(mem.peak)}${this.#runtimeFilter ?? ''}${keyOnly}`);
+      const { names } = this.#hashedOnly;
+      const hashedOnly = names.length === 0 ? '' : `  Keys Not Carried: ${names.join(', ')}`;
+      noteMemoryDetail(this.env, this.plan, `Memory Usage: ${explainKb(mem.peak)}${this.#runtimeFilter ?? ''}${keyOnly}${hashedOnly}`);
       mem.release();
     }
   }
@@ -119,8 +125,8 @@ export class HashJoinExec implements ExecOperator {
     const probe = table.batchProber(lk.fns, plainColumns(this.keys.left));
     const cond = JoinResidual.of(this.keys.residual, this.env);
     const probeInput = await this.#probeInput(table, 'left');
-    // a key-only column is read by nothing past the hash table: its rows go out as NULLs
-    const rb = this.#keyOnly >= 0 ? withNullRows(table.rows, [this.#keyOnly]) : table.rows;
+    // a key-only column, and any column only the keys read, is read by nothing past the hash table: NULLs go out
+    const rb = withNullRows(table.rows, this.#keyOnly >= 0 ? [this.#keyOnly, ...this.#hashedOnly.right] : this.#hashedOnly.right);
     const matched = jt === 'right' || jt === 'full' ? new Uint8Array(rb.length) : null;
     for await (const raw of probeInput) {
       checkAbort(this.env);
@@ -128,7 +134,8 @@ export class HashJoinExec implements ExecOperator {
       await lk.prepare(lb);
       const firsts = probe(lb.columns, lb.length);
       const cands = { first: (i: number): number => firsts[i]!, next };
-      for (const b of await joinBlock(jt, lb, rb, lw, rw, cands, cond, matched)) yield b;
+      // the probe keys are looked up: columns only they read go on as NULLs
+      for (const b of await joinBlock(jt, withNullColumns(lb, this.#hashedOnly.left), rb, lw, rw, cands, cond, matched)) yield b;
     }
     if (matched) { const u = unmatchedRight(rb, matched, lw, rw); if (u) yield u; }
   }
@@ -149,15 +156,16 @@ export class HashJoinExec implements ExecOperator {
     const rk = compileAll(this.keys.right, this.env);
     const probe = table.batchProber(rk.fns, plainColumns(this.keys.right));
     const probeInput = await this.#probeInput(table, 'right');
-    // a key-only column is read by nothing past the hash table: its rows go out as NULLs
-    const lb = this.#keyOnly >= 0 ? withNullRows(table.rows, [this.#keyOnly]) : table.rows;
+    // a key-only column, and any column only the keys read, is read by nothing past the hash table: NULLs go out
+    const lb = withNullRows(table.rows, this.#keyOnly >= 0 ? [this.#keyOnly, ...this.#hashedOnly.left] : this.#hashedOnly.left);
     for await (const raw of probeInput) {
       checkAbort(this.env);
       const rb = withNullColumns(raw, this.#deadRight);
       await rk.prepare(rb);
       const firsts = probe(rb.columns, rb.length);
       const cands = { first: (i: number): number => firsts[i]!, next };
-      for (const b of await joinBlock(probeType, rb, lb, rw, lw, cands, cond, matched)) yield back(b);
+      // the probe keys are looked up: columns only they read go on as NULLs
+      for (const b of await joinBlock(probeType, withNullColumns(rb, this.#hashedOnly.right), lb, rw, lw, cands, cond, matched)) yield back(b);
     }
     if (matched === null) return;
     if (jt === 'left' || jt === 'full') {
@@ -235,6 +243,7 @@ function withNullColumns(b: Batch, dead: readonly number[]): Batch {
 
 /** withNullColumns for every batch of a build side */
 function withNullRows(rows: BuiltRows, dead: readonly number[]): BuiltRows {
+  if (dead.length === 0) return rows;
   return isChunked(rows) ? mapChunks(rows, (b) => withNullColumns(b, dead)) : withNullColumns(rows, dead);
 }
 
