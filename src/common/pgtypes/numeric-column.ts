@@ -21,6 +21,7 @@
  * dense column (denseLazyNumerics) or the Numerics (exec/partial/run-fragment.ts decides).
  */
 import { Numeric } from './numeric.ts';
+import { holeProto, oneSlotArray } from '../one-slot-array.ts';
 
 export interface ScaledColumn {
   readonly f: Float64Array;
@@ -48,36 +49,17 @@ export const LAZY_NUMERIC: object = new Proxy(Object.freeze({}), {
   get(): never { throw lazyRead(); },
 });
 
-/** whether `key` names an index (Array.prototype's property names never start with a digit) */
-const isIndexKey = (key: string | symbol): boolean => typeof key === 'string' && key.length > 0 && key.charCodeAt(0) >= 48 && key.charCodeAt(0) <= 57;
-
-/**
- * the prototype of a sparse lazy column: Array.prototype's methods, but reading or testing an index (a hole: a
- * row whose Numeric was never made) throws — `has` too, since map / some / forEach / indexOf skip the holes
- * they find absent instead of reading them
- */
-const SPARSE_PROTO: object = new Proxy(Array.prototype, {
-  get(target, key, receiver): unknown {
-    if (isIndexKey(key)) throw lazyRead();
-    return Reflect.get(target, key, receiver) as unknown;
-  },
-  has(target, key): boolean {
-    if (isIndexKey(key)) throw lazyRead();
-    return Reflect.has(target, key);
-  },
+/** the prototype of a sparse lazy column: reading or testing a hole (a row whose Numeric was never made) throws */
+const SPARSE_PROTO: object = holeProto(() => {
+  throw lazyRead();
 });
 
 /**
- * a lazy column of `n` rows, none NULL, holding one element: its last row's LAZY_NUMERIC (an element past the
- * end of an empty array makes V8 keep the array in dictionary mode, no backing store of n slots: ~0.5 µs
- * against ~7 µs for `length = n`, which allocates the holes, on this VM); the caller attaches its doubles
- * (attachLazyScaled / attachLazyScaledOnDemand with noNulls)
+ * a lazy column of `n` rows, none NULL, holding one element: its last row's LAZY_NUMERIC (common/one-slot-array.ts);
+ * the caller attaches its doubles (attachLazyScaled / attachLazyScaledOnDemand with noNulls)
  */
 export function sparseLazyNumerics(n: number): unknown[] {
-  const out: unknown[] = [];
-  if (n > 0) out[n - 1] = LAZY_NUMERIC;
-  Object.setPrototypeOf(out, SPARSE_PROTO);
-  return out;
+  return oneSlotArray(n, LAZY_NUMERIC, SPARSE_PROTO);
 }
 
 /** whether `column` is a sparse lazy column (no element until materializeNumerics) */

@@ -7,28 +7,12 @@
  * still sees NULLs, as it did from the filled array, only slower.
  */
 
-/** whether `key` names an index (Array.prototype's property names never start with a digit) */
-const isIndexKey = (key: string | symbol): boolean => typeof key === 'string' && key.length > 0 && key.charCodeAt(0) >= 48 && key.charCodeAt(0) <= 57;
+import { holeProto, oneSlotArray } from '../../common/one-slot-array.ts';
 
-/**
- * Array.prototype's methods, but a hole (any index of the column but its last) reads as null; `has` says yes, so
- * that map / forEach / some / indexOf visit the holes (and read null) instead of skipping them as absent
- */
-const NULLS_PROTO: object = new Proxy(Array.prototype, {
-  get(target, key, receiver): unknown {
-    if (isIndexKey(key)) return null;
-    return Reflect.get(target, key, receiver) as unknown;
-  },
-  has(target, key): boolean {
-    if (isIndexKey(key)) return true;
-    return Reflect.has(target, key);
-  },
-});
+/** a hole reads as NULL (common/one-slot-array.ts) */
+const NULLS_PROTO = holeProto(() => null);
 
 /** `n` NULLs, as few slots as V8 allows (see the header) */
 export function unreadNulls(n: number): unknown[] {
-  const out: unknown[] = [];
-  if (n > 0) out[n - 1] = null;
-  Object.setPrototypeOf(out, NULLS_PROTO);
-  return out;
+  return oneSlotArray(n, null, NULLS_PROTO);
 }
