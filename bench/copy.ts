@@ -2,7 +2,7 @@
  * COPY FROM STDIN throughput: TPC-H lineitem (deterministic, mulberry32) streamed as CSV into a throwaway
  * PostgreSQL and into lakegate (an Iceberg table) in one run.
  *
- *   npm run bench:copy -- [--sf 0.1] [--targets pg,lakegate] [--repeat 3] [--partitioned month|year|day] [--pg-key on|off] [--format csv|text] [--threads] [--trace] [--port N] [--cache-dir DIR] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"] [--start-flags on|off] [--warmup N] [--idle S]
+ *   npm run bench:copy -- [--sf 0.1] [--targets pg,pg-heap,lakegate] [--repeat 3] [--partitioned month|year|day] [--pg-key on|off] [--format csv|text] [--threads] [--trace] [--port N] [--cache-dir DIR] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"] [--start-flags on|off] [--warmup N] [--idle S]
  *
  * The CSV (bench/tpch's generator) is generated once into a temp file (progress on stderr), then each server gets the same bytes
  * through pg-copy-streams. lakegate runs as a child `node bin/lakegate.mjs serve` so its peak RSS is the
@@ -248,15 +248,17 @@ async function warmUp(url: string, create: string, scratch: string, drop: string
   }
 }
 
-async function runPg(gen: Generated): Promise<Result> {
-  const r: Result = { target: 'pg' };
+/** `pg` has the primary key when --pg-key on; `pg-heap` is always a bare heap, so one run can give both ratios */
+async function runPg(gen: Generated, target: 'pg' | 'pg-heap' = 'pg'): Promise<Result> {
+  const keyed = target === 'pg' && pgKey;
+  const r: Result = { target };
   const cluster = await startPgCluster();
   try {
     const c = new pg.Client(cluster.url);
     await c.connect();
-    await c.query(`DROP TABLE IF EXISTS lineitem; CREATE TABLE lineitem (${COLUMNS}${pgKey ? ', PRIMARY KEY (l_orderkey, l_linenumber)' : ''})`);
+    await c.query(`DROP TABLE IF EXISTS lineitem; CREATE TABLE lineitem (${COLUMNS}${keyed ? ', PRIMARY KEY (l_orderkey, l_linenumber)' : ''})`);
     await c.end();
-    await warmUp(cluster.url, `CREATE TABLE lineitem_warm (${COLUMNS}${pgKey ? ', PRIMARY KEY (l_orderkey, l_linenumber)' : ''})`, 'lineitem_warm', 'DROP TABLE lineitem_warm', gen, 'pg');
+    await warmUp(cluster.url, `CREATE TABLE lineitem_warm (${COLUMNS}${keyed ? ', PRIMARY KEY (l_orderkey, l_linenumber)' : ''})`, 'lineitem_warm', 'DROP TABLE lineitem_warm', gen, 'pg');
     r.seconds = await copyInto(cluster.url, 'lineitem', gen, 'pg', (cpu) => { r.cpuSeconds = cpu; });
     await verify(cluster.url, 'lineitem', gen, r);
   } catch (e) {
@@ -377,7 +379,7 @@ try {
   for (let k = 0; k < Math.max(1, Number(args.repeat)); k++) {
     const round: Result[] = [];
     for (const t of targets) {
-      const r = t === 'pg' ? await runPg(gen) : t === 'lakegate' ? await runLakegate(gen) : { target: t, error: 'unknown target' };
+      const r = t === 'pg' || t === 'pg-heap' ? await runPg(gen, t) : t === 'lakegate' ? await runLakegate(gen) : { target: t, error: 'unknown target' };
       if (r.seconds !== undefined) {
         r.rows = gen.rows;
         r.rowsPerSec = Math.round(gen.rows / r.seconds);
@@ -402,6 +404,12 @@ try {
     return p !== undefined && l !== undefined ? [l / p] : [];
   });
   const ratio = median(ratios);
+  const heapRatios = rounds.flatMap((round) => {
+    const p = round.find((r) => r.target === 'pg-heap')?.rowsPerSec;
+    const l = round.find((r) => r.target === 'lakegate')?.rowsPerSec;
+    return p !== undefined && l !== undefined ? [l / p] : [];
+  });
+  const heapRatio = median(heapRatios);
   const date = new Date().toISOString();
   const cell = (r: Result | undefined, f: (r: Result) => string): string => (r === undefined ? '–' : r.error !== undefined ? 'n/a' : f(r));
   console.log(`\nCOPY lineitem FROM STDIN (FORMAT ${format}), SF ${sf}${pgKey ? ', pg with its primary key' : ', pg without keys'}${partitioned === null ? '' : `, lakegate partitioned by ${partitioned}(l_shipdate)`}: ${gen.rows} rows, ${(gen.bytes / 1e6).toFixed(0)} MB (${date})${rounds.length > 1 ? `, median of ${rounds.length} runs` : ''}${warmupRows > 0 ? `, after a warm-up COPY of ${warmupRows} rows on each server${idleSeconds > 0 ? ` and ${idleSeconds} s idle` : ''}` : ', cold servers'}${startFlags.length > 0 ? `, lakegate started with ${startFlags.join(' ')}` : ''}\n`);
@@ -411,6 +419,7 @@ try {
     console.log(`| ${r.target} | ${cell(r, (x) => x.seconds!.toFixed(2))} | ${cell(r, (x) => String(x.rowsPerSec))} | ${cell(r, (x) => (x.cpuSeconds === undefined ? '–' : x.cpuSeconds.toFixed(2)))} | ${cell(r, (x) => (x.mainCpuSeconds === undefined ? '–' : x.mainCpuSeconds.toFixed(2)))} | ${cell(r, (x) => (x.peakRssMb === undefined ? '–' : `${x.peakRssMb.toFixed(0)} MB`))} | ${cell(r, (x) => String(x.countOk))} | ${cell(r, (x) => String(x.sumOk))} |`);
   }
   if (ratio !== null) console.log(`\nlakegate / pg: ${ratio.toFixed(2)}×${ratios.length > 1 ? ` (runs: ${ratios.map((x) => x.toFixed(2)).join(', ')})` : ''}`);
+  if (heapRatio !== null) console.log(`lakegate / pg-heap (PostgreSQL without keys): ${heapRatio.toFixed(2)}×${heapRatios.length > 1 ? ` (runs: ${heapRatios.map((x) => x.toFixed(2)).join(', ')})` : ''}`);
   const pgCpu = results.find((r) => r.target === 'pg')?.cpuSeconds;
   const lgCpu = results.find((r) => r.target === 'lakegate')?.cpuSeconds;
   if (pgCpu !== undefined && lgCpu !== undefined) console.log(`server CPU seconds per row, pg / lakegate: ${(pgCpu / lgCpu).toFixed(2)}× (lakegate's work can spread over cores; PostgreSQL's COPY is one process)`);
@@ -422,7 +431,7 @@ try {
   for (const r of results) if (r.error !== undefined) console.log(`${r.target}: ${r.error}`);
   mkdirSync('bench/results', { recursive: true });
   const out = join('bench/results', `copy-${date.replace(/[:.]/g, '-').slice(0, 19)}.json`);
-  writeFileSync(out, JSON.stringify({ date, sf, format, partitioned, pgKey, warmupRows, rows: gen.rows, bytes: gen.bytes, ratio, ratios, results, rounds }, null, 2));
+  writeFileSync(out, JSON.stringify({ date, sf, format, partitioned, pgKey, warmupRows, rows: gen.rows, bytes: gen.bytes, ratio, ratios, heapRatio, heapRatios, results, rounds }, null, 2));
   console.log(`\nwrote ${out}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
