@@ -19,16 +19,17 @@ export interface HashedOnlyColumns {
   readonly names: readonly string[];
 }
 
-const NONE: HashedOnlyColumns = { left: [], right: [], names: [] };
+/** no such columns */
+export const NO_HASHED_ONLY: HashedOnlyColumns = { left: [], right: [], names: [] };
 
 /** the columns of `plan`'s inputs only its equi keys read: nothing above the join, not `residual` */
 export function hashedOnlyColumns(plan: Join, residual: Expr | null): HashedOnlyColumns {
   const condOnly = conditionOnlyJoinColumns(plan);
-  if (condOnly === null || plan.lateral) return NONE;
+  if (condOnly === null || plan.lateral) return NO_HASHED_ONLY;
   const inResidual = residual === null ? new Set<number>() : columnsRead(residual, new Set());
   const lw = plan.left.columns.length;
   const at = condOnly.filter((i) => !inResidual.has(i)).sort((a, b) => a - b);
-  if (at.length === 0) return NONE;
+  if (at.length === 0) return NO_HASHED_ONLY;
   return {
     left: at.filter((i) => i < lw),
     right: at.filter((i) => i >= lw).map((i) => i - lw),

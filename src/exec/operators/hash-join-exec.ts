@@ -26,7 +26,7 @@ import { deadJoinColumns } from '../optimizer/prune-join-columns.ts';
 import { KeyOnlyBuild, keyOnlyBuildColumn, keyOnlyValue, markKeyOnlyScan } from '../join-key-only.ts';
 import { chunkAt, chunkedRows, chunksOf, isChunked, mapChunks, type BuiltRows } from '../join-chunked-rows.ts';
 import { builtKeyList } from '../join-key-list.ts';
-import { hashedOnlyColumns, type HashedOnlyColumns } from '../join-hashed-only.ts';
+import { hashedOnlyColumns, NO_HASHED_ONLY, type HashedOnlyColumns } from '../join-hashed-only.ts';
 
 export interface EquiKeys {
   /** over the left row */
@@ -64,7 +64,7 @@ export class HashJoinExec implements ExecOperator {
   /** whether that column came key-only from the scan itself (markKeyOnlyScan) */
   #keyOnlyFromScan = false;
   /** input columns only the equi keys read: once hashed / looked up, passed on as shared NULL columns */
-  #hashedOnly: HashedOnlyColumns = { left: [], right: [], names: [] };
+  #hashedOnly: HashedOnlyColumns = NO_HASHED_ONLY;
 
   async *execute(): AsyncIterable<Batch> {
     // the build side and its hash table are held in the query's memory budget (53200 past it)

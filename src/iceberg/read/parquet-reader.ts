@@ -71,13 +71,6 @@ export interface ParquetReadOptions {
   readonly nameMapping?: NameMapping | null;
 }
 
-/** the file row position of row group `rg`'s first row */
-const rowGroupStart = (rowGroupRows: readonly number[], rg: number): number => {
-  let n = 0;
-  for (let i = 0; i < rg; i++) n += rowGroupRows[i]!;
-  return n;
-};
-
 /** the rows of a row group of `rows` rows at file position `position` that `range` keeps, or undefined when it keeps all */
 function spanOf(range: readonly [number, number] | undefined, position: number, rows: number): readonly [number, number] | undefined {
   if (range === undefined || (range[0] <= position && position + rows <= range[1])) return undefined;
@@ -168,7 +161,7 @@ export async function* readParquetColumns(
         yield { firstRowPosition: position, length, columns: out };
         position += length;
       }
-      if (position !== rowGroupStart(rowGroupRows, rg + 1)) {
+      if (position !== base + rows) {
         throw pgError('XX001', `could not read Parquet file "${uri}": row group ${rg} row count mismatch`);
       }
     }
