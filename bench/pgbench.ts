@@ -3,6 +3,7 @@
  *
  *   npm run bench:pgbench -- [--duration 10] [--clients 8] [--jobs 2] [--targets pg,lakegate] [--modes simple,extended,prepared]
  *                            [--schema public] [--cases select1,lookup] [--warmup 2] [--node-args "--trace-gc"]
+ *                            [--transport tcp|unix]
  *
  * Targets: `pg`; `lakegate` (in this process); `lakegate-pN` (`lakegate serve --processes N` as a command,
  * on a free port the server picks: `--port 0`, the port read from its "listening on" line; started with the `start`
@@ -19,6 +20,9 @@
  * switches per transaction (voluntary / involuntary: waiting for work vs preempted by the other tasks on a core)
  * and each server process's share of the CPU (pgbench-cpu.ts); writes bench/results/pgbench-<date>.json.
  * PG_TEST_URL points the PostgreSQL side at an existing server.
+ * `--transport unix` points pgbench at every server's Unix-domain socket (`-h <socket dir>`: PostgreSQL's `-k`
+ * directory, lakegate's unix_socket_directories) instead of 127.0.0.1 — the same transport for both sides; the setup
+ * still goes over TCP. Loopback TCP costs the server its send path and loopback delivery per round trip.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,8 +46,11 @@ const { values: args } = parseArgs({
     cases: { type: 'string', default: 'select1,lookup' },
     warmup: { type: 'string', default: '2' },
     'node-args': { type: 'string', default: '' },
+    transport: { type: 'string', default: 'tcp' },
   },
 });
+if (args.transport !== 'tcp' && args.transport !== 'unix') throw new Error(`--transport must be tcp or unix, not "${args.transport}"`);
+const overUnix = args.transport === 'unix';
 
 const KV = `${args.schema}.bench_kv`;
 const CASES = {
@@ -101,9 +108,15 @@ function spawnAsync(cmd: string, argv: string[], timeoutMs: number): Promise<{ s
   });
 }
 
-async function runPgbench(url: string, script: string, mode: string, duration = args.duration): Promise<Omit<Run, 'target' | 'case' | 'mode'>> {
-  const u = new URL(url);
-  const argv = ['-n', '-c', args.clients, '-j', args.jobs, '-T', duration, '-M', mode, '-f', script, '-h', u.hostname, '-p', u.port, '-U', decodeURIComponent(u.username) || 'postgres', u.pathname.slice(1) || 'postgres'];
+/** a server under test: its TCP URL (setup, the listening pid) and the host pgbench is given (a socket dir or the TCP host) */
+interface Target {
+  readonly url: string;
+  readonly pgbenchHost: string;
+}
+
+async function runPgbench(target: Target, script: string, mode: string, duration = args.duration): Promise<Omit<Run, 'target' | 'case' | 'mode'>> {
+  const u = new URL(target.url);
+  const argv = ['-n', '-c', args.clients, '-j', args.jobs, '-T', duration, '-M', mode, '-f', script, '-h', target.pgbenchHost, '-p', u.port, '-U', decodeURIComponent(u.username) || 'postgres', u.pathname.slice(1) || 'postgres'];
   const serverPid = listeningPid(Number(u.port));
   const before = { server: serverPid === null ? null : treeCpuSeconds(serverPid), pgbench: reapedChildrenCpuSeconds(), machine: machineTicks(), switches: serverPid === null ? null : treeSwitches(serverPid), processes: serverPid === null ? new Map<number, number>() : childProcessCpuSeconds(serverPid) };
   const r = await spawnAsync(pgbench, argv, (Number(duration) + 60) * 1000);
@@ -151,11 +164,11 @@ const scripts = Object.fromEntries(Object.entries(CASES).map(([name, text]) => {
 })) as Record<CaseName, string>;
 
 /** `lakegate serve --processes N` as its own command (the way it is deployed), trust auth, a temp warehouse */
-async function spawnLakegate(processes: number): Promise<{ url: string; close(): Promise<void> }> {
+async function spawnLakegate(processes: number, socketDir: string): Promise<{ url: string; close(): Promise<void> }> {
   const warehouse = mkdtempSync(join(tmpdir(), 'lg-pgbench-wh-'));
   const bin = new URL('../bin/lakegate.mjs', import.meta.url).pathname;
   const nodeArgs = [...startScriptFlags(), ...args['node-args'].split(' ').filter(Boolean)];
-  const child = spawn(process.execPath, [...nodeArgs, bin, 'serve', '--processes', String(processes), '--port', '0', '--warehouse', warehouse, '--no-sample'], {
+  const child = spawn(process.execPath, [...nodeArgs, bin, 'serve', '--processes', String(processes), '--port', '0', '--warehouse', warehouse, '--no-sample', '--unix-socket-directories', socketDir], {
     env: { ...process.env, LAKEGATE_AUTH: 'trust' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -192,45 +205,50 @@ async function spawnLakegate(processes: number): Promise<{ url: string; close():
 
 const runs: Run[] = [];
 const servers: Array<{ close(): Promise<void> }> = [];
+// lakegate's socket files go here (one directory per run; each server's file is named after its own port)
+const lakegateSocketDir = mkdtempSync(join(tmpdir(), 'lg-pgbench-sock-'));
 try {
   for (const target of targets) {
-    let url: string;
+    let server: Target;
     try {
       const processes = /^lakegate-p(\d+)$/.exec(target);
+      const tcpHost = (url: string): string => new URL(url).hostname;
       if (target === 'pg') {
         const c = await startPgCluster();
         servers.push({ close: () => c.stop() });
-        url = c.url;
+        if (overUnix && c.socketDir === null) throw new Error('--transport unix needs the throwaway PostgreSQL (PG_TEST_URL has no socket dir)');
+        server = { url: c.url, pgbenchHost: overUnix ? c.socketDir! : tcpHost(c.url) };
       } else if (processes !== null) {
-        const lg = await spawnLakegate(Number(processes[1]));
+        const lg = await spawnLakegate(Number(processes[1]), lakegateSocketDir);
         servers.push(lg);
-        url = lg.url;
+        server = { url: lg.url, pgbenchHost: overUnix ? lakegateSocketDir : tcpHost(lg.url) };
       } else {
-        const lg = await startLakegate();
+        const lg = await startLakegate({ config: { unix_socket_directories: lakegateSocketDir } });
         servers.push(lg);
-        url = lg.url;
+        server = { url: lg.url, pgbenchHost: overUnix ? lakegateSocketDir : tcpHost(lg.url) };
       }
     } catch (e) {
       for (const name of caseNames) for (const mode of modes) runs.push({ target, case: name, mode, tps: null, latencyMs: null, transactions: null, failed: null, error: `server did not start: ${(e as Error).message.split('\n')[0]}` });
       continue;
     }
     // the lookup table only when a lookup case runs
-    const setupError = caseNames.includes('lookup') ? await setup(url) : null;
+    const setupError = caseNames.includes('lookup') ? await setup(server.url) : null;
     for (const name of caseNames) {
       for (const mode of modes) {
         if (name === 'lookup' && setupError) {
           runs.push({ target, case: name, mode, tps: null, latencyMs: null, transactions: null, failed: null, error: `setup failed: ${setupError}` });
           continue;
         }
-        if (Number(args.warmup) > 0) await runPgbench(url, scripts[name], mode, args.warmup);
-        process.stderr.write(`pgbench ${target} ${name} -M ${mode} -T ${args.duration} …\n`);
-        runs.push({ target, case: name, mode, ...(await runPgbench(url, scripts[name], mode)) });
+        if (Number(args.warmup) > 0) await runPgbench(server, scripts[name], mode, args.warmup);
+        process.stderr.write(`pgbench ${target} ${name} -M ${mode} -T ${args.duration} over ${args.transport} …\n`);
+        runs.push({ target, case: name, mode, ...(await runPgbench(server, scripts[name], mode)) });
       }
     }
   }
 } finally {
   for (const s of servers) await s.close().catch(() => {});
   rmSync(scriptDir, { recursive: true, force: true });
+  rmSync(lakegateSocketDir, { recursive: true, force: true });
 }
 
 const fmt = (n: number | null | undefined): string => (n === null || n === undefined ? 'n/a' : n.toFixed(0));
@@ -249,7 +267,7 @@ for (const c of caseNames) {
     lines.push(`| ${c} | ${m} | ${cells.join(' | ')} |${ratio}`);
   }
 }
-console.log(`\npgbench -c ${args.clients} -j ${args.jobs} -T ${args.duration} -n (custom scripts, ${args.warmup} s warm-up each)\n`);
+console.log(`\npgbench -c ${args.clients} -j ${args.jobs} -T ${args.duration} -n over ${overUnix ? 'Unix-domain sockets' : 'loopback TCP'} (custom scripts, ${args.warmup} s warm-up each)\n`);
 console.log(lines.join('\n'));
 // where the CPU went: a run whose machine had nothing idle is bound by server + pgbench CPU per transaction
 const fmtUs = (n: number | null | undefined): string => (n === null || n === undefined ? 'n/a' : n.toFixed(1));
@@ -294,5 +312,5 @@ const resultsDir = new URL('./results/', import.meta.url);
 mkdirSync(resultsDir, { recursive: true });
 const stamp = new Date().toISOString().replace(/:/g, '-').replace(/\..*$/, '');
 const file = new URL(`pgbench-${stamp}.json`, resultsDir);
-writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), schema: args.schema, cases: caseNames, clients: Number(args.clients), jobs: Number(args.jobs), durationSec: Number(args.duration), warmupSec: Number(args.warmup), pgbench, runs }, null, 2)}\n`);
+writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), transport: args.transport, schema: args.schema, cases: caseNames, clients: Number(args.clients), jobs: Number(args.jobs), durationSec: Number(args.duration), warmupSec: Number(args.warmup), pgbench, runs }, null, 2)}\n`);
 console.log(`\nwrote ${file.pathname}`);

@@ -6,7 +6,7 @@
  *   lakegate --help
  */
 import { parseArgs } from 'node:util';
-import { makeScramVerifier } from '../wire/index.ts';
+import { makeScramVerifier, parseSocketDirectories } from '../wire/index.ts';
 import cluster from 'node:cluster';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { startPrimary } from './cluster/cluster-primary.ts';
@@ -18,6 +18,9 @@ const HELP = `lakegate: a PostgreSQL-protocol SQL gateway over Apache Iceberg ta
 
 Usage:
   lakegate serve [--host HOST] [--port PORT] [--warehouse DIR] [--config FILE] [--path-map FROM=TO ...]
+                 [--unix-socket-directories DIRS]  also listen on DIR/.s.PGSQL.PORT for each comma-separated DIR
+                                      (LAKEGATE_UNIX_SOCKET_DIRECTORIES, unix_socket_directories:; default /tmp,
+                                      '' = TCP only); psql -h DIR, or PGHOST=DIR
                  [--rest-port PORT]   also serve the Iceberg REST catalog API (LAKEGATE_REST_PORT, LAKEGATE_REST_TOKEN)
                  [--workers N]        threads decoding Parquet for scans (LAKEGATE_WORKERS; default: CPU count, 0 = none)
                  [--processes N]      server processes sharing the port (LAKEGATE_PROCESSES, processes:; default 1);
@@ -59,6 +62,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     options: {
       host: { type: 'string' },
       port: { type: 'string' },
+      'unix-socket-directories': { type: 'string' },
       warehouse: { type: 'string' },
       config: { type: 'string' },
       'path-map': { type: 'string', multiple: true },
@@ -78,6 +82,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   const config = await loadConfig({
     ...(values.host !== undefined && { host: values.host }),
     ...(values.port !== undefined && { port: values.port }),
+    ...(values['unix-socket-directories'] !== undefined && { unixSocketDirectories: values['unix-socket-directories'] }),
     ...(values.warehouse !== undefined && { warehouse: values.warehouse }),
     ...(values.config !== undefined && { config: values.config }),
     ...(values['path-map'] !== undefined && { pathMap: values['path-map'] }),
@@ -90,6 +95,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   if (config.processes > 1) return serveProcesses(config);
   const server = await startServer(config);
   console.log(`lakegate listening on ${server.host}:${server.port}`);
+  for (const path of server.unixSockets) console.log(`lakegate listening on Unix socket "${path}"`);
   if (server.restPort !== undefined) console.log(`lakegate Iceberg REST catalog on http://${server.host}:${server.restPort}`);
   return await closeOnSignal(server);
 }
@@ -113,8 +119,9 @@ async function serveProcesses(config: Config): Promise<number> {
     await new Promise<void>((resolve) => process.once('beforeExit', () => resolve()));
     return 0;
   }
-  const primary = await startPrimary({ processes: config.processes, host: config.host, port: config.port, maxConnections: config.max_connections });
+  const primary = await startPrimary({ processes: config.processes, host: config.host, port: config.port, maxConnections: config.max_connections, unixSocketDirectories: parseSocketDirectories(config.unix_socket_directories), dataDir: config.warehouse });
   console.log(`lakegate listening on ${primary.host}:${primary.port} (${config.processes} processes)`);
+  for (const path of primary.unixSockets) console.log(`lakegate listening on Unix socket "${path}"`);
   if (primary.restPort !== undefined) console.log(`lakegate Iceberg REST catalog on http://${primary.host}:${primary.restPort}`);
   return await closeOnSignal(primary);
 }

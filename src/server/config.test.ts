@@ -43,6 +43,15 @@ describe('config', () => {
     expect(() => parseConfig({ processes: 201 })).toThrowError(/processes/);
   });
 
+  it("unix_socket_directories: /tmp by default (PostgreSQL's); file < LAKEGATE_UNIX_SOCKET_DIRECTORIES < flag; '' = none", async () => {
+    expect((await loadConfig({}, {})).unix_socket_directories).toBe('/tmp');
+    const file = yamlFile('unix_socket_directories: /run/a, /run/b\n');
+    expect((await loadConfig({ config: file }, {})).unix_socket_directories).toBe('/run/a, /run/b');
+    // an empty variable turns the sockets off (the other variables ignore '')
+    expect((await loadConfig({ config: file }, { LAKEGATE_UNIX_SOCKET_DIRECTORIES: '' })).unix_socket_directories).toBe('');
+    expect((await loadConfig({ config: file, unixSocketDirectories: '/run/c' }, { LAKEGATE_UNIX_SOCKET_DIRECTORIES: '' })).unix_socket_directories).toBe('/run/c');
+  });
+
   it('rejects bad values and unknown keys with a readable message', async () => {
     expect(() => parseConfig({ port: 70000 })).toThrowError(ConfigError);
     expect(() => parseConfig({ prot: 1 })).toThrowError(/invalid configuration/);

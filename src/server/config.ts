@@ -18,6 +18,12 @@ export const ConfigSchema = z
   .object({
     host: z.string().default('127.0.0.1'),
     port: z.coerce.number().int().min(0).max(65535).default(5433),
+    /**
+     * PostgreSQL's unix_socket_directories: comma-separated directories for `.s.PGSQL.<port>` (the TCP port's
+     * number), where psql / libpq / pgbench look without a host; '' = TCP only. Default /tmp, PostgreSQL's own
+     * (none on Windows, as PostgreSQL's Windows builds).
+     */
+    unix_socket_directories: z.string().default(process.platform === 'win32' ? '' : '/tmp'),
     warehouse: z.string().default('./warehouse'),
     databases: z.array(z.string().min(1)).min(1).default(['lakegate']),
     /** method for users listed with a password; unlisted users: trust from loopback only */
@@ -74,6 +80,8 @@ export interface ConfigFlags {
   readonly config?: string;
   readonly host?: string;
   readonly port?: string | number;
+  /** --unix-socket-directories DIRS ('' = none) */
+  readonly unixSocketDirectories?: string;
   readonly warehouse?: string;
   readonly pathMap?: readonly string[];
   readonly restPort?: string | number;
@@ -95,6 +103,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   };
   set('LAKEGATE_HOST', 'host');
   set('LAKEGATE_PORT', 'port');
+  // '' is meaningful here (no Unix sockets), unlike the other variables
+  if (env['LAKEGATE_UNIX_SOCKET_DIRECTORIES'] !== undefined) out['unix_socket_directories'] = env['LAKEGATE_UNIX_SOCKET_DIRECTORIES'];
   set('LAKEGATE_WAREHOUSE', 'warehouse');
   set('LAKEGATE_DATABASES', 'databases', (v) => v.split(',').map((s) => s.trim()).filter(Boolean));
   set('LAKEGATE_AUTH', 'auth');
@@ -155,6 +165,7 @@ export async function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv
   const cli: Record<string, unknown> = {};
   if (flags.host !== undefined) cli['host'] = flags.host;
   if (flags.port !== undefined) cli['port'] = flags.port;
+  if (flags.unixSocketDirectories !== undefined) cli['unix_socket_directories'] = flags.unixSocketDirectories;
   if (flags.warehouse !== undefined) cli['warehouse'] = flags.warehouse;
   if (flags.restPort !== undefined) cli['rest_port'] = flags.restPort;
   if (flags.workers !== undefined) cli['workers'] = flags.workers;

@@ -3,7 +3,7 @@
  * `startServer(config)` is what the CLI and the test harness call; port 0 picks a free port.
  */
 import type { QueryEngine } from '../engine/index.ts';
-import { loadPgtypesCodec, PgWireServer, type QueryHandler, type ValueCodec, type WireLogger } from '../wire/index.ts';
+import { loadPgtypesCodec, parseSocketDirectories, PgWireServer, type QueryHandler, type ValueCodec, type WireLogger } from '../wire/index.ts';
 import { type Config, type ConfigInput, parseConfig } from './config.ts';
 import { loadTlsContext } from './tls.ts';
 import { availableParallelism } from 'node:os';
@@ -15,6 +15,8 @@ import { clockXid } from './cluster/cluster-protocol.ts';
 export interface RunningServer {
   readonly port: number;
   readonly host: string;
+  /** the Unix-domain socket files it listens on (unix_socket_directories), empty when none */
+  readonly unixSockets: readonly string[];
   readonly config: Config;
   /** the Iceberg REST catalog's port when `rest_port` is set */
   readonly restPort?: number;
@@ -87,13 +89,20 @@ export async function startServer(config: Config | ConfigInput = {}, handler?: Q
   });
   options.cluster?.serveCancelRequests((pid, key) => void server.cancelLocal(pid, key));
   let addr: { port: number; host: string };
+  let unixSockets: string[] = [];
   try {
     // a server process of `processes: N` does not listen: the primary accepts and hands connections over
     if (options.cluster !== undefined) {
       options.cluster.serveConnections((socket) => server.accept(socket));
       addr = { port: cfg.port, host: cfg.host };
-    } else addr = await server.listen(cfg.port, cfg.host);
+    } else {
+      addr = await server.listen(cfg.port, cfg.host);
+      // the socket files carry the TCP port's number (port 0: the one picked)
+      unixSockets = await server.listenUnix(parseSocketDirectories(cfg.unix_socket_directories), addr.port, cfg.warehouse);
+    }
   } catch (e) {
+    // a socket that could not be created leaves the TCP listener open: close it (PostgreSQL does not start)
+    if (options.cluster === undefined) await server.close().catch(() => {});
     await engine?.close();
     await releaseWorkers();
     throw e;
@@ -111,6 +120,7 @@ export async function startServer(config: Config | ConfigInput = {}, handler?: Q
   return {
     port: addr.port,
     host: addr.host,
+    unixSockets,
     config: cfg,
     ...(rest === null ? {} : { restPort: rest.port }),
     close: () =>

@@ -44,8 +44,10 @@ export interface ConnectionOptions {
   readonly auth: AuthConfig;
   readonly cancelRegistry: CancelRegistry;
   readonly log: WireLogger;
-  /** present when TLS is configured: SSLRequest is answered 'S' */
+  /** present when TLS is configured: SSLRequest is answered 'S' (not on a Unix-domain socket, as PostgreSQL) */
   readonly tls?: SecureContext;
+  /** the client came over a Unix-domain socket: SSLRequest is answered 'N', there is no peer address */
+  readonly unixSocket?: boolean;
   readonly maxMessageLength?: number;
   readonly idleSessionTimeoutMs?: number;
   /** startup + authentication must finish within this time (PostgreSQL's authentication_timeout); default 60 s */
@@ -265,7 +267,7 @@ export class PgConnection implements LoopHost {
           if (this.queue.size > 0 || this.parser.pendingBytes > 0) {
             throw new GatewayError(SqlState.protocol_violation, `received unencrypted data after ${m.type === 'SSLRequest' ? 'SSL' : 'GSSAPI encryption'} request`, { severity: 'FATAL' });
           }
-          if (m.type === 'SSLRequest' && this.opts.tls && !this.ssl) {
+          if (m.type === 'SSLRequest' && this.opts.tls && !this.ssl && this.opts.unixSocket !== true) {
             this.raw.write('S');
             this.raw.off('data', this.onData);
             this.socket = upgradeToTls(this.raw, this.opts.tls, this.onData, () => this.onClose());

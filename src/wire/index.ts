@@ -13,3 +13,5 @@ export { makeScramVerifier, parseScramVerifier, verifyPasswordAgainstScram, Scra
 export { FrontendParser } from './protocol/frontend-parser.ts';
 export { BufferWriter } from './protocol/buffer-writer.ts';
 export { consoleLogger, silentLogger, type WireLogger } from './wire-logger.ts';
+export { UnixSocketListeners, parseSocketDirectories, isUnixSocket } from './unix-socket-listeners.ts';
+export { unixSocketPath } from './unix-socket-lock.ts';

@@ -1,7 +1,7 @@
 /**
- * PgWireServer: accepts TCP connections and runs one PgConnection each. Owns what is shared between
- * connections: max_connections (→ FATAL 53300), the cancel registry (CancelRequest from a second
- * connection), the TLS context, and graceful close (stop accepting, end every session with 57P01).
+ * PgWireServer: accepts TCP connections (and Unix-domain socket ones: listenUnix) and runs one PgConnection each.
+ * Owns what is shared between connections: max_connections (→ FATAL 53300), the cancel registry (CancelRequest
+ * from a second connection), the TLS context, and graceful close (stop accepting, end every session with 57P01).
  * @see https://www.postgresql.org/docs/current/protocol-flow.html
  */
 import { createServer, type Server, type Socket } from 'node:net';
@@ -13,6 +13,7 @@ import { CancelRegistry } from './cancel-registry.ts';
 import { PgConnection } from './connection.ts';
 import type { ValueCodec } from './encode/value-codec.ts';
 import type { QueryHandler } from './handler.ts';
+import { isUnixSocket, UnixSocketListeners } from './unix-socket-listeners.ts';
 import { consoleLogger, type WireLogger } from './wire-logger.ts';
 
 export interface PgWireServerOptions {
@@ -49,6 +50,7 @@ export class PgWireServer {
   private readonly cancelRegistry: CancelRegistry;
   private active = 0;
   private closing = false;
+  private unixListeners: UnixSocketListeners | null = null;
 
   constructor(private readonly options: PgWireServerOptions) {
     const cluster = options.cluster;
@@ -83,6 +85,25 @@ export class PgWireServer {
   }
 
   /**
+   * Also listens on `<dir>/.s.PGSQL.<port>` in each directory (PostgreSQL's unix_socket_directories), the TCP
+   * port's number; answers the socket paths. `dataDir` goes into the lock files. Call after listen().
+   */
+  async listenUnix(dirs: readonly string[], port: number, dataDir: string): Promise<string[]> {
+    if (dirs.length === 0) return [];
+    const listeners = await UnixSocketListeners.open(dirs, port, (socket) => this.accept(socket), {
+      dataDir,
+      onError: (e) => this.log.error('server error', e),
+      warn: (m) => this.log.warn(`WARNING: ${m}`),
+    });
+    if (this.closing) {
+      await listeners.close();
+      return [];
+    }
+    this.unixListeners = listeners;
+    return listeners.paths;
+  }
+
+  /**
    * Runs a connection on `socket`: the ones this server's listener accepts, and in a server process of
    * `processes: N` the ones the primary accepted and handed over (src/server/cluster/).
    */
@@ -96,6 +117,7 @@ export class PgWireServer {
     const max = this.options.maxConnections ?? 100;
     const conn = new PgConnection(socket, {
       handler: this.options.handler,
+      unixSocket: isUnixSocket(socket),
       codec: this.options.codec,
       auth: this.options.auth ?? { method: 'scram-sha-256', users: [] },
       cancelRegistry: this.cancelRegistry,
@@ -125,6 +147,8 @@ export class PgWireServer {
   /** Stops accepting, ends every session (FATAL 57P01) and waits for them to finish. */
   async close(): Promise<void> {
     this.closing = true;
+    // the socket files go before the TCP port is free (unix-socket-listeners.ts close)
+    const unixStopped = this.unixListeners?.close();
     const stopped = new Promise<void>((resolve) => this.server.close(() => resolve()));
     const shutdown = new GatewayError(SqlState.admin_shutdown, 'terminating connection due to administrator command', { severity: 'FATAL' });
     for (const c of this.connections) c.fatal(shutdown);
@@ -133,5 +157,6 @@ export class PgWireServer {
     await Promise.race([done, timeout]);
     for (const s of this.sockets) s.destroy();
     await stopped;
+    await unixStopped;
   }
 }

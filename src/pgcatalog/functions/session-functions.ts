@@ -50,10 +50,14 @@ export const sessionFunctions: readonly RoutineDef[] = [
   scalar('session_user', [], Oid.name, (_a, ctx) => ctx.session.user),
   scalar('user', [], Oid.name, (_a, ctx) => ctx.session.user),
   scalar('pg_backend_pid', [], Oid.int4, (_a, ctx) => ctx.session.backendPid),
-  scalar('inet_server_addr', [], Oid.inet, (_a, ctx) => ctx.session.localAddress),
-  scalar('inet_server_port', [], Oid.int4, (_a, ctx) => ctx.session.localPort),
+  // a connection over a Unix-domain socket has no addresses (the wire gives ''): PostgreSQL answers NULL for all four
+  scalar('inet_server_addr', [], Oid.inet, (_a, ctx) => ctx.session.localAddress || null),
+  scalar('inet_server_port', [], Oid.int4, (_a, ctx) => (ctx.session.localAddress === '' ? null : ctx.session.localPort)),
   scalar('inet_client_addr', [], Oid.inet, (_a, ctx) => ownSession(ctx)?.clientAddr || null),
-  scalar('inet_client_port', [], Oid.int4, (_a, ctx) => ownSession(ctx)?.clientPort ?? null),
+  scalar('inet_client_port', [], Oid.int4, (_a, ctx) => {
+    const own = ownSession(ctx);
+    return own === undefined || own.clientAddr === '' ? null : own.clientPort;
+  }),
   scalar('pg_is_in_recovery', [], Oid.bool, () => false, { volatility: 'v' }),
   scalar('pg_postmaster_start_time', [], Oid.timestamptz, (_a, ctx) => ctx.session.serverStartTime),
   scalar('pg_conf_load_time', [], Oid.timestamptz, (_a, ctx) => ctx.session.serverStartTime),

@@ -11,6 +11,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { createServer, type Socket } from 'node:net';
+import { UnixSocketListeners } from '../../wire/index.ts';
 import type { SessionSummary } from '../../catalog/session-view.ts';
 import { FIRST_XID_ENV, PROCESS_INDEX_ENV, nextFirstXid, processIndexOfPid, type ToPrimary, type ToWorker } from './cluster-protocol.ts';
 
@@ -21,6 +22,10 @@ export interface PrimaryOptions {
   readonly port: number;
   /** max_connections, counted over all processes */
   readonly maxConnections: number;
+  /** also accept on `<dir>/.s.PGSQL.<port>` in each (unix_socket_directories); default none */
+  readonly unixSocketDirectories?: readonly string[];
+  /** written into the socket lock files (the warehouse) */
+  readonly dataDir?: string;
   readonly log?: (line: string) => void;
   /** how long a gather waits for slow processes (default 400 ms) */
   readonly gatherTimeoutMs?: number;
@@ -30,6 +35,8 @@ export interface RunningPrimary {
   readonly host: string;
   readonly port: number;
   readonly restPort?: number;
+  /** the Unix-domain socket files it accepts on */
+  readonly unixSockets: readonly string[];
   /** the live server processes' OS pids, by index (tests kill one to see it restarted) */
   processPids(): Map<number, number>;
   close(): Promise<void>;
@@ -206,8 +213,11 @@ export async function startPrimary(options: PrimaryOptions): Promise<RunningPrim
       });
     });
 
+  let unixListeners: UnixSocketListeners | null = null;
   const close = async (): Promise<void> => {
     shuttingDown = true;
+    // the socket files go before the TCP port is free (unix-socket-listeners.ts close)
+    const unixClosed = unixListeners?.close();
     const listenerClosed = new Promise<void>((resolve) => listener.close(() => resolve()));
     const exits = [...slots.values()].map(
       ({ worker }) =>
@@ -221,7 +231,7 @@ export async function startPrimary(options: PrimaryOptions): Promise<RunningPrim
           }, 10_000).unref();
         }),
     );
-    await Promise.all([...exits, listenerClosed]);
+    await Promise.all([...exits, listenerClosed, unixClosed]);
   };
 
   let first: Listening;
@@ -237,6 +247,15 @@ export async function startPrimary(options: PrimaryOptions): Promise<RunningPrim
         resolve({ host: options.host, port: typeof a === 'object' && a !== null ? a.port : options.port });
       });
     });
+    const dirs = options.unixSocketDirectories ?? [];
+    if (dirs.length > 0) {
+      unixListeners = await UnixSocketListeners.open(dirs, address.port, handOver, {
+        dataDir: options.dataDir ?? '',
+        pauseOnConnect: true,
+        onError: (e) => log(`listener error: ${e.message}`),
+        warn: (m) => log(`WARNING: ${m}`),
+      });
+    }
   } catch (e) {
     await close();
     throw e;
@@ -244,6 +263,7 @@ export async function startPrimary(options: PrimaryOptions): Promise<RunningPrim
   return {
     host: address.host,
     port: address.port,
+    unixSockets: unixListeners?.paths ?? [],
     ...(first.restPort === undefined ? {} : { restPort: first.restPort }),
     processPids: () => new Map([...slots].map(([i, s]) => [i, s.worker.process.pid ?? 0])),
     close,

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,16 +81,18 @@ function childPids(primary: number): number[] {
 }
 
 /** a raw CancelRequest on a new connection (it lands on either process) */
-function sendCancel(port: number, pid: number, key: number): Promise<void> {
+/** over TCP, or over the Unix socket at `port`'s path when `socketDir` is given */
+function sendCancel(port: number, pid: number, key: number, socketDir?: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const s = connect(port, '127.0.0.1', () => {
+    const onConnect = (): void => {
       const b = Buffer.alloc(16);
       b.writeInt32BE(16, 0);
       b.writeInt32BE(80877102, 4);
       b.writeInt32BE(pid, 8);
       b.writeInt32BE(key, 12);
       s.end(b);
-    });
+    };
+    const s = socketDir === undefined ? connect(port, '127.0.0.1', onConnect) : connect(join(socketDir, `.s.PGSQL.${port}`), onConnect);
     s.on('close', () => resolve());
     s.on('error', reject);
   });
@@ -164,6 +166,28 @@ describe('lakegate serve --processes 2', () => {
     const gone = new Promise<string>((resolve) => b.once('error', (e: Error & { code?: string }) => resolve(e.code ?? e.message)));
     expect((await a.query(`select pg_terminate_backend(${b.pid}) as ok`)).rows).toEqual([{ ok: true }]);
     expect(await gone).toBe('57P01');
+    await endAll();
+  }, 60_000);
+
+  it('accepts over its Unix socket in /tmp (the default): both processes, no addresses, CancelRequest over the socket', async () => {
+    const overSocket = async (): Promise<pg.Client & { pid: number }> => {
+      const c = new pg.Client({ host: '/tmp', port: served.port, user: 'postgres', database: 'lakegate' });
+      c.on('error', () => {});
+      await c.connect();
+      open.push(c);
+      return Object.assign(c, { pid: Number((await c.query('select pg_backend_pid() as p')).rows[0].p) });
+    };
+    const clients = [await overSocket(), await overSocket(), await overSocket()];
+    expect(new Set(clients.map((c) => processOf(c.pid)))).toEqual(new Set([1, 2]));
+    const [a, b] = clients as [pg.Client & { pid: number }, pg.Client & { pid: number }];
+    // PostgreSQL over its socket: NULL addresses, client_port -1 — seen from either process
+    expect((await a.query(`select client_addr, client_port from pg_stat_activity where pid = ${b.pid}`)).rows).toEqual([{ client_addr: null, client_port: -1 }]);
+    expect((await b.query('select inet_client_addr() as c, inet_server_port() as p')).rows).toEqual([{ c: null, p: null }]);
+    const running = failureOf(b.query('select pg_sleep(20)'));
+    await waitActive(a, b.pid);
+    const { processID, secretKey } = b as unknown as { processID: number; secretKey: number };
+    await sendCancel(served.port, processID, secretKey, '/tmp');
+    expect(await running).toMatchObject({ code: '57014' });
     await endAll();
   }, 60_000);
 
@@ -271,5 +295,8 @@ describe('lakegate serve --processes 2', () => {
     served.child.kill('SIGTERM');
     expect(await exited).toBe(0);
     for (const pid of after) expect(() => process.kill(pid, 0)).toThrow();
+    // the primary removed its socket and lock
+    expect(existsSync(`/tmp/.s.PGSQL.${served.port}`)).toBe(false);
+    expect(existsSync(`/tmp/.s.PGSQL.${served.port}.lock`)).toBe(false);
   }, 120_000);
 });
