@@ -46,6 +46,8 @@ export interface ParallelScanOptions {
    * joined whole: main thread −45 % but 1.8× the CPU and wall); default true
    */
   readonly wide?: boolean;
+  /** tasks that share out evenly over the threads are not cut (row-group-splits.ts SplitOptions.keepEven); default false */
+  readonly keepEven?: boolean;
 }
 
 /** the field ids a scan of `fields` filtered by `filter` decodes (ParallelScanOptions.fieldIds) */
@@ -90,7 +92,7 @@ export async function planParallelScan(
     await footersOf(io, tasks);
     if (!pool.worth(tasks, opts.fieldIds)) return null;
   }
-  const split = await splitForWorkers(io, tasks, pool.size);
+  const split = await splitForWorkers(io, tasks, pool.size, { keepEven: opts.keepEven === true });
   const parallel = parallelScanFor(io, split, { ...opts, pool });
   return parallel === null ? null : { ...parallel, tasks: split };
 }

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyScanMetrics } from '../../catalog/table-source.ts';
 import type { FileScanTask } from '../scan/table-scan.ts';
-import { chunkRowGroups, isContinuationSplit, splitByRows, splitForWorkers, splitTask } from './row-group-splits.ts';
+import { chunkRowGroups, evenEnough, isContinuationSplit, splitByRows, splitForWorkers, splitTask } from './row-group-splits.ts';
 import { usePooledMultiFileTable } from './testing/pooled-table.ts';
 import { ScanPool } from './scan-pool.ts';
 import { planParallelScan } from './parallel-scan.ts';
@@ -156,6 +156,27 @@ describe('row-group splits', () => {
       const rows = await collect(pooled.source.scan({ signal: new AbortController().signal, projection: [0], filters, metrics }));
       expect(rows.map((r) => r[0])).toEqual(Array.from({ length: ROWS - 200_000 }, (_, i) => BigInt(200_000 + i)));
       expect(metrics).toMatchObject({ filesScanned: 1, rowGroupsTotal: 3, rowGroupsScanned: 2 });
+    });
+  });
+
+  it('judges whole tasks even when the busiest thread holds at most 1.5 shares', () => {
+    expect(evenEnough([75_000, 75_000, 75_000], 2)).toBe(true); // 150k against 112.5k: TPC-H q15's three months
+    expect(evenEnough([75_000, 75_000], 2)).toBe(true);
+    expect(evenEnough([150_000], 2)).toBe(false); // SF 1 customer: one file
+    expect(evenEnough([131_072, 18_928], 2)).toBe(false);
+    expect(evenEnough([], 2)).toBe(false);
+  });
+
+  describe('on a table of three files of 70,000 rows', () => {
+    const pooled = usePooledMultiFileTable('lakegate-rgeven-', 3, 70_000);
+
+    it('keeps files that share out evenly whole with keepEven, cuts them without', async () => {
+      const plan = await pooled.source.planFiles();
+      expect(plan.tasks).toHaveLength(3);
+      expect(await splitForWorkers(pooled.source.io, plan.tasks, 2, { keepEven: true })).toBe(plan.tasks);
+      expect((await splitForWorkers(pooled.source.io, plan.tasks, 2)).length).toBeGreaterThan(3);
+      const parallel = await planParallelScan(pooled.source.io, plan.tasks, { keepEven: true });
+      expect(parallel?.tasks).toHaveLength(3);
     });
   });
 });

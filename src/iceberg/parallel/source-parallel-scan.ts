@@ -19,16 +19,20 @@ export interface SourceParallelScan {
   readonly read: ParallelReadContext;
 }
 
-/** The pool read of `source` for `ctx`, or null when the scan would run on the main thread. */
+/**
+ * The pool read of `source` for `ctx`, or null when the scan would run on the main thread. `keepEven`: files that
+ * share out evenly over the threads are not cut into pieces (parallel-scan.ts ParallelScanOptions.keepEven).
+ */
 export async function sourceParallelScan(
   source: IcebergTableSource,
   ctx: Pick<ScanContext, 'signal' | 'projection' | 'filters' | 'metrics'> & Partial<Pick<ScanContext, 'session'>>,
+  options: { readonly keepEven?: boolean } = {},
 ): Promise<SourceParallelScan | null> {
   const plan = await source.planFiles(ctx.filters);
   const wanted = ctx.projection ?? source.schema.fields.map((_f, i) => i);
   const fields = wanted.map((i) => source.schema.fields[i]!);
   const filter = source.bindFilters(ctx.filters, { rows: true });
-  const parallel = await planParallelScan(source.io, plan.tasks, { fieldIds: () => readFieldIds(fields, filter) });
+  const parallel = await planParallelScan(source.io, plan.tasks, { fieldIds: () => readFieldIds(fields, filter), keepEven: options.keepEven === true });
   if (parallel === null) return null;
   if (ctx.metrics) addPlanCounters(ctx.metrics, plan.counters);
   // equality-delete ids may name fields of any schema version
