@@ -241,6 +241,48 @@ describe('CodedProductSums', () => {
     expect(keyed.runByKeys(x.cols, 40, { a: x.a, b: x.b, kb: 2, cells: 6, ids }, byKeys, never)).toBeNull();
   });
 
+  it('serves count-only aggregates from a wide pass\'s cell counts (Q1: two passes, not three), also when its sums pass 2^52', () => {
+    const n = 8192;
+    const countDef = testRegistry().routines('count').find((d) => d.kind === 'aggregate' && d.args.length === 0) as AggregateDef;
+    const QTY = Array.from({ length: 50 }, (_v, k) => (k + 1) * 100);
+    // Q1's order: sum_qty, sum_base_price, sum_disc_price, sum_charge, avg_qty, avg_price, avg_disc, count_order
+    const disc = op('*', col(0), op('-', lit('1'), col(1)));
+    const args = [col(3), col(0), disc, op('*', disc, op('+', lit('1'), col(2))), col(3), col(0), col(1)];
+    const specs: GroupStateSpec[] = [...args.map((_e, k) => spec(k < 4 ? 'sum' : 'avg')), { def: countDef, argTypes: [], type: sqlType(Oid.int8) }];
+    const aggs = [...args.map((e) => ({ args: [e], filter: null })), { args: [], filter: null }];
+    const finals = (gs: GroupStates, groups: number): string[] => specs.flatMap((_s, k) => Array.from({ length: groups }, (_g, g) => String(gs.final(k, g))));
+    /** runByKeys over `cells` key cells (one group each) against per-row Numeric arithmetic; what it took */
+    const check = (cells: number, wide: () => number): boolean[] | null => {
+      const cols = [column(n, 2, wide), column(n, 2, () => 0, DISC), column(n, 2, () => 0, TAX), column(n, 2, () => 0, QTY)];
+      const kc = Int32Array.from({ length: n }, () => Math.floor(rand() * cells));
+      const fast = new GroupStates(specs, ctx), slow = new GroupStates(specs, ctx);
+      fast.ensure(cells);
+      slow.ensure(cells);
+      const coded = CodedProductSums.tryCreate(aggs)!;
+      const values = cols.map((c) => c.values);
+      // the sum pass reads l_discount and l_tax, and avg(l_discount) its cell counts: no count pass of l_discount
+      expect(coded.passLayout(values, n, fast, cells)).toEqual([{ cols: [1, 2], wide: true, members: [1, 2, 3, 5, 6] }, { cols: [3], wide: false, members: [0, 4] }]);
+      const ids = Int32Array.from({ length: cells }, (_v, c) => c + 1);
+      const taken = coded.runByKeys(values, n, { a: kc, b: kc, kb: 0, cells, ids }, fast, () => undefined);
+      for (let i = 0; i < n; i++) {
+        const g = kc[i]!;
+        slow.counts[7]![g]! += 1;
+        if (taken?.[7] !== true) fast.counts[7]![g]! += 1;
+        args.forEach((e, k) => {
+          const v = evaluate(e, cols, i);
+          slow.state(k, g).step([v]);
+          if (taken?.[k] !== true) fast.state(k, g).step([v]);
+        });
+      }
+      expect(finals(fast, cells)).toEqual(finals(slow, cells));
+      return taken;
+    };
+    expect(check(1, () => Math.floor(rand() * 1e7))).toEqual(specs.map(() => true));
+    expect(check(2, () => Math.floor(rand() * 1e7))).toEqual(specs.map(() => true));
+    // ~40 rows a cell of ~2^48: cell sums past 2^52: the sums are given back, the counts (avg(l_discount), l_quantity's, count(*)) still served
+    expect(check(2, () => 2 ** 48 + 2 * Math.floor(rand() * 1000) + 1)).toEqual([true, false, false, false, true, false, true, true]);
+  });
+
   it('finds the factors of products only', () => {
     expect(productFactors(op('*', col(0), op('-', lit('1'), col(1))))).toHaveLength(2);
     expect(productFactors(op('-', col(0), col(1)))).toBeNull();

@@ -7,7 +7,9 @@
  * none is) into a small table of cells = group × codes. Each cell's sum then meets its factors' product once:
  * Σ_rows a·f(c) = Σ_cells f(c)·Σ_(rows of the cell) a, exactly, as numeric arithmetic is exact. Aggregates of
  * one wide column share one pass (Q1: sum(l_extendedprice), avg(l_extendedprice) and the two discounted sums
- * read one table of group × l_discount × l_tax cells), and no argument vector is computed for them. A
+ * read one table of group × l_discount × l_tax cells), and no argument vector is computed for them. An
+ * aggregate without a wide column whose codes such a pass reads weighs that pass's cell counts (Q1's
+ * avg(l_discount): no count loop of its own). A
  * count(*) takes its per-group counts from the first pass's cells (no pass of its own over the group ids). Each
  * factor's value per entry and each aggregate's cell weights are kept while the batches share a dictionary
  * (a column chunk's batches do), so a batch computes them only when its dictionaries change. String GROUP BY
@@ -27,12 +29,11 @@ import { dictionaryScaledOf } from '../../iceberg/read/dictionary-scaled.ts';
 import type { Expr } from '../../sql/index.ts';
 import type { Cols } from './compile-expr.ts';
 import type { GroupStates } from './group-states.ts';
+import { countCells, countCells1, countCells1x2, countCells2, countKeyCells1, countKeyCells1x2, countKeyCells2, firstCodes, moreCodes, PART_LIMIT, sumCells, sumCells1, sumCells2, sumKeyCells1, sumKeyCells2, type Codes } from './coded-cell-loops.ts';
 import { scaledConst } from './vector-numeric.ts';
 
 const NUMERIC_ARITH: Record<number, '+' | '-' | '*'> = { 1758: '+', 1759: '-', 1760: '*' };
 const EXACT = 2 ** 53;
-/** a cell's sum and a group's double part stay below this (GroupStates.mergeTyped's operand bound) */
-const PART_LIMIT = 2 ** 52;
 const NUMERIC_DSCALE_MAX = 0x3fff;
 const POW10 = Array.from({ length: 16 }, (_v, k) => 10 ** k);
 /** a dictionary of more entries makes its column the wide one */
@@ -177,18 +178,28 @@ export class CodedProductSums {
     return map === null ? null : this.#merge(passes, all, gs, cells, map);
   }
 
+  /** which passes a batch of `n` rows in `groups` groups (or key cells) makes: codes read, wide column or counts, aggregates served (tests, diagnosis) */
+  passLayout(cols: Cols, n: number, gs: GroupStates, groups: number): { cols: number[]; wide: boolean; members: number[] }[] {
+    return (this.#passes(cols, n, gs, groups) ?? []).map((p) => ({ cols: [...p.cols], wide: p.wideF !== null, members: p.members.map((r) => r.k) }));
+  }
+
   /** the batch's passes (null: none, or more groups than cells allowed) for `groups` groups (or key cells) */
   #passes(cols: Cols, n: number, gs: GroupStates, groups: number): Pass[] | null {
     if (n === 0) return null;
     const cap = Math.min(MAX_CELLS, Math.floor(n / ROWS_PER_CELL));
     if (groups > cap) return null;
     const passes: Pass[] = [];
+    const countOnly: Resolved[] = [];
     for (const p of this.#plans) {
       if (gs.kinds[p.k] !== 'sum') continue;
       const r = resolve(p.k, p.factors, cols);
       if (r === null) continue;
-      joinPass(passes, r, cols, groups, cap);
+      if (r.wide === -1) countOnly.push(r);
+      else joinPass(passes, r, cols, groups, cap);
     }
+    // after the wide passes have their codes: an aggregate that only counts rows reads a wide pass's cell
+    // counts when its codes are among that pass's (Q1's avg(l_discount): no count loop of its own)
+    for (const r of countOnly) if (!joinCountingPass(passes, r)) joinPass(passes, r, cols, groups, cap);
     return passes.length === 0 ? null : passes;
   }
 
@@ -236,7 +247,10 @@ export class CodedProductSums {
         }
       }
       for (const r of pass.members) {
-        const part = groupTotals(r, cells.counts, cells.sums, groups, this.#cellWeights(r, pass), this.#totalsFor(groups));
+        // (a wide pass whose sums passed 2^52 kept only its counts: its count-only members are still served)
+        if (r.wide !== -1 && cells.sums === null) continue;
+        // a member without a wide column weighs the cells' row counts, in a pass with sums too
+        const part = groupTotals(r, cells.counts, r.wide === -1 ? null : cells.sums, groups, this.#cellWeights(r, pass), this.#totalsFor(groups));
         if (part === null) continue;
         gs.mergeTyped(r.k, ids, groups, part);
         (done ??= new Array<boolean>(gs.kinds.length).fill(false))[r.k] = true;
@@ -256,7 +270,10 @@ export class CodedProductSums {
       const a = passes[p]!;
       const mine = this.#scratchFor(p, groups * cellsPerGroup(a), a.wideF !== null);
       const q = oneCodeCount(a) ? passes.findIndex((b, j) => j > p && out[j] === undefined && oneCodeCount(b)) : -1;
-      if (q === -1) { out[p] = cellSums(a, cols, n, gids, this.#cell, mine); continue; }
+      if (q === -1) {
+        out[p] = cellSums(a, cols, n, gids, this.#cell, mine) ?? (servesCounts(a) ? cellSums(a, cols, n, gids, this.#cell, { counts: mine.counts.fill(0), sums: null }) : null);
+        continue;
+      }
       const b = passes[q]!;
       const theirs = this.#scratchFor(q, groups * cellsPerGroup(b), false);
       const ca = dictionaryScaledOf(cols[a.cols[0]!]!)!.codes, cb = dictionaryScaledOf(cols[b.cols[0]!]!)!.codes;
@@ -295,9 +312,18 @@ export class CodedProductSums {
       } else {
         ok = sumKeyCells2(sums, counts, a, b, kb, codes[0]!, radix[0]!, codes[1]!, radix[1]!, x.wideF!, n);
       }
-      out[p] = ok ? mine : null;
+      out[p] = ok ? mine : this.#countsOnly(x, mine, codes, keys, n);
     }
     return out as (Cells | null)[];
+  }
+
+  /** a wide pass whose sums passed 2^52, counted again without them when it serves count-only aggregates (else null) */
+  #countsOnly(x: Pass, mine: Cells, codes: readonly Codes[], keys: KeyCodes, n: number): Cells | null {
+    if (!servesCounts(x)) return null;
+    const counts = mine.counts.fill(0), { a, b, kb } = keys;
+    if (codes.length === 1) countKeyCells1(counts, a, b, kb, codes[0]!, x.radix[0]!, n);
+    else countKeyCells2(counts, a, b, kb, codes[0]!, x.radix[0]!, codes[1]!, x.radix[1]!, n);
+    return { counts, sums: null };
   }
 
   /** pass p's zeroed cell arrays of `size` cells (sums null for a count-only pass) */
@@ -440,6 +466,16 @@ function joinPass(passes: Pass[], r: Resolved, cols: Cols, groups: number, cap: 
   passes.push({ wideF: r.wideF, cols: own, radix, members: [r] });
 }
 
+/** puts count-only `r` (no wide column) on a pass of a wide column that already reads all its codes; false when none does */
+function joinCountingPass(passes: Pass[], r: Resolved): boolean {
+  for (const p of passes) {
+    if (p.wideF === null || !r.coded.every((c) => p.cols.includes(c.col))) continue;
+    p.members.push(r);
+    return true;
+  }
+  return false;
+}
+
 /** a pass's cells: rows per cell and, with a wide column, their sums (group-major, then the pass's codes in order) */
 interface Cells { readonly counts: Float64Array; readonly sums: Float64Array | null }
 
@@ -449,6 +485,9 @@ function cellsPerGroup(pass: Pass): number {
   for (const k of pass.radix) per *= k;
   return per;
 }
+
+/** a wide pass with count-only members (joinCountingPass) */
+const servesCounts = (p: Pass): boolean => p.wideF !== null && p.members.some((r) => r.wide === -1);
 
 /** a pass that only counts rows by one code column */
 const oneCodeCount = (p: Pass): boolean => p.wideF === null && p.cols.length === 1;
@@ -462,9 +501,8 @@ export function maxGroup(gids: Int32Array, n: number): number {
 
 /**
  * the pass's cells into `into` (zeroed, sized for the batch's groups); null when a sum would pass 2^52. One or
- * two code columns are read in the loop that adds (one pass over the rows); more are first folded into `cell`.
- * Each row loop is a function of its own: a loop inside a longer function gets it compiled on stack (OSR) with
- * no type feedback for the code after it, which then deoptimizes call after call.
+ * two code columns are read in the loop that adds (one pass over the rows); more are first folded into `cell`
+ * (the loops: coded-cell-loops.ts).
  */
 function cellSums(pass: Pass, cols: Cols, n: number, gids: Int32Array, cell: Int32Array, into: Cells): Cells | null {
   const { counts, sums } = into;
@@ -483,112 +521,6 @@ function cellSums(pass: Pass, cols: Cols, n: number, gids: Int32Array, cell: Int
     ok = sums === null ? countCells(counts, cell, n) : sumCells(sums, counts, cell, f!, n);
   }
   return ok ? into : null;
-}
-
-type Codes = Uint8Array | Uint16Array | Int32Array;
-
-/** cell[i] = gids[i] · k + codes[i] */
-function firstCodes(cell: Int32Array, gids: Int32Array, codes: Codes, k: number, n: number): void {
-  for (let i = 0; i < n; i++) cell[i] = gids[i]! * k + codes[i]!;
-}
-
-/** cell[i] = cell[i] · k + codes[i] */
-function moreCodes(cell: Int32Array, codes: Codes, k: number, n: number): void {
-  for (let i = 0; i < n; i++) cell[i] = cell[i]! * k + codes[i]!;
-}
-
-function countCells(counts: Float64Array, at: Int32Array, n: number): boolean {
-  for (let i = 0; i < n; i++) { const c = at[i]!; counts[c] = counts[c]! + 1; }
-  return true;
-}
-
-function countCells1(counts: Float64Array, gids: Int32Array, c0: Codes, k0: number, n: number): boolean {
-  for (let i = 0; i < n; i++) { const c = gids[i]! * k0 + c0[i]!; counts[c] = counts[c]! + 1; }
-  return true;
-}
-
-/** countCells1 of two code columns into two count tables, in one loop over the rows */
-function countCells1x2(ca: Float64Array, gids: Int32Array, c0: Codes, k0: number, cb: Float64Array, c1: Codes, k1: number, n: number): void {
-  for (let i = 0; i < n; i++) {
-    const g = gids[i]!, a = g * k0 + c0[i]!, b = g * k1 + c1[i]!;
-    ca[a] = ca[a]! + 1;
-    cb[b] = cb[b]! + 1;
-  }
-}
-
-function countCells2(counts: Float64Array, gids: Int32Array, c0: Codes, k0: number, c1: Codes, k1: number, n: number): boolean {
-  for (let i = 0; i < n; i++) { const c = (gids[i]! * k0 + c0[i]!) * k1 + c1[i]!; counts[c] = counts[c]! + 1; }
-  return true;
-}
-
-// the sums: exact, as integer operands whose sum stays below 2^52 add exactly; false when one would not
-
-function sumCells(sums: Float64Array, counts: Float64Array, at: Int32Array, f: Float64Array, n: number): boolean {
-  for (let i = 0; i < n; i++) {
-    const c = at[i]!, t = sums[c]! + f[i]!;
-    if (t >= PART_LIMIT || t <= -PART_LIMIT) return false;
-    sums[c] = t;
-    counts[c] = counts[c]! + 1;
-  }
-  return true;
-}
-
-function sumCells1(sums: Float64Array, counts: Float64Array, gids: Int32Array, c0: Codes, k0: number, f: Float64Array, n: number): boolean {
-  for (let i = 0; i < n; i++) {
-    const c = gids[i]! * k0 + c0[i]!, t = sums[c]! + f[i]!;
-    if (t >= PART_LIMIT || t <= -PART_LIMIT) return false;
-    sums[c] = t;
-    counts[c] = counts[c]! + 1;
-  }
-  return true;
-}
-
-function sumCells2(sums: Float64Array, counts: Float64Array, gids: Int32Array, c0: Codes, k0: number, c1: Codes, k1: number, f: Float64Array, n: number): boolean {
-  for (let i = 0; i < n; i++) {
-    const c = (gids[i]! * k0 + c0[i]!) * k1 + c1[i]!, t = sums[c]! + f[i]!;
-    if (t >= PART_LIMIT || t <= -PART_LIMIT) return false;
-    sums[c] = t;
-    counts[c] = counts[c]! + 1;
-  }
-  return true;
-}
-
-// the same loops with the key cell a[i] · kb + b[i] of each row for its group (runByKeys)
-
-function countKeyCells1(counts: Float64Array, a: Int32Array, b: Int32Array, kb: number, c0: Codes, k0: number, n: number): void {
-  for (let i = 0; i < n; i++) { const c = (a[i]! * kb + b[i]!) * k0 + c0[i]!; counts[c] = counts[c]! + 1; }
-}
-
-function countKeyCells2(counts: Float64Array, a: Int32Array, b: Int32Array, kb: number, c0: Codes, k0: number, c1: Codes, k1: number, n: number): void {
-  for (let i = 0; i < n; i++) { const c = ((a[i]! * kb + b[i]!) * k0 + c0[i]!) * k1 + c1[i]!; counts[c] = counts[c]! + 1; }
-}
-
-function countKeyCells1x2(ca: Float64Array, a: Int32Array, b: Int32Array, kb: number, c0: Codes, k0: number, cb: Float64Array, c1: Codes, k1: number, n: number): void {
-  for (let i = 0; i < n; i++) {
-    const g = a[i]! * kb + b[i]!, x = g * k0 + c0[i]!, y = g * k1 + c1[i]!;
-    ca[x] = ca[x]! + 1;
-    cb[y] = cb[y]! + 1;
-  }
-}
-
-function sumKeyCells1(sums: Float64Array, counts: Float64Array, a: Int32Array, b: Int32Array, kb: number, c0: Codes, k0: number, f: Float64Array, n: number): boolean {
-  for (let i = 0; i < n; i++) {
-    const c = (a[i]! * kb + b[i]!) * k0 + c0[i]!, t = sums[c]! + f[i]!;
-    if (t >= PART_LIMIT || t <= -PART_LIMIT) return false;
-    sums[c] = t;
-    counts[c] = counts[c]! + 1;
-  }
-  return true;
-}
-
-function sumKeyCells2(sums: Float64Array, counts: Float64Array, a: Int32Array, b: Int32Array, kb: number, c0: Codes, k0: number, c1: Codes, k1: number, f: Float64Array, n: number): boolean {
-  for (let i = 0; i < n; i++) {
-    const c = ((a[i]! * kb + b[i]!) * k0 + c0[i]!) * k1 + c1[i]!, t = sums[c]! + f[i]!;
-    if (t >= PART_LIMIT || t <= -PART_LIMIT) return false;
-    sums[c] = t;
-    counts[c] = counts[c]! + 1;
-  }
-  return true;
 }
 
 /**

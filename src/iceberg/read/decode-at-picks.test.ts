@@ -16,6 +16,7 @@ import { configureFileCache, DEFAULT_FILE_CACHE_BYTES } from './file-cache.ts';
 import { readParquetFooter } from './parquet-footer.ts';
 import { readParquetColumns } from './parquet-reader.ts';
 import { chunkSpan, decodeRowGroupJs, exactDoublesInPlace, jsLeavesFor } from './js-row-group-decode.ts';
+import { pagesHoldingRows } from './parquet-page-decoder.ts';
 import { arrowDataToValues } from './arrow-values.ts';
 import { exactDoublesOf, hasExactDoubles } from './exact-doubles.ts';
 import { decimalData } from './testing/decimal-data.ts';
@@ -69,6 +70,13 @@ async function decodeBoth(bytes: Uint8Array, cols: readonly Col[], at: readonly 
 /** the values of column `c` over the row group (batch by batch) */
 function valuesOf(t: { batchLengths: readonly number[]; byName: ReadonlyMap<string, readonly Data[]> }, c: Col): unknown[] {
   return t.byName.get(c.name)!.flatMap((d) => arrowDataToValues(d, c.ice, 'mem://picks.parquet'));
+}
+
+/** `values` as an ArrayLike that counts its element reads */
+function countingRows(values: number[]): { rows: ArrayLike<number>; reads: () => number } {
+  let n = 0;
+  const rows = new Proxy(values, { get: (t, k, r) => { if (typeof k === 'string' && /^\d+$/.test(k)) n++; return Reflect.get(t, k, r) as unknown; } });
+  return { rows, reads: () => n };
 }
 
 const sparse = Array.from({ length: Math.floor(N / 97) }, (_, k) => k * 97 + 3); // ~1 % of the rows
@@ -144,6 +152,34 @@ describe('decoding at the picks only', () => {
         for (const r of at) expect(g[r], `${c.name} row ${r}`).toEqual(a[r]);
       }
     }
+  });
+
+  it('every row picked: decoded as a whole decode, without reading the picks one by one', async () => {
+    const cols = columns(1);
+    for (const dictionary of [false, true]) {
+      const bytes = writeFile(cols, dictionary);
+      const footer = await readParquetFooter({ read: () => Promise.resolve(bytes), readRange: (_u, o, l) => Promise.resolve(bytes.subarray(o, o + l)) }, 'mem://all.parquet', bytes.byteLength);
+      const leaves = jsLeavesFor(footer, cols.map((c) => c.name))!;
+      const read = (o: number, l: number): Promise<Uint8Array> => Promise.resolve(bytes.slice(o, o + l));
+      const { rows, reads } = countingRows(Array.from({ length: N }, (_, r) => r));
+      const whole = (await decodeRowGroupJs(footer, 0, leaves, read))!;
+      const all = (await decodeRowGroupJs(footer, 0, leaves, read, rows))!;
+      expect(reads(), 'picks read').toBe(0);
+      for (const c of cols) expect(valuesOf(all, c), c.name).toEqual(valuesOf(whole, c));
+    }
+  });
+
+  it('pagesHoldingRows searches each page\'s first pick (not every pick before it)', () => {
+    const picks = Array.from({ length: 100_000 }, (_, k) => 2 * k + 1);
+    const { rows, reads } = countingRows(picks);
+    const wanted = pagesHoldingRows(rows);
+    const got: boolean[] = [];
+    for (let first = 0; first < 200_000; first += 1000) got.push(wanted(first, 1000));
+    expect(got.every((w) => w)).toBe(true);
+    expect(pagesHoldingRows(picks)(200_000, 1000)).toBe(false);
+    const sparsePages = pagesHoldingRows([5, 2500, 2501, 9000]);
+    expect([0, 1000, 2000, 3000, 9000, 10000].map((f) => sparsePages(f, 1000))).toEqual([true, false, true, false, true, false]);
+    expect(reads()).toBeLessThan(200 * 40);
   });
 
   it('exactDoublesInPlace at rows: those rows turned, the zero rows read 0, a pick past 2^53 gives null', () => {

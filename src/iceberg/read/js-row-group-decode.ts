@@ -399,6 +399,9 @@ export async function decodeRowGroupJs(footer: ParquetFooter, rg: number, leaves
       end = w.end;
       if (atRows !== undefined) at = rowsInWindow(atRows, first, end);
     }
+    // every decoded row picked (ascending, distinct: late materialization's row groups that kept all their rows):
+    // decoded whole, with no per-page search of the picks and no per-pick gather (TPC-H q1: most row groups)
+    if (at !== undefined && at.length === end - first) at = undefined;
     let decoded: DecodedChunk;
     try {
       const uncompressed = w === null ? span.uncompressed : Math.ceil(span.uncompressed * w.share);

@@ -134,11 +134,15 @@ function plainByteArrays(b: Uint8Array, pos: number, end: number, count: number)
  */
 export type PageFilter = (first: number, count: number) => boolean;
 
-/** the PageFilter of the pages holding one of `rows` (ascending row-group-local rows) */
+/**
+ * the PageFilter of the pages holding one of `rows` (ascending row-group-local rows); each page binary-searches
+ * its first row (a page's picks are not stepped through one by one: `rows` may be a number[] or a typed array,
+ * whose element loads in a shared loop are slow)
+ */
 export function pagesHoldingRows(rows: ArrayLike<number>): PageFilter {
   let at = 0;
   return (first, count) => {
-    while (at < rows.length && rows[at]! < first) at++;
+    at = firstAtOrPast(rows, at, first);
     return at < rows.length && rows[at]! < first + count;
   };
 }
