@@ -34,8 +34,8 @@ const good: readonly (readonly string[])[] = [
 const odd = [' 12', '+5', '1e3', '12.345', 'x', '2020-02-30', '99999999999', 'infinity', '1,5', '"q"', '"a,b"', '"a""b"', '\\N', 'a\\tb', '\\x41', '12345678901', 'toolongvalue!!',
   'a"b', '"x\ny"', '"ab"\rc', '"ab"c', '"a\\"b"', '""', '"12"', '"1,2",x', '"é,"'];
 
-function input(r: () => number, format: 'csv' | 'text', errors: boolean): string {
-  const d = format === 'csv' ? ',' : '\t';
+function input(r: () => number, format: 'csv' | 'text', errors: boolean, delimiter?: string): string {
+  const d = delimiter ?? (format === 'csv' ? ',' : '\t');
   const lines: string[] = [];
   const n = 1 + Math.floor(r() * 60);
   for (let i = 0; i < n; i++) {
@@ -86,6 +86,34 @@ describe('clean records = general readers', () => {
       });
     }
   }
+
+  // the clean path parses numbers and dates while finding their end, except where the delimiter is spelled in them
+  for (const delimiter of ['-', '.', '7', '|', ';']) {
+    it(`csv with delimiter ${delimiter}`, () => {
+      for (let seed = 1; seed <= 12; seed++) {
+        const r = rng(seed * 131 + delimiter.charCodeAt(0));
+        const options = { ...csv, delimiter };
+        const data = input(r, 'csv', seed % 3 !== 0, delimiter);
+        expect(run(options, data, true)).toEqual(run(options, data, false));
+      }
+    });
+  }
+
+  it('csv: a record whose last field is quoted with nothing inside to undo stays on the clean path', () => {
+    const decoded = (data: string): number => {
+      const dec = new CopyTypedDecoder(csv, target, DEFAULT_OUTPUT_SETTINGS, 16);
+      dec.decode(new TextEncoder().encode(data), 0, true);
+      return dec.cleanRecords;
+    };
+    const quotedLast = '1,2,3.5,2020-01-01,a,b," c,"\n';
+    expect(decoded(quotedLast.repeat(40))).toBe(40);
+    expect(decoded('1,2,3.5,2020-01-01,a,b,""\n'.repeat(3))).toBe(3);
+    // a doubled quote, a quoted field before the last one, a quote after the field's start: the general reader
+    expect(decoded('1,2,3.5,2020-01-01,a,b,"c""d"\n')).toBe(0);
+    expect(decoded('1,2,3.5,2020-01-01,"a",b,c\n')).toBe(0);
+    expect(decoded('1,2,3.5,2020-01-01,a,b,c"d"\n')).toBe(0);
+    expect(run(csv, quotedLast, true)).toEqual(run(csv, quotedLast, false));
+  });
 
   it('takes the clean path for clean records and the general one otherwise', () => {
     // a clean record with too many fields and a bad value: extra data first (PostgreSQL's order)

@@ -10,23 +10,15 @@ import {
   DecimalBuilder, Int32Builder, Int64Builder, Utf8Builder, ValuesBuilder, type ColumnBuilder,
 } from '../../iceberg/write/typed-column-builders.ts';
 import type { TypedColumn } from '../../iceberg/write/typed-columns.ts';
+import { daysFromCivil, MONTH_DAYS } from './copy-civil-days.ts';
+import {
+  boundedTextScanner, dateScanner, decimalScanner, int32Scanner, int64Scanner, textScanner, type FieldScanner,
+} from './copy-field-scanners.ts';
 
 const enum Mode { Values, Int2, Int4, Int8, Numeric, Date, Text, Varchar, Bpchar }
 
-/** days from 1970-01-01 to y-m-d (proleptic Gregorian; Howard Hinnant's days_from_civil) */
-function daysFromCivil(y: number, m: number, d: number): number {
-  const yy = m <= 2 ? y - 1 : y;
-  const era = Math.floor(yy / 400);
-  const yoe = yy - era * 400;
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
-
 /** days from 1970-01-01 to PostgreSQL's epoch 2000-01-01 (binary dates count from it) */
 const PG_EPOCH_DAYS = 10957;
-
-const MONTH_DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function digit(src: Uint8Array, i: number): number {
   const d = src[i]! - 48;
@@ -132,6 +124,12 @@ export class CopyColumnSink {
   fast: (src: Uint8Array, start: number, end: number) => boolean = () => false;
 
   /**
+   * fast's rules on a field whose end is not known yet (copy-field-scanners.ts): appended and the field's end
+   * returned, or -1 (nothing appended). The delimiter must not be a byte a number or a date is spelled with.
+   */
+  scan: FieldScanner = noScan;
+
+  /**
    * a binary COPY field (PostgreSQL's send format) src[start, end) → appended, true; otherwise false (the
    * caller goes through binaryIn). Fixed-size integers and dates, numerics within the column's scale and 15
    * digits, and ASCII strings (then the text rules for char(n)/varchar(n)).
@@ -225,8 +223,10 @@ export class CopyColumnSink {
   private chooseText(): void {
     const b = this.builder;
     const mode = this.mode;
+    this.scan = noScan;
     if (b instanceof Int32Builder && (mode === Mode.Int2 || mode === Mode.Int4)) {
       const max = mode === Mode.Int2 ? 32767 : 2147483647;
+      this.scan = int32Scanner(b, max);
       this.fast = (src, start, end) => {
         let i = start;
         const neg = i < end && src[i] === 45;
@@ -243,6 +243,7 @@ export class CopyColumnSink {
         return true;
       };
     } else if (b instanceof Int64Builder) {
+      this.scan = int64Scanner(b);
       this.fast = (src, start, end) => {
         let i = start;
         const neg = i < end && src[i] === 45;
@@ -261,6 +262,7 @@ export class CopyColumnSink {
       const scale = this.scale;
       const intDigits = this.intDigits;
       const scales = Array.from({ length: scale + 1 }, (_, k) => 10 ** (scale - k));
+      this.scan = decimalScanner(b, this.precision, scale);
       this.fast = (src, start, end) => {
         let i = start;
         const neg = i < end && src[i] === 45;
@@ -291,6 +293,7 @@ export class CopyColumnSink {
         return true;
       };
     } else if (b instanceof Int32Builder && mode === Mode.Date) {
+      this.scan = dateScanner(b);
       this.fast = (src, start, end) => {
         if (end - start !== 10 || src[start + 4] !== 45 || src[start + 7] !== 45) return false;
         const y0 = digit(src, start), y1 = digit(src, start + 1), y2 = digit(src, start + 2), y3 = digit(src, start + 3);
@@ -306,6 +309,7 @@ export class CopyColumnSink {
         return true;
       };
     } else if (b instanceof Utf8Builder && mode === Mode.Text) {
+      this.scan = textScanner(b);
       this.fast = (src, start, end) => {
         b.appendBytes(src, start, end);
         return true;
@@ -313,6 +317,7 @@ export class CopyColumnSink {
     } else if (b instanceof Utf8Builder && (mode === Mode.Varchar || mode === Mode.Bpchar)) {
       const maxChars = this.maxChars;
       const pad = mode === Mode.Bpchar;
+      this.scan = boundedTextScanner(b, maxChars, pad);
       this.fast = (src, start, end) => {
         let chars = end - start;
         if (chars > maxChars || pad) {
@@ -327,3 +332,5 @@ export class CopyColumnSink {
     } else this.fast = () => false;
   }
 }
+
+const noScan: FieldScanner = () => -1;
