@@ -61,6 +61,8 @@ export function chunkAt(starts: Int32Array, r: number): number {
  */
 export function locateRows(rows: ChunkedRows, idx: ArrayLike<number>, n: number, chunk: Int32Array, local: Int32Array): void {
   const { starts } = rows;
+  const d = rows.chunks.length >= MIN_DIRECTORY_CHUNKS ? directoryOf(starts) : null;
+  if (d !== null) { locateByDirectory(starts, d, idx, n, chunk, local); return; }
   let c = 0, lo = starts[0]!, hi = starts[1] ?? 0;
   for (let k = 0; k < n; k++) {
     const r = idx[k]!;
@@ -68,6 +70,62 @@ export function locateRows(rows: ChunkedRows, idx: ArrayLike<number>, n: number,
     if (r < lo || r >= hi) { c = chunkAt(starts, r); lo = starts[c]!; hi = starts[c + 1]!; }
     chunk[k] = c;
     local[k] = r - lo;
+  }
+}
+
+/**
+ * The chunks by block of rows: dir[b] is the chunk holding row b << shift. Blocks are no longer than the shortest
+ * chunk (the last one aside), so a block meets at most two chunks and a row is located by one read and at most one
+ * step instead of a binary search — the rows a join emits come in the probe side's order, which need not be the
+ * build side's (TPC-H Q9 at SF 1: 327k rows located among 171 orders batches, orders arriving by month and their
+ * keys not). Kept per `starts` (mapChunks' copies share it).
+ */
+interface ChunkDirectory {
+  readonly dir: Int32Array;
+  readonly shift: number;
+}
+
+/** fewer chunks are searched in a few steps anyway */
+const MIN_DIRECTORY_CHUNKS = 16;
+/** a directory of more blocks (chunks of a few rows) is not made: the binary search stays */
+const MAX_DIRECTORY_BLOCKS = 1 << 20;
+
+const directories = new WeakMap<Int32Array, ChunkDirectory | null>();
+
+function directoryOf(starts: Int32Array): ChunkDirectory | null {
+  const memo = directories.get(starts);
+  if (memo !== undefined) return memo;
+  const chunks = starts.length - 1, n = starts[chunks]!;
+  let shortest = Infinity;
+  for (let b = 0; b + 1 < chunks; b++) shortest = Math.min(shortest, starts[b + 1]! - starts[b]!);
+  // the biggest power of two no longer than the shortest chunk
+  let shift = 0;
+  while (shift < 30 && 2 ** (shift + 1) <= shortest) shift++;
+  const blocks = (n >> shift) + 1;
+  let d: ChunkDirectory | null = null;
+  if (shortest >= 1 && blocks <= MAX_DIRECTORY_BLOCKS) {
+    const dir = new Int32Array(blocks);
+    for (let b = 0, c = 0; b < blocks; b++) {
+      const r = b << shift;
+      while (c + 1 < chunks && starts[c + 1]! <= r) c++;
+      dir[b] = c;
+    }
+    d = { dir, shift };
+  }
+  directories.set(starts, d);
+  return d;
+}
+
+/** locateRows through the directory (a loop of its own: see TEAM-NOTES on OSR) */
+function locateByDirectory(starts: Int32Array, d: ChunkDirectory, idx: ArrayLike<number>, n: number, chunk: Int32Array, local: Int32Array): void {
+  const { dir, shift } = d;
+  for (let k = 0; k < n; k++) {
+    const r = idx[k]!;
+    if (r < 0) { chunk[k] = -1; local[k] = -1; continue; }
+    let c = dir[r >> shift]!;
+    if (r >= starts[c + 1]!) c++;
+    chunk[k] = c;
+    local[k] = r - starts[c]!;
   }
 }
 

@@ -116,10 +116,19 @@ export class HashJoinExec implements ExecOperator {
   }
 
   async *#run(mem: MemoryReservation): AsyncIterable<Batch> {
+    const table = await this.#build(this.right.execute(), this.plan.right.columns.length, this.keys.right, this.keys.left, mem, this.#deadRight, 'right');
+    try {
+      yield* this.#probeBuiltRight(table);
+    } finally {
+      // the join is over (or abandoned: LIMIT, an error): its typed arrays go back for the next table
+      table.release();
+    }
+  }
+
+  async *#probeBuiltRight(table: JoinHashTable): AsyncIterable<Batch> {
     const lw = this.plan.left.columns.length;
     const rw = this.plan.right.columns.length;
     const jt = this.plan.joinType;
-    const table = await this.#build(this.right.execute(), rw, this.keys.right, this.keys.left, mem, this.#deadRight, 'right');
     const { next } = table;
     const lk = compileAll(this.keys.left, this.env);
     const probe = table.batchProber(lk.fns, plainColumns(this.keys.left));
@@ -142,10 +151,18 @@ export class HashJoinExec implements ExecOperator {
 
   /** builds the left input, streams the right; joinBlock sees the right batch as its probe ("left") side */
   async *#runBuildLeft(mem: MemoryReservation): AsyncIterable<Batch> {
+    const table = await this.#build(this.left.execute(), this.plan.left.columns.length, this.keys.left, this.keys.right, mem, this.#deadLeft, 'left');
+    try {
+      yield* this.#probeBuiltLeft(table);
+    } finally {
+      table.release();
+    }
+  }
+
+  async *#probeBuiltLeft(table: JoinHashTable): AsyncIterable<Batch> {
     const lw = this.plan.left.columns.length;
     const rw = this.plan.right.columns.length;
     const jt = this.plan.joinType;
-    const table = await this.#build(this.left.execute(), lw, this.keys.left, this.keys.right, mem, this.#deadLeft, 'left');
     const { next } = table;
     // the combined row joinBlock forms is [right, left]: re-base the residual, and put emitted columns back
     const swapped = this.keys.residual && transformExpr(this.keys.residual, (x) => (x.kind === 'ColumnRef' && x.levelsUp === 0 ? { ...x, index: x.index < lw ? x.index + rw : x.index - lw } : undefined));
