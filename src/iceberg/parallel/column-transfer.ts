@@ -24,6 +24,7 @@ import { attachExactInt64, attachInt64Words, exactInt64Of, KEY_ONLY_INT64, keyOn
 import { holeProto, oneSlotArray } from '../../common/one-slot-array.ts';
 import { numericOfUnscaled, numericOfUnscaledNumber } from '../read/arrow-fast-columns.ts';
 import { isExact, markExact } from './exact-rows.ts';
+import { packStringCodes, unpackStringCodes, type StringCodesColumn } from './string-codes.ts';
 
 export type PackedColumn =
   | { readonly kind: 'i32'; readonly values: Int32Array; readonly nulls: Uint8Array | null }
@@ -34,7 +35,9 @@ export type PackedColumn =
   | { readonly kind: 'bool'; readonly values: Uint8Array; readonly nulls: Uint8Array | null }
   | { readonly kind: 'decimal'; readonly values: BigInt64Array; readonly scale: number; readonly nulls: Uint8Array | null }
   | { readonly kind: 'decimal53'; readonly values: Float64Array; readonly scale: number; readonly nulls: Uint8Array | null }
-  | { readonly kind: 'cloned'; readonly values: readonly unknown[]; readonly tagged: boolean };
+  | { readonly kind: 'cloned'; readonly values: readonly unknown[]; readonly tagged: boolean }
+  /** a low-cardinality string column: distinct values once, a code per row (string-codes.ts) */
+  | StringCodesColumn;
 
 export interface PackedBatch {
   readonly length: number;
@@ -176,6 +179,7 @@ function packerFor(t: IcebergType): Packer | null {
     case 'long': case 'timestamp': case 'timestamptz': case 'timestamp_ns': case 'timestamptz_ns': return packInt64;
     case 'boolean': return packBool;
     case 'decimal': return packDecimal(t.scale ?? 0);
+    case 'string': return packStringCodes;
     default: return null;
   }
 }
@@ -208,6 +212,7 @@ export function packBatch(b: Batch, types: readonly IcebergType[], transfer: Arr
 /** one packed column as the JS values of common/pgtypes/values.ts (int8 and decimal columns keep their words / doubles attached) */
 export function unpackColumn(p: PackedColumn, n: number): unknown[] {
   if (p.kind === 'cloned') return p.tagged ? p.values.map(fromCloneable) : (p.values as unknown[]);
+  if (p.kind === 'strcodes') return unpackStringCodes(p, n);
   const out = new Array<unknown>(n);
   const { nulls } = p;
   switch (p.kind) {
