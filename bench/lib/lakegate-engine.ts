@@ -48,6 +48,8 @@ export class LakegateEngine implements Engine {
       env: {
         ...process.env, LAKEGATE_HOST: '127.0.0.1', LAKEGATE_PORT: String(port), LAKEGATE_WAREHOUSE: this.warehouse,
         LAKEGATE_AUTH: 'trust', LAKEGATE_SAMPLE_DATA: 'false',
+        // TCP only: the child is stopped with SIGKILL, which would leave a stale socket and lock file in /tmp
+        LAKEGATE_UNIX_SOCKET_DIRECTORIES: '',
       },
     });
     this.child = child;
