@@ -10,7 +10,6 @@ import {
   DecimalBuilder, Int32Builder, Int64Builder, Utf8Builder, ValuesBuilder, type ColumnBuilder,
 } from '../../iceberg/write/typed-column-builders.ts';
 import type { TypedColumn } from '../../iceberg/write/typed-columns.ts';
-import { daysFromCivil, MONTH_DAYS } from './copy-civil-days.ts';
 import {
   boundedTextScanner, dateScanner, decimalScanner, int32Scanner, int64Scanner, textScanner, type FieldScanner,
 } from './copy-field-scanners.ts';
@@ -19,11 +18,6 @@ const enum Mode { Values, Int2, Int4, Int8, Numeric, Date, Text, Varchar, Bpchar
 
 /** days from 1970-01-01 to PostgreSQL's epoch 2000-01-01 (binary dates count from it) */
 const PG_EPOCH_DAYS = 10957;
-
-function digit(src: Uint8Array, i: number): number {
-  const d = src[i]! - 48;
-  return d >= 0 && d <= 9 ? d : -1;
-}
 
 /**
  * the column's canonical spellings go to a typed buffer (every type but the JS-values ones): a load of
@@ -44,8 +38,7 @@ export function hasTypedSink(type: SqlType): boolean {
 export class CopyColumnSink {
   private readonly mode: Mode;
   private builder: ColumnBuilder;
-  /** numeric: digits allowed before the point (precision − scale), the scale */
-  private readonly intDigits: number;
+  /** numeric: the scale */
   private readonly scale: number;
   private readonly precision: number;
   /** varchar(n) / char(n): n */
@@ -74,7 +67,6 @@ export class CopyColumnSink {
     this.mode = mode;
     this.precision = precision;
     this.scale = scale;
-    this.intDigits = precision - scale;
     this.maxChars = type.typmod - 4;
     this.builder = this.newBuilder();
     this.chooseFast();
@@ -227,87 +219,16 @@ export class CopyColumnSink {
     if (b instanceof Int32Builder && (mode === Mode.Int2 || mode === Mode.Int4)) {
       const max = mode === Mode.Int2 ? 32767 : 2147483647;
       this.scan = int32Scanner(b, max);
-      this.fast = (src, start, end) => {
-        let i = start;
-        const neg = i < end && src[i] === 45;
-        if (neg) i++;
-        if (i === end || end - i > 9) return false;
-        let v = 0;
-        for (; i < end; i++) {
-          const d = src[i]! - 48;
-          if (d < 0 || d > 9) return false;
-          v = v * 10 + d;
-        }
-        if (v > max + (neg ? 1 : 0)) return false;
-        b.append(neg ? -v : v);
-        return true;
-      };
+      this.fast = wholeField(this.scan);
     } else if (b instanceof Int64Builder) {
       this.scan = int64Scanner(b);
-      this.fast = (src, start, end) => {
-        let i = start;
-        const neg = i < end && src[i] === 45;
-        if (neg) i++;
-        if (i === end || end - i > 15) return false;
-        let v = 0;
-        for (; i < end; i++) {
-          const d = src[i]! - 48;
-          if (d < 0 || d > 9) return false;
-          v = v * 10 + d;
-        }
-        b.appendNumber(neg ? -v : v);
-        return true;
-      };
+      this.fast = wholeField(this.scan);
     } else if (b instanceof DecimalBuilder) {
-      const scale = this.scale;
-      const intDigits = this.intDigits;
-      const scales = Array.from({ length: scale + 1 }, (_, k) => 10 ** (scale - k));
-      this.scan = decimalScanner(b, this.precision, scale);
-      this.fast = (src, start, end) => {
-        let i = start;
-        const neg = i < end && src[i] === 45;
-        if (neg) i++;
-        let v = 0;
-        const w0 = i;
-        for (; i < end; i++) {
-          const d = src[i]! - 48;
-          if (d < 0 || d > 9) break;
-          v = v * 10 + d;
-        }
-        const whole = i - w0;
-        let frac = 0;
-        if (i < end && src[i] === 46) {
-          const f0 = ++i;
-          for (; i < end; i++) {
-            const d = src[i]! - 48;
-            if (d < 0 || d > 9) return false;
-            v = v * 10 + d;
-          }
-          frac = i - f0;
-        }
-        // more digits than the scale (PostgreSQL rounds), than the precision allows (22003) or than a double
-        // holds exactly: the input function decides
-        if (i !== end || whole + frac === 0 || frac > scale || whole > intDigits || whole + scale > 15) return false;
-        v *= scales[frac]!;
-        b.appendUnscaled(neg ? -v : v);
-        return true;
-      };
+      this.scan = decimalScanner(b, this.precision, this.scale);
+      this.fast = wholeField(this.scan);
     } else if (b instanceof Int32Builder && mode === Mode.Date) {
       this.scan = dateScanner(b);
-      this.fast = (src, start, end) => {
-        if (end - start !== 10 || src[start + 4] !== 45 || src[start + 7] !== 45) return false;
-        const y0 = digit(src, start), y1 = digit(src, start + 1), y2 = digit(src, start + 2), y3 = digit(src, start + 3);
-        const m0 = digit(src, start + 5), m1 = digit(src, start + 6), d0 = digit(src, start + 8), d1 = digit(src, start + 9);
-        if ((y0 | y1 | y2 | y3 | m0 | m1 | d0 | d1) < 0) return false;
-        const y = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
-        const m = m0 * 10 + m1;
-        const d = d0 * 10 + d1;
-        if (y < 1 || m < 1 || m > 12 || d < 1) return false;
-        const leap = m === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-        if (d > MONTH_DAYS[m]! + (leap ? 1 : 0)) return false;
-        b.append(daysFromCivil(y, m, d));
-        return true;
-      };
+      this.fast = wholeField(this.scan);
     } else if (b instanceof Utf8Builder && mode === Mode.Text) {
       this.scan = textScanner(b);
       this.fast = (src, start, end) => {
@@ -334,3 +255,11 @@ export class CopyColumnSink {
 }
 
 const noScan: FieldScanner = () => -1;
+
+/**
+ * `fast` for a field whose end is known: the scanner with a delimiter no byte equals, so it must consume the whole
+ * field (it appends only when it does). Text keeps its own `fast`: its scanner would walk bytes `fast` never reads.
+ */
+function wholeField(scan: FieldScanner): (src: Uint8Array, start: number, end: number) => boolean {
+  return (src, start, end) => scan(src, start, end, -1) === end;
+}

@@ -3,7 +3,7 @@
  * one field from its start, finding the field's end as it parses, so a number's or a date's bytes are walked once
  * (split-then-parse walked them twice: ≈ 60 % of a TPC-H lineitem record's bytes are numbers and dates).
  * It appends the value and returns the field's end — the index of the delimiter after it, or `end` — when the field
- * is in its canonical spelling (the rules of copy-column-sinks.ts's fast parsers, which these mirror), and -1 with
+ * is in its canonical spelling (copy-column-sinks.ts derives its whole-field `fast` parsers from these), and -1 with
  * nothing appended otherwise: the caller then finds the end itself and takes the type's input function.
  */
 import type { DecimalBuilder, Int32Builder, Int64Builder, Utf8Builder } from '../../iceberg/write/typed-column-builders.ts';
