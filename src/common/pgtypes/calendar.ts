@@ -23,17 +23,29 @@ export function daysFromCivil(y: number, m: number, d: number): number {
   return era * 146097 + doe - 719468;
 }
 
-/** civil date of days since 1970-01-01; returns [year, month, day] */
-export function civilFromDays(z: number): [number, number, number] {
+/** a civil date written by civilInto */
+export interface CivilDate { y: number; m: number; d: number }
+
+/** civil date of days since 1970-01-01 into `out` (no array made: per-row kernels call it) */
+export function civilInto(z: number, out: CivilDate): void {
   z += 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
   const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const m = mp + (mp < 10 ? 3 : -9);
-  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
+  out.y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  out.m = m;
+  out.d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+}
+
+const CIVIL: CivilDate = { y: 0, m: 0, d: 0 };
+
+/** civil date of days since 1970-01-01; returns [year, month, day] */
+export function civilFromDays(z: number): [number, number, number] {
+  civilInto(z, CIVIL);
+  return [CIVIL.y, CIVIL.m, CIVIL.d];
 }
 
 export function isLeap(y: number): boolean {

@@ -9,7 +9,7 @@
  * @see https://www.postgresql.org/docs/15/functions-datetime.html#FUNCTIONS-DATETIME-EXTRACT
  * @see https://www.postgresql.org/docs/15/functions-string.html
  */
-import { daysFromCivil } from '../../common/pgtypes/calendar.ts';
+import { civilInto, daysFromCivil, type CivilDate } from '../../common/pgtypes/calendar.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import { Oid } from '../../common/pgtypes/oids.ts';
 import { parseUnit, TYPE_DATE, type Unit } from '../../functions/datetime-units.ts';
@@ -56,24 +56,10 @@ function constInt(e: Expr): number | null {
 }
 
 /**
- * the civil date of a day number, written into one module-level record: calendar.ts civilFromDays returns a new
- * [y, m, d] array, one per row here (TPC-H Q9's extract(year from o_orderdate): 1.9–3.3 % of its main thread)
+ * the civil date of the row at hand: calendar.ts civilFromDays returns a new [y, m, d] array, one per row here
+ * (TPC-H Q9's extract(year from o_orderdate): 1.9–3.3 % of its main thread)
  */
-const CIVIL = { y: 0, m: 0, d: 0 };
-
-/** civilFromDays' arithmetic (Howard Hinnant's days → civil), into CIVIL */
-function civilInto(days: number): void {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const m = mp + (mp < 10 ? 3 : -9);
-  CIVIL.y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  CIVIL.m = m;
-  CIVIL.d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-}
+const CIVIL: CivilDate = { y: 0, m: 0, d: 0 };
 
 /** the field `unit` of the day number `d` (|d| < PLAIN_DAYS), as extract(field from date) computes it */
 function fieldOfDays(unit: Unit, d: number): number {
@@ -82,7 +68,7 @@ function fieldOfDays(unit: Unit, d: number): number {
     const w = (((d + 4) % 7) + 7) % 7;
     return unit === 'isodow' && w === 0 ? 7 : w;
   }
-  civilInto(d);
+  civilInto(d, CIVIL);
   const y = CIVIL.y, m = CIVIL.m, day = CIVIL.d;
   switch (unit) {
     case 'year': return y > 0 ? y : y - 1;
