@@ -50,7 +50,7 @@ export function lockUnixSocket(dir: string, port: number, owner: { readonly data
       fd = openSync(lockPath, 'wx', 0o600);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 100) throw lockError(lockPath, e);
-      const pid = lockOwner(lockPath);
+      const pid = lockOwner(lockPath, socketPath);
       if (pid !== null && isLive(pid, lockPath)) {
         throw new SocketInUseError(`lock file "${lockPath}" already exists; is another server (PID ${pid}) using socket file "${socketPath}"?`);
       }
@@ -81,15 +81,30 @@ export function lockUnixSocket(dir: string, port: number, owner: { readonly data
   };
 }
 
-/** the pid on the lock's first line; null when unreadable or empty (a writer that died mid-write) */
-function lockOwner(lockPath: string): number | null {
+/**
+ * The pid on the lock's first line; null when the file is gone (a rival removed it: try again). An empty lock or
+ * one without a pid refuses the start, as PostgreSQL's: a server may be between creating and writing it.
+ */
+function lockOwner(lockPath: string, socketPath: string): number | null {
+  let text: string;
   try {
-    const pid = Number.parseInt(readFileSync(lockPath, 'utf8').split('\n', 1)[0] ?? '', 10);
-    // PostgreSQL writes a backend's pid negated
-    return Number.isFinite(pid) && pid !== 0 ? Math.abs(pid) : null;
-  } catch {
-    return null;
+    text = readFileSync(lockPath, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw lockError(lockPath, e);
   }
+  if (text.length === 0) {
+    throw new SocketInUseError(
+      `lock file "${lockPath}" is empty: either another server is starting, or the lock file is the remnant of a ` +
+        `previous server startup crash (remove it if no server uses socket file "${socketPath}")`,
+    );
+  }
+  const pid = Number.parseInt(text.split('\n', 1)[0] ?? '', 10);
+  if (!Number.isFinite(pid) || pid === 0) {
+    throw new SocketInUseError(`bogus data in lock file "${lockPath}": "${text.split('\n', 1)[0]}"`);
+  }
+  // PostgreSQL writes a backend's pid negated
+  return Math.abs(pid);
 }
 
 function isLive(pid: number, lockPath: string): boolean {

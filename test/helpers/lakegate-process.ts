@@ -20,7 +20,7 @@ export async function startLakegateProcess(warehouse: string): Promise<LakegateP
 
 function spawnServe(warehouse: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['bin/lakegate.mjs', 'serve', '--port', String(port), '--warehouse', warehouse, '--no-sample'], {
-    cwd: join(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LAKEGATE_AUTH: 'trust' },
+    cwd: join(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LAKEGATE_AUTH: 'trust', LAKEGATE_UNIX_SOCKET_DIRECTORIES: '' }, // killed with SIGKILL: no socket files left in /tmp
   });
   return new Promise((resolve, reject) => {
     let out = '';

@@ -20,7 +20,7 @@ const rows = async (c: pg.Client, sql: string): Promise<string[][]> =>
 /** runs `sql` on a child server started with LAKEGATE_FAULT=`fault`; resolves once the child is dead */
 async function runKilled(warehouse: string, fault: string, sql: string): Promise<string | null> {
   const proc = spawn(process.execPath, [join(ROOT, 'bin/lakegate.mjs'), 'serve', '--warehouse', warehouse, '--host', '127.0.0.1', '--port', '0', '--no-sample'], {
-    cwd: ROOT, env: { ...process.env, LAKEGATE_SAMPLE: 'false', LAKEGATE_FAULT: fault }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT, env: { ...process.env, LAKEGATE_SAMPLE: 'false', LAKEGATE_FAULT: fault, LAKEGATE_UNIX_SOCKET_DIRECTORIES: '' }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<NodeJS.Signals | null>((resolve) => proc.once('exit', (_code, signal) => resolve(signal)));
   const port = await new Promise<string>((resolve, reject) => {

@@ -30,7 +30,8 @@ interface Child {
 
 /** `node bin/lakegate.mjs serve` on the warehouse, port 0; resolves once it prints where it listens */
 function spawnServer(warehouse: string, fault?: string): Promise<Child> {
-  const env: NodeJS.ProcessEnv = { ...process.env, LAKEGATE_SAMPLE: 'false' };
+  // TCP only: a killed server would leave its socket + lock files in /tmp
+  const env: NodeJS.ProcessEnv = { ...process.env, LAKEGATE_SAMPLE: 'false', LAKEGATE_UNIX_SOCKET_DIRECTORIES: '' };
   if (fault === undefined) delete env['LAKEGATE_FAULT'];
   else env['LAKEGATE_FAULT'] = fault;
   const proc = spawn(process.execPath, [join(ROOT, 'bin/lakegate.mjs'), 'serve', '--warehouse', warehouse, '--host', '127.0.0.1', '--port', '0', '--no-sample'], {
