@@ -4,6 +4,26 @@
  * (ReadyForQuery, PortalSuspended, Flush, large batches).
  * @see https://www.postgresql.org/docs/current/protocol-message-formats.html
  */
+/**
+ * Strings of up to this many UTF-16 units are copied unit by unit while they are ASCII: Buffer#write's call into
+ * C++ costs ≈ 65 ns whatever the length, the loop ≈ 2.5 ns per character, so the loop wins below ≈ 24 characters
+ * (session 25 microbenchmark: 1 character 64 → 7 ns, 10 characters 68 → 24 ns, 32 characters 73 → 86 ns). Most
+ * values and every command tag of a round trip are that short (`SELECT 1`, `1`, numbers, dates).
+ */
+export const SHORT_ASCII = 16;
+
+/** `s` written at `pos` when it is short and ASCII: the bytes written; -1 (nothing meaningful written) otherwise */
+function shortAscii(buf: Buffer, pos: number, s: string): number {
+  const n = s.length;
+  if (n > SHORT_ASCII) return -1;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) return -1;
+    buf[pos + i] = c;
+  }
+  return n;
+}
+
 export class BufferWriter {
   private buf: Buffer;
   private pos = 0;
@@ -74,14 +94,16 @@ export class BufferWriter {
   /** UTF-8 text without terminator */
   string(s: string): this {
     this.ensure(s.length * 3);
-    this.pos += this.buf.write(s, this.pos, 'utf8');
+    const n = shortAscii(this.buf, this.pos, s);
+    this.pos += n >= 0 ? n : this.buf.write(s, this.pos, 'utf8');
     return this;
   }
 
   /** UTF-8 text + NUL (the protocol's String type) */
   cstring(s: string): this {
     this.ensure(s.length * 3 + 1);
-    this.pos += this.buf.write(s, this.pos, 'utf8');
+    const n = shortAscii(this.buf, this.pos, s);
+    this.pos += n >= 0 ? n : this.buf.write(s, this.pos, 'utf8');
     this.buf[this.pos++] = 0;
     return this;
   }
@@ -96,7 +118,8 @@ export class BufferWriter {
   /** Int32 byte length followed by the UTF-8 text: a DataRow column value, encoded in place. */
   lengthPrefixedString(s: string): this {
     this.ensure(4 + s.length * 3);
-    const n = this.buf.write(s, this.pos + 4, 'utf8');
+    let n = shortAscii(this.buf, this.pos + 4, s);
+    if (n < 0) n = this.buf.write(s, this.pos + 4, 'utf8');
     this.buf.writeInt32BE(n, this.pos);
     this.pos += 4 + n;
     return this;
