@@ -9,6 +9,7 @@ import { Numeric } from '../common/pgtypes/numeric.ts';
 import { elementTypeOf } from '../common/pgtypes/registry.ts';
 import { isPgArray, isPgRecord, type Interval, type PgArray, type TimeTz } from '../common/pgtypes/values.ts';
 import { compareJsonb, jsonbKey } from './jsonb-order.ts';
+import { compareInet } from '../common/pgtypes/inet-value.ts';
 
 const DAY_MICROS = 86_400_000_000n;
 
@@ -102,6 +103,7 @@ export function compareValues(oid: number, a: unknown, b: unknown): number {
   if (typeof a === 'string' && typeof b === 'string') {
     if (oid === Oid.bpchar) return compareText(trimTrailingBlanks(a), trimTrailingBlanks(b));
     if (oid === Oid.jsonb) return compareJsonb(a, b);
+    if (oid === Oid.inet || oid === Oid.cidr) return compareInet(a, b); // network_cmp, not text order
     return compareText(a, b);
   }
   if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;

@@ -1,7 +1,7 @@
 /**
  * The function library's public face: the default FunctionRegistry with every family registered
  * (string, regex, math, aggregates, numeric/comparison operators, casts, and date/time, array, json,
- * set-returning and uuid from their own files), plus the helpers the binder and executor share:
+ * set-returning, uuid and inet/cidr from their own files), plus the helpers the binder and executor share:
  * compareValues / valueKey (sort, join, hash), applyCoercion (CAST, assignment, implicit coercion),
  * textInput / textOutput (session-aware I/O functions).
  */
@@ -22,6 +22,7 @@ import { arrayFunctions, arrayOperators } from './array-functions.ts';
 import { jsonCasts, jsonFunctions, jsonOperators } from './json-functions.ts';
 import { setReturningFunctions } from './set-returning-functions.ts';
 import { uuidFunctions } from './uuid-functions.ts';
+import { inetCasts, inetFunctions, inetOperators } from './inet-functions.ts';
 
 export { FunctionRegistry, type ResolvedFunction, type ResolvedOperator, type ResolveOptions } from './registry.ts';
 export { selectCommonType } from './common-type.ts';
@@ -50,15 +51,18 @@ export function createRegistry(): FunctionRegistry {
   r.registerRoutines(jsonFunctions);
   r.registerRoutines(setReturningFunctions);
   r.registerRoutines(uuidFunctions);
+  r.registerRoutines(inetFunctions);
   r.registerOperators(numericOperators);
   r.registerOperators(compareOperators);
   r.registerOperators(stringOperators);
   r.registerOperators(datetimeOperators);
   r.registerOperators(arrayOperators);
   r.registerOperators(jsonOperators);
+  r.registerOperators(inetOperators);
   r.registerCasts(coreCasts);
   r.registerCasts(datetimeCasts);
   r.registerCasts(jsonCasts);
+  r.registerCasts(inetCasts);
   return r;
 }
 

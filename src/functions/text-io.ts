@@ -8,6 +8,7 @@ import type { OutputSettings } from '../common/pgtypes/output-settings.ts';
 import { textIn, textOut } from '../common/pgtypes/text-io.ts';
 import { Oid } from '../common/pgtypes/oids.ts';
 import { DEFAULT_OUTPUT_SETTINGS } from '../common/pgtypes/output-settings.ts';
+import { inetShowText } from '../common/pgtypes/inet-math.ts';
 
 const cache = new WeakMap<EvalContext, OutputSettings>();
 
@@ -46,9 +47,12 @@ export function setRegTextOutput(fn: RegTextOutput): void {
   regTextOutput = fn;
 }
 
+/** read once: the string fast path below runs per value */
+const CIDR: number = Oid.cidr;
+
 /** The text form of a non-null value of type `oid` (the type's output function). */
 export function textOutput(oid: number, v: unknown, ctx: EvalContext | undefined): string {
-  if (typeof v === 'string' && oid !== 0) return v;
+  if (typeof v === 'string' && oid !== 0 && oid !== CIDR) return v; // cidr's text adds the mask its value hides
   if (typeof v === 'number' && ctx !== undefined && regTextOutput !== null && REG_OIDS.has(oid)) {
     const s = regTextOutput(oid, v, ctx);
     if (s !== null) return s;
@@ -62,12 +66,13 @@ export function textInput(oid: number, typmod: number, text: string, ctx: EvalCo
 }
 
 /**
- * `value::text` as a cast (not the output function): booltext gives 'true'/'false' and bpchar loses its
- * trailing blanks; everything else goes through the output function. textanycat, anytextcat and
- * quote_literal(anyelement) are SQL functions built on this cast in PostgreSQL.
+ * `value::text` as a cast (not the output function): booltext gives 'true'/'false', bpchar loses its
+ * trailing blanks and inet/cidr always show their mask (network_show); everything else goes through the output
+ * function. textanycat, anytextcat and quote_literal(anyelement) are SQL functions built on this cast in PostgreSQL.
  */
 export function castToText(oid: number, v: unknown, ctx: EvalContext | undefined): string {
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (oid === Oid.bpchar && typeof v === 'string') return v.replace(/ +$/, '');
+  if ((oid === Oid.inet || oid === Oid.cidr) && typeof v === 'string') return inetShowText(v); // text(inet): with the mask
   return textOutput(oid, v, ctx);
 }

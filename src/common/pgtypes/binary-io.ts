@@ -12,6 +12,7 @@ import { numericFromBinary, numericToBinary } from './numeric-binary.ts';
 import { jsonbIn } from './json-text.ts';
 import { PG_EPOCH_DAYS, PG_EPOCH_USECS } from './calendar.ts';
 import { elementTypeOf } from './registry.ts';
+import { inetRecv, inetSend } from './inet-value.ts';
 
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
@@ -65,6 +66,7 @@ export function binaryIn(oid: number, bytes: Uint8Array): unknown {
     case Oid.char: return bytes.length === 0 ? '' : String.fromCharCode(bytes[0]!); // one byte, U+0000..U+00FF
     case Oid.bytea: return bytes.slice();
     case Oid.uuid: return uuidFromBytes(bytes);
+    case Oid.inet: case Oid.cidr: return inetRecv(bytes, oid === Oid.cidr);
     case Oid.jsonb: {
       if (bytes.length < 1) throw insufficient();
       if (bytes[0] !== 1) throw new GatewayError(SqlState.invalid_binary_representation, `unsupported jsonb version number ${bytes[0]}`);
@@ -118,6 +120,7 @@ export function binaryOut(oid: number, value: unknown): Uint8Array {
     case Oid.char: return (value as string).length === 0 ? new Uint8Array(0) : Uint8Array.of((value as string).charCodeAt(0) & 0xff);
     case Oid.bytea: return value as Uint8Array;
     case Oid.uuid: return uuidToBytes(value as string);
+    case Oid.inet: case Oid.cidr: return inetSend(value as string, oid === Oid.cidr);
     case Oid.jsonb: {
       const t = utf8Encoder.encode(value as string);
       const b = new Uint8Array(t.length + 1);

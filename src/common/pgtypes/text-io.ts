@@ -24,6 +24,7 @@ import { recordOut } from './record-text.ts';
 import { elementTypeOf } from './registry.ts';
 import { vectorIn, vectorOut } from './vector-text.ts';
 import { intervalDefaultUnits, intervalTypmod } from './interval-typmod.ts';
+import { cidrIn, cidrOut, inetIn } from './inet-value.ts';
 
 /** Text → JS value (see values.ts) for a column/parameter of type `oid` with modifier `typmod`. */
 export function textIn(oid: number, typmod: number, text: string, settings: OutputSettings = DEFAULT_OUTPUT_SETTINGS): unknown {
@@ -48,6 +49,8 @@ export function textIn(oid: number, typmod: number, text: string, settings: Outp
     case Oid.char: return charIn(text);
     case Oid.bytea: return byteaIn(text);
     case Oid.uuid: return uuidIn(text);
+    case Oid.inet: return inetIn(text);
+    case Oid.cidr: return cidrIn(text);
     case Oid.json: return jsonIn(text);
     case Oid.jsonb: return jsonbIn(text);
     case Oid.date: return dateIn(text, settings);
@@ -79,8 +82,9 @@ export function textOut(oid: number, value: unknown, settings: OutputSettings = 
     case Oid.float8: return float8Out(value as number, settings.extraFloatDigits);
     case Oid.numeric: return numericText(value);
     case Oid.text: case Oid.varchar: case Oid.bpchar: case Oid.name: case Oid.json: case Oid.jsonb:
-    case Oid.uuid: case Oid.xml: case Oid.unknown: case Oid.refcursor: case Oid.cstring:
+    case Oid.uuid: case Oid.xml: case Oid.unknown: case Oid.refcursor: case Oid.cstring: case Oid.inet:
       return value as string;
+    case Oid.cidr: return cidrOut(value as string);
     case Oid.char: return charOut(value as string);
     case Oid.int2vector: case Oid.oidvector: return vectorOut(value as PgArray);
     case Oid.bytea: return byteaOut(value as Uint8Array, settings.byteaOutput);

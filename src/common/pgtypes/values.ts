@@ -15,6 +15,8 @@
  * | jsonb                                      | string in PostgreSQL's normalized jsonb text form         |
  * | bytea                                      | Uint8Array                                                |
  * | uuid                                       | string, canonical lower-case 8-4-4-4-12                   |
+ * | inet, cidr                                 | string: inet_out's text for both types ('10.1.2.3',       |
+ * |                                            |   '10.0.0.0/8'); cidr_out adds the mask (inet-value.ts)   |
  * | date                                       | number: days since 1970-01-01 (±Infinity for ±infinity)   |
  * | time                                       | number: microseconds since midnight                       |
  * | timetz                                     | TimeTz                                                    |

@@ -10,6 +10,7 @@ import type { EvalContext, RoutineDef } from '../../functions/registry-types.ts'
 import type { SessionView } from '../../catalog/session-view.ts';
 import { snapshotFor } from '../eval-snapshot.ts';
 import { scalar, setReturning } from './define.ts';
+import { socketInet } from '../../common/pgtypes/inet-value.ts';
 
 /** version(): PostgreSQL's shape, with server_version (e.g. '16.4 (lakegate 0.1.0)') in place of the number. */
 export function versionString(ctx: EvalContext): string {
@@ -51,9 +52,9 @@ export const sessionFunctions: readonly RoutineDef[] = [
   scalar('user', [], Oid.name, (_a, ctx) => ctx.session.user),
   scalar('pg_backend_pid', [], Oid.int4, (_a, ctx) => ctx.session.backendPid),
   // a connection over a Unix-domain socket has no addresses (the wire gives ''): PostgreSQL answers NULL for all four
-  scalar('inet_server_addr', [], Oid.inet, (_a, ctx) => ctx.session.localAddress || null),
+  scalar('inet_server_addr', [], Oid.inet, (_a, ctx) => socketInet(ctx.session.localAddress)),
   scalar('inet_server_port', [], Oid.int4, (_a, ctx) => (ctx.session.localAddress === '' ? null : ctx.session.localPort)),
-  scalar('inet_client_addr', [], Oid.inet, (_a, ctx) => ownSession(ctx)?.clientAddr || null),
+  scalar('inet_client_addr', [], Oid.inet, (_a, ctx) => socketInet(ownSession(ctx)?.clientAddr)),
   scalar('inet_client_port', [], Oid.int4, (_a, ctx) => {
     const own = ownSession(ctx);
     return own === undefined || own.clientAddr === '' ? null : own.clientPort;
