@@ -3,7 +3,7 @@
  * `startsWith` with its whole pattern (arrow-string-filter.ts through compileArrowSelect), against the JS-value
  * LIKE (functions/like.ts) on the strings the scan would make of the same bytes: `%`, `_` over 1–4-byte
  * characters, escapes, '' and '%%', anchored ends, overlapping pieces, NULLs, a BOM, invalid UTF-8, plain and
- * dictionary chunks.
+ * dictionary chunks; one compiled matcher per pattern and negation.
  */
 import { describe, expect, it } from 'vitest';
 import { Dictionary, Int32, makeData, Utf8, vectorFromArray, type Data } from 'apache-arrow';
@@ -12,7 +12,7 @@ import type { BoundPredicate } from '../scan/bound-predicate.ts';
 import type { PrimitiveType } from '../spec/schema.ts';
 import { compileArrowSelect } from './arrow-row-filter.ts';
 import { arrowDataToValues } from './arrow-values.ts';
-import { utf8LikeMatcher } from './utf8-like-matcher.ts';
+import { MAX_COMPILED_PATTERNS, utf8LikeMatcher } from './utf8-like-matcher.ts';
 
 const STRING: PrimitiveType = { kind: 'primitive', name: 'string' };
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -48,6 +48,19 @@ describe('utf8LikeMatcher', () => {
         expect(utf8LikeMatcher(p, false)!(new Uint8Array(b), 0, b.length), `${JSON.stringify(b)} LIKE '${p}'`).toBe(like(s, p));
       }
     }
+  });
+
+  it('compiles a pattern once per negation: every scan task asks again (q13: 80 files a run)', () => {
+    const m = utf8LikeMatcher('%special%requests%', true);
+    expect(utf8LikeMatcher('%special%requests%', true)).toBe(m);
+    expect(utf8LikeMatcher('%special%requests%', false)).not.toBe(m);
+    expect(utf8LikeMatcher('%special%requests%', false)).toBe(utf8LikeMatcher('%special%requests%', false));
+    // past the memo's size it starts over, and the answers stay the same
+    for (let k = 0; k <= MAX_COMPILED_PATTERNS; k++) utf8LikeMatcher(`%p${k}%`, false);
+    const again = utf8LikeMatcher('%special%requests%', true)!;
+    const bytes = enc('..no special requests here..');
+    expect(again(bytes, 2, bytes.length - 2)).toBe(false);
+    expect(again(bytes, 2, 10)).toBe(true); // 'no speci'
   });
 
   it('leaves to the Filter patterns ending in the escape and constants bytes cannot judge', () => {
