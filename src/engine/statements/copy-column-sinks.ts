@@ -11,8 +11,15 @@ import {
 } from '../../iceberg/write/typed-column-builders.ts';
 import type { TypedColumn } from '../../iceberg/write/typed-columns.ts';
 import {
-  boundedTextScanner, dateScanner, decimalScanner, int32Scanner, int64Scanner, textScanner, type FieldScanner,
+  boundedTextScanner, dateParser, dateScanner, decimalParser, decimalScanner, int32Parser, int32Scanner, int64Parser, int64Scanner,
+  textScanner, type FieldScanner, type ValueParser,
 } from './copy-field-scanners.ts';
+
+/**
+ * how the record loop generated per schema (copy-record-compiler.ts) reads a column: a number or date through its
+ * parser, a string by its bytes (`maxChars` -1: any length; `pad`: char(n), blank-padded), or not at all (null)
+ */
+export type LoopColumn = { readonly kind: 'value'; readonly parser: ValueParser } | { readonly kind: 'text'; readonly maxChars: number; readonly pad: boolean };
 
 const enum Mode { Values, Int2, Int4, Int8, Numeric, Date, Text, Varchar, Bpchar }
 
@@ -85,6 +92,33 @@ export class CopyColumnSink {
 
   get length(): number {
     return this.builder.length;
+  }
+
+  /** the builder rows go to now (a new one per batch; a values builder once a value did not fit the typed one) */
+  get current(): ColumnBuilder {
+    return this.builder;
+  }
+
+  /**
+   * how copy-record-compiler.ts reads this column into its typed builder (the parsers `scan` and `fast` are made
+   * of); null for a column of JS values. The current builder is the typed one only while `parses`.
+   */
+  get loopColumn(): LoopColumn | null {
+    switch (this.mode) {
+      case Mode.Int2: return { kind: 'value', parser: int32Parser(32767) };
+      case Mode.Int4: return { kind: 'value', parser: int32Parser(2147483647) };
+      case Mode.Int8: return { kind: 'value', parser: int64Parser };
+      case Mode.Numeric: return { kind: 'value', parser: decimalParser(this.precision, this.scale) };
+      case Mode.Date: return { kind: 'value', parser: dateParser };
+      case Mode.Text: return { kind: 'text', maxChars: -1, pad: false };
+      case Mode.Varchar: case Mode.Bpchar: return { kind: 'text', maxChars: this.maxChars, pad: this.mode === Mode.Bpchar };
+      default: return null;
+    }
+  }
+
+  /** the current builder is the typed one loopColumn describes */
+  get parses(): boolean {
+    return this.scan !== noScan;
   }
 
   appendNull(): void {

@@ -7,7 +7,9 @@
  * the last record without a newline) and so are the errors (22P04 with the line, 22P02 etc. with the line,
  * column and value, 22021 for bytes that are not UTF-8). A clean record (csv: no quote; text: no backslash)
  * is split and converted in one walk without recording field bounds (cleanRecord); errors keep PostgreSQL's
- * order on both paths (extra data first, a missing column after the columns before it).
+ * order on both paths (extra data first, a missing column after the columns before it). Runs of clean records
+ * go first through a loop generated for the table's columns (copy-record-compiler.ts: one pass per record, each
+ * column's parser inlined), which leaves every record it cannot take whole to cleanRecord and the general readers.
  * @see https://www.postgresql.org/docs/current/sql-copy.html#id-1.9.3.55.9
  */
 import { isUtf8 } from 'node:buffer';
@@ -20,6 +22,7 @@ import type { CopyOptions } from './copy-options.ts';
 import type { CopyTarget } from './copy-in-decoder.ts';
 import { charTypmod, unescapeText } from './copy-text-fields.ts';
 import { CopyColumnSink } from './copy-column-sinks.ts';
+import { compileCleanRecordLoop, type CleanRecordHost, type CleanRecordLoop } from './copy-record-compiler.ts';
 
 /** rows per TypedBatch */
 export const TYPED_BATCH_ROWS = 16384;
@@ -76,7 +79,7 @@ class RecordFields {
   }
 }
 
-export class CopyTypedDecoder {
+export class CopyTypedDecoder implements CleanRecordHost {
   private readonly fields = new RecordFields();
   private readonly sinks: CopyColumnSink[];
   private readonly csv: boolean;
@@ -86,10 +89,11 @@ export class CopyTypedDecoder {
   private readonly nullBytes: Uint8Array;
   private readonly forceNotNull: boolean[];
   private readonly forceNull: boolean[];
-  private line = 0;
+  /** records read so far (also updated by the generated clean-record loop, as are rows and the clean counters) */
+  line = 0;
   /** newlines inside quotes of the csv record just read: PostgreSQL counts them as lines (CopyReadLineText) */
   private quotedNewlines = 0;
-  private rows = 0;
+  rows = 0;
   /**
    * clean records (no quote in csv, no backslash in text) take a path without RecordFields: csv with the
    * empty NULL string, text with a NULL string holding a backslash (no field of a clean record is NULL then)
@@ -108,17 +112,27 @@ export class CopyTypedDecoder {
    */
   private readonly scanFields: boolean;
   /** records decoded on the clean path (tests pin which records take it) */
-  private cleanDecoded = 0;
-  private cleanTried = 0;
+  cleanDecoded = 0;
+  cleanTried = 0;
   private cleanMissed = 0;
-  private cleanRarely = false;
+  cleanRarely = false;
+  /**
+   * cleanRecord generated for this table's columns (copy-record-compiler.ts: each column's parser inlined, no
+   * per-field dispatch); null where fields are split before parsing (scanFields false) or the clean path is off
+   */
+  private readonly cleanLoop: CleanRecordLoop | null;
+  /** records decoded by cleanLoop (tests pin which records take it) */
+  private loopDecoded = 0;
 
   private headerPending: boolean;
   private ended = false;
   private readonly done: TypedBatch[] = [];
 
-  /** `clean` false: every record through the general readers (tests compare both paths) */
-  constructor(private readonly options: CopyOptions, private readonly target: CopyTarget, private readonly settings: OutputSettings, private readonly batchRows = TYPED_BATCH_ROWS, clean = true) {
+  /**
+   * `clean` false: every record through the general readers; `compiled` false: clean records through cleanRecord
+   * rather than the generated loop (tests compare the paths)
+   */
+  constructor(private readonly options: CopyOptions, private readonly target: CopyTarget, private readonly settings: OutputSettings, private readonly batchRows = TYPED_BATCH_ROWS, clean = true, compiled = true) {
     this.csv = options.format === 'csv';
     this.delimiter = options.delimiter.charCodeAt(0);
     this.quote = options.quote.charCodeAt(0);
@@ -131,6 +145,12 @@ export class CopyTypedDecoder {
     this.special = this.csv ? this.quote : 92;
     this.cleanPath = clean && (this.csv ? this.nullBytes.length === 0 : this.nullBytes.includes(92));
     this.scanFields = !((this.delimiter >= 48 && this.delimiter <= 57) || this.delimiter === 45 || this.delimiter === 46);
+    this.cleanLoop = this.cleanPath && this.scanFields && compiled
+      ? compileCleanRecordLoop({
+        csv: this.csv, delimiter: this.delimiter, quote: this.quote, escape: this.escape, forceNull: this.forceNull,
+        forceNotNull: this.forceNotNull, batchRows,
+      }, this.sinks)
+      : null;
   }
 
   /** records read so far (header and end marker included): the line number errors name */
@@ -141,6 +161,11 @@ export class CopyTypedDecoder {
   /** records decoded on the clean path so far */
   get cleanRecords(): number {
     return this.cleanDecoded;
+  }
+
+  /** records decoded by the generated clean-record loop so far (a part of cleanRecords) */
+  get compiledRecords(): number {
+    return this.loopDecoded;
   }
 
   /** true once `\.` was read (the rest of the input is ignored) */
@@ -155,7 +180,18 @@ export class CopyTypedDecoder {
   decode(buf: Uint8Array, start: number, eof: boolean): number {
     const len = buf.length;
     let pos = start;
+    const loop = this.cleanLoop;
     while (pos < len && !this.ended) {
+      if (loop !== null && !this.cleanRarely && !this.headerPending) {
+        // runs of clean records; it stops before a record the lines below take (then it is called again)
+        const before = this.cleanDecoded;
+        const next = loop(this, buf, pos, len);
+        this.loopDecoded += this.cleanDecoded - before;
+        if (next !== pos) {
+          pos = next;
+          continue;
+        }
+      }
       if (this.cleanPath) {
         const next = this.cleanRecord(buf, pos, len);
         if (next >= 0) {
@@ -437,7 +473,11 @@ export class CopyTypedDecoder {
   }
 
   private rowDone(): void {
-    if (++this.rows < this.batchRows) return;
+    if (++this.rows === this.batchRows) this.batchDone();
+  }
+
+  /** the batch is full: handed over, every sink starts a new one */
+  batchDone(): void {
     this.done.push(new TypedBatch(this.rows, this.sinks.map((s) => s.finish())));
     this.rows = 0;
     this.cleanRarely = this.cleanMissed * 4 > this.cleanTried;
