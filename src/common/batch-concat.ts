@@ -6,7 +6,7 @@
  * so a build side's int8 keys hash as numbers, not a BigInt read per row.
  */
 import { isNullColumn, nullColumn, type Batch } from './batch.ts';
-import { attachLazyScaled, attachScaledLike, isSparseNumerics, LAZY_NUMERIC, materializeNumerics, scaledColumnOf, sparseLazyNumerics } from './pgtypes/numeric-column.ts';
+import { attachScaledLike, isSelfMaterializing, isSparseNumerics, LAZY_NUMERIC, materializeNumerics, scaledColumnOf, sparseNumericsLike } from './pgtypes/numeric-column.ts';
 import { attachConcatInt64, exactInt64Of, KEY_ONLY_INT64 } from './pgtypes/exact-int64-column.ts';
 
 /** one column of the batches, end to end (shared null columns stay one shared null column) */
@@ -28,7 +28,9 @@ function concatColumn(batches: readonly Batch[], c: number, n: number): readonly
   if (lazy && scale < 0) for (const b of batches) if (b.columns[c] !== undefined) materializeNumerics(b.columns[c]!);
   // sparse lazy columns (numeric-column.ts: no element to copy, none NULL) glue to a sparse one
   const sparse = lazy && scale >= 0 && batches.every((b) => b.length === 0 || isSparseNumerics(b.columns[c]!));
-  const dst = sparse ? sparseLazyNumerics(n) : new Array<unknown>(n);
+  // glued to placeholders, a self-materializing piece (numeric-column.ts) would hand on ones that throw: its values
+  if (!sparse) for (const b of batches) if (b.columns[c] !== undefined && isSelfMaterializing(b.columns[c]!)) materializeNumerics(b.columns[c]!);
+  const dst = sparse ? [] : new Array<unknown>(n);
   let at = 0;
   for (const b of batches) {
     const src = b.columns[c];
@@ -47,8 +49,9 @@ function concatColumn(batches: readonly Batch[], c: number, n: number): readonly
       f.set(att.f.length === b.length ? att.f : att.f.subarray(0, b.length), at);
       at += b.length;
     }
-    if (sparse) attachLazyScaled(dst, f, scale, true);
-    else attachScaledLike(dst, f, { f, scale, lazy });
+    // sparse pieces glue to a sparse column of their kind (a self-materializing one if any piece is)
+    if (sparse) return sparseNumericsLike(batches.find((b) => b.length > 0 && isSelfMaterializing(b.columns[c]!))?.columns[c] ?? batches.find((b) => b.length > 0)!.columns[c]!, f, scale, n);
+    attachScaledLike(dst, f, { f, scale, lazy });
   } else if (!lazy) {
     // int8 columns from the scan workers keep their exact doubles (or words): the build side's keys hash as numbers
     const attached = attachConcatInt64(dst, batches.map((b) => ({ column: b.columns[c] ?? [], length: b.length })), n);

@@ -29,6 +29,27 @@ export function holeProto(readHole: () => unknown): object {
   });
 }
 
+/**
+ * Array.prototype's methods, but reading a hole first calls `fill(array)`, which must give the array every element
+ * of its own and Array.prototype back (numeric-column.ts selfMaterializingNumerics: a column that makes its values
+ * on first read, so a reader that never looks at them — a join's gather, a vector kernel reading the attached
+ * doubles — makes none, and any other reader just sees values). Testing a hole (`in`) says yes without filling
+ * (every row of such a column holds a value), so map / forEach / slice visit it and their read fills.
+ */
+export function fillingHoleProto(fill: (array: unknown[]) => void): object {
+  return new Proxy(Array.prototype, {
+    get(target, key, receiver: unknown[]): unknown {
+      if (!isIndexKey(key)) return Reflect.get(target, key, receiver) as unknown;
+      fill(receiver);
+      if (Object.getPrototypeOf(receiver) !== Array.prototype) throw new Error('internal error: a self-filling column was not filled');
+      return receiver[key as unknown as number];
+    },
+    has(target, key): boolean {
+      return isIndexKey(key) || Reflect.has(target, key);
+    },
+  });
+}
+
 /** `n` rows holding only `last` at n − 1, the rest holes read through `proto` (from holeProto) */
 export function oneSlotArray(n: number, last: unknown, proto: object): unknown[] {
   const out: unknown[] = [];

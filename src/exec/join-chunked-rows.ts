@@ -8,7 +8,7 @@
  * (pgtypes/numeric-column.ts, pgtypes/exact-int64-column.ts) as join-gather.ts' takeColumn keeps them.
  */
 import { isNullColumn, nullColumn, type Batch } from '../common/batch.ts';
-import { attachScaledLike, materializeNumerics, scaledColumnOf, type ScaledColumn } from '../common/pgtypes/numeric-column.ts';
+import { attachScaledLike, isSelfMaterializing, isSparseNumerics, materializeNumerics, scaledColumnOf, sparseNumericsLike, type ScaledColumn } from '../common/pgtypes/numeric-column.ts';
 import { attachExactInt64, exactInt64Of } from '../common/pgtypes/exact-int64-column.ts';
 
 export interface ChunkedRows {
@@ -136,6 +136,8 @@ interface ChunkColumn {
   readonly allNull: boolean;
   /** the numeric doubles of every chunk at one scale, or null */
   readonly scaled: { readonly fs: readonly Float64Array[]; readonly scale: number; readonly lazy: boolean } | null;
+  /** every chunk's column is a sparse lazy decimal column (numeric-column.ts): one of them, the kind to make; else null */
+  readonly sparseLike: readonly unknown[] | null;
   /** whether the column may carry int8 exact doubles (no numeric attachment, nothing lazy) */
   readonly int64: boolean;
   /** the chunks' int8 exact doubles and NULL masks (undefined: not looked up yet; null: some chunk has none) */
@@ -163,9 +165,19 @@ function chunkColumn(rows: ChunkedRows, c: number): ChunkColumn {
   // lazy numerics beside other scales or plain values: their Numerics first (as batch-concat.ts glues them)
   if (!allNull && lazy && scale < 0) for (const src of srcs) if (src !== undefined) materializeNumerics(src);
   const scaled = !allNull && scale >= 0 ? { fs: atts.map((a) => a!.f), scale, lazy } : null;
-  info = { srcs, allNull, scaled, int64: !allNull && scale < 0 && !lazy };
+  info = { srcs, allNull, scaled, sparseLike: scaled !== null ? sparseLikeOf(srcs) : null, int64: !allNull && scale < 0 && !lazy };
   memo[c] = info;
   return info;
+}
+
+/** the chunks' columns when all are sparse lazy decimals: a self-materializing one if any (its readers may read) */
+function sparseLikeOf(srcs: readonly (readonly unknown[] | undefined)[]): readonly unknown[] | null {
+  let like: readonly unknown[] | null = null;
+  for (const src of srcs) {
+    if (src === undefined || !isSparseNumerics(src)) return null;
+    if (like === null || isSelfMaterializing(src)) like = src;
+  }
+  return like;
 }
 
 /**
@@ -176,6 +188,11 @@ export function takeChunkedColumn(rows: ChunkedRows, c: number, chunk: Int32Arra
   const info = chunkColumn(rows, c);
   if (info.allNull) return nullColumn(n);
   const { srcs, scaled } = info;
+  if (scaled !== null && info.sparseLike !== null) {
+    // sparse lazy decimals stay so: their doubles gathered, no Numeric made (join-gather.ts takeSparseNumerics)
+    const f = new Float64Array(n);
+    if (gatherChunkedDoubles(f, scaled.fs, chunk, local, n)) return sparseNumericsLike(info.sparseLike, f, scaled.scale, n);
+  }
   const col = new Array<unknown>(n);
   for (let k = 0; k < n; k++) {
     const b = chunk[k]!;
@@ -191,6 +208,16 @@ export function takeChunkedColumn(rows: ChunkedRows, c: number, chunk: Int32Arra
     attachChunkedInt64(col, rows, info, chunk, local, n);
   }
   return col;
+}
+
+/** f[k] = the located row's double; false at the first row -1 (a loop of its own: see TEAM-NOTES on OSR) */
+function gatherChunkedDoubles(f: Float64Array, fs: readonly Float64Array[], chunk: Int32Array, local: Int32Array, n: number): boolean {
+  for (let k = 0; k < n; k++) {
+    const b = chunk[k]!;
+    if (b < 0) return false;
+    f[k] = fs[b]![local[k]!]!;
+  }
+  return true;
 }
 
 /** an int8 column's exact doubles at the located rows, when every chunk's column has them */

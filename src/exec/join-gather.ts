@@ -8,10 +8,12 @@
  *    vector kernels above a join (revenue = price × (1 − discount), sums) keep their double-backed path
  *    instead of converting every Numeric's bigint again;
  *  - so do an int8 column's int64 words or exact doubles (pgtypes/exact-int64-column.ts): a join or GROUP BY
- *    above hashes the numbers instead of a BigInt per row, and a build key may stay key-only (join-key-only.ts).
+ *    above hashes the numbers instead of a BigInt per row, and a build key may stay key-only (join-key-only.ts);
+ *  - a sparse lazy decimal column (no element, doubles only: a scan worker's, or numeric-column.ts
+ *    selfMaterializingNumerics) stays one, its doubles gathered: no Numeric per row where only kernels read it.
  */
 import { isNullColumn, nullColumn, type Batch } from '../common/batch.ts';
-import { attachScaledLike, scaledColumnOf } from '../common/pgtypes/numeric-column.ts';
+import { attachScaledLike, isSparseNumerics, scaledColumnOf, sparseNumericsLike } from '../common/pgtypes/numeric-column.ts';
 import { attachTakenInt64 } from '../common/pgtypes/exact-int64-column.ts';
 import { isChunked, locateRows, takeChunkedColumn, type BuiltRows, type ChunkedRows } from './join-chunked-rows.ts';
 
@@ -36,6 +38,8 @@ export class IndexBuffer {
 /** the rows `idx` (first `n`; -1 gives NULL) of one column */
 export function takeColumn(src: readonly unknown[] | undefined, idx: ArrayLike<number>, n: number, mayHaveMinusOne = true): readonly unknown[] {
   if (src === undefined || isNullColumn(src)) return nullColumn(n);
+  const sparse = takeSparseNumerics(src, idx, n);
+  if (sparse !== null) return sparse;
   const col = new Array<unknown>(n);
   if (mayHaveMinusOne) {
     for (let k = 0; k < n; k++) { const r = idx[k]!; col[k] = r < 0 ? null : src[r] ?? null; }
@@ -52,6 +56,30 @@ export function takeColumn(src: readonly unknown[] | undefined, idx: ArrayLike<n
     attachTakenInt64(col, src, idx, n);
   }
   return col;
+}
+
+/**
+ * A sparse lazy decimal column (pgtypes/numeric-column.ts: no element, its values in the attached doubles) at rows
+ * `idx` as another of its kind — its doubles gathered, no Numeric made (TPC-H q9: l_extendedprice and ps_supplycost
+ * through three joins to the kernels of `amount`); null when some row is -1 (an outer join's NULL: the plain copy)
+ */
+function takeSparseNumerics(src: readonly unknown[], idx: ArrayLike<number>, n: number): readonly unknown[] | null {
+  if (!isSparseNumerics(src)) return null;
+  const att = scaledColumnOf(src);
+  if (att === undefined) return null;
+  const f = new Float64Array(n);
+  if (!gatherDoubles(f, att.f, idx, n)) return null;
+  return sparseNumericsLike(src, f, att.scale, n);
+}
+
+/** f[k] = from[idx[k]] for k < n; false at the first idx[k] < 0 (a loop of its own: see TEAM-NOTES on OSR) */
+function gatherDoubles(f: Float64Array, from: Float64Array, idx: ArrayLike<number>, n: number): boolean {
+  for (let k = 0; k < n; k++) {
+    const r = idx[k]!;
+    if (r < 0) return false;
+    f[k] = from[r]!;
+  }
+  return true;
 }
 
 /**

@@ -17,11 +17,12 @@
  * pass, GROUPS session 22). Its prototype throws on any read of an index, so a consumer that forgot to
  * materialize fails with an internal error — a hole must never read as undefined (a NULL to `== null` tests);
  * its one element, the last row's, is LAZY_NUMERIC.
- * Code that gathers rows of a column (Filters: join-gather.ts takeColumn) copies elements: it must be given a
- * dense column (denseLazyNumerics) or the Numerics (exec/partial/run-fragment.ts decides).
+ * Code that gathers rows of a column (Filters) copies elements: it must be given a dense column (denseLazyNumerics)
+ * or the Numerics (exec/partial/run-fragment.ts decides); a join's gather (exec/join-gather.ts) keeps it sparse.
+ * A self-materializing column (selfMaterializingNumerics) is sparse too, but any read of a row makes its Numerics.
  */
 import { Numeric } from './numeric.ts';
-import { holeProto, oneSlotArray } from '../one-slot-array.ts';
+import { fillingHoleProto, holeProto, oneSlotArray } from '../one-slot-array.ts';
 
 export interface ScaledColumn {
   readonly f: Float64Array;
@@ -35,7 +36,8 @@ export interface ScaledColumn {
 const attached = new WeakMap<readonly unknown[], ScaledColumn>();
 
 export function attachScaled(column: readonly unknown[], f: Float64Array, scale: number): void {
-  attached.set(column, { f, scale });
+  // a sparse column has no element yet: it stays lazy (its values are made from `f` when read)
+  attached.set(column, isSparseNumerics(column) ? { f, scale, lazy: true, noNulls: true } : { f, scale });
 }
 
 export function scaledColumnOf(column: readonly unknown[]): ScaledColumn | undefined {
@@ -62,9 +64,46 @@ export function sparseLazyNumerics(n: number): unknown[] {
   return oneSlotArray(n, LAZY_NUMERIC, SPARSE_PROTO);
 }
 
-/** whether `column` is a sparse lazy column (no element until materializeNumerics) */
+/**
+ * the prototype of a self-materializing sparse column (selfMaterializingNumerics): reading a hole makes every row's
+ * Numeric first, so any reader sees values
+ */
+const SELF_PROTO: object = fillingHoleProto((column) => materializeNumerics(column));
+
+/**
+ * A column of `n` decimals without NULLs, given as exact scaled doubles (`f`, |f[i]| ≤ 2^53), whose Numerics are made
+ * on the first read of a row — by any reader, so it may go where a plain column goes on the main thread (join
+ * output: exec/join-gather.ts; scan batches: iceberg/parallel/column-transfer.ts; computed numerics: exec/operators/
+ * projection-exec.ts), while the vector kernels above read only `f` (TPC-H q9: 327k l_extendedprice, ps_supplycost
+ * and amount Numerics per run never made). A sparse lazy column (isSparseNumerics), its last row's element its real
+ * Numeric. Not for structured clone: a copy keeps holes, not values (pack it first: column-transfer.ts).
+ */
+export function selfMaterializingNumerics(f: Float64Array, scale: number, n: number): unknown[] {
+  const out = oneSlotArray(n, n > 0 ? numericOfDouble(f[n - 1]!, scale) : null, SELF_PROTO);
+  attached.set(out, { f: f.length === n ? f : f.subarray(0, n), scale, lazy: true, noNulls: true });
+  return out;
+}
+
+/** whether `column` is a self-materializing column (selfMaterializingNumerics) not read yet */
+export function isSelfMaterializing(column: readonly unknown[]): boolean {
+  return Object.getPrototypeOf(column) === SELF_PROTO;
+}
+
+/** whether `column` is a sparse lazy column (no element until materializeNumerics; either kind) */
 export function isSparseNumerics(column: readonly unknown[]): boolean {
-  return Object.getPrototypeOf(column) === SPARSE_PROTO;
+  const p: unknown = Object.getPrototypeOf(column);
+  return p === SPARSE_PROTO || p === SELF_PROTO;
+}
+
+/**
+ * a sparse lazy column of `n` rows of the same kind as the sparse `like` (throwing or self-materializing), with the
+ * doubles `f` at `scale` attached: the rows a join or concatenation took from such columns
+ */
+export function sparseNumericsLike(like: readonly unknown[], f: Float64Array, scale: number, n: number): unknown[] {
+  if (isSelfMaterializing(like)) return selfMaterializingNumerics(f, scale, n);
+  const out = sparseLazyNumerics(n);
+  attachLazyScaled(out, f, scale, true);
+  return out;
 }
 
 /**
@@ -106,7 +145,7 @@ export function isLazyNumeric(column: readonly unknown[]): boolean {
 /** replaces a lazy column's placeholders by their Numerics, in place (a no-op for any other column) */
 export function materializeNumerics(column: readonly unknown[]): void {
   const att = attached.get(column);
-  if (att === undefined || att.lazy !== true) return;
+  if (att === undefined) return;
   const out = column as unknown[], { f, scale } = att;
   if (isSparseNumerics(out)) {
     // no NULL, no element yet: every row's Numeric. Emptied first, so the rows are appended to a fast array
@@ -118,13 +157,28 @@ export function materializeNumerics(column: readonly unknown[]): void {
     attached.set(column, { f, scale, noNulls: true });
     return;
   }
+  if (att.lazy !== true) return;
   for (let i = 0; i < out.length; i++) if (out[i] === LAZY_NUMERIC) out[i] = Numeric.of(BigInt(f[i]!), scale);
   attached.set(column, { f, scale });
 }
 
 /** out[i] = the Numeric of f[i] for rows 0 … n-1 (a loop of its own: see TEAM-NOTES on OSR) */
 function fillNumerics(out: unknown[], f: Float64Array, scale: number, n: number): void {
-  for (let i = 0; i < n; i++) out[i] = Numeric.of(BigInt(f[i]!), scale);
+  for (let i = 0; i < n; i++) out[i] = numericOfDouble(f[i]!, scale);
+}
+
+/**
+ * Shared Numerics for small unscaled values, per scale (Numeric is immutable): quantities and discounts repeat a few
+ * hundred values, so a materialized column of them makes no object per row — as the scan's transfer made them
+ * (iceberg/read/arrow-fast-columns.ts numericOfUnscaledNumber) before its columns became self-materializing
+ */
+const SMALL = 8192;
+const smallByScale: (Numeric | undefined)[][] = [];
+
+function numericOfDouble(u: number, scale: number): Numeric {
+  if (u < -SMALL || u >= SMALL) return Numeric.of(BigInt(u), scale);
+  const cache = (smallByScale[scale] ??= new Array<Numeric | undefined>(2 * SMALL));
+  return (cache[u + SMALL] ??= Numeric.of(BigInt(u), scale));
 }
 
 /** materializeNumerics for every column of a batch */

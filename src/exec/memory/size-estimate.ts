@@ -7,6 +7,7 @@
 import type { Batch } from '../../common/batch.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import { KEY_ONLY_INT64 } from '../../common/pgtypes/exact-int64-column.ts';
+import { isSparseNumerics } from '../../common/pgtypes/numeric-column.ts';
 
 /** a pointer in an array or an object field */
 export const SLOT_BYTES = 8;
@@ -51,6 +52,9 @@ function objectBytes(v: object): number {
 /** an array of `n` values: header, slots, and the values' payload estimated from up to 8 samples */
 export function estimateArrayBytes(values: readonly unknown[], n: number = values.length): number {
   if (n <= 0) return OBJECT_BYTES;
+  // a sparse lazy decimal column holds its attached doubles only (pgtypes/numeric-column.ts); a sampled read
+  // would make every row's Numeric (self-materializing) or throw
+  if (isSparseNumerics(values)) return OBJECT_BYTES + n * NUMBER_BYTES;
   let payload = 0;
   if (n <= SAMPLES) {
     for (let i = 0; i < n; i++) payload += estimateValueBytes(values[i]);

@@ -9,7 +9,9 @@
  *   exact doubles, key-only again on arrival: no BigInt on either thread
  *   boolean → Uint8Array · decimal (one scale, |unscaled| < 2^53) → Float64Array of unscaled values, taken
  *   from the decoder's doubles when attached (pgtypes/numeric-column.ts) and attached again on arrival, so the
- *   main thread's vector kernels read them too · decimal (one scale, fits in 64 bits) → BigInt64Array
+ *   main thread's vector kernels read them too; without NULLs it arrives self-materializing (its Numerics made
+ *   only when a reader reads a row: joins carry it as it is, kernels read the doubles) · decimal (one scale,
+ *   fits in 64 bits) → BigInt64Array
  *   everything else (strings, uuid, binary, arrays, jsonb) → the array itself, structured-cloned
  *   (Numerics inside tagged, see cloneable.ts).
  * A value of an unexpected JS type makes the column fall back to the cloned form, so packing never changes a value.
@@ -19,7 +21,7 @@ import type { Batch } from '../../common/batch.ts';
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import type { IcebergType } from '../spec/schema.ts';
 import { fromCloneable, needsTagging, toCloneable } from './cloneable.ts';
-import { attachScaled, scaledColumnOf } from '../../common/pgtypes/numeric-column.ts';
+import { attachScaled, scaledColumnOf, selfMaterializingNumerics } from '../../common/pgtypes/numeric-column.ts';
 import { attachExactInt64, attachInt64Words, exactInt64Of, KEY_ONLY_INT64, keyOnlyInt64Column } from '../../common/pgtypes/exact-int64-column.ts';
 import { holeProto, oneSlotArray } from '../../common/one-slot-array.ts';
 import { numericOfUnscaled, numericOfUnscaledNumber } from '../read/arrow-fast-columns.ts';
@@ -227,6 +229,8 @@ export function unpackColumn(p: PackedColumn, n: number): unknown[] {
       return nulls === null ? sparseKeyOnlyColumn(p.values, n) : keyOnlyInt64Column(p.values, n, nulls);
     case 'decimal53': {
       const f = p.values, scale = p.scale;
+      // no NULL: the Numerics are made only if something reads them; kernels, joins and sums read `f`
+      if (nulls === null) return selfMaterializingNumerics(f, scale, n);
       for (let i = 0; i < n; i++) out[i] = nulls !== null && nulls[i] === 1 ? null : numericOfUnscaledNumber(f[i]!, scale);
       attachScaled(out, f, scale);
       return out;
