@@ -130,6 +130,17 @@ describe('TPC-H SF 0.01: lakegate answers exactly as PostgreSQL', () => {
     expect(await answerOf(lgClient, sql)).toEqual(expected);
   });
 
+  it('Q10 with the primary keys tpchPostLoadDdl declares: one row per customer needs no grouping by its columns (aggregate_over_unique_rows)', async () => {
+    const sql = tpchQuery(10);
+    const plan = (await lgClient.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    // lineitem ⋈ orders summed per o_custkey; customer and nation joined by their keys: no seven-column grouping
+    expect(plan).toMatch(/Aggregate: groupBy=\[orders\.o_custkey\]/);
+    expect(plan).not.toMatch(/Aggregate: groupBy=\[customer\.c_custkey/);
+    const expected = await answerOf(pgClient, sql);
+    expect(expected.rows.length).toBe(20);
+    expect(await answerOf(lgClient, sql)).toEqual(expected);
+  });
+
   it('lakegate refuses a duplicate TPC-H key as PostgreSQL does (23505, nothing declared)', async () => {
     // lineitem's composite key is checked by sorting folded integer keys (integer-key-check.ts): a copy of
     // lineitem with one row twice must fail the same way, naming the same key

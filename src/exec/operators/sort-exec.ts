@@ -1,13 +1,14 @@
 /**
  * SortExec (pipeline breaker): materializes its input, sorts stably by the keys, emits in batches. The rows
  * are held in the query's memory budget; past it they spill to disk and are merged (memory/external-sorter.ts).
- * Under a constant LIMIT (`fetch`) only the first rows are kept (top-N, never spills).
+ * Under a constant LIMIT (`fetch`) only the first rows are kept (top-N, never spills: top-n-rows.ts).
  */
 import type { Batch } from '../../common/batch.ts';
 import type { Sort } from '../../sql/index.ts';
 import { BATCH_SIZE, checkAbort, queryMemory, type Env } from '../context.ts';
 import { compileAll } from '../expr/compile-expr.ts';
-import { compareKeys, type KeySpec } from '../expr/sort-compare.ts';
+import type { KeySpec } from '../expr/sort-compare.ts';
+import { TopNRows } from './top-n-rows.ts';
 import { rowsToBatch } from '../batch-util.ts';
 import type { ExecOperator } from '../operator.ts';
 import { ExternalSorter, type SortEntry } from '../memory/external-sorter.ts';
@@ -54,30 +55,15 @@ export class SortExec implements ExecOperator {
   async *#topN(specs: KeySpec[], k: number, mem: MemoryReservation): AsyncIterable<Batch> {
     const { fns, prepare } = compileAll(this.plan.keys.map((key) => key.expr), this.env);
     const width = this.plan.columns.length;
-    const rows: { key: unknown[]; row: unknown[] }[] = [];
-    const cmp = (x: { key: unknown[] }, y: { key: unknown[] }): number => compareKeys(specs, x.key, y.key);
+    const top = new TopNRows(specs, fns, k);
     for await (const b of this.input.execute()) {
       checkAbort(this.env);
       await prepare(b);
-      const before = rows.length;
-      for (let i = 0; i < b.length; i++) {
-        const key = fns.map((f) => f(b.columns, i));
-        if (rows.length >= k) {
-          if (k === 0 || compareKeys(specs, key, rows[k - 1]!.key) >= 0) continue;
-          let lo = 0;
-          let hi = k - 1;
-          while (lo < hi) { const mid = (lo + hi) >> 1; if (compareKeys(specs, key, rows[mid]!.key) < 0) hi = mid; else lo = mid + 1; }
-          rows.splice(lo, 0, { key, row: b.columns.map((c) => c[i] ?? null) });
-          rows.pop();
-          continue;
-        }
-        rows.push({ key, row: b.columns.map((c) => c[i] ?? null) });
-        if (rows.length === k) rows.sort(cmp);
-      }
+      const added = top.add(b.columns, b.length);
       // the kept rows grow until there are k of them; estimated from this batch's row size
-      if (rows.length > before && b.length > 0) mem.grow(((estimateBatchAsRowsBytes(b) / b.length) + OBJECT_BYTES * 2 + fns.length * SLOT_BYTES) * (rows.length - before));
+      if (added > 0 && b.length > 0) mem.grow(((estimateBatchAsRowsBytes(b) / b.length) + OBJECT_BYTES * 2 + fns.length * SLOT_BYTES) * added);
     }
-    rows.sort(cmp);
+    const rows = top.sorted();
     noteMemoryDetail(this.env, this.plan, `Sort Method: top-N heapsort  Memory: ${explainKb(mem.peak)}`);
     const n = Math.min(k, rows.length);
     for (let s = 0; s < n; s += BATCH_SIZE) {

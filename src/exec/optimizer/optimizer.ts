@@ -17,7 +17,9 @@
  * finally the needed columns are recorded on the scans, build sides are chosen (choose_build_side) and revisited for
  * joins whose input a runtime key filter from above will cut (build_side_under_key_filters); plain conjuncts go below those with subqueries
  * (split_subquery_filters), a decorrelated per-key aggregate of a table the outer side joins by that key reads the outer
- * side's rows (correlated_aggregate_from_join), the joins' unread output columns are marked (prune_join_columns), and last the
+ * side's rows (correlated_aggregate_from_join), a GROUP BY over rows unique on some of its keys becomes a Projection
+ * (aggregate_over_unique_rows), a top-N's wide columns of a keyed table are read for the kept rows only
+ * (key_columns_after_limit), the joins' unread output columns are marked (prune_join_columns), and last the
  * subtrees that occur more than once (a CTE read twice) are marked to run once (share_repeated_subplans).
  */
 import type { LogicalPlan } from '../../sql/index.ts';
@@ -40,6 +42,8 @@ import { existsPairToKeyMinMax } from './exists-pair-to-key-min-max.ts';
 import { pushDownFilter } from './push-down-filter.ts';
 import { splitSubqueryFilters } from './split-subquery-filters.ts';
 import { correlatedAggregateFromJoin } from './correlated-aggregate-from-join.ts';
+import { aggregateOverUniqueRows } from './aggregate-over-unique-rows.ts';
+import { keyColumnsAfterLimit } from './key-columns-after-limit.ts';
 import { pushDownLimit } from './push-down-limit.ts';
 import { pushDownProjection } from './push-down-projection.ts';
 import { chooseBuildSide } from './choose-build-side.ts';
@@ -69,6 +73,10 @@ export const OPTIMIZER_RULES: readonly OptimizerRule[] = [
   splitSubqueryFilters,
   // after push_down_filter (the outer side's filters on its leaves), before the scans' columns and build sides
   correlatedAggregateFromJoin,
+  // after the rewrites that shape joins and aggregates, before the scans' columns are recorded
+  aggregateOverUniqueRows,
+  // after aggregate_over_unique_rows (Q10's top-N then sits on the joins), before the scans' columns are recorded
+  keyColumnsAfterLimit,
   pushDownLimit,
   pushDownProjection,
   chooseBuildSide,

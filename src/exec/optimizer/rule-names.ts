@@ -23,6 +23,8 @@ export const OPTIMIZER_RULE_NAMES = [
   'push_down_filter',
   'split_subquery_filters',
   'correlated_aggregate_from_join',
+  'aggregate_over_unique_rows',
+  'key_columns_after_limit',
   'push_down_limit',
   'push_down_projection',
   'choose_build_side',
