@@ -114,3 +114,58 @@ export function sumKeyCells2(sums: Float64Array, counts: Float64Array, a: Int32A
   }
   return true;
 }
+
+// a wide pass's sums together with a one-code count pass's counts, in one loop over the rows (TPC-H Q1: the sums of
+// l_extendedprice by l_discount × l_tax and the counts of l_quantity's codes read each row's key codes once); false
+// when a sum would pass PART_LIMIT — `qc` then holds only some rows' counts
+
+export function sumKeyCells2Count1(sums: Float64Array, counts: Float64Array, a: Int32Array, b: Int32Array, kb: number, c0: Codes, k0: number, c1: Codes, k1: number, f: Float64Array, qc: Float64Array, q: Codes, kq: number, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const g = a[i]! * kb + b[i]!, c = (g * k0 + c0[i]!) * k1 + c1[i]!, t = sums[c]! + f[i]!;
+    if (t >= PART_LIMIT || t <= -PART_LIMIT) return false;
+    sums[c] = t;
+    counts[c] = counts[c]! + 1;
+    const x = g * kq + q[i]!;
+    qc[x] = qc[x]! + 1;
+  }
+  return true;
+}
+
+export function sumKeyCells1Count1(sums: Float64Array, counts: Float64Array, a: Int32Array, b: Int32Array, kb: number, c0: Codes, k0: number, f: Float64Array, qc: Float64Array, q: Codes, kq: number, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const g = a[i]! * kb + b[i]!, c = g * k0 + c0[i]!, t = sums[c]! + f[i]!;
+    if (t >= PART_LIMIT || t <= -PART_LIMIT) return false;
+    sums[c] = t;
+    counts[c] = counts[c]! + 1;
+    const x = g * kq + q[i]!;
+    qc[x] = qc[x]! + 1;
+  }
+  return true;
+}
+
+// the same for a batch of one key cell (every key code 0: a month of TPC-H lineitem after mid-1995 holds only
+// N / O): the cells are the codes alone, no key code read per row
+
+export function sumCodes2Count1(sums: Float64Array, counts: Float64Array, c0: Codes, c1: Codes, k1: number, f: Float64Array, qc: Float64Array, q: Codes, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const c = c0[i]! * k1 + c1[i]!, t = sums[c]! + f[i]!;
+    if (t >= PART_LIMIT || t <= -PART_LIMIT) return false;
+    sums[c] = t;
+    counts[c] = counts[c]! + 1;
+    const x = q[i]!;
+    qc[x] = qc[x]! + 1;
+  }
+  return true;
+}
+
+export function sumCodes1Count1(sums: Float64Array, counts: Float64Array, c0: Codes, f: Float64Array, qc: Float64Array, q: Codes, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const c = c0[i]!, t = sums[c]! + f[i]!;
+    if (t >= PART_LIMIT || t <= -PART_LIMIT) return false;
+    sums[c] = t;
+    counts[c] = counts[c]! + 1;
+    const x = q[i]!;
+    qc[x] = qc[x]! + 1;
+  }
+  return true;
+}

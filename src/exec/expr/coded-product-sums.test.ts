@@ -283,6 +283,46 @@ describe('CodedProductSums', () => {
     expect(check(2, () => 2 ** 48 + 2 * Math.floor(rand() * 1000) + 1)).toEqual([true, false, false, false, true, false, true, true]);
   });
 
+  it('reads the rows once for a wide pass and a one-code count pass (Q1), with one key cell or several, one or two codes', () => {
+    const n = 8192; // at most n / 8 cells: 6 key cells × 11 × 9 codes fit
+    const QTY = Array.from({ length: 50 }, (_v, k) => (k + 1) * 100);
+    /** runByKeys of `args` (sum, avg alternating) over `cells` key cells against per-row Numeric arithmetic: what it took, its row loops */
+    const check = (args: readonly Expr[], cells: number, wide: () => number, kb = 0): { taken: boolean[] | null; loops: number } => {
+      const cols = [column(n, 2, wide), column(n, 2, () => 0, DISC), column(n, 2, () => 0, TAX), column(n, 2, () => 0, QTY)];
+      const specs = args.map((_e, k) => spec(k % 2 === 0 ? 'sum' : 'avg'));
+      // one key (kb 0: the cell a[i]), or two: the cell a[i] · kb + b[i]
+      const a = Int32Array.from({ length: n }, () => Math.floor(rand() * (kb === 0 ? cells : cells / kb)));
+      const b = kb === 0 ? a : Int32Array.from({ length: n }, () => Math.floor(rand() * kb));
+      const kc = Int32Array.from({ length: n }, (_v, i) => a[i]! * kb + b[i]!);
+      const fast = new GroupStates(specs, ctx), slow = new GroupStates(specs, ctx);
+      fast.ensure(cells);
+      slow.ensure(cells);
+      const coded = CodedProductSums.tryCreate(args.map((e) => ({ args: [e], filter: null })))!;
+      const ids = Int32Array.from({ length: cells }, (_v, c) => c + 1);
+      const taken = coded.runByKeys(cols.map((c) => c.values), n, { a, b, kb, cells, ids }, fast, () => undefined);
+      for (let i = 0; i < n; i++) {
+        args.forEach((e, k) => {
+          const v = evaluate(e, cols, i);
+          slow.state(k, kc[i]!).step([v]);
+          if (taken?.[k] !== true) fast.state(k, kc[i]!).step([v]);
+        });
+      }
+      const finals = (gs: GroupStates): string[] => specs.flatMap((_s, k) => Array.from({ length: cells }, (_g, g) => String(gs.final(k, g))));
+      expect(finals(fast)).toEqual(finals(slow));
+      return { taken, loops: coded.lastRowLoops };
+    };
+    const disc = op('*', col(0), op('-', lit('1'), col(1)));
+    const twoCodes = [op('*', disc, op('+', lit('1'), col(2))), col(3), disc, col(3)];
+    const oneCode = [disc, col(3), col(0), col(3)];
+    const small = (): number => Math.floor(rand() * 1e7), huge = (): number => 2 ** 48 + 2 * Math.floor(rand() * 1000) + 1;
+    for (const [cells, kb] of [[1, 0], [3, 0], [6, 2], [2, 2]] as const) {
+      expect(check(twoCodes, cells, small, kb)).toEqual({ taken: [true, true, true, true], loops: 1 });
+      expect(check(oneCode, cells, small, kb)).toEqual({ taken: [true, true, true, true], loops: 1 });
+      // cell sums past 2^52 part-way: the wide sums given back, l_quantity counted again on its own (all its rows)
+      expect(check(twoCodes, cells, huge, kb)).toEqual({ taken: [false, true, false, true], loops: 2 });
+    }
+  });
+
   it('finds the factors of products only', () => {
     expect(productFactors(op('*', col(0), op('-', lit('1'), col(1))))).toHaveLength(2);
     expect(productFactors(op('-', col(0), col(1)))).toBeNull();

@@ -29,7 +29,7 @@ import { dictionaryScaledOf } from '../../iceberg/read/dictionary-scaled.ts';
 import type { Expr } from '../../sql/index.ts';
 import type { Cols } from './compile-expr.ts';
 import type { GroupStates } from './group-states.ts';
-import { countCells, countCells1, countCells1x2, countCells2, countKeyCells1, countKeyCells1x2, countKeyCells2, firstCodes, moreCodes, PART_LIMIT, sumCells, sumCells1, sumCells2, sumKeyCells1, sumKeyCells2, type Codes } from './coded-cell-loops.ts';
+import { countCells, countCells1, countCells1x2, countCells2, countKeyCells1, countKeyCells1x2, countKeyCells2, firstCodes, moreCodes, PART_LIMIT, sumCells, sumCells1, sumCells2, sumCodes1Count1, sumCodes2Count1, sumKeyCells1, sumKeyCells1Count1, sumKeyCells2, sumKeyCells2Count1, type Codes } from './coded-cell-loops.ts';
 import { scaledConst } from './vector-numeric.ts';
 
 const NUMERIC_ARITH: Record<number, '+' | '-' | '*'> = { 1758: '+', 1759: '-', 1760: '*' };
@@ -124,6 +124,8 @@ export class CodedProductSums {
   readonly #scratch: { counts: Float64Array; sums: Float64Array }[] = [];
   /** a group total's arrays, kept between batches: mergeTyped reads them at once and keeps nothing */
   #totals = { counts: new Float64Array(0), sums: new Float64Array(0), scales: new Int32Array(0) };
+  /** the loops over the rows runByKeys made for its last batch */
+  #rowLoops = 0;
   /** per aggregate: its last cell weights, the layout and factor values they were made for */
   readonly #weights = new Map<number, { readonly cols: readonly number[]; readonly radix: readonly number[]; readonly values: readonly Float64Array[]; readonly w: Float64Array | null }>();
 
@@ -177,6 +179,9 @@ export class CodedProductSums {
     const map = this.#groupMap(keys, first!.counts, known);
     return map === null ? null : this.#merge(passes, all, gs, cells, map);
   }
+
+  /** the loops over the rows runByKeys made for its last batch (tests, diagnosis) */
+  get lastRowLoops(): number { return this.#rowLoops; }
 
   /** which passes a batch of `n` rows in `groups` groups (or key cells) makes: codes read, wide column or counts, aggregates served (tests, diagnosis) */
   passLayout(cols: Cols, n: number, gs: GroupStates, groups: number): { cols: number[]; wide: boolean; members: number[] }[] {
@@ -288,6 +293,7 @@ export class CodedProductSums {
   #cellsByKeys(passes: readonly Pass[], cols: Cols, n: number, keys: KeyCodes): (Cells | null)[] {
     const out = new Array<Cells | null | undefined>(passes.length).fill(undefined);
     const { a, b, kb, cells } = keys;
+    this.#rowLoops = 0;
     for (let p = 0; p < passes.length; p++) {
       if (out[p] !== undefined) continue;
       const x = passes[p]!;
@@ -298,11 +304,31 @@ export class CodedProductSums {
         const y = passes[q]!;
         const theirs = this.#scratchFor(q, cells * cellsPerGroup(y), false);
         countKeyCells1x2(mine.counts, a, b, kb, codes[0]!, radix[0]!, theirs.counts, dictionaryScaledOf(cols[y.cols[0]!]!)!.codes, y.radix[0]!, n);
+        this.#rowLoops++;
         out[p] = mine;
         out[q] = theirs;
         continue;
       }
+      // a wide pass and a later one-code count pass: one loop over the rows for both (Q1: l_quantity's counts
+      // beside l_extendedprice's sums, each row's key codes read once)
+      const r = x.wideF !== null ? passes.findIndex((y, j) => j > p && out[j] === undefined && oneCodeCount(y)) : -1;
+      if (r !== -1) {
+        const y = passes[r]!, yc = dictionaryScaledOf(cols[y.cols[0]!]!)!.codes;
+        const theirs = this.#scratchFor(r, cells * cellsPerGroup(y), false);
+        out[r] = theirs;
+        this.#rowLoops++;
+        if (sumsWithCounts(mine, codes, radix, x.wideF!, theirs.counts, yc, y.radix[0]!, keys, n)) {
+          out[p] = mine;
+          continue;
+        }
+        // a sum passed 2^52 part-way: the counts again on their own, the wide pass as below
+        countKeyCells1(theirs.counts.fill(0), a, b, kb, yc, y.radix[0]!, n);
+        this.#rowLoops++;
+        out[p] = this.#countsOnly(x, mine, codes, keys, n);
+        continue;
+      }
       const { counts, sums } = mine;
+      this.#rowLoops++;
       let ok = true;
       if (codes.length === 1) {
         if (sums === null) countKeyCells1(counts, a, b, kb, codes[0]!, radix[0]!, n);
@@ -320,6 +346,7 @@ export class CodedProductSums {
   /** a wide pass whose sums passed 2^52, counted again without them when it serves count-only aggregates (else null) */
   #countsOnly(x: Pass, mine: Cells, codes: readonly Codes[], keys: KeyCodes, n: number): Cells | null {
     if (!servesCounts(x)) return null;
+    this.#rowLoops++;
     const counts = mine.counts.fill(0), { a, b, kb } = keys;
     if (codes.length === 1) countKeyCells1(counts, a, b, kb, codes[0]!, x.radix[0]!, n);
     else countKeyCells2(counts, a, b, kb, codes[0]!, x.radix[0]!, codes[1]!, x.radix[1]!, n);
@@ -488,6 +515,23 @@ function cellsPerGroup(pass: Pass): number {
 
 /** a wide pass with count-only members (joinCountingPass) */
 const servesCounts = (p: Pass): boolean => p.wideF !== null && p.members.some((r) => r.wide === -1);
+
+/**
+ * a wide pass's cell sums (`mine`, codes `codes` of radix `radix`, wide column `f`) and a one-code count pass's
+ * counts (`qc` by codes `q` of radix `kq`) in one loop; a batch of one key cell reads no key code. false when a sum
+ * would pass 2^52 (both then hold only some rows)
+ */
+function sumsWithCounts(mine: Cells, codes: readonly Codes[], radix: readonly number[], f: Float64Array, qc: Float64Array, q: Codes, kq: number, keys: KeyCodes, n: number): boolean {
+  const sums = mine.sums!, counts = mine.counts;
+  if (keys.cells === 1) {
+    // every key code is 0: cell (0 · k0 + c0) · k1 + c1 = c0 · k1 + c1, count cell 0 · kq + q = q
+    return codes.length === 1 ? sumCodes1Count1(sums, counts, codes[0]!, f, qc, q, n) : sumCodes2Count1(sums, counts, codes[0]!, codes[1]!, radix[1]!, f, qc, q, n);
+  }
+  const { a, b, kb } = keys;
+  return codes.length === 1
+    ? sumKeyCells1Count1(sums, counts, a, b, kb, codes[0]!, radix[0]!, f, qc, q, kq, n)
+    : sumKeyCells2Count1(sums, counts, a, b, kb, codes[0]!, radix[0]!, codes[1]!, radix[1]!, f, qc, q, kq, n);
+}
 
 /** a pass that only counts rows by one code column */
 const oneCodeCount = (p: Pass): boolean => p.wideF === null && p.cols.length === 1;

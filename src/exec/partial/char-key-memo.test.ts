@@ -81,6 +81,19 @@ describe('CharKeyMemo', () => {
     expect(table.values[0]).toEqual(['A', 'C', 'B']);
   });
 
+  it('holds no code table until its first assign (a task grouped by dictionary codes never asks it)', () => {
+    const oids = [Oid.bpchar, Oid.bpchar];
+    const m = CharKeyMemo.tryCreate(oids, [0, 1])!;
+    expect(m.heldBytes).toBe(0);
+    m.reset();
+    expect(m.heldBytes).toBe(0);
+    const table = new GroupTable(oids);
+    const out = new Int32Array(2);
+    m.assign([['A', 'N'], ['F', 'O']], 2, out, (c, k, o) => table.assign(c, k, o));
+    expect([...out]).toEqual([0, 1]);
+    expect(m.heldBytes).toBe(258 * 258 * 4);
+  });
+
   it('is only for one or two string keys read in place', () => {
     expect(CharKeyMemo.tryCreate([Oid.int4], [0])).toBeNull();
     expect(CharKeyMemo.tryCreate([Oid.text, Oid.text, Oid.text], [0, 1, 2])).toBeNull();

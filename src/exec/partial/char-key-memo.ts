@@ -20,14 +20,15 @@ const EMPTY_CODE = 257;
 export type AssignRows = (cols: readonly (readonly unknown[])[], n: number, out: Int32Array) => void;
 
 export class CharKeyMemo {
-  /** code → group id + 1 (0: not seen) */
-  #ids: Int32Array;
+  /**
+   * code → group id + 1 (0: not seen); made on the first assign: two keys take 266 KB, and a scan task whose
+   * keys arrive as dictionary codes (dictionary-key-groups.ts: TPC-H Q1's) never asks the memo (80 tasks a run)
+   */
+  #ids: Int32Array | null = null;
   #on = true;
   readonly #one = new Int32Array(1);
 
-  private constructor(private readonly width: 1 | 2) {
-    this.#ids = new Int32Array(width === 1 ? DOMAIN : DOMAIN * DOMAIN);
-  }
+  private constructor(private readonly width: 1 | 2) {}
 
   /** a memo for these keys, or null when they are not one or two string-typed columns read in place */
   static tryCreate(keyOids: readonly number[], direct: readonly number[]): CharKeyMemo | null {
@@ -38,7 +39,12 @@ export class CharKeyMemo {
 
   /** forgets every code (the group table started empty again) */
   reset(): void {
-    this.#ids.fill(0);
+    this.#ids?.fill(0);
+  }
+
+  /** the bytes the memo's code table holds (0 until the first assign) */
+  get heldBytes(): number {
+    return this.#ids === null ? 0 : this.#ids.byteLength;
   }
 
   /**
@@ -48,7 +54,7 @@ export class CharKeyMemo {
   assign(cols: readonly (readonly unknown[])[], n: number, out: Int32Array, table: AssignRows): boolean {
     if (!this.#on) return false;
     const a = cols[0]!, b = this.width === 2 ? cols[1]! : null;
-    const ids = this.#ids;
+    const ids = (this.#ids ??= new Int32Array(this.width === 1 ? DOMAIN : DOMAIN * DOMAIN));
     let i = 0;
     for (; i < n; i++) {
       let code = codeOf(a[i]);
