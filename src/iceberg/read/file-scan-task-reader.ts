@@ -11,7 +11,7 @@ import type { FileScanTask } from '../scan/table-scan.ts';
 import type { NestedField } from '../spec/schema.ts';
 import { fromAvroValue, fromJsonSingleValue } from '../spec/types.ts';
 import { readParquetColumns, type ColumnChunk, type ParquetColumnRequest, type ParquetReadOptions } from './parquet-reader.ts';
-import { tupleKey, type DeleteLoader } from './delete-loader.ts';
+import { tupleKey, type DeleteLoader, type EqualityDeleteSet } from './delete-loader.ts';
 import { rowLineageFiller } from '../lineage/row-lineage-columns.ts';
 import { referencedFieldIds, type BoundPredicate } from '../scan/bound-predicate.ts';
 import { compileRowTest } from '../parallel/row-filter.ts';
@@ -112,6 +112,7 @@ export async function* readFileScanTask(
   if (chunkFilter !== undefined && options.unreadWhenExact !== undefined && options.unreadWhenExact.size > 0 && deleted.size === 0 && eqSets.length === 0 && lineage === null && !rowIds) {
     chunkFilter = { ...chunkFilter, unreadWhenExact: options.unreadWhenExact };
   }
+  const kept: ChunkRows = { path, deleted, eqSets, eqCols, rowRange: task.rowRange, width: fields.length, rowIds };
   for await (const chunk of readParquetColumns({ io, size: Number(task.file.fileSizeInBytes) }, path, requests, {
     ...(task.rowGroups === undefined ? {} : { rowGroups: task.rowGroups }),
     ...(task.rowRange === undefined ? {} : { rowRange: task.rowRange }),
@@ -121,36 +122,62 @@ export async function* readFileScanTask(
   })) {
     signal?.throwIfAborted();
     lineage?.(chunk); // v3 _row_id / _last_updated_sequence_number: inherited values (lineage/row-lineage-columns.ts)
-    let keep: number[] | null = null;
-    const at = chunk.positions;
-    // the reader may hand back whole batches around a row range's ends: rows outside it are another task's
-    const outside = task.rowRange !== undefined && !withinRange(chunk, task.rowRange);
-    if (deleted.size > 0 || eqSets.length > 0 || outside) {
-      const from = outside ? task.rowRange![0] : -Infinity, to = outside ? task.rowRange![1] : Infinity;
-      keep = [];
-      rows: for (let r = 0; r < chunk.length; r++) {
-        const p = at === undefined ? chunk.firstRowPosition + r : at[r]!;
-        if (p < from || p >= to || deleted.has(p)) continue;
-        for (let s = 0; s < eqSets.length; s++) {
-          if (eqSets[s]!.keys.has(tupleKey(eqCols[s]!.map((c) => chunk.columns[c]![r])))) continue rows;
-        }
-        keep.push(r);
-      }
-    }
-    const rows = keep;
-    if (rows !== null && rows.length === 0) continue;
-    const length = rows === null ? chunk.length : rows.length;
-    const cols = chunk.columns.slice(0, fields.length); // a copy: the row-id columns may be appended
-    const out = rows === null ? cols : cols.map((c) => pickRows(c, rows));
-    if (rowIds) {
-      const first = chunk.firstRowPosition;
-      const pos = (r: number): number => (at === undefined ? first + r : at[r]!);
-      out.push(new Array<unknown>(length).fill(path), Array.from({ length }, (_, i) => BigInt(pos(rows === null ? i : rows[i]!))));
-    }
-    const batch: Batch = { length, columns: out };
-    // rows of a chunk whose pushed filter was judged exactly (late materialization) keep that verdict: deletes only drop rows
-    yield isExact(chunk) ? markExact(batch) : batch;
+    const batch = batchOfChunk(chunk, kept);
+    if (batch !== null) yield batch;
   }
+}
+
+/** what readFileScanTask keeps of each chunk: the same for every chunk of a file */
+export interface ChunkRows {
+  readonly path: string;
+  /** position-deleted rows of the file */
+  readonly deleted: ReadonlySet<number>;
+  readonly eqSets: readonly EqualityDeleteSet[];
+  /** the request index of each equality set's columns */
+  readonly eqCols: readonly (readonly number[])[];
+  /** the task's file rows [from, to) when it is a piece of a row group (row-group-splits.ts) */
+  readonly rowRange: readonly [number, number] | undefined;
+  /** the projected fields' count: later columns (equality and filter columns) are dropped */
+  readonly width: number;
+  readonly rowIds: boolean;
+}
+
+/**
+ * The task's batch of `chunk`, or null when no row is left: rows hit by deletes or outside the task's row range
+ * dropped, the projected columns only, row ids appended. Synchronous and out of readFileScanTask, an async
+ * generator V8 re-optimizes whole on each of its deopts (why: late-batch-steps.ts).
+ */
+export function batchOfChunk(chunk: ColumnChunk, k: ChunkRows): Batch | null {
+  let keep: number[] | null = null;
+  const at = chunk.positions;
+  // the reader may hand back whole batches around a row range's ends: rows outside it are another task's
+  const outside = k.rowRange !== undefined && !withinRange(chunk, k.rowRange);
+  const { deleted, eqSets, eqCols } = k;
+  if (deleted.size > 0 || eqSets.length > 0 || outside) {
+    const from = outside ? k.rowRange![0] : -Infinity, to = outside ? k.rowRange![1] : Infinity;
+    keep = [];
+    rows: for (let r = 0; r < chunk.length; r++) {
+      const p = at === undefined ? chunk.firstRowPosition + r : at[r]!;
+      if (p < from || p >= to || deleted.has(p)) continue;
+      for (let s = 0; s < eqSets.length; s++) {
+        if (eqSets[s]!.keys.has(tupleKey(eqCols[s]!.map((c) => chunk.columns[c]![r])))) continue rows;
+      }
+      keep.push(r);
+    }
+  }
+  const rows = keep;
+  if (rows !== null && rows.length === 0) return null;
+  const length = rows === null ? chunk.length : rows.length;
+  const cols = chunk.columns.slice(0, k.width); // a copy: the row-id columns may be appended
+  const out = rows === null ? cols : cols.map((c) => pickRows(c, rows));
+  if (k.rowIds) {
+    const first = chunk.firstRowPosition;
+    const pos = (r: number): number => (at === undefined ? first + r : at[r]!);
+    out.push(new Array<unknown>(length).fill(k.path), Array.from({ length }, (_, i) => BigInt(pos(rows === null ? i : rows[i]!))));
+  }
+  const batch: Batch = { length, columns: out };
+  // rows of a chunk whose pushed filter was judged exactly (late materialization) keep that verdict: deletes only drop rows
+  return isExact(chunk) ? markExact(batch) : batch;
 }
 
 /** whether every row of `chunk` lies in the file rows [from, to) (positions ascend) */

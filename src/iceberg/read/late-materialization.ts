@@ -15,22 +15,19 @@
  * The chunks yielded hold only the rows that may match, with their file row positions (`positions`) for
  * position deletes. The filter is inexact (catalog/table-source.ts): the executor evaluates WHERE again.
  */
-import type { Data } from 'apache-arrow';
 import { pgError } from '../../common/errors.ts';
 import { settingFlagOn } from '../../common/env-settings.ts';
 import type { ScanMetrics } from '../../catalog/table-source.ts';
 import type { SessionView } from '../../catalog/session-view.ts';
-import type { IcebergType } from '../spec/schema.ts';
-import { arrowDataToValues } from './arrow-values.ts';
-import { fastPrimitiveValues } from './arrow-fast-columns.ts';
-import { unreadNulls } from './unread-nulls.ts';
+import { arrowColumns, chunkOfPart, judgeBatch, latePhases, type BatchAt } from './late-batch-steps.ts';
 import { ROWS_PER_BATCH, type DecodedRowGroup } from './row-group-decode.ts';
 import type { ColumnChunk, ParquetColumnRequest } from './parquet-reader.ts';
 import type { ParquetSource } from './parquet-source.ts';
 import type { ArrowRowSelect } from './arrow-row-filter.ts';
 import type { BoundPredicate } from '../scan/bound-predicate.ts';
 import type { RowRanges } from './page-row-ranges.ts';
-import { markExact } from '../parallel/exact-rows.ts';
+
+export { valuesAtRows } from './late-batch-steps.ts';
 
 /** A filter over decoded chunks, for readParquetColumns' late materialization. */
 export interface ChunkFilter {
@@ -113,16 +110,6 @@ export async function decodeSpan(source: ParquetSource, rg: number, names: reado
   return (await source.decodeAt(rg, names, idByName, at, span)) ?? source.decode(rg, names, idByName);
 }
 
-/** JS values of rows `rows` (ascending) of an Arrow chunk of `length` rows */
-export function valuesAtRows(d: Data, t: IcebergType, uri: string, rows: readonly number[], length: number): unknown[] {
-  if (rows.length === length) return arrowDataToValues(d, t, uri);
-  // the common primitives convert just those rows (arrow-fast-columns.ts); the rest convert whole and pick
-  const fast = t.kind === 'primitive' ? fastPrimitiveValues(d, t, rows) : null;
-  if (fast !== null) return fast;
-  const all = arrowDataToValues(d, t, uri);
-  return rows.map((r) => all[r]);
-}
-
 const add = (m: LateMetrics | undefined, k: keyof LateMetrics, n: number): void => {
   if (m) m[k] = (m[k] ?? 0) + n;
 };
@@ -130,8 +117,8 @@ const add = (m: LateMetrics | undefined, k: keyof LateMetrics, n: number): void 
 const mismatch = (uri: string, rg: number) => pgError('XX001', `could not read Parquet file "${uri}": row group ${rg} row count mismatch`);
 
 /** batches of a decoded row group with their first row (or constant-only batches when nothing is decoded) */
-function batchesOf(decoded: DecodedRowGroup | null, rows: number): { start: number; length: number; data: readonly Data[] | null }[] {
-  const out: { start: number; length: number; data: readonly Data[] | null }[] = [];
+function batchesOf(decoded: DecodedRowGroup | null, rows: number): BatchAt[] {
+  const out: BatchAt[] = [];
   let start = 0;
   if (decoded === null) {
     for (; start < rows; start += ROWS_PER_BATCH) out.push({ start, length: Math.min(ROWS_PER_BATCH, rows - start), data: null });
@@ -140,16 +127,6 @@ function batchesOf(decoded: DecodedRowGroup | null, rows: number): { start: numb
   for (const b of decoded.batches) {
     out.push({ start, length: b.length, data: b.columns });
     start += b.length;
-  }
-  return out;
-}
-
-/** the Arrow column of each filter-phase request (by request index; undefined for the others and missing ones) */
-function arrowColumns(columns: readonly ParquetColumnRequest[], first: readonly number[], p1: DecodedRowGroup, data: readonly Data[]): (Data | undefined)[] {
-  const out: (Data | undefined)[] = new Array(columns.length);
-  for (const c of first) {
-    const idx = p1.colIndex.get(columns[c]!.fieldId);
-    if (idx !== undefined) out[c] = data[idx];
   }
   return out;
 }
@@ -261,92 +238,20 @@ function joinColumns(a: DecodedRowGroup, aWidth: number, b: DecodedRowGroup): De
 }
 
 export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<ColumnChunk> {
+  // a short driver: the per-batch work is in late-batch-steps.ts (why: see there)
   const { columns, filter, nameById, idByName, uri, rg, rows, metrics } = r;
-  const nameOf = (c: number): string | undefined => nameById.get(columns[c]!.fieldId);
-  const filterNames = new Set<string>();
-  for (const c of filter.columns) {
-    const n = nameOf(c);
-    if (n !== undefined) filterNames.add(n);
-  }
-  // phase 1: every request answered by the filter's columns (or by a constant when the file lacks them)
-  const first = columns.map((_c, i) => i).filter((i) => filter.columns.includes(i) || filterNames.has(nameOf(i) ?? '\0'));
-  const firstAt = new Map(first.map((c, k) => [c, k]));
-  const otherNames = new Set<string>();
-  columns.forEach((_c, i) => {
-    const n = nameOf(i);
-    if (n !== undefined && !firstAt.has(i)) otherNames.add(n);
-  });
+  const { filterNames, first, firstAt, otherNames } = latePhases(columns, filter, nameById);
   // most row groups had matches: every column in one read, only the conversion to JS values is late — unless
   // the source decodes just the pages holding the picked rows (the JS decoder), which a single read cannot
   const selective = r.source.pageSelective === true && r.source.decodeAt !== undefined;
   const oneRead = !selective && oneReadFor(filter.history) && filterNames.size > 0 && otherNames.size > 0;
-  const selected: Selected[] = [];
-  let picked = 0;
   // most row groups had matches: both phases' chunks fetched in one read (the decoding stays per phase)
   if (selective && r.source.prefetch !== undefined && oneReadFor(filter.history) && filterNames.size > 0 && otherNames.size > 0) {
     await r.source.prefetch(rg, [...filterNames, ...otherNames]);
   }
   const staged = selective ? await leadFirst(r, first, filterNames) : null;
   const p1 = staged !== null ? staged.p1 : filterNames.size === 0 ? null : await decodeSpan(r.source, rg, [...filterNames, ...(oneRead ? otherNames : [])], idByName, r.span);
-  const masks = staged?.masks ?? null;
-  let seen = 0;
-  const ranges = r.rowRanges;
-  let range = 0;
-  for (const b of batchesOf(p1, rows)) {
-    seen += b.length;
-    if (ranges !== undefined) {
-      // the page index ruled out every row of this batch: nothing to evaluate
-      while (range < ranges.length && ranges[range]![1] <= b.start) range++;
-      if (range >= ranges.length || ranges[range]![0] >= b.start + b.length) continue;
-    }
-    // staged: a batch without rows past the lead conjunct has nothing to judge; the others start from its mask
-    const mask = masks?.get(b.start);
-    if (masks !== null && mask === undefined) continue;
-    // on the Arrow buffers when the filter can: only the rows that may match become JS values
-    const arrow = filter.selectArrow === undefined || b.data === null || p1 === null ? null : filter.selectArrow(arrowColumns(columns, first, p1, b.data), b.length, mask);
-    let sel: readonly number[];
-    let vals: unknown[][];
-    let deferred: Map<number, () => unknown[]> | undefined;
-    if (arrow !== null) {
-      sel = arrow.rows;
-      const picks = sel, data = b.data, unread = arrow.complete ? filter.unreadWhenExact : undefined;
-      vals = first.map((c, k) => {
-        const req = columns[c]!;
-        const idx = p1!.colIndex.get(req.fieldId);
-        if (idx === undefined || data === null) return new Array<unknown>(picks.length).fill(req.missingValue);
-        const convert = (): unknown[] => valuesAtRows(data[idx]!, req.type, uri, picks, b.length);
-        if (unread === undefined || !unread.has(req.fieldId)) return convert();
-        (deferred ??= new Map()).set(k, convert);
-        return [];
-      });
-      if (!arrow.complete && sel.length > 0) {
-        // conjuncts the Arrow pass could not judge: the whole filter on the values of the rows it kept
-        const cols: (readonly unknown[] | undefined)[] = new Array(columns.length);
-        first.forEach((c, k) => { cols[c] = vals[k]; });
-        const at = filter.select(cols, sel.length);
-        if (at.length < sel.length) {
-          const from = sel;
-          sel = at.map((j) => from[j]!);
-          vals = vals.map((v) => at.map((j) => v[j]));
-        }
-      }
-    } else {
-      const cols: (unknown[] | undefined)[] = new Array(columns.length);
-      for (const c of first) {
-        const req = columns[c]!;
-        const idx = p1?.colIndex.get(req.fieldId);
-        cols[c] = idx === undefined || b.data === null ? new Array<unknown>(b.length).fill(req.missingValue) : arrowDataToValues(b.data[idx]!, req.type, uri);
-      }
-      sel = filter.select(cols, b.length);
-      vals = first.map((c) => {
-        const col = cols[c]!;
-        return sel.length === b.length ? col : sel.map((s) => col[s]);
-      });
-    }
-    if (sel.length > 0) selected.push({ start: b.start, length: b.length, rows: sel, vals, exact: arrow?.complete === true, ...(deferred === undefined ? {} : { deferred }) });
-    picked += sel.length;
-  }
-  if (seen !== rows) throw mismatch(uri, rg);
+  const { selected, picked } = selectRows(r, first, p1, staged?.masks ?? null);
   // a piece of a row group cut across workers counts its rows, and the row group once (the piece at its start)
   const span = r.span;
   add(metrics, 'lateRowGroups', span === undefined || span[0] === 0 ? 1 : 0);
@@ -367,31 +272,44 @@ export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<Col
     p2 ??= await r.source.decode(rg, [...otherNames], idByName);
   }
   const batches = batchesOf(p2, rows);
-  if (batches.reduce((n, b) => n + b.length, 0) !== rows) throw mismatch(uri, rg);
-  // both phases decode batches of ROWS_PER_BATCH from the row group's start: re-cut only if they differ
-  const byStart = new Map(selected.map((x) => [x.start, x]));
-  const aligned = selected.every((x) => batches.some((b) => b.start === x.start && b.length === x.length));
-  const parts = aligned ? batches.map((b) => byStart.get(b.start)) : recut(selected.map(converted), batches, first.length);
-  for (const [i, b] of batches.entries()) {
+  const parts = partsFor(selected, batches, first.length, uri, rg, rows);
+  for (let i = 0; i < batches.length; i++) {
     const x = parts[i];
     if (x === undefined || x.rows.length === 0) continue;
-    const local = x.rows, n = local.length;
-    const out = columns.map((req, c) => {
-      const at = firstAt.get(c);
-      if (at !== undefined) {
-        const later = x.deferred?.get(at);
-        // deferred only on exact batches, which an aligned part stays: the column nobody reads is all NULL
-        return later === undefined ? x.vals[at]! : x.exact === true ? unreadNulls(n) : later();
-      }
-      const idx = p2?.colIndex.get(req.fieldId);
-      if (idx === undefined || b.data === null) return new Array<unknown>(n).fill(req.missingValue);
-      return valuesAtRows(b.data[idx]!, req.type, uri, local, b.length);
-    });
-    const base = r.position + b.start;
-    const chunk: ColumnChunk = { firstRowPosition: base, length: n, columns: out, ...(n === b.length ? {} : { positions: local.map((l) => base + l) }) };
-    // re-cut selections carry no verdict (recut): only an aligned batch the Arrow pass judged whole is marked
-    yield x.exact === true ? markExact(chunk) : chunk;
+    yield chunkOfPart(columns, firstAt, p2, batches[i]!, x, uri, r.position);
   }
+}
+
+/** phase 1 over every batch of `p1` (the batches the page index or a staged lead rule out are skipped) */
+function selectRows(r: LateRowGroupRead, first: readonly number[], p1: DecodedRowGroup | null, masks: Map<number, Int32Array> | null): { selected: Selected[]; picked: number } {
+  const selected: Selected[] = [];
+  let picked = 0, seen = 0, range = 0;
+  const ranges = r.rowRanges;
+  for (const b of batchesOf(p1, r.rows)) {
+    seen += b.length;
+    if (ranges !== undefined) {
+      // the page index ruled out every row of this batch: nothing to evaluate
+      while (range < ranges.length && ranges[range]![1] <= b.start) range++;
+      if (range >= ranges.length || ranges[range]![0] >= b.start + b.length) continue;
+    }
+    // staged: a batch without rows past the lead conjunct has nothing to judge; the others start from its mask
+    const mask = masks?.get(b.start);
+    if (masks !== null && mask === undefined) continue;
+    const x = judgeBatch(r.columns, r.filter, r.uri, first, p1, b, mask);
+    if (x === null) continue;
+    selected.push(x);
+    picked += x.rows.length;
+  }
+  if (seen !== r.rows) throw mismatch(r.uri, r.rg);
+  return { selected, picked };
+}
+
+/** phase 1's selections per phase-2 batch (both decode batches of ROWS_PER_BATCH from the row group's start: re-cut only if they differ) */
+function partsFor(selected: readonly Selected[], batches: readonly BatchAt[], width: number, uri: string, rg: number, rows: number): readonly (Selected | undefined)[] {
+  if (batches.reduce((n, b) => n + b.length, 0) !== rows) throw mismatch(uri, rg);
+  const byStart = new Map(selected.map((x) => [x.start, x]));
+  const aligned = selected.every((x) => batches.some((b) => b.start === x.start && b.length === x.length));
+  return aligned ? batches.map((b) => byStart.get(b.start)) : recut(selected.map(converted), batches, width);
 }
 
 /**
