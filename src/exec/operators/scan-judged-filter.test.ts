@@ -31,12 +31,16 @@ import { FilterExec } from './filter-exec.ts';
 import { resolveFilters } from '../optimizer/resolve-pushed.ts';
 
 const INT4 = sqlType(Oid.int4), DATE = sqlType(Oid.date), CHAR4 = sqlType(Oid.bpchar, 8), FLOAT8 = sqlType(Oid.float8);
-/** rows k = 0 … 199: i = k (NULL every 10th), d = day 19000 + k, c = 'ab' / 'x' / 'ab  ', f = k / 2 (NaN every 7th) */
-const row = (k: number): unknown[] => [k % 10 === 0 ? null : k, 19000 + k, ['ab', 'x', 'ab  '][k % 3], k % 7 === 0 ? NaN : k / 2];
+/**
+ * rows k = 0 … 199: i = k (NULL every 10th), d = day 19000 + k, c = 'ab' / 'x' / 'ab  ', f = k / 2 (NaN every 7th),
+ * e = day 19100 - k (NULL every 9th)
+ */
+const row = (k: number): unknown[] => [k % 10 === 0 ? null : k, 19000 + k, ['ab', 'x', 'ab  '][k % 3], k % 7 === 0 ? NaN : k / 2, k % 9 === 0 ? null : 19100 - k];
+const WIDTH = 5;
 const ROWS = Array.from({ length: 200 }, (_v, k) => row(k));
 
 async function* one(rows: unknown[][]): AsyncIterable<Batch> {
-  yield batchFromRows(rows, 4);
+  yield batchFromRows(rows, WIDTH);
 }
 
 const lit = (value: unknown, type = INT4) => ({ kind: 'Literal' as const, value, type });
@@ -60,6 +64,7 @@ describe('FilterExec over an Iceberg scan: judged conjuncts skipped for exact ba
       { name: 'd', type: DATE, nullable: true },
       { name: 'c', type: CHAR4, nullable: true },
       { name: 'f', type: FLOAT8, nullable: true },
+      { name: 'e', type: DATE, nullable: true },
     ]);
     const load = async () => loadTableMetadata(io, (await catalog.loadTableLocation(id)).metadataLocation);
     for (const part of [ROWS.slice(0, 100), ROWS.slice(100)]) {
@@ -104,7 +109,7 @@ describe('FilterExec over an Iceberg scan: judged conjuncts skipped for exact ba
   const batches = (exact: boolean): Batch[] => {
     const out: Batch[] = [];
     for (let s = 0; s < ROWS.length; s += 64) {
-      const b = batchFromRows(ROWS.slice(s, s + 64), 4);
+      const b = batchFromRows(ROWS.slice(s, s + 64), WIDTH);
       out.push(exact ? markExact(b) : b);
     }
     return out;
@@ -116,12 +121,31 @@ describe('FilterExec over an Iceberg scan: judged conjuncts skipped for exact ba
     const plan = planOf("i < 50 AND c = 'ab' AND f < 20", [cmp('<', 0, 50), cmp('=', 2, 'ab  ', CHAR4)]);
     const scanned: Batch[] = [];
     const scan = plan.input as TableScan;
-    for await (const b of source.scan({ signal: new AbortController().signal, filters: resolveFilters(scan, [])!, projection: [0, 1, 2, 3] })) scanned.push(b);
+    for await (const b of source.scan({ signal: new AbortController().signal, filters: resolveFilters(scan, [])!, projection: [0, 1, 2, 3, 4] })) scanned.push(b);
     // late materialization judged both pushed conjuncts: every batch arrives marked, through the widening too
     expect(scanned.length).toBeGreaterThan(0);
     expect(scanned.every(isExact)).toBe(true);
     const want = count((r) => iBelow(r, 50) && (r[2] as string).trimEnd() === 'ab' && (r[3] as number) < 20);
     expect(await run(plan, scanned)).toBe(want);
+  });
+
+  it('a comparison of two date columns (TPC-H q4: l_commitdate < l_receiptdate): the scan marks its batches, the Filter skips the pair', async () => {
+    const plan = planOf('d < e AND i < 80', [{ kind: 'compareColumns', op: '<', column: 1, other: 4 }, cmp('<', 0, 80)]);
+    const scanned: Batch[] = [];
+    const scan = plan.input as TableScan;
+    for await (const b of source.scan({ signal: new AbortController().signal, filters: resolveFilters(scan, [])!, projection: [0, 1, 4] })) scanned.push(b);
+    expect(scanned.length).toBeGreaterThan(0);
+    expect(scanned.every(isExact)).toBe(true);
+    const pairHolds = (r: unknown[]): boolean => r[1] !== null && r[4] !== null && (r[1] as number) < (r[4] as number);
+    const want = count((r) => pairHolds(r) && iBelow(r, 80));
+    expect(want).toBeGreaterThan(0);
+    expect(await run(plan, scanned)).toBe(want);
+    // a lying mark shows the skip: both conjuncts are the judged ones, so every row comes through
+    expect(await run(plan, batches(true))).toBe(ROWS.length);
+    expect(await run(plan, batches(false))).toBe(want);
+    // the scan judged the pair the other way round (or not at all): the Filter still evaluates it on marked batches
+    expect(await run(planOf('d < e AND i < 80', [{ kind: 'compareColumns', op: '>', column: 4, other: 1 }, cmp('<', 0, 80)]), batches(true))).toBe(count(pairHolds));
+    expect(await run(planOf('d < e AND i < 80', [cmp('<', 0, 80)]), batches(true))).toBe(count(pairHolds));
   });
 
   it('skips the judged conjuncts only for marked batches (a lying mark shows: its failing rows come through)', async () => {

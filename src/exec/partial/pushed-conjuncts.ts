@@ -15,6 +15,7 @@
  * - only column types whose Arrow judgement is PostgreSQL's: integers, dates, timestamps, numeric (scale
  *   compared exactly: arrow-decimal-filter.ts), text / varchar and char(n) (blank-trimmed equality) — not
  *   floats (NaN sorts above every number in PostgreSQL) nor booleans.
+ * A conjunct reads one column, or is a comparison of two (`l_commitdate < l_receiptdate`: isColumnPair).
  * Only TRUE matters: a WHERE conjunct keeps the rows it is TRUE for, and AND / OR are TRUE exactly when their
  * arms' TRUE-ness says so (NOT is never pushed). A NULL compare is never TRUE on either side.
  */
@@ -78,7 +79,34 @@ function keyListPredicate(e: Expr, width: number): PushedPredicate | null {
   return intKeyListRepr(arr.value.values) === undefined ? null : { kind: 'in', column: col.index, values: arr };
 }
 
-/** every node of `e` is one pushed-predicate-of.ts carries over without weakening, on a column of EXACT_TYPES */
+/** integer widening casts: every value of the narrower type compares as itself in the wider one */
+const INT_WIDENING: ReadonlySet<string> = new Set([`${Oid.int2}>${Oid.int4}`, `${Oid.int2}>${Oid.int8}`, `${Oid.int4}>${Oid.int8}`]);
+
+/** a scan column as is, or widened between integer types */
+function plainColumn(e: Expr): boolean {
+  return e.kind === 'ColumnRef' || (e.kind === 'Cast' && e.arg.kind === 'ColumnRef' && INT_WIDENING.has(`${e.arg.type.oid}>${e.type.oid}`));
+}
+
+/** the stored column's type under a plainColumn */
+function columnType(e: Expr): number {
+  return e.kind === 'Cast' ? e.arg.type.oid : e.type.oid;
+}
+
+/**
+ * `a op b` of two scan columns that pushes as a column pair (pushed-predicate-of.ts exactPair: integers, a date,
+ * timestamp or timestamptz against its own type), which the Arrow pass judges as PostgreSQL does — a NULL on
+ * either side drops the row, and a NULL compare is never TRUE (read/arrow-column-pair.ts): TPC-H q4's and q12's
+ * `l_commitdate < l_receiptdate`. Not a date cast to timestamp against a timestamp: the Arrow pass leaves that
+ * pair to the JS test, whose batches are never exact, so proving it would only cost the proof.
+ */
+function isColumnPair(e: Expr, width: number): boolean {
+  if (e.kind !== 'Op' || e.left === null || !plainColumn(e.left) || !plainColumn(e.right)) return false;
+  const a = columnType(e.left), b = columnType(e.right);
+  if (a !== b && !(INT_KEY_OIDS.has(a) && INT_KEY_OIDS.has(b))) return false;
+  return pushedPredicateOf(e, width)?.kind === 'compareColumns';
+}
+
+/** every node of `e` is one pushed-predicate-of.ts carries over without weakening, on a column of EXACT_TYPES (one column, or a pair) */
 function wholly(e: Expr, width: number): boolean {
   if (e.kind === 'BoolOp') return e.op !== 'not' && e.args.every((a) => wholly(a, width));
   if (keyListPredicate(e, width) !== null) return true;
@@ -88,7 +116,7 @@ function wholly(e: Expr, width: number): boolean {
     columns++;
     return x.levelsUp !== 0 || !EXACT_TYPES.has(x.type.oid);
   });
-  if (foreign || columns !== 1) return false;
+  if (foreign || (columns !== 1 && !(columns === 2 && isColumnPair(e, width)))) return false;
   // LIKE pushes its literal prefix, a necessary condition: the same condition only for 'prefix%', unless the
   // whole pattern goes with it (NOT LIKE goes only so; the Arrow pass judges it whole: read/utf8-like-matcher.ts)
   if (e.kind === 'Op' && (e.name === '~~' || e.name === '!~~')) {
