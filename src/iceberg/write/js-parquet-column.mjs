@@ -7,6 +7,7 @@
 import { ByteSink, bitWidthOf, encodeDefLevels, encodeRleHybrid } from './rle-hybrid-encode.mjs';
 import { BytesDictionary, FixedDictionary, compareBytes, compareWords } from './js-parquet-dictionary.mjs';
 import { ThriftWriter } from './thrift-compact-writer.mjs';
+import { dictMinMax, dictionaryRanks } from './js-parquet-dictionary-bounds.mjs';
 
 export const PHYSICAL = { INT32: 1, INT64: 2, BYTE_ARRAY: 6, FIXED_LEN_BYTE_ARRAY: 7 };
 export const ENCODING = { PLAIN: 0, RLE: 3, RLE_DICTIONARY: 8 };
@@ -100,13 +101,18 @@ function plainStrings(col, from, to) {
   let loFirst = 256;
   let hiFirst = -1;
   body.ensure((to - from) * 4 + offsets[to] - offsets[from]);
+  const out = body.buf;
+  let p = body.pos;
   for (let i = from; i < to; i++) {
     if (validity !== null && ((validity[i >> 3] >> (i & 7)) & 1) === 0) continue;
     const s = offsets[i];
     const e = offsets[i + 1];
-    body.u32le(e - s);
-    body.buf.set(data.subarray(s, e), body.pos);
-    body.pos += e - s;
+    const n = e - s;
+    out[p] = n & 0xff; out[p + 1] = (n >>> 8) & 0xff; out[p + 2] = (n >>> 16) & 0xff; out[p + 3] = n >>> 24;
+    p += 4;
+    // short values copied by a loop: a subarray + set per value cost more than the bytes (l_comment: 27 on average)
+    if (n <= 64) for (let k = s; k < e; k++) out[p++] = data[k];
+    else { out.set(data.subarray(s, e), p); p += n; }
     // a value whose first byte lies strictly between the bounds' first bytes is neither bound
     const f = s < e ? data[s] : -1;
     if (lo >= 0 && f > loFirst && f < hiFirst) continue;
@@ -114,6 +120,7 @@ function plainStrings(col, from, to) {
     if (compareBytes(data, s, e, data, offsets[lo], offsets[lo + 1]) < 0) { lo = i; loFirst = f; }
     else if (compareBytes(data, s, e, data, offsets[hi], offsets[hi + 1]) > 0) { hi = i; hiFirst = f; }
   }
+  body.pos = p;
   return [lo, hi];
 }
 
@@ -126,9 +133,10 @@ function buildDictionary(layout, segments, nonNull) {
     at = layout.physical === PHYSICAL.BYTE_ARRAY
       ? dict.add(col.offsets, col.data, col.validity, from, to, codes, at)
       : dict.add(wordsOf(col), layout.stride, col.validity, from, to, codes, at);
-    if (at < 0) return null;
+    if (at < 0) break;
   }
-  return dict;
+  dict.release();
+  return at < 0 ? null : dict;
 }
 
 /** the dictionary page body: its entries PLAIN */
@@ -149,42 +157,6 @@ function dictionaryBody(layout, dict) {
 function entryBytes(layout, dict, c) {
   if (layout.physical === PHYSICAL.BYTE_ARRAY) return dict.data.slice(dict.offsets[c], dict.offsets[c + 1]);
   return fixedBytes(layout, dict.entries, c * layout.kw);
-}
-
-/**
- * [min, max] dictionary entry among codes[from, to) (a page's values): compared entry against entry, codes equal
- * to a bound skipped (low-cardinality pages mostly are) — cheaper than sorting a large dictionary
- */
-function dictMinMax(layout, dict, from, to) {
-  let lo = codes[from];
-  let hi = lo;
-  if (layout.physical === PHYSICAL.BYTE_ARRAY) {
-    const { data, offsets } = dict;
-    for (let i = from + 1; i < to; i++) {
-      const c = codes[i];
-      if (c === lo || c === hi) continue;
-      if (compareBytes(data, offsets[c], offsets[c + 1], data, offsets[lo], offsets[lo + 1]) < 0) lo = c;
-      else if (compareBytes(data, offsets[c], offsets[c + 1], data, offsets[hi], offsets[hi + 1]) > 0) hi = c;
-    }
-    return [lo, hi];
-  }
-  const e = dict.entries;
-  const kw = layout.kw;
-  if (kw === 1) {
-    for (let i = from + 1; i < to; i++) {
-      const v = e[codes[i]];
-      if (v < e[lo]) lo = codes[i];
-      else if (v > e[hi]) hi = codes[i];
-    }
-    return [lo, hi];
-  }
-  for (let i = from + 1; i < to; i++) {
-    const c = codes[i];
-    if (c === lo || c === hi) continue;
-    if (compareWords(e, c * kw, e, lo * kw, kw) < 0) lo = c;
-    else if (compareWords(e, c * kw, e, hi * kw, kw) > 0) hi = c;
-  }
-  return [lo, hi];
 }
 
 function pageHeader(type, uncompressed, compressed, numValues, encoding) {
@@ -256,6 +228,7 @@ export function writeColumnChunk(layout, segments, offset, compress) {
     add(pageHeader(PAGE.DICTIONARY, raw.length, packed.length, dict.size, 0), packed, raw.length);
     width = bitWidthOf(dict.size - 1);
   }
+  const ranks = dict === null ? null : dictionaryRanks(layout, dict, rows - nulls);
   const dataPageOffset = pos;
   const pages = []; // { offset, size, firstRow, nulls, rows, min, max } (min/max: bytes, null for an all-NULL page)
   let firstRow = 0;
@@ -288,7 +261,7 @@ export function writeColumnChunk(layout, segments, offset, compress) {
         body.buf[body.pos++] = width;
         encodeRleHybrid(body, codes, codeAt, codeAt + k, width);
         if (k > 0) {
-          const [lo, hi] = dictMinMax(layout, dict, codeAt, codeAt + k);
+          const [lo, hi] = dictMinMax(layout, dict, ranks, codes, codeAt, codeAt + k);
           min = entryBytes(layout, dict, lo);
           max = entryBytes(layout, dict, hi);
         }
