@@ -1,13 +1,15 @@
 /**
  * DirectKeyIndex through GroupTable: one integer key column numbered by key − base once the span fits, the same
  * groups as the rowKey reference through entering, growing up and down, NULLs, leaving for hashing (fractions,
- * NaN, text-like keys, bigints past 2^53, a span too wide) and coming back; lookup in either mode.
+ * NaN, text-like keys, bigints past 2^53, a span too wide) and coming back; lookup in either mode; with exact doubles
+ * (key-only int8 columns) every row's entry read first (readIds), the rows without a group numbered after.
  */
 import { describe, expect, it } from 'vitest';
 import { Oid } from '../common/pgtypes/oids.ts';
 import { rowKey } from './batch-util.ts';
 import { DirectKeyIndex, DIRECT_MIN_GROUPS } from './direct-key-index.ts';
 import { GroupTable } from './group-table.ts';
+import { keyOnlyInt64Column } from '../common/pgtypes/exact-int64-column.ts';
 
 function reference(oid: number, vals: readonly unknown[]): number[] {
   const seen = new Map<string, number>();
@@ -115,6 +117,52 @@ describe('DirectKeyIndex', () => {
       }
       const { ids } = assignAll(Oid.int8, vals, 1 + rnd(3000));
       expect(ids).toEqual(reference(Oid.int8, vals));
+    }
+  });
+
+  it('readIds gives each row its key\'s group, -1 for keys without one, NULL rows (double 0, itself a key), fractions and keys outside', () => {
+    const d = DirectKeyIndex.build({ at: (g: number) => [0, 5, 9, 300][g] }, 4, 0, 300);
+    const xf = Float64Array.from([5, 9, 0, 0, 7, 300, -1, 1e9, 2.5, 5, 300]);
+    const xn = Uint8Array.from([0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1]);
+    const out = new Int32Array(xf.length).fill(77);
+    d.readIds(xf, xn, xf.length, out);
+    expect([...out]).toEqual([1, 2, 0, -1, -1, 3, -1, -1, -1, 1, -1]);
+    d.readIds(xf, null, 3, out);
+    expect([...out.subarray(0, 4)]).toEqual([1, 2, 0, -1]);
+  });
+
+  it('numbers key-only int8 columns (exact doubles, entries read before new groups are added) as rowKey does: new keys repeated apart in a batch, NULLs, growth, leaving and coming back (fuzz)', () => {
+    for (let round = 0; round < 10; round++) {
+      const keys: (number | null)[] = [];
+      let center = 1_000 + rnd(50_000);
+      for (let seg = 0; seg < 10; seg++) {
+        // the first segment dense enough for the direct index
+        const width = seg === 0 ? 4000 : 300 + rnd(5000);
+        const len = seg === 0 ? 6000 : rnd(6000);
+        // unsorted within a segment: a new key comes back later in the same batch, not only on the next row
+        for (let i = 0; i < len; i++) keys.push(rnd(40) === 0 ? null : rnd(30) === 0 ? 0 : center + rnd(width));
+        const r = rnd(4);
+        center = r === 0 ? Math.max(0, center - 2_000 - rnd(20_000)) : r === 1 ? center + 3_000_000 + rnd(1_000_000) : center + width;
+      }
+      const ref = reference(Oid.int8, keys.map((k) => (k === null ? null : BigInt(k))));
+      const batch = 1 + rnd(4000);
+      const t = new GroupTable([Oid.int8]);
+      const out = new Int32Array(batch);
+      const ids: number[] = [];
+      let kinds = '';
+      for (let from = 0; from < keys.length; from += batch) {
+        const part = keys.slice(from, from + batch);
+        const xn = Uint8Array.from(part, (k) => (k === null ? 1 : 0));
+        const col = keyOnlyInt64Column(Float64Array.from(part, (k) => k ?? 0), part.length, xn);
+        t.assign([col], part.length, out);
+        ids.push(...out.subarray(0, part.length));
+        const k = t.indexKind === 'direct' ? 'D' : 'H';
+        if (!kinds.endsWith(k)) kinds += k;
+      }
+      expect(ids).toEqual(ref);
+      expect(kinds).toContain('D');
+      // the groups show their keys (BigInt(key), made again when read) and NULL
+      for (let i = 0; i < keys.length; i += 97) expect(t.keyAt(0, ids[i]!)).toBe(keys[i] === null ? null : BigInt(keys[i]!));
     }
   });
 

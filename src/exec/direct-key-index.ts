@@ -87,6 +87,22 @@ export class DirectKeyIndex {
     return true;
   }
 
+  /**
+   * out[i] = the group id of row i's key `xf[i]` (exact doubles), or -1 when that key has no group yet, is NULL
+   * (`xn[i]` = 1) or lies outside the entries. No branch depends on an entry read, so the cache misses of keys
+   * spread over a big index overlap: a loop that also adds the new groups waits on each one (TPC-H Q18 at SF 1:
+   * 6M rows, 1.5M groups, a 32 MB index, a miss per row: GroupTable.assign by this index about a quarter less CPU).
+   */
+  readIds(xf: Float64Array, xn: Uint8Array | null, n: number, out: Int32Array): void {
+    const ids = this.ids, base = this.base, len = ids.length;
+    for (let i = 0; i < n; i++) {
+      const e = xf[i]! - base;
+      out[i] = e >= 0 && e < len && (e | 0) === e ? ids[e]! - 1 : -1;
+    }
+    // a NULL row's double is 0 (exact-int64-column.ts), which may be a key of its own
+    if (xn !== null) for (let i = 0; i < n; i++) if (xn[i] === 1) out[i] = -1;
+  }
+
   get bytes(): number { return this.ids.length * 4; }
 
   /** hands the entries back for the next index (expr/spare-arrays.ts); the index is empty afterwards */

@@ -302,10 +302,14 @@ export class GroupTable {
   #assignDirect(col: readonly unknown[], n: number, out: Int32Array, xf: Float64Array | null, xn: Uint8Array | null): number {
     let d = this.#direct!;
     let ids = d.ids, base = d.base, len = ids.length;
+    // with exact doubles every row's entry is read first, in a loop of its own (DirectKeyIndex.readIds: the cache
+    // misses overlap); the loop below then visits only the rows that found no group (-1)
+    if (xf !== null) d.readIds(xf, xn, n, out);
     // the previous row's key (a run of one order's lines): compared as numbers, since === on bigints is a slow
     // call; only keys that fitted the index are kept here, and those are exact
     let lastK = NaN, lastG = -1;
     for (let i = 0; i < n; i++) {
+      if (xf !== null && out[i]! >= 0) continue;
       let k: number;
       if (xf !== null) {
         if (xn !== null && xn[i] === 1) {
