@@ -10,7 +10,7 @@ import type { IcebergIO } from '../io.ts';
 import type { FileScanTask } from '../scan/table-scan.ts';
 import type { NestedField } from '../spec/schema.ts';
 import { fromAvroValue, fromJsonSingleValue } from '../spec/types.ts';
-import { readParquetColumns, type ColumnChunk, type ParquetColumnRequest, type ParquetReadOptions } from './parquet-reader.ts';
+import { parquetReadOptions, readParquetColumns, type ColumnChunk, type ParquetColumnRequest, type ParquetReadOptions } from './parquet-reader.ts';
 import { tupleKey, type DeleteLoader, type EqualityDeleteSet } from './delete-loader.ts';
 import { rowLineageFiller } from '../lineage/row-lineage-columns.ts';
 import { referencedFieldIds, type BoundPredicate } from '../scan/bound-predicate.ts';
@@ -113,13 +113,9 @@ export async function* readFileScanTask(
     chunkFilter = { ...chunkFilter, unreadWhenExact: options.unreadWhenExact };
   }
   const kept: ChunkRows = { path, deleted, eqSets, eqCols, rowRange: task.rowRange, width: fields.length, rowIds };
-  for await (const chunk of readParquetColumns({ io, size: Number(task.file.fileSizeInBytes) }, path, requests, {
-    ...(task.rowGroups === undefined ? {} : { rowGroups: task.rowGroups }),
-    ...(task.rowRange === undefined ? {} : { rowRange: task.rowRange }),
-    ...(metrics === undefined ? {} : { metrics }),
-    ...(task.nameMapping === undefined ? {} : { nameMapping: task.nameMapping }),
-    ...(chunkFilter === undefined ? {} : { filter: chunkFilter }),
-  })) {
+  // the options in one shape (parquetReadOptions: why)
+  const readOptions = parquetReadOptions(task.rowGroups, task.rowRange, metrics, task.nameMapping, chunkFilter);
+  for await (const chunk of readParquetColumns({ io, size: Number(task.file.fileSizeInBytes) }, path, requests, readOptions)) {
     signal?.throwIfAborted();
     lineage?.(chunk); // v3 _row_id / _last_updated_sequence_number: inherited values (lineage/row-lineage-columns.ts)
     const batch = batchOfChunk(chunk, kept);

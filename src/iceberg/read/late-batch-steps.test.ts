@@ -10,7 +10,8 @@ import type { Data } from 'apache-arrow';
 import { chunkOfPart, judgeBatch, latePhases, type BatchAt } from './late-batch-steps.ts';
 import { readRowGroupLate, type ChunkFilter } from './late-materialization.ts';
 import type { DecodedRowGroup } from './row-group-decode.ts';
-import type { ParquetColumnRequest } from './parquet-reader.ts';
+import { lateRowGroupRead, parquetReadOptions, type ParquetColumnRequest } from './parquet-reader.ts';
+import type { ParquetSource } from './parquet-source.ts';
 import type { PrimitiveType } from '../spec/schema.ts';
 import { isExact } from '../parallel/exact-rows.ts';
 
@@ -79,6 +80,26 @@ describe('late-batch-steps', () => {
     const whole = chunkOfPart(columns, firstAt, p2, b, { ...part, rows: [0, 1, 2, 3], vals: [[0, 2, 4, 6]], exact: false }, 'f', 0);
     expect(whole.positions).toBeUndefined();
     expect(isExact(whole)).toBe(false);
+  });
+
+  it('lateRowGroupRead: one shape (same keys, same order) with or without metrics, row ranges and span', () => {
+    // session 25: built by spreads, readRowGroupLate's argument came in five hidden classes (wrong-map deopts in the workers)
+    const source = {} as ParquetSource;
+    const metrics = { lateRowGroups: 0, lateRowGroupsMatched: 0, lateRowsTotal: 0, lateRowsMaterialized: 0 };
+    const bare = lateRowGroupRead(source, 0, 10, 0, columns, nameById, new Map(), evenFilter(), 'f', undefined, null, undefined);
+    const full = lateRowGroupRead(source, 1, 10, 10, columns, nameById, new Map(), evenFilter(), 'f', metrics, [[2, 5]], [0, 6]);
+    expect(Object.keys(bare)).toEqual(Object.keys(full));
+    expect(bare.rowRanges).toBeUndefined();
+    expect(full).toMatchObject({ rg: 1, position: 10, metrics, rowRanges: [[2, 5]], span: [0, 6] });
+  });
+
+  it('parquetReadOptions: one shape (same keys, same order) whatever a scan task sets', () => {
+    // session 25: built by five optional spreads, readFileScanTask's options came in up to 32 hidden classes
+    const bare = parquetReadOptions(undefined, undefined, undefined, undefined, undefined);
+    const full = parquetReadOptions([1, 2], [0, 100], { rowGroupsTotal: 0, rowGroupsScanned: 0, bytesRead: 0, rowsDecoded: 0, lateRowGroups: 0, lateRowGroupsMatched: 0, lateRowsTotal: 0, lateRowsMaterialized: 0 } as never, null, evenFilter());
+    expect(Object.keys(bare)).toEqual(Object.keys(full));
+    expect(Object.keys(bare).sort()).toEqual(['filter', 'metrics', 'nameMapping', 'rowGroups', 'rowRange']);
+    expect(full).toMatchObject({ rowGroups: [1, 2], rowRange: [0, 100], nameMapping: null });
   });
 
   it('readRowGroupLate stays a short driver (its loops live in the sync steps)', () => {

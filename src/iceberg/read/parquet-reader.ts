@@ -15,14 +15,14 @@
  * skips row groups no page can match and tells late materialization which row ranges to evaluate.
  */
 import { ROWS_PER_BATCH } from './row-group-decode.ts';
-import { decodeSpan, readRowGroupLate, type ChunkFilter, type LateMetrics } from './late-materialization.ts';
-import { intersectRanges } from './page-row-ranges.ts';
+import { decodeSpan, readRowGroupLate, type ChunkFilter, type LateMetrics, type LateRowGroupRead } from './late-materialization.ts';
+import { intersectRanges, type RowRanges } from './page-row-ranges.ts';
 import { pgError } from '../../common/errors.ts';
 import type { IcebergType } from '../spec/schema.ts';
 import { arrowDataToValues } from './arrow-values.ts';
 import { mapColumnsToIds, type NameMapping } from '../spec/name-mapping.ts';
 import { footerCachedIO } from './parquet-footer.ts';
-import { openParquetSource, type CacheMetrics, type ParquetInput } from './parquet-source.ts';
+import { openParquetSource, type CacheMetrics, type ParquetInput, type ParquetSource } from './parquet-source.ts';
 import type { ScanMetrics } from '../../catalog/table-source.ts';
 import { PageIndexPruner, type PageMetrics } from './page-index-pruner.ts';
 import type { IcebergIO } from '../io.ts';
@@ -69,6 +69,22 @@ export interface ParquetReadOptions {
   readonly filter?: ChunkFilter;
   /** the table's `schema.name-mapping.default`, for files without field ids (spec/name-mapping.ts); none: ids by position */
   readonly nameMapping?: NameMapping | null;
+}
+
+/**
+ * ParquetReadOptions in one fixed shape: every field present (undefined when absent), in one order. A scan
+ * task's options built by optional spreads came in up to 32 shapes (task row groups / row range / metrics / name
+ * mapping / filter): each new one a "wrong map" deopt of readParquetColumns at its first read of `options` in
+ * the scan workers' steady state (session 25, TPC-H q6 / q15 / q14).
+ */
+export function parquetReadOptions(
+  rowGroups: readonly number[] | undefined,
+  rowRange: readonly [number, number] | undefined,
+  metrics: ParquetReadOptions['metrics'],
+  nameMapping: NameMapping | null | undefined,
+  filter: ChunkFilter | undefined,
+): ParquetReadOptions {
+  return { rowGroups, rowRange, metrics, filter, nameMapping };
 }
 
 /** the rows of a row group of `rows` rows at file position `position` that `range` keeps, or undefined when it keeps all */
@@ -130,8 +146,7 @@ export async function* readParquetColumns(
       }
       if (metrics) metrics.rowsDecoded += span === undefined ? rows : span[1] - span[0];
       if (options.filter !== undefined) {
-        const late = { source, rg, rows, position, columns, nameById, idByName, filter: options.filter, uri, ...(rowRanges === null ? {} : { rowRanges }), ...(span === undefined ? {} : { span }) };
-        yield* readRowGroupLate(metrics === undefined ? late : { ...late, metrics });
+        yield* readRowGroupLate(lateRowGroupRead(source, rg, rows, position, columns, nameById, idByName, options.filter, uri, metrics, rowRanges, span));
         position += rows;
         continue;
       }
@@ -168,4 +183,27 @@ export async function* readParquetColumns(
   } finally {
     source.free();
   }
+}
+
+/**
+ * readRowGroupLate's argument in one fixed shape: every field always present (undefined when absent), in one
+ * order. Built with spreads it came in four shapes (with or without row ranges, span) and a fifth with metrics
+ * added: several hidden classes for one object, a polymorphic read of each field in readRowGroupLate and its
+ * steps, and the "wrong map" deopts of the scan workers' steady state (session 25, TPC-H q6).
+ */
+export function lateRowGroupRead(
+  source: ParquetSource,
+  rg: number,
+  rows: number,
+  position: number,
+  columns: readonly ParquetColumnRequest[],
+  nameById: ReadonlyMap<number, string>,
+  idByName: ReadonlyMap<string, number>,
+  filter: ChunkFilter,
+  uri: string,
+  metrics: LateMetrics | undefined,
+  rowRanges: RowRanges | null,
+  span: readonly [number, number] | undefined,
+): LateRowGroupRead {
+  return { source, rg, rows, position, columns, nameById, idByName, filter, uri, metrics, rowRanges: rowRanges ?? undefined, span };
 }
