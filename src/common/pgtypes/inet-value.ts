@@ -10,19 +10,15 @@ import { SqlState } from '../sqlstate.ts';
 import { addressOK, compareInetParts, PGSQL_AF_INET, PGSQL_AF_INET6, type InetParts } from './inet-address.ts';
 import { cidrTextOf, inetText } from './inet-format.ts';
 import { parseInet } from './inet-parse.ts';
+import { BoundedMemo } from '../bounded-memo.ts';
 
 /** the parts of recently seen values: sorts and comparisons take the same strings apart many times */
-const partsCache = new Map<string, InetParts>();
-const CACHE_LIMIT = 4096;
+const partsCache = new BoundedMemo<string, InetParts>(4096);
+const partsOf = (value: string): InetParts => parseInet(value, false);
 
 /** The parts of a canonical inet/cidr value. */
 export function inetParts(value: string): InetParts {
-  const hit = partsCache.get(value);
-  if (hit !== undefined) return hit;
-  const p = parseInet(value, false);
-  if (partsCache.size >= CACHE_LIMIT) partsCache.clear();
-  partsCache.set(value, p);
-  return p;
+  return partsCache.get(value, partsOf);
 }
 
 /** The canonical value of some parts. */

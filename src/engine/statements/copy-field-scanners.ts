@@ -12,6 +12,7 @@
  */
 import type { DecimalBuilder, Int32Builder, Int64Builder, Utf8Builder } from '../../iceberg/write/typed-column-builders.ts';
 import { daysFromCivil, MONTH_DAYS } from './copy-civil-days.ts';
+import { BoundedMemo } from '../../common/bounded-memo.ts';
 
 /** src[start, …) up to the delimiter or `end` → appended, the field's end; -1 when not canonical (nothing appended) */
 export type FieldScanner = (src: Uint8Array, start: number, end: number, delimiter: number) => number;
@@ -214,21 +215,18 @@ function boundedTextScannerSource(maxChars: number, pad: boolean): ScannerSource
  * a factory per scanner source text: a source compiled once, its closures made per builder (they share one code;
  * sinks make new ones per batch). Bounded: numeric(p,s) and varchar(n) make one source per p, s and n.
  */
-const factories = new Map<string, (builder: unknown) => FieldScanner>();
-const MAX_FACTORIES = 256;
+const factories = new BoundedMemo<string, (builder: unknown) => FieldScanner>(256);
+
+function scannerFactory(body: string): (builder: unknown) => FieldScanner {
+  const names = Object.keys(SCANNER_HELPERS);
+  const make = new Function(...names, `return (b) => function scanField(src, start, end, delimiter) {\n  let r = -1;\n  ${body}\n  return r;\n};`) as (...helpers: unknown[]) => (builder: unknown) => FieldScanner;
+  return make(...names.map((k) => SCANNER_HELPERS[k]));
+}
 
 /** the scanner of `source` appending to `builder`, as a closure */
 export function compileScanner(source: ScannerSource, builder: unknown): FieldScanner {
   const body = source({ src: 'src', start: 'start', end: 'end', delimiter: 'delimiter', builder: 'b', result: 'r', value: 'value' });
-  let factory = factories.get(body);
-  if (factory === undefined) {
-    const names = Object.keys(SCANNER_HELPERS);
-    const make = new Function(...names, `return (b) => function scanField(src, start, end, delimiter) {\n  let r = -1;\n  ${body}\n  return r;\n};`) as (...helpers: unknown[]) => (builder: unknown) => FieldScanner;
-    factory = make(...names.map((k) => SCANNER_HELPERS[k]));
-    if (factories.size >= MAX_FACTORIES) factories.clear();
-    factories.set(body, factory);
-  }
-  return factory(builder);
+  return factories.get(body, scannerFactory)(builder);
 }
 
 /** `[-]digits` of at most 9 digits within ±max (int2: 32767, int4: 2147483647) */

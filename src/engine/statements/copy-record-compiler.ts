@@ -13,6 +13,7 @@
  */
 import type { CopyColumnSink, LoopColumn } from './copy-column-sinks.ts';
 import { SCANNER_HELPERS } from './copy-field-scanners.ts';
+import { BoundedMemo } from '../../common/bounded-memo.ts';
 
 /** what the generated loop reads and updates on the decoder (copy-typed-decoder.ts) */
 export interface CleanRecordHost {
@@ -48,8 +49,13 @@ type LoopFactory = (sinks: readonly CopyColumnSink[]) => CleanRecordLoop;
  * compiled loops by source: a decoder per COPY (and per chunk on the decode workers) reuses the one function of
  * its schema, so V8 optimizes it once. Bounded: schemas come from users.
  */
-const factories = new Map<string, LoopFactory>();
-const MAX_FACTORIES = 64;
+const factories = new BoundedMemo<string, LoopFactory>(64);
+
+function loopFactory(source: string): LoopFactory {
+  const helpers = Object.keys(SCANNER_HELPERS);
+  const make = new Function(...helpers, 'sinks', source) as (...args: unknown[]) => CleanRecordLoop;
+  return (s) => make(...helpers.map((k) => SCANNER_HELPERS[k]), s);
+}
 
 /**
  * the loop for these sinks (one per target column, as built by the decoder), or null when a column has no typed
@@ -63,16 +69,7 @@ export function compileCleanRecordLoop(shape: CleanLoopShape, sinks: readonly Co
     columns.push(col);
   }
   if (columns.length === 0) return null;
-  const source = loopSource(shape, sinks, columns);
-  let factory = factories.get(source);
-  if (factory === undefined) {
-    const helpers = Object.keys(SCANNER_HELPERS);
-    const make = new Function(...helpers, 'sinks', source) as (...args: unknown[]) => CleanRecordLoop;
-    factory = (s) => make(...helpers.map((k) => SCANNER_HELPERS[k]), s);
-    if (factories.size >= MAX_FACTORIES) factories.clear();
-    factories.set(source, factory);
-  }
-  return factory(sinks);
+  return factories.get(loopSource(shape, sinks, columns), loopFactory)(sinks);
 }
 
 /** the factory's body: the sinks in locals, then the loop */

@@ -16,6 +16,7 @@
  * Filter must do) and patterns holding U+FFFD or a lone surrogate (no byte sequence decodes to them alone).
  * @see https://www.postgresql.org/docs/15/functions-matching.html#FUNCTIONS-LIKE
  */
+import { BoundedMemo } from '../../common/bounded-memo.ts';
 
 /**
  * whether bytes [a, b) — a value without its BOM — match; `selectRows`, when present, judges the rows
@@ -144,22 +145,18 @@ function codePointsOf(bytes: Uint8Array, a: number, b: number): number[] {
  * compiled matchers by pattern and negation: every scan task compiles its pushed filter again (TPC-H q13: 80
  * files a run, 10–100 µs per compile of '%special%requests%'), and matchers hold no state between calls
  */
-const compiled = new Map<string, Utf8LikeMatcher | null>();
 /** past this many patterns the memo starts over (ad-hoc patterns must not grow it without bound) */
 export const MAX_COMPILED_PATTERNS = 256;
+const compiled = new BoundedMemo<string, Utf8LikeMatcher | null>(MAX_COMPILED_PATTERNS);
+/** the memo's key: negation first, then the pattern */
+const compileKeyed = (key: string): Utf8LikeMatcher | null => compileMatcher(key.slice(1), key.charCodeAt(0) === 33);
 
 /**
  * The matcher of `pattern` (negated for NOT LIKE; NULLs are the caller's), or null when bytes cannot judge it;
  * the same object for the same pattern and negation (callers must not change it).
  */
 export function utf8LikeMatcher(pattern: string, negated: boolean): Utf8LikeMatcher | null {
-  const key = (negated ? '!' : '=') + pattern;
-  const known = compiled.get(key);
-  if (known !== undefined) return known;
-  const m = compileMatcher(pattern, negated);
-  if (compiled.size >= MAX_COMPILED_PATTERNS) compiled.clear();
-  compiled.set(key, m);
-  return m;
+  return compiled.get((negated ? '!' : '=') + pattern, compileKeyed);
 }
 
 function compileMatcher(pattern: string, negated: boolean): Utf8LikeMatcher | null {
