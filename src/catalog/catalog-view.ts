@@ -32,6 +32,12 @@ export interface RelationInfo {
   readonly primaryKey?: readonly number[];
   /** the primary key constraint's (and its index's) name; default `<table>_pkey` as named at creation (a rename keeps it) */
   readonly primaryKeyName?: string;
+  /**
+   * true when the rows were not verified unique on the primary key: an Iceberg table another engine wrote since
+   * lakegate last checked the key (iceberg/keys/verified-keys.ts). The key still shows in the catalog; plans do
+   * not rely on it.
+   */
+  readonly primaryKeyUnverified?: boolean;
   /** FOREIGN KEY / REFERENCES constraints, kept as metadata (not enforced) for clients' catalog queries */
   readonly foreignKeys?: readonly ForeignKeyInfo[];
   /** CREATE INDEX indexes, kept as metadata only (lakegate tables have no index structures; uniqueness is not enforced) */

@@ -19,6 +19,7 @@ import { SqlSequenceStore } from '../catalog/sequences/sql-sequence-store.ts';
 import { SequenceSource } from '../catalog/sequences/sequence-source.ts';
 import type { StoredSequence } from '../catalog/sequences/sequence-store.ts';
 import { primaryKeyName } from '../iceberg/keys/unique-keys.ts';
+import { keysVerifiedAt } from '../iceberg/keys/verified-keys.ts';
 import { readsSoFar } from '../wire/read-clock.ts';
 
 /** catalogs without a change token (REST, PostgreSQL-backed) are re-listed at most this often */
@@ -482,7 +483,10 @@ export class IcebergTables {
       const indexes = this.indexes(source.metadata.properties[INDEXES_PROPERTY], source.columns.map((c) => c.name), identity);
       const info: RelationInfo = {
         oid, schema, schemaOid: this.db.schema(schema)!.oid, name: id.name, kind: 'r', persistence: 'p', rowTypeOid, source,
-        ...(pk.length > 0 && pk.every((i) => i >= 0) ? { primaryKey: pk, primaryKeyName: primaryKeyName(source.metadata, id.name) } : {}),
+        ...(pk.length > 0 && pk.every((i) => i >= 0) ? {
+          primaryKey: pk, primaryKeyName: primaryKeyName(source.metadata, id.name),
+          ...(keysVerifiedAt(source.metadata, source.schema, source.snapshot) ? {} : { primaryKeyUnverified: true }),
+        } : {}),
         ...(fks.length > 0 ? { foreignKeys: fks } : {}),
         ...(indexes.length > 0 ? { indexes } : {}),
         ...(source.metadata.properties['comment'] === undefined ? {} : { comment: source.metadata.properties['comment'] }),

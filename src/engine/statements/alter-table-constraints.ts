@@ -12,6 +12,8 @@ import { notSupported, pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import type { RelationInfo } from '../../catalog/catalog-view.ts';
 import { PRIMARY_KEY_NAME_PROPERTY } from '../../iceberg/keys/unique-keys.ts';
+import { verifiedSnapshotProperty } from '../../iceberg/keys/verified-keys.ts';
+import { IcebergTableSource } from '../../iceberg/iceberg-table-source.ts';
 import type { EngineSession } from '../engine-session.ts';
 import { nodeBody, stringList, type AstNode } from '../ast.ts';
 import { MemoryTable } from '../memory-table.ts';
@@ -75,7 +77,10 @@ async function addPrimaryKey(session: EngineSession, rel: RelationInfo, columns:
   const names = columns.map((i) => rel.source.columns[i]!.name);
   if (session.iceberg?.isIcebergRelation(rel) === true) {
     await checkUniqueIndexBuild(session, rel, columns, name);
-    await session.iceberg.alterSchema(rel.schema, rel.name, [{ kind: 'identifier-fields', names }], undefined, new Map([[PRIMARY_KEY_NAME_PROPERTY, name]]));
+    // the check read every row of the source's snapshot: plans may rely on the key while that snapshot is current
+    const src = rel.source instanceof IcebergTableSource ? rel.source : null;
+    const proof = src === null ? {} : verifiedSnapshotProperty(src.snapshot, columns.map((i) => src.schema.fields[i]!.id));
+    await session.iceberg.alterSchema(rel.schema, rel.name, [{ kind: 'identifier-fields', names }], undefined, new Map([[PRIMARY_KEY_NAME_PROPERTY, name], ...Object.entries(proof)]));
     return session.catalog.findRelation(rel.schema, rel.name) ?? rel;
   }
   if (!(rel.source instanceof MemoryTable)) throw pgError(SqlState.wrong_object_type, `"${rel.name}" is not a table`);

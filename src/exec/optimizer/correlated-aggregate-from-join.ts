@@ -33,6 +33,7 @@ import type { OptimizerRule } from './optimizer-rule.ts';
 import { transformPlanUp } from './plan-rewrite.ts';
 import { estimate } from './row-estimate.ts';
 import { MAX_SHARED_ROWS } from './share-repeated-subplans.ts';
+import { reliablePrimaryKey } from './unique-column-sets.ts';
 
 export const correlatedAggregateFromJoin: OptimizerRule = {
   name: 'correlated_aggregate_from_join',
@@ -75,9 +76,9 @@ interface OuterShape {
 /** U's key column o is unique: U is Filters over a scan whose table's primary key is exactly o */
 function uniqueColumn(u: LogicalPlan, o: number, ctx: ExecContext): boolean {
   while (u.kind === 'Filter') u = u.input;
-  if (u.kind !== 'TableScan' || u.asOf !== undefined) return false;
-  const rel = ctx.catalog.relationByOid(u.tableOid);
-  return rel !== undefined && rel.source === u.source && rel.primaryKey?.length === 1 && rel.primaryKey[0] === o;
+  if (u.kind !== 'TableScan') return false;
+  const pk = reliablePrimaryKey(u, ctx);
+  return pk?.length === 1 && pk[0] === o;
 }
 
 /** X's shape when it is Projections over `T ⋈[T.k = U.o] U` (either order), T the bare scan `t`; else null */

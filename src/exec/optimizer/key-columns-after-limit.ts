@@ -25,7 +25,7 @@ import type { ExecContext } from '../context.ts';
 import type { OptimizerRule } from './optimizer-rule.ts';
 import { transformPlanUp } from './plan-rewrite.ts';
 import { estimate } from './row-estimate.ts';
-import { uniqueColumnSets } from './unique-column-sets.ts';
+import { reliablePrimaryKey, uniqueColumnSets } from './unique-column-sets.ts';
 
 export const keyColumnsAfterLimit: OptimizerRule = {
   name: 'key_columns_after_limit',
@@ -101,9 +101,8 @@ function rewrite(limit: Limit, ctx: ExecContext): LogicalPlan | null {
   for (const keyAt of sortRead) {
     const key = originOf(top, keyAt);
     if (key === null) continue;
-    const rel = ctx.catalog.relationByOid(key.scan.tableOid);
-    const pk = rel?.primaryKey;
-    if (rel === undefined || rel.source !== key.scan.source || key.scan.asOf !== undefined || pk?.length !== 1 || pk[0] !== key.column) continue;
+    const pk = reliablePrimaryKey(key.scan, ctx);
+    if (pk?.length !== 1 || pk[0] !== key.column) continue;
     const keyType = key.scan.columns[key.column]?.type.oid;
     if (keyType === undefined || !INT_KEYS.has(keyType) || !unique.some((s) => s.length === 1 && s[0] === keyAt)) continue;
     const moved = top.exprs.map((e, i) => {

@@ -4,8 +4,8 @@
  *
  * - an Aggregate's group keys (without grouping sets): its output columns 0..k−1; no keys: at most one row;
  * - plain DISTINCT: all its columns;
- * - a scan's PRIMARY KEY when its columns are integers or dates (lakegate enforces primary keys,
- *   iceberg/keys/unique-keys.ts; for those types the key check's equality is GROUP BY's);
+ * - a scan's PRIMARY KEY when its columns are integers or dates and its rows were verified unique on it
+ *   (reliablePrimaryKey; for those types the key check's equality is GROUP BY's);
  * - Filter, Sort and Limit keep their input's sets; a Projection keeps those whose columns it passes on as plain
  *   column references;
  * - a join keeps one side's sets when each row of that side meets at most one row of the other: the other side is
@@ -52,11 +52,21 @@ export function uniqueWithin(p: LogicalPlan, columns: ReadonlySet<number>, ctx: 
   return uniqueColumnSets(p, ctx).some((s) => s.every((c) => columns.has(c)));
 }
 
-function primaryKeySets(scan: TableScan, ctx: ExecContext): readonly ColumnSet[] {
-  if (scan.asOf !== undefined) return [];
+/**
+ * the primary key of the table `scan` reads when plans may rely on it: the scan reads the relation's current
+ * source (no time travel) and its rows were verified unique on the key (iceberg/keys/verified-keys.ts)
+ */
+export function reliablePrimaryKey(scan: TableScan, ctx: ExecContext): readonly number[] | undefined {
+  if (scan.asOf !== undefined) return undefined;
   const rel = ctx.catalog.relationByOid(scan.tableOid);
-  const pk = rel?.primaryKey;
-  if (rel === undefined || rel.source !== scan.source || pk === undefined || pk.length === 0) return [];
+  if (rel === undefined || rel.source !== scan.source || rel.primaryKeyUnverified === true) return undefined;
+  const pk = rel.primaryKey;
+  return pk === undefined || pk.length === 0 ? undefined : pk;
+}
+
+function primaryKeySets(scan: TableScan, ctx: ExecContext): readonly ColumnSet[] {
+  const pk = reliablePrimaryKey(scan, ctx);
+  if (pk === undefined) return [];
   const exact = pk.every((c) => {
     const col = scan.columns[c];
     return col !== undefined && EXACT_KEY_TYPES.has(col.type.oid);

@@ -32,6 +32,7 @@ import { commitFault } from './commit-faults.ts';
 import { catalogSwap, retryDelayMs } from './swap-retry.ts';
 import { assignRowLineage, lineageSnapshotFields } from './row-lineage.ts';
 import { awaitTurn, isStagingCatalog, takeTurn } from './commit-turns.ts';
+import { verifiedKeysSummary } from '../keys/verified-keys.ts';
 
 export const DEFAULT_COMMIT_RETRIES = 8;
 
@@ -147,6 +148,8 @@ export async function appendDataFiles(
         'total-equality-deletes': String(num(ps['total-equality-deletes'])),
         'engine-name': 'lakegate',
         ...(options.engineVersion === undefined ? {} : { 'engine-version': options.engineVersion }),
+        // `validate` is the key check of the new rows: only a checked append carries the parent's key proof on
+        ...(options.validate === undefined ? {} : verifiedKeysSummary(md, schema, parent)),
       };
       const raw = md.raw as Record<string, unknown>;
       const snapshot = {

@@ -24,6 +24,7 @@ import { loadTableMetadata } from '../spec/metadata-file.ts';
 import { readManifestList, type ManifestFile } from '../spec/manifest-list.ts';
 import { findSnapshot, schemaById, type Snapshot, type TableMetadata } from '../spec/table-metadata.ts';
 import { uniqueKeysOf } from '../keys/unique-keys.ts';
+import { KEYS_VERIFIED_SUMMARY, verifiedKeysSummary } from '../keys/verified-keys.ts';
 import { writeManifestList } from '../write/manifest-writer.ts';
 import type { IcebergWriteIO } from '../write/write-io.ts';
 import { metadataDir } from './append-commit.ts';
@@ -71,9 +72,13 @@ function chainSince(md: TableMetadata, head: bigint | null, baseId: bigint | nul
 const num = (s: string | undefined): bigint => (s !== undefined && /^-?\d+$/.test(s) ? BigInt(s) : 0n);
 const TOTALS = ['total-records', 'total-files-size', 'total-data-files', 'total-delete-files', 'total-position-deletes', 'total-equality-deletes'];
 
-/** the staged snapshot's summary with totals moved onto the new parent (its own change kept) */
-function rebasedSummary(s: Snapshot, stagedParent: Snapshot | null, newParent: Readonly<Record<string, string>>): Record<string, string> {
-  const out: Record<string, string> = { ...s.summary };
+/**
+ * the staged snapshot's summary with totals moved onto the new parent (its own change kept); the key proof
+ * (keys/verified-keys.ts) is the new parent's to pass on, not the staged parent's: `keyProof` says what it is
+ */
+function rebasedSummary(s: Snapshot, stagedParent: Snapshot | null, newParent: Readonly<Record<string, string>>, keyProof: Readonly<Record<string, string>>): Record<string, string> {
+  const { [KEYS_VERIFIED_SUMMARY]: _proof, ...own } = s.summary;
+  const out: Record<string, string> = { ...own, ...keyProof };
   for (const k of TOTALS) {
     if (s.summary[k] === undefined) continue;
     out[k] = String(num(newParent[k]) + num(s.summary[k]) - num(stagedParent?.summary[k]));
@@ -129,7 +134,9 @@ export async function rebaseStagedSnapshots(io: IcebergWriteIO, t: StagedTable, 
     const listPath = `${dir}/snap-${s.snapshotId}-${attempt + 1}-${randomUUID()}.avro`;
     await io.write(listPath, writeManifestList(manifests, s.snapshotId, parentId, sequenceNumber, lineage?.firstRowId ?? null));
     const stagedParent = s.parentSnapshotId === null ? null : findSnapshot(staged!, s.parentSnapshotId);
-    const summary = rebasedSummary(s, stagedParent, parentSummary);
+    // the staged rows were key-checked against the concurrent commits (validateStagedDelta above)
+    const keyProof = verifiedKeysSummary(md, schema, parentId === null ? null : { snapshotId: parentId, summary: parentSummary });
+    const summary = rebasedSummary(s, stagedParent, parentSummary, keyProof);
     const ts = now + BigInt(i);
     const { 'parent-snapshot-id': _p, 'first-row-id': _f, 'added-rows': _a, ...rest } = stagedRaw.find((r) => BigInt(r['snapshot-id'] as bigint) === s.snapshotId) ?? {};
     snapshots.push({

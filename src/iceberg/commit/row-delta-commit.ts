@@ -30,7 +30,8 @@ import { loadTableMetadata } from '../spec/metadata-file.ts';
 import { readManifestList, type ManifestFile } from '../spec/manifest-list.ts';
 import { DataFileContent, EntryStatus, readManifest, type DataFile } from '../spec/manifest.ts';
 import { isUnpartitioned } from '../spec/partition-spec.ts';
-import { findSnapshot, specById, type Snapshot, type TableMetadata } from '../spec/table-metadata.ts';
+import { currentSchema, findSnapshot, specById, type Snapshot, type TableMetadata } from '../spec/table-metadata.ts';
+import { verifiedKeysSummary } from '../keys/verified-keys.ts';
 import type { Schema } from '../spec/schema.ts';
 import { partitionKey } from '../scan/table-scan.ts';
 import { bindPartitionSpec } from '../transforms/partition-path.ts';
@@ -261,6 +262,8 @@ async function commitAttempt(catalog: IcebergCatalog, io: IcebergWriteIO, id: Ta
     'total-position-deletes': String(num(ps['total-position-deletes']) + get('added-position-deletes') - removedPosDeletes),
     'total-equality-deletes': String(num(ps['total-equality-deletes'])),
     'engine-name': 'lakegate',
+    // new rows were key-checked against the parent (row-delta.ts), deletes and rewrites add no key
+    ...verifiedKeysSummary(md, currentSchema(md), parent),
   };
   await commitSnapshot(catalog, io, id, base.metadataLocation, md, {
     snapshotId: c.snapshotId, sequenceNumber, parent, manifests: [...added, ...kept], summary, schemaId: c.schema.schemaId,
