@@ -21,7 +21,7 @@ import { EXACT, NOTHING, SOME, isNullAt, validity, type ArrowNode, type Judged, 
 import { prefixSetLeaf, stringLeaf } from './arrow-string-filter.ts';
 import { decimalLeaf } from './arrow-decimal-filter.ts';
 import { IntKeySet } from './int-key-set.ts';
-import { perDictionaryEntry } from './arrow-dictionary-filter.ts';
+import { allOfLeaves, perDictionaryEntry } from './arrow-dictionary-filter.ts';
 import { columnPairLeaf } from './arrow-column-pair.ts';
 import { int64KeysSplit, intKeyListRepr } from '../scan/int-key-list.ts';
 
@@ -254,7 +254,7 @@ function nullLeaf(wantNull: boolean, c: number): ArrowNode {
 interface Compiled { readonly node: ArrowNode; readonly rank: number; readonly whole: boolean }
 
 function compile(p: BoundPredicate, indexOfId: ReadonlyMap<number, number>): Compiled | null {
-  if (p.kind === 'and') return andNode(p.args.map((a) => compile(a, indexOfId)));
+  if (p.kind === 'and') return andNode(conjunctsOf(p.args, indexOfId));
   if (p.kind === 'or') return prefixSetOf(p.args, indexOfId) ?? orNode(p.args.map((a) => compile(a, indexOfId)));
   if (p.kind === 'compareFields') return pairOf(p, indexOfId);
   if (!('fieldId' in p)) return null; // true / false
@@ -262,12 +262,49 @@ function compile(p: BoundPredicate, indexOfId: ReadonlyMap<number, number>): Com
   if (c === undefined) return null;
   if (p.kind === 'isNull' || p.kind === 'isNotNull') return { node: nullLeaf(p.kind === 'isNull', c), rank: 1, whole: true };
   // integers, dates and decimals of a dictionary-coded chunk are judged once per entry (arrow-dictionary-filter.ts)
-  const int = integerLeaf(p, c);
-  if (int !== null) return { node: perDictionaryEntry(int, c), rank: p.kind === 'in' || (p.kind === 'compare' && p.op === '=') ? 0 : 1, whole: true };
-  const dec = decimalLeaf(p, c);
-  if (dec !== null) return { node: perDictionaryEntry(dec, c), rank: 2, whole: true };
+  const coded = codedLeaf(p, c);
+  if (coded !== null) return { node: perDictionaryEntry(coded.leaf, c), rank: coded.rank, whole: true };
   const str = stringLeaf(p, c);
   return str === null ? null : { node: str, rank: 3, whole: true };
+}
+
+/** an integer, date or decimal leaf (judged per dictionary entry on coded chunks) with its rank, or null */
+function codedLeaf(p: BoundPredicate, c: number): { readonly leaf: ArrowNode; readonly rank: number } | null {
+  const int = integerLeaf(p, c);
+  if (int !== null) return { leaf: int, rank: p.kind === 'in' || (p.kind === 'compare' && p.op === '=') ? 0 : 1 };
+  const dec = decimalLeaf(p, c);
+  return dec === null ? null : { leaf: dec, rank: 2 };
+}
+
+/**
+ * the compiled conjuncts of an AND, those coded leaves that read the same column merged into one
+ * (arrow-dictionary-filter.ts allOfLeaves): a range `x >= a AND x < b` then costs one lookup per row
+ */
+function conjunctsOf(args: readonly BoundPredicate[], indexOfId: ReadonlyMap<number, number>): (Compiled | null)[] {
+  const out: (Compiled | null)[] = [];
+  // a column's merged leaf takes the place of its first conjunct (equal ranks keep the written order)
+  const byColumn = new Map<number, { at: number; leaves: ArrowNode[]; rank: number }>();
+  for (const a of args) {
+    const c = a.kind === 'compare' || a.kind === 'in' ? indexOfId.get(a.fieldId) : undefined;
+    const coded = c === undefined ? null : codedLeaf(a, c);
+    if (coded === null) {
+      out.push(compile(a, indexOfId));
+      continue;
+    }
+    const group = byColumn.get(c!);
+    if (group === undefined) {
+      byColumn.set(c!, { at: out.length, leaves: [coded.leaf], rank: coded.rank });
+      out.push(null);
+    } else {
+      group.leaves.push(coded.leaf);
+      group.rank = Math.min(group.rank, coded.rank);
+    }
+  }
+  for (const [c, g] of byColumn) {
+    const leaf = g.leaves.length === 1 ? g.leaves[0]! : allOfLeaves(g.leaves);
+    out[g.at] = { node: perDictionaryEntry(leaf, c), rank: g.rank, whole: true };
+  }
+  return out;
 }
 
 /**
