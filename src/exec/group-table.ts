@@ -96,6 +96,15 @@ export function hashKey(k: unknown): number {
   return fnv1a(String(k)); // bigint beyond 2^53
 }
 
+/** a string key value's normalized key and hash (GroupTable's per-column memo) */
+interface MemoEntry {
+  readonly k: unknown;
+  readonly h: number;
+}
+
+/** distinct string values a key column remembers before it stops (GroupTable #stringKey) */
+const MEMO_MAX = 4096;
+
 export class GroupTable {
   readonly #oids: readonly number[];
   readonly #hashKey: (key: unknown) => number;
@@ -131,6 +140,11 @@ export class GroupTable {
   #same = new Uint8Array(0);
   readonly #nk: unknown[][];
   /**
+   * per key column: the key and hash of each string value seen (#stringKey); undefined until the column's first
+   * string, null for good once it would hold more than MEMO_MAX distinct values
+   */
+  readonly #memo: (Map<string, MemoEntry> | null | undefined)[];
+  /**
    * one key column whose keys are all integers spanning a few entries per group: group ids by key − base
    * (direct-key-index.ts); #slots / #slotKeys are then left stale and rebuilt if a key does not fit
    */
@@ -148,6 +162,7 @@ export class GroupTable {
     this.#firsts = oids.map(() => []);
     this.#big = oids.map((o) => o === INT8_OID);
     this.#nk = oids.map(() => []);
+    this.#memo = oids.map(() => undefined);
     let cap = 16;
     while (cap < (options.capacity ?? 1024)) cap *= 2;
     this.#slots = new Int32Array(cap).fill(-1);
@@ -510,12 +525,38 @@ export class GroupTable {
         let k: unknown;
         if (typeof v === 'number') k = v !== v ? 'NaN' : v === 0 ? 0 : v;
         else if (typeof v === 'bigint') { const x = Number(v); k = Number.isSafeInteger(x) ? x : v; }
+        else if (typeof v === 'string' && this.#memo[c] !== null) {
+          const e = this.#stringKey(c, oid, v);
+          nk[i] = e.k;
+          h[i] = Math.imul(h[i]!, 0x01000193) ^ e.h;
+          continue;
+        }
         else k = objectKey(oid, v);
         nk[i] = k;
         h[i] = Math.imul(h[i]!, 0x01000193) ^ hashOf(k);
       }
     }
     return h;
+  }
+
+  /**
+   * the key and hash of string `v` in key column c, remembered by the string's content: a GROUP BY of few distinct
+   * strings (TPC-H q7 / q8 / q9's nation names, bpchar(25)) then costs a Map lookup per row — V8 keeps a string's
+   * hash in the string — instead of trimming the blanks (a new string each) and hashing the rest, and equal keys
+   * come out as the same string, which #equal compares by reference. Past MEMO_MAX distinct values the column
+   * stops remembering (its values are mostly distinct: the lookups would only add to the hashing).
+   */
+  #stringKey(c: number, oid: number, v: string): MemoEntry {
+    // called only while the column still remembers (not null): ?? makes its map on the first string
+    const memo = this.#memo[c] ?? (this.#memo[c] = new Map<string, MemoEntry>());
+    let e = memo.get(v);
+    if (e === undefined) {
+      const k = objectKey(oid, v);
+      e = { k, h: this.#hashKey(k) };
+      if (memo.size >= MEMO_MAX) this.#memo[c] = null;
+      else memo.set(v, e);
+    }
+    return e;
   }
 
   /** after a big batch (a join's whole build side), the scratch is dropped rather than kept holding its values */

@@ -4,7 +4,8 @@
  * proof binds against; the batches fed to the Filter are either the table's own scan (late materialization
  * marks them) or hand-made rows that FAIL the predicate under a mark — a lying signal — so a skipped conjunct
  * shows in the count, while an absent mark, a conjunct the scan did not judge, a judged filter that is another
- * predicate, and a long key list (not offered as judged) all still filter.
+ * predicate, and a long key list (not offered as judged) all still filter — unless it is a runtime key filter's
+ * marked integer key list (no pass per key to prove it).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,13 +23,14 @@ import { IcebergTableSource } from '../../iceberg/iceberg-table-source.ts';
 import { isExact, markExact } from '../../iceberg/parallel/exact-rows.ts';
 import { Oid, sqlType } from '../../common/pgtypes/oids.ts';
 import { batchFromRows, type Batch } from '../../common/batch.ts';
-import { initParser, type Filter, type LogicalPlan, type PushedPredicate, type TableScan } from '../../sql/index.ts';
+import { initParser, type Filter, type LogicalPlan, type OpExpr, type PushedPredicate, type TableScan } from '../../sql/index.ts';
 import { MemoryCatalog, testSession } from '../../sql/testing/memory-catalog.ts';
 import { bindSql } from '../testing/run-sql.ts';
 import type { Env, ExecContext } from '../context.ts';
 import type { ExecOperator } from '../operator.ts';
 import { FilterExec } from './filter-exec.ts';
 import { resolveFilters } from '../optimizer/resolve-pushed.ts';
+import { withKeyFilter } from '../runtime-key-filter.ts';
 
 const INT4 = sqlType(Oid.int4), DATE = sqlType(Oid.date), CHAR4 = sqlType(Oid.bpchar, 8), FLOAT8 = sqlType(Oid.float8);
 /**
@@ -161,6 +163,24 @@ describe('FilterExec over an Iceberg scan: judged conjuncts skipped for exact ba
     expect(await run(plan, batches(false))).toBe(count((r) => iBelow(r, 50) && (r[3] as number) < 20));
     // the scan judged another predicate (i < 51): nothing is skipped
     expect(await run(planOf('i < 50', [cmp('<', 0, 51)]), batches(true))).toBe(count((r) => iBelow(r, 50)));
+  });
+
+  it("offers a runtime key filter's marked key list as judged: its Filter above the scan (an aggregate brought to the main thread) skips it", async () => {
+    // TPC-H q21's per-order min/max with 70,000 orders keys: the aggregate runs here, the scan keeps the key list
+    const agg = bindSql(cat, 'SELECT i, count(*) FROM t GROUP BY i').plan;
+    const eq = filterOf(bindSql(cat, 'SELECT * FROM t WHERE i = 1').plan).predicate as OpExpr;
+    const keys = Array.from({ length: 65 }, (_v, k) => k);
+    const plan = filterOf(withKeyFilter(agg, 0, eq, keys)!.plan);
+    const scan = plan.input as TableScan;
+    expect(scan.filters?.map((f) => f.kind)).toEqual(['in']);
+    const inKeys = (r: unknown[]): boolean => iBelow(r, 65);
+    // over the scan's own batches (a small table's key lookup may not mark them) the Filter keeps exactly the rows with a key
+    const scanned: Batch[] = [];
+    for await (const b of source.scan({ signal: new AbortController().signal, filters: resolveFilters(scan, [])!, projection: [0, 1, 2, 3, 4] })) scanned.push(b);
+    expect(await run(plan, scanned)).toBe(count(inKeys));
+    // a lying mark shows the skip; unmarked batches still probe the keys
+    expect(await run(plan, batches(true))).toBe(ROWS.length);
+    expect(await run(plan, batches(false))).toBe(count(inKeys));
   });
 
   it('does not offer a long key list as judged (a runtime key filter), and keeps NULL parameters out', async () => {

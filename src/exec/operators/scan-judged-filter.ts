@@ -8,23 +8,35 @@
  * (partial/pushed-conjuncts.ts), against the filter the scan bound (IcebergTableSource.bindFilters, `rows`,
  * the same call with the same resolved predicates as its scan()).
  *
- * Pushed conjuncts with many values (a runtime key filter's key list: q3's 29k order keys) are left out of the
- * judged set: binding and keying them would cost more than the probe they could save, and proving fewer
- * conjuncts judged is always safe — the mark says every conjunct of the bound filter holds, so each subset does.
+ * Pushed conjuncts with many values are left out of the judged set: binding and keying them would cost more
+ * than the probe they could save, and proving fewer conjuncts judged is always safe — the mark says every
+ * conjunct of the bound filter holds, so each subset does. Except a runtime key filter's marked integer key list
+ * (iceberg/scan/int-key-list.ts): it binds whole and is keyed by its digest, no pass per key, and its Filter
+ * above the scan (an aggregate brought to the main thread, runtime-key-filter.ts) otherwise probes an IN set per
+ * row — TPC-H q21's 70,000 orders keys over 346,000 lineitem rows at SF 1, ~17 % of its main thread.
  */
 import { IcebergTableSource } from '../../iceberg/iceberg-table-source.ts';
-import type { Expr, PushedPredicate, TableScan } from '../../sql/index.ts';
+import type { Expr, PushedPredicate, PushedValue, TableScan } from '../../sql/index.ts';
 import type { Env } from '../context.ts';
 import { compileExpr } from '../expr/compile-expr.ts';
 import { resolveFilters } from '../optimizer/resolve-pushed.ts';
 import { PushedConjuncts } from '../partial/pushed-conjuncts.ts';
+import { intKeyListRepr } from '../../iceberg/scan/int-key-list.ts';
+import { isPgArray } from '../../common/pgtypes/values.ts';
 
 /** pushed conjuncts with more values than this are not offered as judged */
 const MAX_JUDGED_VALUES = 64;
 
+/** a runtime key filter's pushed list: one array literal marked as an integer key list (scanKeyPredicate) */
+function isKeyList(v: PushedValue): boolean {
+  return v.kind === 'Literal' && isPgArray(v.value) && intKeyListRepr(v.value.values) !== undefined;
+}
+
+const isValueList = (v: PushedValue | readonly PushedValue[]): v is readonly PushedValue[] => Array.isArray(v);
+
 function valueCount(p: PushedPredicate): number {
   if (p.kind === 'and' || p.kind === 'or') return p.args.reduce((n, a) => n + valueCount(a), 0);
-  if (p.kind === 'in') return Array.isArray(p.values) ? p.values.length : Infinity;
+  if (p.kind === 'in') return isValueList(p.values) ? p.values.length : isKeyList(p.values) ? 1 : Infinity;
   return 1;
 }
 
