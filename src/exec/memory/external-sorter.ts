@@ -7,6 +7,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { compareKeys, type KeySpec } from '../expr/sort-compare.ts';
+import { sortByKeyRanks } from '../expr/sort-key-ranks.ts';
 import type { MemoryReservation } from './memory-reservation.ts';
 import { estimateRowBytes } from './size-estimate.ts';
 import { SpillUnsupported } from './spill-codec.ts';
@@ -31,10 +32,8 @@ export class ExternalSorter {
   #spillable = true;
   /** estimated heap bytes of the rows of one frame (a merge holds one frame per run) */
   readonly #frameBytes: number;
-  readonly #cmp: (x: SortEntry, y: SortEntry) => number;
 
   constructor(private readonly specs: readonly KeySpec[], private readonly mem: MemoryReservation, private readonly checkAbort: () => void) {
-    this.#cmp = (x, y) => compareKeys(specs, x.key, y.key);
     this.#frameBytes = Math.min(64 * 1024, Math.max(4 * 1024, Math.floor(mem.pool.limit / 32)));
   }
 
@@ -76,7 +75,7 @@ export class ExternalSorter {
   /** the rows in order, in arrays of up to `batchSize` (after finishInput) */
   async *sorted(batchSize: number): AsyncGenerator<(readonly unknown[])[]> {
     if (this.#runs.length === 0) {
-      const rows = this.#rows.sort(this.#cmp);
+      const rows = sortByKeyRanks(this.specs, this.#rows);
       for (let s = 0; s < rows.length; s += batchSize) {
         const end = Math.min(rows.length, s + batchSize);
         const out = new Array<readonly unknown[]>(end - s);
@@ -115,7 +114,7 @@ export class ExternalSorter {
   }
 
   async #spillRun(): Promise<void> {
-    const rows = this.#rows.sort(this.#cmp);
+    const rows = sortByKeyRanks(this.specs, this.#rows);
     const run = await this.#writeRun(rows);
     this.#runs.push(run.path);
     this.#diskBytes += run.bytes;
