@@ -11,6 +11,7 @@ import type { OperatorDef, RoutineDef } from '../functions/registry-types.ts';
 import type { CatalogSnapshot } from './catalog-snapshot.ts';
 import { quoteIdent } from './catalog-snapshot.ts';
 import { PG_IO_PROCS } from './data/pg-io-procs.ts';
+import { linkedProcs } from './operator-procs.ts';
 import { operatorOid, routineOid } from './routine-oids.ts';
 import { relationIndexes, type PrimaryKeyIndex } from './tables/relation-indexes.ts';
 
@@ -125,16 +126,39 @@ export function regtypeOut(oid: number, snap: CatalogSnapshot): string {
 
 interface ProcEntry { readonly oid: number; readonly name: string; readonly args: readonly number[] }
 
-function procEntries(snap: CatalogSnapshot): ProcEntry[] {
-  const out: ProcEntry[] = [];
-  const seen = new Set<number>();
+interface ProcIndex {
+  readonly entries: readonly ProcEntry[];
+  readonly byOid: ReadonlyMap<number, ProcEntry>;
+  /** how many functions share each name (regprocout qualifies an overloaded one) */
+  readonly nameCount: ReadonlyMap<string, number>;
+}
+
+/** per registry and its size: regproc / regprocedure output looks a function up once per value */
+const procIndexMemo = new WeakMap<object, { size: string; index: ProcIndex }>();
+const NO_FUNCTIONS = {};
+
+function procIndex(snap: CatalogSnapshot): ProcIndex {
   const routines: readonly RoutineDef[] = snap.functions?.allRoutines() ?? [];
-  for (const r of routines) {
-    const oid = routineOid(r, snap.functions);
-    if (!seen.has(oid)) { seen.add(oid); out.push({ oid, name: r.name, args: r.args }); }
-  }
-  for (const [oid, name, args] of PG_IO_PROCS) if (!seen.has(oid)) { seen.add(oid); out.push({ oid, name, args }); }
-  return out;
+  const linked = linkedProcs(snap);
+  const owner: object = snap.functions ?? NO_FUNCTIONS;
+  const size = `${routines.length}:${linked.length}`;
+  const kept = procIndexMemo.get(owner);
+  if (kept !== undefined && kept.size === size) return kept.index;
+  const entries: ProcEntry[] = [];
+  const byOid = new Map<number, ProcEntry>();
+  const add = (e: ProcEntry): void => { if (!byOid.has(e.oid)) { byOid.set(e.oid, e); entries.push(e); } };
+  for (const r of routines) add({ oid: routineOid(r, snap.functions), name: r.name, args: r.args });
+  for (const [oid, name, args] of PG_IO_PROCS) add({ oid, name, args });
+  for (const p of linked) add(p);
+  const nameCount = new Map<string, number>();
+  for (const e of entries) nameCount.set(e.name, (nameCount.get(e.name) ?? 0) + 1);
+  const index = { entries, byOid, nameCount };
+  procIndexMemo.set(owner, { size, index });
+  return index;
+}
+
+function procEntries(snap: CatalogSnapshot): readonly ProcEntry[] {
+  return procIndex(snap).entries;
 }
 
 function procName(text: string): string {
@@ -157,7 +181,13 @@ export function regprocIn(text: string, snap: CatalogSnapshot, missingOk = false
 
 export function regprocOut(oid: number, snap: CatalogSnapshot): string {
   if (oid === 0) return '-';
-  return procEntries(snap).find((p) => p.oid === oid)?.name ?? String(oid);
+  const index = procIndex(snap);
+  const p = index.byOid.get(oid);
+  if (p === undefined) return String(oid);
+  // regprocout qualifies a name regprocin would not resolve to this function alone: an overloaded name, or
+  // information_schema's helpers (outside the search path)
+  if (p.name.startsWith('_pg_')) return `information_schema.${quoteIdent(p.name)}`;
+  return (index.nameCount.get(p.name) ?? 0) > 1 ? `pg_catalog.${quoteIdent(p.name)}` : quoteIdent(p.name);
 }
 
 /** 'name(type, type)' → OID */
@@ -179,8 +209,10 @@ export function regprocedureIn(text: string, snap: CatalogSnapshot, missingOk = 
 
 export function regprocedureOut(oid: number, snap: CatalogSnapshot): string {
   if (oid === 0) return '-';
-  const p = procEntries(snap).find((e) => e.oid === oid);
-  return p === undefined ? String(oid) : `${p.name}(${p.args.map((a) => formatType(a)).join(',')})`;
+  const p = procIndex(snap).byOid.get(oid);
+  if (p === undefined) return String(oid);
+  // format_procedure: a quoted name ("numeric"(integer)), qualified when outside the search path
+  return `${p.name.startsWith('_pg_') ? 'information_schema.' : ''}${quoteIdent(p.name)}(${p.args.map((a) => formatType(a)).join(',')})`;
 }
 
 function operators(snap: CatalogSnapshot): readonly OperatorDef[] {

@@ -7,9 +7,10 @@
  */
 import { GatewayError } from '../errors.ts';
 import { SqlState } from '../sqlstate.ts';
-import { addressOK, compareInetParts, PGSQL_AF_INET, PGSQL_AF_INET6, type InetParts } from './inet-address.ts';
+import { addressOK, PGSQL_AF_INET, PGSQL_AF_INET6, type InetParts } from './inet-address.ts';
 import { cidrTextOf, inetText } from './inet-format.ts';
 import { parseInet } from './inet-parse.ts';
+import { compareInetSortKeys, inetSortKey } from './inet-sort-key.ts';
 import { BoundedMemo } from '../bounded-memo.ts';
 
 /** the parts of recently seen values: sorts and comparisons take the same strings apart many times */
@@ -41,9 +42,12 @@ export function cidrOut(value: string): string {
   return cidrTextOf(value, value.includes('/') ? undefined : inetParts(value).bits);
 }
 
+/** the sort keys of recently compared values (a key is cheaper to compare than parts, inet-sort-key.ts) */
+const sortKeyCache = new BoundedMemo<string, string>(4096);
+
 /** network_cmp over two canonical values */
 export function compareInet(a: string, b: string): number {
-  return a === b ? 0 : compareInetParts(inetParts(a), inetParts(b));
+  return a === b ? 0 : compareInetSortKeys(sortKeyCache.get(a, inetSortKey), sortKeyCache.get(b, inetSortKey));
 }
 
 /** network_send: family, bits, is_cidr, address length, address bytes. */

@@ -7,6 +7,7 @@ import { Oid } from '../../common/pgtypes/index.ts';
 import type { RoutineDef } from '../../functions/registry-types.ts';
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import { PG_IO_PROCS } from '../data/pg-io-procs.ts';
+import { linkedProcs } from '../operator-procs.ts';
 import { declaredReturnType, routineOid } from '../routine-oids.ts';
 import type { CatalogRow } from '../system-table.ts';
 import { BOOTSTRAP_SUPERUSER_OID, INTERNAL_LANGUAGE_OID, NamespaceOid } from '../well-known-oids.ts';
@@ -63,6 +64,12 @@ export function* pgProcRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
     if (seen.has(oid)) continue;
     seen.add(oid);
     yield { ...base(oid, name, args, ret), provolatile: volatility, proisstrict: strict };
+  }
+  // the functions pg_operator, pg_cast, pg_am and pg_range point at (operator-procs.ts)
+  for (const p of linkedProcs(snap)) {
+    if (seen.has(p.oid)) continue;
+    seen.add(p.oid);
+    yield { ...base(p.oid, p.name, p.args, p.returns), provolatile: p.volatility, proisstrict: p.strict };
   }
 }
 
