@@ -8,6 +8,7 @@ import { ByteSink, bitWidthOf, encodeDefLevels, encodeRleHybrid } from './rle-hy
 import { BytesDictionary, FixedDictionary, compareBytes, compareWords } from './js-parquet-dictionary.mjs';
 import { ThriftWriter } from './thrift-compact-writer.mjs';
 import { dictMinMax, dictionaryRanks } from './js-parquet-dictionary-bounds.mjs';
+import { ChunkCompressor } from './js-parquet-chunk-codec.mjs';
 
 export const PHYSICAL = { INT32: 1, INT64: 2, BYTE_ARRAY: 6, FIXED_LEN_BYTE_ARRAY: 7 };
 export const ENCODING = { PLAIN: 0, RLE: 3, RLE_DICTIONARY: 8 };
@@ -201,7 +202,8 @@ function pageEnds(col, from, to, plainStrings) {
 /**
  * writes one column chunk made of `segments` (rows [from, to) of batch columns, in order) at file offset
  * `offset`. `layout`: { physical, kw, stride, valueBytes, optional, dictionary }; `compress(bytes)` → a new
- * Uint8Array. Returns the chunk's bytes (parts), its ColumnMetaData facts and its page index entries.
+ * Uint8Array, or null for an uncompressed file. Returns the chunk's bytes (parts), its ColumnMetaData facts
+ * (`compressed`: whether its pages went through `compress`, js-parquet-chunk-codec.mjs) and its page index entries.
  */
 export function writeColumnChunk(layout, segments, offset, compress) {
   let rows = 0;
@@ -219,17 +221,17 @@ export function writeColumnChunk(layout, segments, offset, compress) {
     pos += header.length + bytes.length;
     uncompressedTotal += header.length + rawLength;
   };
+  const codec = new ChunkCompressor(compress);
   let dictionaryPageOffset = -1;
   let width = 0;
+  // the dictionary page is written once it and the first data page have decided the chunk's codec
+  let dictionaryRaw = null;
   if (dict !== null) {
-    dictionaryPageOffset = pos;
-    const raw = dictionaryBody(layout, dict);
-    const packed = compress(raw);
-    add(pageHeader(PAGE.DICTIONARY, raw.length, packed.length, dict.size, 0), packed, raw.length);
+    dictionaryRaw = dictionaryBody(layout, dict).slice();
     width = bitWidthOf(dict.size - 1);
   }
   const ranks = dict === null ? null : dictionaryRanks(layout, dict, rows - nulls);
-  const dataPageOffset = pos;
+  let dataPageOffset = -1;
   const pages = []; // { offset, size, firstRow, nulls, rows, min, max } (min/max: bytes, null for an all-NULL page)
   let firstRow = 0;
   let codeAt = 0;
@@ -281,7 +283,16 @@ export function writeColumnChunk(layout, segments, offset, compress) {
         }
       }
       const raw = body.view();
-      const packed = compress(raw);
+      if (dataPageOffset < 0) {
+        codec.decide(raw, dictionaryRaw);
+        if (dictionaryRaw !== null) {
+          dictionaryPageOffset = pos;
+          const packedDictionary = codec.page(dictionaryRaw);
+          add(pageHeader(PAGE.DICTIONARY, dictionaryRaw.length, packedDictionary.length, dict.size, 0), packedDictionary, dictionaryRaw.length);
+        }
+        dataPageOffset = pos;
+      }
+      const packed = codec.page(raw);
       const header = pageHeader(PAGE.DATA, raw.length, packed.length, e - s, dict !== null ? ENCODING.RLE_DICTIONARY : ENCODING.PLAIN);
       pages.push({ offset: pos, size: header.length + packed.length, firstRow, nulls: pageNulls, min, max });
       add(header, packed, raw.length);
@@ -295,7 +306,7 @@ export function writeColumnChunk(layout, segments, offset, compress) {
   }
   return {
     parts, rows, nulls, pages, chunkMin, chunkMax, cmp,
-    dictionary: dict !== null, dictionaryPageOffset, dataPageOffset,
+    dictionary: dict !== null, dictionaryPageOffset, dataPageOffset, compressed: codec.compressed === true,
     compressedSize: pos - offset, uncompressedSize: uncompressedTotal,
   };
 }

@@ -5,12 +5,14 @@
 // and for chunks whose dictionary passes 1 MiB), data pages v1 of at most 20,000 rows, RLE definition levels,
 // chunk Statistics with min_value / max_value, a ColumnIndex and OffsetIndex per chunk and TypeDefinedOrder
 // column orders — so the reader's JS page decoder, page-index pruning and row-group statistics see the same file
-// shape. Codecs: snappy (native `snappy`, else snappyjs) and uncompressed; anything else (zstd, gzip, …) and
+// shape. Codecs: snappy (native `snappy`, else snappyjs) and uncompressed; a snappy file's chunks whose dictionary
+// and first data page barely shrink are written uncompressed (js-parquet-chunk-codec.mjs); anything else (zstd, …) and
 // other column types return null, and the caller encodes with parquet-wasm instead.
 // Plain JS (loaded by the encode worker without tsx).
 import { createRequire } from 'node:module';
 import { DataType, tableFromIPC } from 'apache-arrow';
 import { PHYSICAL, writeColumnChunk } from './js-parquet-column.mjs';
+import { fileBoundsOfChunks } from './js-parquet-chunk-bounds.mjs';
 import { ThriftWriter, T } from './thrift-compact-writer.mjs';
 
 const CODEC = { UNCOMPRESSED: 0, SNAPPY: 1 };
@@ -42,7 +44,7 @@ function compressorOf(codecName) {
     snappy ??= loadSnappy();
     return { codec: CODEC.SNAPPY, compress: snappy };
   }
-  if (name === 'uncompressed' || name === 'none') return { codec: CODEC.UNCOMPRESSED, compress: (b) => b.slice() };
+  if (name === 'uncompressed' || name === 'none') return { codec: CODEC.UNCOMPRESSED, compress: null };
   return null;
 }
 
@@ -108,7 +110,7 @@ function writeColumnChunkMeta(t, l, c, codec) {
   for (const e of encodings) t.zigzag(e);
   t.listBegin(3, T.BINARY, 1);
   t.rawBinary(new TextEncoder().encode(l.name));
-  t.i32(4, codec);
+  t.i32(4, c.compressed ? codec : CODEC.UNCOMPRESSED); // a chunk that did not shrink is written uncompressed
   t.i64(5, c.rows);
   t.i64(6, c.uncompressedSize);
   t.i64(7, c.compressedSize);
@@ -235,6 +237,14 @@ function offsetIndexBytes(c) {
  * column type or the codec is one this writer does not handle
  */
 export function writeTypedParquet(task) {
+  return writeTypedParquetFile(task)?.bytes ?? null;
+}
+
+/**
+ * writeTypedParquet's file and its per-column bounds (typedBounds' form, from the chunks' statistics:
+ * js-parquet-chunk-bounds.mjs), or null as writeTypedParquet
+ */
+export function writeTypedParquetFile(task) {
   const fields = tableFromIPC(task.schema).schema.fields;
   const noDict = new Set(task.options.noDictionary ?? []);
   const layouts = fields.map((f) => layoutOf(f, !noDict.has(f.name)));
@@ -316,5 +326,5 @@ export function writeTypedParquet(task) {
   o += footer.length;
   new DataView(out.buffer).setUint32(o, footer.length, true);
   out.set(MAGIC, o + 4);
-  return out;
+  return { bytes: out, bounds: fileBoundsOfChunks(layouts, groups) };
 }

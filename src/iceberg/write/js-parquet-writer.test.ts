@@ -113,7 +113,10 @@ async function duckRows(file: Uint8Array, name: string): Promise<unknown[]> {
   return r.getRows().map((row) => row.map((v) => (v === null ? null : String(v))));
 }
 
-/** the schema, and per row group and column its path, type, value count and statistics (hyparquet's reading) */
+/**
+ * the schema, and per row group and column its path, type, value count and statistics (hyparquet's reading);
+ * codecs apart (footerCodecs): a JS-written chunk that does not shrink is uncompressed (js-parquet-chunk-codec.mjs)
+ */
 function footerFacts(file: Uint8Array): unknown {
   const m = parquetMetadata(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer);
   return JSON.stringify({
@@ -122,9 +125,15 @@ function footerFacts(file: Uint8Array): unknown {
     groups: m.row_groups.map((g) => [g.num_rows, g.columns.map((c) => {
       const md = c.meta_data!;
       const st = md.statistics ?? {};
-      return [md.type, md.path_in_schema, md.codec, md.num_values, st.null_count, st.min_value, st.max_value, c.column_index_offset !== undefined, c.offset_index_offset !== undefined];
+      return [md.type, md.path_in_schema, md.num_values, st.null_count, st.min_value, st.max_value, c.column_index_offset !== undefined, c.offset_index_offset !== undefined];
     })]),
   }, (_, v) => (typeof v === 'bigint' ? String(v) : v instanceof Uint8Array ? Array.from(v) : v));
+}
+
+/** each column chunk's codec, per row group */
+function footerCodecs(file: Uint8Array): string[][] {
+  const m = parquetMetadata(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer);
+  return m.row_groups.map((g) => g.columns.map((c) => c.meta_data!.codec));
 }
 
 /** every column chunk but FIXED_LEN_BYTE_ARRAY ones goes through the reader's JS page decoder (its fast path), not parquet-wasm */
@@ -157,6 +166,9 @@ async function roundTrip(batches: () => TypedFileBatch[], options: Options, name
   expect(await duckRows(js, `${name}-js`)).toEqual(await duckRows(wasm, `${name}-wasm`));
 
   expect(footerFacts(js)).toEqual(footerFacts(wasm));
+  // parquet-wasm's codec, or UNCOMPRESSED for a chunk that would not shrink
+  const wasmCodecs = footerCodecs(wasm);
+  footerCodecs(js).forEach((g, k) => g.forEach((codec, c) => expect([wasmCodecs[k]![c], 'UNCOMPRESSED']).toContain(codec)));
   expectJsDecodable(js);
   // within ~10 % of parquet-wasm's size (big files: a small one is mostly parquet-wasm's ARROW:schema metadata)
   if (wasm.byteLength > 100_000) {

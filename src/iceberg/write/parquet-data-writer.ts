@@ -300,8 +300,9 @@ export class ParquetDataWriter {
       inWorker = slot;
     }
     const batches: TypedFileBatch[] = this.pendingTyped.map((b) => ({ length: b.length, columns: b.typed as readonly BufferColumn[] }));
-    // what addTypedBounds needs once the buffers are gone: each column's decimal scale (null: not a decimal)
-    const scales = batches.map((b) => b.columns.map((c) => (c.kind === 'decimal' ? c.scale : null)));
+    // what addTypedBounds needs once the buffers are gone: each column's decimal scale (null: not a decimal; a
+    // column's scale is its field's, the same in every batch)
+    const scales = (batches[0]?.columns ?? []).map((c) => (c.kind === 'decimal' ? c.scale : null));
     const path = this.startFile();
     const recordCount = this.pendingRows;
     const metrics = this.pendingMetrics;
@@ -323,7 +324,7 @@ export class ParquetDataWriter {
         result = encodeTypedFile(task);
         for (const b of batches) giveBuffers(typedBuffers(b.columns));
       }
-      result.bounds.forEach((perBatch, k) => perBatch.forEach((bounds, c) => addTypedBounds(metrics[c]!, scales[k]?.[c] ?? null, bounds)));
+      for (const set of result.bounds) set.forEach((bounds, c) => addTypedBounds(metrics[c]!, scales[c] ?? null, bounds));
       await this.io.write(path, result.bytes);
       return { path, fileSizeInBytes: result.bytes.byteLength, recordCount, metrics };
     })();

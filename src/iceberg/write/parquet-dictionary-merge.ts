@@ -130,6 +130,13 @@ function withSizes(header: TStruct, uncompressed: number, body: Uint8Array): Pag
   return { header, headerBytes: encodeThriftStruct(header), body };
 }
 
+/** `page` with its body in codec `to` instead of `from` (the pieces of one column chunk written with different codecs) */
+export function recodedPage(page: Page, from: number, to: number): Page {
+  if (from === to) return page;
+  const raw = decompress(page.body, from, intField(page.header, PH.uncompressed) ?? 0);
+  return withSizes(new Map(page.header), raw.length, compress(raw, to));
+}
+
 /** a v1 data page whose dictionary indices are renumbered by `map` */
 export function remappedPage(page: Page, codec: number, leaf: Leaf, map: Int32Array, bitWidth: number): Page {
   const dp = structField(page.header, PH.dataPage)!;

@@ -19,7 +19,7 @@ export interface TypedFileTask extends TypedFile {
 }
 export interface TypedFileResult {
   readonly bytes: Uint8Array;
-  /** per batch, per column: typedBounds */
+  /** bound sets that together cover the file, each one per column (typedBounds): one for the whole file, or one per batch */
   readonly bounds: readonly (readonly TypedBounds[])[];
 }
 export function encodeTypedFile(task: TypedFileTask): TypedFileResult;

@@ -7,8 +7,7 @@
 import { Compression, Table, WriterPropertiesBuilder, writeParquet } from 'parquet-wasm';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { typedFileBuffers, typedFileIpc } from './typed-file-ipc.mjs';
-import { typedBounds } from './typed-bounds.mjs';
-import { writeTypedParquet } from './js-parquet-writer.mjs';
+import { writeTypedParquetFile } from './js-parquet-writer.mjs';
 
 let reserved = 0;
 
@@ -67,11 +66,15 @@ export default function encodeTask(task) {
  */
 const jsWriter = () => (process.env.LAKEGATE_PARQUET_WRITER ?? 'js').toLowerCase() !== 'wasm';
 
-/** a file of typed buffers (typed-file-ipc.mjs) → its Parquet bytes and per batch and column bounds */
+/**
+ * a file of typed buffers (typed-file-ipc.mjs) → its Parquet bytes and column bounds: per column for the whole
+ * file from the JS writer (its chunks' statistics, no second pass over the values), per batch and column from
+ * typed-file-ipc.mjs
+ */
 export function encodeTypedFile(task) {
   if (jsWriter()) {
-    const bytes = writeTypedParquet(task);
-    if (bytes !== null) return { bytes, bounds: task.batches.map((b) => b.columns.map((c) => typedBounds(c))) };
+    const file = writeTypedParquetFile(task);
+    if (file !== null) return { bytes: file.bytes, bounds: [file.bounds] };
   }
   const { ipc, bounds } = typedFileIpc(task);
   return { bytes: encodeParquetIpc(ipc, task.options), bounds };

@@ -2,7 +2,7 @@
  * mergeRowGroups: parquet-wasm pieces (required and nullable columns, dictionaries that differ per piece, a piece
  * whose string column is PLAIN, a piece whose column is all NULL, several row groups in one piece) become one
  * row group that parquet-wasm and DuckDB read back row for row, with statistics and page indexes that describe
- * the merged pages; refused inputs (another codec) return null.
+ * the merged pages; pieces of a column in different codecs merge uncompressed; refused inputs (another codec) return null.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -160,6 +160,25 @@ describe('mergeRowGroups', () => {
     await duck({ 'f.parquet': file }, async (c, path) => {
       const r = await c.runAndReadAll(`SELECT count(*)::INT, count(DISTINCT tag)::INT, max(id)::INT FROM read_parquet('${path('f.parquet')}')`);
       expect(r.getRows()[0]).toEqual([10000, 41, 9999]);
+    });
+  }, 60_000);
+
+  it('pieces of one column in different codecs (snappy and uncompressed) merge into an uncompressed chunk', async () => {
+    const snappy = piece(0, 3000);
+    const ipc = tableToIPC(tableFromIPC(readParquet(piece(3000, 2000)).intoIPCStream()), 'stream');
+    const plain = encodeParquetIpc(ipc, { rowGroupRows: 1 << 20, compressionCodec: 'uncompressed' });
+    const merged = mergeRowGroups([snappy, plain, snappy]);
+    expect(merged).not.toBeNull();
+    expect(groupsOf(merged!)).toHaveLength(1);
+    expect(rowsOf(merged!)).toEqual([...rowsOf(snappy), ...rowsOf(plain), ...rowsOf(snappy)]);
+    const codecs = listField(groupsOf(merged!)[0]!, 1).map((cc) => intField(structField(cc.v as TStruct, 3)!, 4));
+    expect(codecs).toEqual(schema.fields.map(() => 0));
+    // pieces that agree keep their codec
+    const same = mergeRowGroups([snappy, snappy])!;
+    expect(listField(groupsOf(same)[0]!, 1).map((cc) => intField(structField(cc.v as TStruct, 3)!, 4))).toEqual(schema.fields.map(() => 1));
+    await duck({ 'm.parquet': merged! }, async (c, path) => {
+      const r = await c.runAndReadAll(`SELECT count(*)::INT, count(DISTINCT tag)::INT, sum(id)::BIGINT FROM read_parquet('${path('m.parquet')}')`);
+      expect(r.getRows()[0]).toEqual([8000, 41, BigInt(2 * (2999 * 3000) / 2 + (3000 + 4999) * 2000 / 2)]);
     });
   }, 60_000);
 

@@ -9,11 +9,12 @@
  * footer's key-value metadata (Arrow schema) kept. ParquetSplice then appends the result like any piece.
  *
  * Scope: flat schemas (no repeated or group fields), data page v1 for renumbered pages (parquet-wasm's
- * default), codecs UNCOMPRESSED and SNAPPY (snappyjs re-compresses renumbered pages), merged dictionaries within
- * the 1 MiB dictionary page limit. Anything else → null: the caller keeps the pieces as separate row groups.
+ * default), codecs UNCOMPRESSED and SNAPPY (snappyjs re-compresses renumbered pages; a column whose pieces differ
+ * is merged uncompressed), merged dictionaries within the 1 MiB dictionary page limit. Anything else → null: the
+ * caller keeps the pieces as separate row groups.
  * @see https://parquet.apache.org/docs/file-format/ and parquet.thrift (field ids below)
  */
-import { CODEC, ENC, PH, Unsupported, mergeDictionaries, remappedPage, type Leaf, type Page } from './parquet-dictionary-merge.ts';
+import { CODEC, ENC, PH, Unsupported, mergeDictionaries, recodedPage, remappedPage, type Leaf, type Page } from './parquet-dictionary-merge.ts';
 import { parquetFooterOf } from './parquet-splice.ts';
 import { boundaryOrder, mergeStatistics, statCompareOf, type StatCompare } from './parquet-stat-order.ts';
 import { indexBitWidth } from './rle-hybrid-remap.ts';
@@ -131,9 +132,12 @@ function mergeColumn(sources: readonly Source[], c: number, leaf: Leaf, at: numb
     if (md === undefined) throw new Unsupported('column chunk without metadata');
     return md;
   });
-  const codec = intField(mds[0]!, CMD.codec) ?? 0;
-  if ((codec !== CODEC.uncompressed && codec !== CODEC.snappy) || mds.some((m) => intField(m, CMD.codec) !== codec)) throw new Unsupported('codec');
-  const pages = sources.map((s, k) => pagesOf(s.file, mds[k]!));
+  const codecs = mds.map((m) => intField(m, CMD.codec) ?? 0);
+  if (codecs.some((c) => c !== CODEC.uncompressed && c !== CODEC.snappy)) throw new Unsupported('codec');
+  // pieces may differ (the JS writer leaves a chunk that would not shrink uncompressed): the merged chunk is then
+  // uncompressed, its snappy pieces' pages decompressed (cheaper than compressing the others)
+  const codec = codecs.every((c) => c === codecs[0]) ? codecs[0]! : CODEC.uncompressed;
+  const pages = sources.map((s, k) => pagesOf(s.file, mds[k]!).map((p) => recodedPage(p, codecs[k]!, codec)));
   const dicts = pages.map((ps) => ps.find((p) => intField(p.header, PH.type) === PAGE.dictionary) ?? null);
   const merged = mergeDictionaries(dicts, codec, leaf);
   const hasDict = dicts.map((d) => d !== null);
@@ -176,6 +180,7 @@ function mergeColumn(sources: readonly Source[], c: number, leaf: Leaf, at: numb
     firstRow += s.rows;
   });
   const md: TStruct = new Map(mds[0]);
+  md.set(CMD.codec, i32(codec));
   md.set(CMD.numValues, i64(mds.reduce((s, m) => s + (intField(m, CMD.numValues) ?? 0), 0)));
   md.set(CMD.uncompressed, i64(out.reduce((s, p) => s + p.headerBytes.length + (intField(p.header, PH.uncompressed) ?? 0), 0)));
   md.set(CMD.compressed, i64(pos - at));
