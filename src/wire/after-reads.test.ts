@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterReads } from './after-reads.ts';
+import { afterReads, writeAfterDeliveries } from './after-reads.ts';
 
 /** the uncaught errors thrown while `body` runs, instead of the test runner's handler seeing them */
 async function catchingUncaught(body: () => Promise<void>): Promise<unknown[]> {
@@ -57,5 +57,42 @@ describe('afterReads', () => {
     afterReads(() => seen.push('f'));
     await nextCheckPhase();
     expect(seen.at(-1)).toBe('f');
+  });
+
+  it('writes asked for during a run go out once every delivery of the run has run, in the order asked', async () => {
+    const seen: string[] = [];
+    expect(writeAfterDeliveries(() => seen.push('never'))).toBe(false); // outside a run: the caller writes now
+    afterReads(() => {
+      seen.push('deliver a');
+      expect(writeAfterDeliveries(() => seen.push('write a'))).toBe(true);
+    });
+    afterReads(() => {
+      seen.push('deliver b');
+      expect(writeAfterDeliveries(() => seen.push('write b'))).toBe(true);
+    });
+    await nextCheckPhase();
+    expect(seen).toEqual(['deliver a', 'deliver b', 'write a', 'write b']);
+  });
+
+  it('a write that throws does not keep the others back, and the writes of a run cut short by a throw still go', async () => {
+    const seen: string[] = [];
+    const boom = new Error('write failed');
+    const late = new Error('delivery failed');
+    const caught = await catchingUncaught(async () => {
+      afterReads(() => {
+        writeAfterDeliveries(() => {
+          throw boom;
+        });
+        writeAfterDeliveries(() => seen.push('write 2'));
+      });
+      afterReads(() => {
+        writeAfterDeliveries(() => seen.push('write 3'));
+        throw late;
+      });
+      afterReads(() => writeAfterDeliveries(() => seen.push('write 4')));
+      for (let i = 0; i < 4 && seen.length < 3; i++) await nextCheckPhase();
+    });
+    expect(caught).toEqual([late]); // the delivery's error goes on up; the write's is not lost ahead of it
+    expect(seen).toEqual(['write 2', 'write 3', 'write 4']);
   });
 });

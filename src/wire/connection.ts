@@ -27,7 +27,7 @@ import * as msg from './protocol/backend-serializer.ts';
 import { BufferWriter } from './protocol/buffer-writer.ts';
 import type { FrontendMessage, StartupMessage } from './protocol/frontend-messages.ts';
 import { FrontendParser } from './protocol/frontend-parser.ts';
-import { afterReads } from './after-reads.ts';
+import { afterReads, writeAfterDeliveries } from './after-reads.ts';
 import { HeldMessages } from './held-messages.ts';
 import { noteRead } from './read-clock.ts';
 import { readIntoReusedBuffer } from './socket-reader.ts';
@@ -37,6 +37,17 @@ import { upgradeToTls } from './tls-upgrade.ts';
 import type { WireLogger } from './wire-logger.ts';
 
 const FLUSH_THRESHOLD = 64 * 1024;
+/**
+ * LAKEGATE_WIRE_BURST=on: a delivery run's answers leave in one burst at its end (after-reads.ts). Off by default:
+ * a quiet A/B (session 27, pgbench TCP, two rounds a side) showed no TPS gain — lakegate-p1 within noise, -p2's
+ * lookups 10–20 % lower — though pgbench's CPU per transaction fell.
+ */
+let burstWrites = process.env['LAKEGATE_WIRE_BURST'] === 'on';
+
+/** turns burst writes on or off in this process (its tests, and an in-process A/B) */
+export function setBurstWrites(on: boolean): void {
+  burstWrites = on;
+}
 
 export interface ConnectionOptions {
   readonly handler: QueryHandler;
@@ -191,9 +202,38 @@ export class PgConnection implements LoopHost {
     return this.flushNow() ?? Promise.resolve();
   }
 
-  /** Writes what is buffered; a promise only when the socket is full and 'drain' must be awaited. */
+  /**
+   * Writes what is buffered; a promise only when the socket is full and 'drain' must be awaited. Inside a
+   * delivery run a plain socket's write waits for the run's end (after-reads.ts writeAfterDeliveries), so every
+   * answer of the run leaves in one burst; a write that then finds the socket full is awaited by the next flush.
+   */
   flushNow(): Promise<void> | undefined {
     if (this.w.length === 0 || this.closed) return undefined;
+    // (a pipeline's answers past the flush threshold go now: the buffer stays bounded, backpressure per write)
+    if (this.writer !== null && burstWrites && this.w.length < FLUSH_THRESHOLD && !this.heldWriteFull) {
+      if (this.writeHeld) return undefined;
+      if (writeAfterDeliveries(this.writeHeldOut)) {
+        this.writeHeld = true;
+        return undefined;
+      }
+    }
+    return this.writeNow();
+  }
+
+  /** a flush asked for during a delivery run is waiting for the run's end */
+  private writeHeld = false;
+  /**
+   * the held write found the socket full: nobody awaited it, so the next flush writes at once and awaits the
+   * drain (as the flush itself would have): a client that does not read stops being answered, as before
+   */
+  private heldWriteFull = false;
+  private readonly writeHeldOut = (): void => {
+    this.writeHeld = false;
+    if (this.w.length > 0 && !this.closed && !this.writeOut()) this.heldWriteFull = true;
+  };
+
+  private writeNow(): Promise<void> | undefined {
+    this.heldWriteFull = false;
     if (this.writeOut() || this.closed) return undefined;
     if (this.writer !== null) return this.writer.drained();
     return new Promise<void>((resolve) => {
@@ -227,7 +267,8 @@ export class PgConnection implements LoopHost {
   }
 
   flushIfFull(): Promise<void> | undefined {
-    return this.w.length >= FLUSH_THRESHOLD ? this.flushNow() : undefined;
+    // a full buffer goes out at once (with any held answer before it in the buffer): backpressure stays per write
+    return this.w.length >= FLUSH_THRESHOLD && !this.closed ? this.writeNow() : undefined;
   }
 
   nextMessage(): Promise<FrontendMessage | null> {
