@@ -216,7 +216,7 @@ export class FragmentRun {
     let groups: readonly Group[] = this.#order;
     if (typed !== null) {
       const taken = this.req.partitions === undefined ? typed.takeTyped() : null;
-      if (taken !== null) return packTypedGroups(taken.count, taken.keys, taken.states, this.#transfer);
+      if (taken !== null) return packTypedGroups(taken.count, taken.keys, this.fragment.keyOids, taken.states, this.#transfer);
       groups = typed.take();
     }
     return this.req.partitions !== undefined

@@ -11,6 +11,14 @@ import { GroupStates, type GroupStateSpec } from '../expr/group-states.ts';
 import { GroupTable } from '../group-table.ts';
 import type { PartialGroups } from './run-fragment.ts';
 import { unpackStateInto } from './state-wire.ts';
+import { int8KeyColumn } from './int8-key-wire.ts';
+
+/** key column c of `part` as the group table reads it (an int8 column as exact doubles, no BigInt per group) */
+function keyColumnOf(part: PartialGroups, c: number, col: readonly unknown[], n: number): readonly unknown[] {
+  const wire = part.int8Keys?.[c];
+  if (wire !== undefined && wire !== null) return int8KeyColumn(wire, n);
+  return part.keysTagged[c] ? col.map(fromCloneable) : col;
+}
 
 export class PartialMerge {
   readonly #table: GroupTable;
@@ -43,7 +51,7 @@ export class PartialMerge {
     if (n === 0) return;
     if (this.#gids.length < n) this.#gids = new Int32Array(n);
     const gids = this.#gids;
-    this.#table.assign(part.keys.map((col, c) => (part.keysTagged[c] ? col.map(fromCloneable) : col)), n, gids);
+    this.#table.assign(part.keys.map((col, c) => keyColumnOf(part, c, col, n)), n, gids);
     const gs = this.#typed;
     gs.ensure(this.#table.size);
     for (let k = 0; k < this.specs.length; k++) {

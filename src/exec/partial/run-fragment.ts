@@ -12,6 +12,7 @@
 import type { Batch } from '../../common/batch.ts';
 import type { TypedPartialStates } from '../expr/group-states.ts';
 import type { PackedStates } from './state-wire.ts';
+import type { Int8KeyWire } from './int8-key-wire.ts';
 import type { PartitionedPartial } from '../exchange/partition-groups.ts';
 import { repartitionRows, type RepartitionedRows } from '../exchange/repartition-rows.ts';
 import type { WireEvalContext } from './worker-eval-context.ts';
@@ -39,6 +40,8 @@ export interface PartialGroups {
   readonly states: readonly PackedStates[];
   /** instead of `states` (then empty): per aggregate, the groups' typed counts and sums (typed-partial-groups.ts takeTyped) */
   readonly typed?: readonly TypedPartialStates[];
+  /** per group-key column: an int8 column's keys as exact doubles (its `keys` entry then empty: int8-key-wire.ts), else null */
+  readonly int8Keys?: readonly (Int8KeyWire | null)[];
   /** groups packed earlier in the task, when its table was flushed (run-fragment.ts), in order */
   readonly earlier?: readonly PartialGroups[];
 }

@@ -18,6 +18,7 @@ import { compileRowTest } from '../parallel/row-filter.ts';
 import { compileArrowSelect } from './arrow-row-filter.ts';
 import type { ChunkFilter, LateHistory } from './late-materialization.ts';
 import { isExact, markExact } from '../parallel/exact-rows.ts';
+import { fileProvesFilter, unreadRequestIndexes, withUnreadColumns, withoutIndexes } from './file-proved-filter.ts';
 import { attachLazyScaled, attachScaledLike, isSparseNumerics, scaledColumnOf, sparseLazyNumerics } from '../../common/pgtypes/numeric-column.ts';
 
 /** The value a field takes in a file that lacks it (§ Column Projection). */
@@ -77,9 +78,11 @@ export async function* readFileScanTask(
     }
   }
   const eqCols = eqSets.map((s) => s.fieldIds.map((id) => indexOfId.get(id)!));
+  // a filter the file's metadata proves for every row is not judged: its rows are exact as they are (file-proved-filter.ts)
+  const proved = options.filter !== undefined && fileProvesFilter(options.filter, task);
   // filter columns too (a pushed filter may name a column the scan does not project)
   let chunkFilter: ChunkFilter | undefined;
-  if (options.filter !== undefined) {
+  if (options.filter !== undefined && !proved) {
     for (const id of referencedFieldIds(options.filter)) {
       if (indexOfId.has(id)) continue;
       const field = fields.find((f) => f.id === id) ?? deletes.fieldById(id);
@@ -87,24 +90,7 @@ export async function* readFileScanTask(
       indexOfId.set(id, requests.length);
       requests.push({ fieldId: id, type: field.type, missingValue: missingValueOf(field, task) });
     }
-    const test = compileRowTest(options.filter, indexOfId);
-    if (test !== null) {
-      const columns = [...referencedFieldIds(options.filter)].flatMap((id) => indexOfId.get(id) ?? []);
-      const selectArrow = compileArrowSelect(options.filter, indexOfId);
-      const lead = leadColumnOf(options.filter, indexOfId);
-      chunkFilter = {
-        columns,
-        predicate: options.filter,
-        ...(lead === null ? {} : { lead: [lead] }),
-        ...(options.lateHistory === undefined ? {} : { history: options.lateHistory }),
-        ...(selectArrow === null ? {} : { selectArrow }),
-        select: (cols, length) => {
-          const keep: number[] = [];
-          for (let r = 0; r < length; r++) if (test(cols as readonly (readonly unknown[])[], r)) keep.push(r);
-          return keep;
-        },
-      };
-    }
+    chunkFilter = chunkFilterOf(options.filter, indexOfId, options.lateHistory);
   }
 
   const lineage = rowLineageFiller(requests, task);
@@ -113,14 +99,40 @@ export async function* readFileScanTask(
     chunkFilter = { ...chunkFilter, unreadWhenExact: options.unreadWhenExact };
   }
   const kept: ChunkRows = { path, deleted, eqSets, eqCols, rowRange: task.rowRange, width: fields.length, rowIds };
+  // a proved file's columns nobody reads on exact batches are not read at all (same conditions as unreadWhenExact above)
+  const unreadAt = proved && deleted.size === 0 && eqSets.length === 0 && lineage === null && !rowIds ? unreadRequestIndexes(fields, options.unreadWhenExact) : [];
+  const read = withoutIndexes(requests, unreadAt);
   // the options in one shape (parquetReadOptions: why)
   const readOptions = parquetReadOptions(task.rowGroups, task.rowRange, metrics, task.nameMapping, chunkFilter);
-  for await (const chunk of readParquetColumns({ io, size: Number(task.file.fileSizeInBytes) }, path, requests, readOptions)) {
+  for await (const piece of readParquetColumns({ io, size: Number(task.file.fileSizeInBytes) }, path, read, readOptions)) {
     signal?.throwIfAborted();
+    const chunk = withUnreadColumns(piece, unreadAt);
     lineage?.(chunk); // v3 _row_id / _last_updated_sequence_number: inherited values (lineage/row-lineage-columns.ts)
+    if (proved) markExact(chunk);
     const batch = batchOfChunk(chunk, kept);
     if (batch !== null) yield batch;
   }
+}
+
+/** late materialization's filter for `filter` over the requests at `indexOfId`, or undefined when it cannot run it */
+function chunkFilterOf(filter: BoundPredicate, indexOfId: ReadonlyMap<number, number>, history: LateHistory | undefined): ChunkFilter | undefined {
+  const test = compileRowTest(filter, indexOfId);
+  if (test === null) return undefined;
+  const columns = [...referencedFieldIds(filter)].flatMap((id) => indexOfId.get(id) ?? []);
+  const selectArrow = compileArrowSelect(filter, indexOfId);
+  const lead = leadColumnOf(filter, indexOfId);
+  return {
+    columns,
+    predicate: filter,
+    ...(lead === null ? {} : { lead: [lead] }),
+    ...(history === undefined ? {} : { history }),
+    ...(selectArrow === null ? {} : { selectArrow }),
+    select: (cols, length) => {
+      const keep: number[] = [];
+      for (let r = 0; r < length; r++) if (test(cols as readonly (readonly unknown[])[], r)) keep.push(r);
+      return keep;
+    },
+  };
 }
 
 /** what readFileScanTask keeps of each chunk: the same for every chunk of a file */
