@@ -5,7 +5,9 @@
  * a function definition, a class instance — by identity, so two subtrees match only when they read the same
  * source objects and call the same definitions (a CTE inlined twice does). Marks kept beside the plan count
  * too: a join's pruned output columns (prune_join_columns) differ between copies read by different parents.
- * Each node's text holds its children's numbers, not their text, so a plan's fingerprints cost O(plan size).
+ * Each node's text holds its children's numbers, not their text, and each array or plain object met again —
+ * the PlanColumns every node above a scan repeats, expressions kept by several rewrites — stands for its text by
+ * an interned number, so a plan's fingerprints cost O(plan size), not O(depth × columns) (TPC-H Q2: 5 joins).
  */
 import { Numeric } from '../../common/pgtypes/numeric.ts';
 import { planChildren, type LogicalPlan } from '../../sql/index.ts';
@@ -42,7 +44,10 @@ export class PlanFingerprints {
     const known = this.byNode.get(p);
     if (known !== undefined) return known;
     // a reference back to an enclosing node (a work table's recursive CTE): 0, a number no subtree gets
-    if (this.open.has(p)) return 0;
+    if (this.open.has(p)) {
+      this.contextMarks++;
+      return 0;
+    }
     this.open.add(p);
     try {
       return this.number(p);
@@ -53,6 +58,13 @@ export class PlanFingerprints {
 
   /** plain objects and plan nodes being fingerprinted: a reference back to one is a cycle, not a subtree */
   private readonly open = new Set<object>();
+
+  /** interned texts of arrays and plain objects: equal text = equal number */
+  private readonly objectNumbers = new Map<string, string>();
+  /** array / plain object → its interned number (only those whose text does not depend on where they were met) */
+  private readonly byObject = new Map<object, string>();
+  /** bumped whenever a text depends on where it was met (a node's child, a cycle): such texts are not interned */
+  private contextMarks = 0;
 
   private number(p: LogicalPlan): number {
     const kids = planChildren(p);
@@ -78,21 +90,40 @@ export class PlanFingerprints {
       case 'object': break;
     }
     if (v === null) return 'N';
-    if (skip.has(v)) return 'C';
-    if (Array.isArray(v)) return `[${v.map((x) => this.value(x, skip)).join(',')}]`;
+    if (skip.has(v)) {
+      this.contextMarks++;
+      return 'C';
+    }
+    if (Array.isArray(v)) return this.interned(v, skip);
     if (v instanceof Numeric) return `D${v.toString()}`;
     if (v instanceof Uint8Array) return `B${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}`;
     if (!isPlain(v)) return `#${identityOf(v)}`;
     const o = v as Record<string, unknown>;
     // a plan nested in an expression (a subquery) is numbered as a node, so repeats inside it are found too
     if (typeof o.kind === 'string' && this.isPlanNode(o) && !skip.has(o)) return `P${this.of(o as unknown as LogicalPlan)}`;
-    return this.fields(o, skip);
+    return this.interned(o, skip);
+  }
+
+  /** `O<n>` for an array or plain object, its text made once per object and numbered by text */
+  private interned(o: readonly unknown[] | Record<string, unknown>, skip: ReadonlySet<unknown>): string {
+    const known = this.byObject.get(o);
+    if (known !== undefined) return known;
+    const marks = this.contextMarks;
+    const text = Array.isArray(o) ? `[${o.map((x) => this.value(x, skip)).join(',')}]` : this.fields(o as Record<string, unknown>, skip);
+    if (this.contextMarks !== marks) return text;
+    let n = this.objectNumbers.get(text);
+    if (n === undefined) this.objectNumbers.set(text, (n = `O${this.objectNumbers.size + 1}`));
+    this.byObject.set(o, n);
+    return n;
   }
 
   private fields(o: Record<string, unknown>, skip: ReadonlySet<unknown>): string {
     // plan nodes are guarded by of(); a plain object met again inside itself is a cycle
     const isNode = PLAN_KINDS.has(o.kind as string);
-    if (!isNode && this.open.has(o)) return '@';
+    if (!isNode && this.open.has(o)) {
+      this.contextMarks++;
+      return '@';
+    }
     // loose: where a copy was written in the SQL text (error positions) does not tell its rows apart
     const keys = Object.keys(o).sort().filter((k) => !this.loose || (k !== 'location' && k !== 'position'));
     if (!isNode) this.open.add(o);
