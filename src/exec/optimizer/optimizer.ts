@@ -49,6 +49,7 @@ import { pushDownProjection } from './push-down-projection.ts';
 import { chooseBuildSide } from './choose-build-side.ts';
 import { buildSideUnderKeyFilters } from './build-side-under-key-filters.ts';
 import { wideProbeKeyFilters } from './wide-probe-key-filters.ts';
+import { buildFilteredFactSide } from './build-filtered-fact-side.ts';
 import { aggregateFromMetadata } from './aggregate-from-metadata.ts';
 import { partialAggregateRule } from '../partial/partial-aggregate-rule.ts';
 import { pruneJoinColumns } from './prune-join-columns.ts';
@@ -82,6 +83,8 @@ export const OPTIMIZER_RULES: readonly OptimizerRule[] = [
   chooseBuildSide,
   // after choose_build_side: it revisits the joins below a runtime key filter with their scans' scaled estimates
   buildSideUnderKeyFilters,
+  // after build_side_under_key_filters: a filtered fact side is built instead of a whole table it joins
+  buildFilteredFactSide,
   // after the build sides are final: probe scans reading strings may take denser key filters
   wideProbeKeyFilters,
   partialAggregateRule,

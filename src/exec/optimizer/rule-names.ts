@@ -29,6 +29,7 @@ export const OPTIMIZER_RULE_NAMES = [
   'push_down_projection',
   'choose_build_side',
   'build_side_under_key_filters',
+  'build_filtered_fact_side',
   'wide_probe_key_filters',
   'partial_aggregate',
   'aggregate_from_metadata',
