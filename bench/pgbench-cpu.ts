@@ -44,18 +44,37 @@ function childrenOf(pid: number): number[] {
  * process (lakegate in-process) counts alone: its children are the pgbench runs.
  */
 export function treeCpuSeconds(pid: number): number | null {
+  return treeSeconds(pid, false);
+}
+
+/**
+ * The kernel's part of treeCpuSeconds (stime + cstime): system calls and what the kernel does inside them. For
+ * a server over loopback TCP that includes delivering each answer into the client's socket and waking it, and
+ * the preemption at the write's return (session 27, perf of lakegate-p1 under pgbench -M prepared: 55–70 % of
+ * the main thread), so user and system µs per transaction tell JS work from the round trip's fixed kernel cost.
+ */
+export function treeSystemCpuSeconds(pid: number): number | null {
+  return treeSeconds(pid, true);
+}
+
+function treeSeconds(pid: number, systemOnly: boolean): number | null {
   const own = pidTimes(pid);
   if (own === null) return null;
-  if (pid === process.pid) return (own[0] + own[1]) / TICKS_PER_SECOND;
-  let ticks = own[0] + own[1] + own[2] + own[3];
+  if (pid === process.pid) return ((systemOnly ? 0 : own[0]) + own[1]) / TICKS_PER_SECOND;
+  let ticks = ticksOf(own, systemOnly);
   const stack = childrenOf(pid);
   while (stack.length > 0) {
     const c = stack.pop()!;
     const t = pidTimes(c);
-    if (t !== null) ticks += t[0] + t[1] + t[2] + t[3];
+    if (t !== null) ticks += ticksOf(t, systemOnly);
     stack.push(...childrenOf(c));
   }
   return ticks / TICKS_PER_SECOND;
+}
+
+/** a process's own and reaped children's ticks: all four, or the system ones (stime, cstime) */
+function ticksOf(t: readonly [number, number, number, number], systemOnly: boolean): number {
+  return systemOnly ? t[1] + t[3] : t[0] + t[1] + t[2] + t[3];
 }
 
 /** the pids of `pid`'s tree: itself and every live descendant */

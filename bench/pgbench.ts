@@ -16,7 +16,7 @@
  * Each case runs with -M simple / extended / prepared, after an unmeasured `--warmup` seconds of the same script
  * on every target (steady state: a second lakegate process otherwise spends its first seconds cold — JIT, caches
  * of a table another process created). Prints TPS per target and a markdown ratio table, the CPU µs per
- * transaction of server and pgbench with the machine's idle share, and for lakegate targets the server's context
+ * transaction of server (and its system part) and pgbench with the machine's idle share, and for lakegate targets the server's context
  * switches per transaction (voluntary / involuntary: waiting for work vs preempted by the other tasks on a core)
  * and each server process's share of the CPU (pgbench-cpu.ts); writes bench/results/pgbench-<date>.json.
  * PG_TEST_URL points the PostgreSQL side at an existing server.
@@ -33,7 +33,7 @@ import pg from 'pg';
 import { startLakegate } from '../test/helpers/lakegate-server.ts';
 import { findPgBinDir, startPgCluster } from '../test/helpers/pg-cluster.ts';
 import { startScriptFlags } from './lib/start-flags.ts';
-import { childProcessCpuSeconds, listeningPid, machineTicks, reapedChildrenCpuSeconds, switchesBetween, treeCpuSeconds, treeSwitches } from './pgbench-cpu.ts';
+import { childProcessCpuSeconds, listeningPid, machineTicks, reapedChildrenCpuSeconds, switchesBetween, treeCpuSeconds, treeSwitches, treeSystemCpuSeconds } from './pgbench-cpu.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -76,6 +76,8 @@ interface Run {
   /** CPU µs per transaction: the server's (every process and thread of it) and pgbench's; null off Linux */
   serverCpuUs?: number | null;
   pgbenchCpuUs?: number | null;
+  /** the kernel's part of serverCpuUs (system time: the socket reads and writes, loopback delivery, preemption at their return) */
+  serverSysUs?: number | null;
   /** share of the machine's CPU time left idle during the run (0 %: saturated, more server processes cannot help) */
   idlePct?: number | null;
   /** the server's context switches per transaction, voluntary and involuntary (lakegate only: its processes outlive the run) */
@@ -118,11 +120,11 @@ async function runPgbench(target: Target, script: string, mode: string, duration
   const u = new URL(target.url);
   const argv = ['-n', '-c', args.clients, '-j', args.jobs, '-T', duration, '-M', mode, '-f', script, '-h', target.pgbenchHost, '-p', u.port, '-U', decodeURIComponent(u.username) || 'postgres', u.pathname.slice(1) || 'postgres'];
   const serverPid = listeningPid(Number(u.port));
-  const before = { server: serverPid === null ? null : treeCpuSeconds(serverPid), pgbench: reapedChildrenCpuSeconds(), machine: machineTicks(), switches: serverPid === null ? null : treeSwitches(serverPid), processes: serverPid === null ? new Map<number, number>() : childProcessCpuSeconds(serverPid) };
+  const before = { server: serverPid === null ? null : treeCpuSeconds(serverPid), serverSys: serverPid === null ? null : treeSystemCpuSeconds(serverPid), pgbench: reapedChildrenCpuSeconds(), machine: machineTicks(), switches: serverPid === null ? null : treeSwitches(serverPid), processes: serverPid === null ? new Map<number, number>() : childProcessCpuSeconds(serverPid) };
   const r = await spawnAsync(pgbench, argv, (Number(duration) + 60) * 1000);
   // PostgreSQL's backends exit with pgbench's connections: their times reach the postmaster once it reaps them
   await new Promise((res) => setTimeout(res, 300));
-  const after = { server: serverPid === null ? null : treeCpuSeconds(serverPid), pgbench: reapedChildrenCpuSeconds(), machine: machineTicks(), switches: serverPid === null ? null : treeSwitches(serverPid), processes: serverPid === null ? new Map<number, number>() : childProcessCpuSeconds(serverPid) };
+  const after = { server: serverPid === null ? null : treeCpuSeconds(serverPid), serverSys: serverPid === null ? null : treeSystemCpuSeconds(serverPid), pgbench: reapedChildrenCpuSeconds(), machine: machineTicks(), switches: serverPid === null ? null : treeSwitches(serverPid), processes: serverPid === null ? new Map<number, number>() : childProcessCpuSeconds(serverPid) };
   const out = r.out;
   const num = (re: RegExp): number | null => {
     const m = re.exec(out);
@@ -136,7 +138,7 @@ async function runPgbench(target: Target, script: string, mode: string, duration
   const used = [...after.processes].map(([pid, sec]) => sec - (before.processes.get(pid) ?? sec));
   const usedSum = used.reduce((a, b) => a + b, 0);
   const processSplit = used.length > 1 && usedSum > 0 ? used.map((u) => Math.round((100 * u) / usedSum)) : [];
-  const base = { tps, latencyMs: num(/latency average = ([\d.]+) ms/), transactions, failed: num(/number of failed transactions: (\d+)/), serverCpuUs: perTxn(before.server, after.server), pgbenchCpuUs: perTxn(before.pgbench, after.pgbench), idlePct, serverVcsw: switches === null ? null : switches.voluntary / transactions!, serverIvcsw: switches === null ? null : switches.involuntary / transactions!, processSplit };
+  const base = { tps, latencyMs: num(/latency average = ([\d.]+) ms/), transactions, failed: num(/number of failed transactions: (\d+)/), serverCpuUs: perTxn(before.server, after.server), serverSysUs: perTxn(before.serverSys, after.serverSys), pgbenchCpuUs: perTxn(before.pgbench, after.pgbench), idlePct, serverVcsw: switches === null ? null : switches.voluntary / transactions!, serverIvcsw: switches === null ? null : switches.involuntary / transactions!, processSplit };
   if (r.status !== 0 || tps === null) return { ...base, error: out.trim().split('\n').slice(-3).join(' | ') || `exit ${r.status}` };
   return base;
 }
@@ -271,14 +273,14 @@ console.log(`\npgbench -c ${args.clients} -j ${args.jobs} -T ${args.duration} -n
 console.log(lines.join('\n'));
 // where the CPU went: a run whose machine had nothing idle is bound by server + pgbench CPU per transaction
 const fmtUs = (n: number | null | undefined): string => (n === null || n === undefined ? 'n/a' : n.toFixed(1));
-console.log(`\nCPU µs per transaction, server / pgbench, and the machine's idle share during the run (/proc):\n`);
-console.log(`| case | mode | ${targets.map((t) => `${t} server / pgbench µs, idle`).join(' | ')} |`);
+console.log(`\nCPU µs per transaction, server (its system part) / pgbench, and the machine's idle share during the run (/proc):\n`);
+console.log(`| case | mode | ${targets.map((t) => `${t} server (sys) / pgbench µs, idle`).join(' | ')} |`);
 console.log(`|---|---|${targets.map(() => '---:').join('|')}|`);
 for (const c of caseNames) {
   for (const m of modes) {
     const cells = targets.map((t) => {
       const r = find(t, c, m);
-      return r === undefined ? 'n/a' : `${fmtUs(r.serverCpuUs)} / ${fmtUs(r.pgbenchCpuUs)}, ${r.idlePct === null || r.idlePct === undefined ? 'n/a' : `${r.idlePct.toFixed(0)} %`}`;
+      return r === undefined ? 'n/a' : `${fmtUs(r.serverCpuUs)} (${fmtUs(r.serverSysUs)}) / ${fmtUs(r.pgbenchCpuUs)}, ${r.idlePct === null || r.idlePct === undefined ? 'n/a' : `${r.idlePct.toFixed(0)} %`}`;
     });
     console.log(`| ${c} | ${m} | ${cells.join(' | ')} |`);
   }
