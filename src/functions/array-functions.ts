@@ -249,9 +249,9 @@ export const arrayOperators: readonly OperatorDef[] = [
   op('<=', ANYARRAY, ANYARRAY, BOOL, (l, r, _c, lt) => cmp(l, r, lt) <= 0, 'array_le', 1074, { commutator: '>=', negator: '>' }),
   op('>=', ANYARRAY, ANYARRAY, BOOL, (l, r, _c, lt) => cmp(l, r, lt) >= 0, 'array_ge', 1075, { commutator: '<=', negator: '<' }),
   // array_cat / array_append / array_prepend are not strict: a NULL array is treated as empty
-  op('||', ANYCA, ANYCA, ANYCA, (l, r) => (l === null && r === null ? null : arrayCat(l as PgArray | null, r as PgArray | null)), 'array_cat', 349, { strict: false }),
-  op('||', ANYCA, ANYC, ANYCA, (l, r, _c, lt) => append(l as PgArray | null, r, elemOf(lt, (l as PgArray | null)?.elementOid ?? 0)), 'array_append', 374, { strict: false }),
-  op('||', ANYC, ANYCA, ANYCA, (l, r, _c, _lt, rt) => prepend(l, r as PgArray | null, elemOf(rt, (r as PgArray | null)?.elementOid ?? 0)), 'array_prepend', 375, { strict: false }),
+  op('||', ANYCA, ANYCA, ANYCA, (l, r) => (l === null && r === null ? null : arrayCat(l as PgArray | null, r as PgArray | null)), 'array_cat', 375, { strict: false }),
+  op('||', ANYCA, ANYC, ANYCA, (l, r, _c, lt) => append(l as PgArray | null, r, elemOf(lt, (l as PgArray | null)?.elementOid ?? 0)), 'array_append', 349, { strict: false }),
+  op('||', ANYC, ANYCA, ANYCA, (l, r, _c, _lt, rt) => prepend(l, r as PgArray | null, elemOf(rt, (r as PgArray | null)?.elementOid ?? 0)), 'array_prepend', 374, { strict: false }),
 ];
 
 export { isPgArray };

@@ -68,7 +68,7 @@ const currentFunctions: ScalarFunctionDef[] = [
   fn('current_time', [INT4], TIMETZ, (a, ctx) => currentTimeTz(ctx, precisionArg(a[0])), 's'),
   fn('localtime', [], TIME, (_a, ctx) => timeOfTimestamp(localNow(ctx)), 's'),
   fn('localtime', [INT4], TIME, (a, ctx) => Number(roundMicros(BigInt(timeOfTimestamp(localNow(ctx))), precisionArg(a[0]))) % 86_400_000_000, 's'),
-  fn('timeofday', [], TEXT, (_a, ctx) => timeofday(ctx), 'v'),
+  fn('timeofday', [], TEXT, (_a, ctx) => timeofday(ctx), 'v', { oid: 274 }),
 ];
 
 const DOW = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -183,24 +183,25 @@ function partInterval(unitText: string, iv: Interval): Extracted {
 }
 
 type PartFn = (unit: string, v: unknown, ctx: EvalContext) => Extracted | null;
-const PART_SOURCES: ReadonlyArray<[number, PartFn, 'i' | 's']> = [
-  [TS, (u, v) => partTimestamp(u, v as bigint, null), 'i'],
-  [TSTZ, (u, v, ctx) => partTimestamp(u, v as bigint, sessionZoneOf(ctx)), 's'],
-  [INTERVAL, (u, v) => partInterval(u, v as Interval), 'i'],
-  [DATE, (u, v) => partDate(u, v as number), 'i'],
-  [TIME, (u, v) => partTime(u, v as number), 'i'],
+// source type, extractor, volatility, PostgreSQL 15's pg_proc.oid of date_part and of extract for that type
+const PART_SOURCES: ReadonlyArray<[number, PartFn, 'i' | 's', number, number]> = [
+  [TS, (u, v) => partTimestamp(u, v as bigint, null), 'i', 2021, 6202],
+  [TSTZ, (u, v, ctx) => partTimestamp(u, v as bigint, sessionZoneOf(ctx)), 's', 1171, 6203],
+  [INTERVAL, (u, v) => partInterval(u, v as Interval), 'i', 1172, 6204],
+  [DATE, (u, v) => partDate(u, v as number), 'i', 1384, 6199],
+  [TIME, (u, v) => partTime(u, v as number), 'i', 1385, 6200],
 ];
 
-const partFunctions: ScalarFunctionDef[] = PART_SOURCES.flatMap(([type, part, vol]) => [
+const partFunctions: ScalarFunctionDef[] = PART_SOURCES.flatMap(([type, part, vol, datePartOid, extractOid]) => [
   fn('date_part', [TEXT, type], FLOAT8, (a, ctx) => {
     // PostgreSQL's date_part(text, date) is date_part(text, date::timestamp)
     const r = type === DATE ? partTimestamp(a[0] as string, dateToTimestamp(a[1] as number), null) : part(a[0] as string, a[1], ctx);
     return r === null ? null : toFloatResult(r);
-  }, vol),
+  }, vol, { oid: datePartOid }),
   fn('extract', [TEXT, type], NUMERIC, (a, ctx) => {
     const r = part(a[0] as string, a[1], ctx);
     return r === null ? null : toNumericResult(r);
-  }, vol),
+  }, vol, { oid: extractOid }),
 ]);
 
 // ---- age, justify, isfinite -------------------------------------------------------------------------
@@ -215,20 +216,20 @@ function ageChecked(a: bigint, b: bigint): Interval {
 }
 
 const ageFunctions: ScalarFunctionDef[] = [
-  fn('age', [TS, TS], INTERVAL, (a) => ageChecked(a[0] as bigint, a[1] as bigint), 'i', { oid: 2059 }),
+  fn('age', [TS, TS], INTERVAL, (a) => ageChecked(a[0] as bigint, a[1] as bigint), 'i', { oid: 2058 }),
   fn('age', [TSTZ, TSTZ], INTERVAL, (a, ctx) => {
     const z = sessionZoneOf(ctx);
     return ageChecked(timestamptzToTimestamp(a[0] as bigint, z), timestamptzToTimestamp(a[1] as bigint, z));
   }, 's', { oid: 1199 }),
-  fn('age', [TS], INTERVAL, (a, ctx) => ageChecked(midnightToday(ctx), a[0] as bigint), 's', { oid: 2060 }),
-  fn('age', [TSTZ], INTERVAL, (a, ctx) => ageChecked(midnightToday(ctx), timestamptzToTimestamp(a[0] as bigint, sessionZoneOf(ctx))), 's', { oid: 1200 }),
-  fn('justify_days', [INTERVAL], INTERVAL, (a) => justifyDays(a[0] as Interval)),
-  fn('justify_hours', [INTERVAL], INTERVAL, (a) => justifyHours(a[0] as Interval)),
-  fn('justify_interval', [INTERVAL], INTERVAL, (a) => justifyInterval(a[0] as Interval)),
-  fn('isfinite', [DATE], BOOL, (a) => Number.isFinite(a[0] as number)),
-  fn('isfinite', [TS], BOOL, (a) => !isInfiniteTs(a[0] as bigint)),
-  fn('isfinite', [TSTZ], BOOL, (a) => !isInfiniteTs(a[0] as bigint)),
-  fn('isfinite', [INTERVAL], BOOL, () => true),
+  fn('age', [TS], INTERVAL, (a, ctx) => ageChecked(midnightToday(ctx), a[0] as bigint), 's', { oid: 2059 }),
+  fn('age', [TSTZ], INTERVAL, (a, ctx) => ageChecked(midnightToday(ctx), timestamptzToTimestamp(a[0] as bigint, sessionZoneOf(ctx))), 's', { oid: 1386 }),
+  fn('justify_days', [INTERVAL], INTERVAL, (a) => justifyDays(a[0] as Interval), 'i', { oid: 1295 }),
+  fn('justify_hours', [INTERVAL], INTERVAL, (a) => justifyHours(a[0] as Interval), 'i', { oid: 1175 }),
+  fn('justify_interval', [INTERVAL], INTERVAL, (a) => justifyInterval(a[0] as Interval), 'i', { oid: 2711 }),
+  fn('isfinite', [DATE], BOOL, (a) => Number.isFinite(a[0] as number), 'i', { oid: 1373 }),
+  fn('isfinite', [TS], BOOL, (a) => !isInfiniteTs(a[0] as bigint), 'i', { oid: 2048 }),
+  fn('isfinite', [TSTZ], BOOL, (a) => !isInfiniteTs(a[0] as bigint), 'i', { oid: 1389 }),
+  fn('isfinite', [INTERVAL], BOOL, () => true, 'i', { oid: 1390 }),
 ];
 
 // ---- make_* -----------------------------------------------------------------------------------------

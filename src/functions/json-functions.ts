@@ -201,7 +201,7 @@ const scalarFunctions: ScalarFunctionDef[] = [
   fn('json_typeof', [JSON_], TEXT, (a) => typeofJson(parseJson(S(a[0]))), { oid: 3968 }),
   fn('jsonb_typeof', [JSONB], TEXT, (a) => typeofJson(parseJson(S(a[0]))), { oid: 3210 }),
   fn('jsonb_pretty', [JSONB], TEXT, (a) => prettyText(parseJsonb(S(a[0]))), { oid: 3306 }),
-  fn('jsonb_set', [JSONB, TEXTARR, JSONB, BOOL], JSONB, (a) => jsonbText(jsonbSet(parseJsonb(S(a[0])), (a[1] as PgArray).values as (string | null)[], parseJsonb(S(a[2])), (a[3] ?? true) as boolean)), { defaults: 1, oid: 3304 }),
+  fn('jsonb_set', [JSONB, TEXTARR, JSONB, BOOL], JSONB, (a) => jsonbText(jsonbSet(parseJsonb(S(a[0])), (a[1] as PgArray).values as (string | null)[], parseJsonb(S(a[2])), (a[3] ?? true) as boolean)), { defaults: 1, oid: 3305 }),
   fn('jsonb_strip_nulls', [JSONB], JSONB, (a) => jsonbText(stripNulls(parseJsonb(S(a[0])))), { oid: 3262 }),
   fn('json_strip_nulls', [JSON_], JSON_, (a) => compactText(stripNulls(parseJson(S(a[0])))), { oid: 3261 }),
   fn('json_extract_path', [JSON_, TEXTARR], JSON_, (a) => { const p = variadicPath(a); return p && jsonGet(S(a[0]), p, true); }, { variadic: TEXT, oid: 3951 }),

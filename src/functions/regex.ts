@@ -182,8 +182,9 @@ export function translateRegex(pattern: string, opts: RegexOptions): string {
       i++;
       continue;
     }
-    if (ch === '}') {
-      out += '\\}';
+    // outside a bracket expression ] and } are ordinary characters in an ARE (psql's \dT 'int4[]' sends '^(int4\\[])$')
+    if (ch === '}' || ch === ']') {
+      out += '\\' + ch;
       i++;
       continue;
     }

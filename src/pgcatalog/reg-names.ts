@@ -5,7 +5,7 @@
  * @see https://www.postgresql.org/docs/15/datatype-oid.html
  */
 import { GatewayError } from '../common/errors.ts';
-import { Oid, formatType, typeByName, typeInfo } from '../common/pgtypes/index.ts';
+import { Oid, allTypes, formatType, typeByName, typeInfo } from '../common/pgtypes/index.ts';
 import { SqlState } from '../common/sqlstate.ts';
 import type { OperatorDef, RoutineDef } from '../functions/registry-types.ts';
 import type { CatalogSnapshot } from './catalog-snapshot.ts';
@@ -14,6 +14,7 @@ import { PG_IO_PROCS } from './data/pg-io-procs.ts';
 import { linkedProcs } from './operator-procs.ts';
 import { operatorOid, routineOid } from './routine-oids.ts';
 import { relationIndexes, type PrimaryKeyIndex } from './tables/relation-indexes.ts';
+import { rowTypeArrayOid } from './well-known-oids.ts';
 
 /** Splits a possibly qualified, possibly quoted name: 'Sales."My T"' → ['sales', 'My T'] (unquoted parts fold to lower case). */
 export function parseQualifiedName(text: string): string[] {
@@ -105,10 +106,22 @@ export function regtypeIn(text: string, snap: CatalogSnapshot, missingOk = false
   if (NUMERIC.test(text)) return Number(text);
   const t = typeByName(text);
   if (t !== undefined) return t.oid;
+  // a catalog row type's array: 'pg_class[]'
+  if (text.trim().endsWith('[]')) {
+    const element = regtypeIn(text.trim().slice(0, -2), snap, true);
+    const arrayOid = element === null ? 0 : typeInfo(element)?.typarray ?? 0;
+    if (arrayOid !== 0) return arrayOid;
+    const ofRel = element === null ? undefined : snap.relations.find((r) => r.rowTypeOid === element);
+    if (ofRel !== undefined && rowTypeArrayOid(ofRel) !== 0) return rowTypeArrayOid(ofRel);
+  }
   try {
     const [schema, name] = relationParts(text, snap);
     const rel = schema === undefined ? snap.lookupRelation(name) : snap.findRelation(schema, name);
     if (rel !== undefined && rel.rowTypeOid !== 0) return rel.rowTypeOid;
+    // a catalog row type's array by initdb's name: '_pg_class'
+    const elementName = name.startsWith('_') ? name.slice(1) : undefined;
+    const ofRel = elementName === undefined ? undefined : schema === undefined ? snap.lookupRelation(elementName) : snap.findRelation(schema, elementName);
+    if (ofRel !== undefined && rowTypeArrayOid(ofRel) !== 0) return rowTypeArrayOid(ofRel);
   } catch {
     // not a relation name either
   }
@@ -119,9 +132,14 @@ export function regtypeIn(text: string, snap: CatalogSnapshot, missingOk = false
 export function regtypeOut(oid: number, snap: CatalogSnapshot): string {
   if (oid === 0) return '-';
   if (typeInfo(oid) !== undefined) return formatType(oid);
+  // an array type the type registry does not list (regconfig[], xid8[]): its element's name and []
+  const element = allTypes().find((t) => t.typarray === oid);
+  if (element !== undefined) return `${formatType(element.oid)}[]`;
   const rel = snap.relations.find((r) => r.rowTypeOid === oid);
-  if (rel === undefined) return String(oid);
-  return snap.isRelationVisible(rel) ? quoteIdent(rel.name) : snap.qualifiedName(rel);
+  if (rel !== undefined) return snap.isRelationVisible(rel) ? quoteIdent(rel.name) : snap.qualifiedName(rel);
+  const arrayOf = oid < 16384 ? snap.relations.find((r) => rowTypeArrayOid(r) === oid) : undefined;
+  if (arrayOf === undefined) return String(oid);
+  return `${snap.isRelationVisible(arrayOf) ? quoteIdent(arrayOf.name) : snap.qualifiedName(arrayOf)}[]`;
 }
 
 interface ProcEntry { readonly oid: number; readonly name: string; readonly args: readonly number[] }
@@ -233,7 +251,8 @@ export function regoperOut(oid: number, snap: CatalogSnapshot, withArgs: boolean
   if (oid === 0) return withArgs ? '0' : '0';
   const op = operators(snap).find((o) => operatorOid(o, snap.functions) === oid);
   if (op === undefined) return String(oid);
-  if (!withArgs) return op.name;
+  // regoperout qualifies a name several operators share, as OpernameGetCandidates would not single it out
+  if (!withArgs) return operators(snap).filter((o) => o.name === op.name).length > 1 ? `pg_catalog.${op.name}` : op.name;
   return `${op.name}(${op.left === 0 ? 'NONE' : formatType(op.left)},${formatType(op.right)})`;
 }
 

@@ -93,3 +93,17 @@ export function synthesizedCastOid(source: number, target: number): number {
 export function isValidOid(n: number): boolean {
   return Number.isInteger(n) && n >= 0 && n <= MAX_OID;
 }
+
+/** PostgreSQL 15's array types of bootstrap and shared catalogs' row types; every other initdb row type's is its OID - 1 */
+const CATALOG_ROW_ARRAY_OIDS: ReadonlyMap<number, number> = new Map([
+  [71, 210], [75, 270], [81, 272], [83, 273], [1248, 10052], [2842, 10057], [2843, 10058], [4066, 10093], [6101, 10112],
+]);
+
+/**
+ * pg_type.typarray of a relation's row type: initdb gives each catalog table and view an array type (_pg_class …)
+ * that clients resolve (pgJDBC's getArray, `'pg_class[]'::regtype`). Relations lakegate creates have none yet.
+ */
+export function rowTypeArrayOid(rel: { readonly oid: number; readonly rowTypeOid: number }): number {
+  if (rel.oid >= 16384 || rel.rowTypeOid === 0) return 0;
+  return CATALOG_ROW_ARRAY_OIDS.get(rel.rowTypeOid) ?? rel.rowTypeOid - 1;
+}

@@ -4,7 +4,7 @@
  * pg_get_function_arguments/result, obj/col/shobj_description, to_reg*, pg_typeof.
  * @see https://www.postgresql.org/docs/15/functions-info.html#FUNCTIONS-INFO-CATALOG-TABLE
  */
-import { Oid, formatType, typeInfo } from '../../common/pgtypes/index.ts';
+import { Oid, allTypes, formatType, typeInfo } from '../../common/pgtypes/index.ts';
 import type { EvalContext, RoutineDef } from '../../functions/registry-types.ts';
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import { quoteIdent } from '../catalog-snapshot.ts';
@@ -16,7 +16,7 @@ import { registryRoutines } from '../tables/pg-proc.ts';
 import { constraintIndexes, indexDefinition, primaryKeyDefinition, relationIndexes } from '../tables/relation-indexes.ts';
 import { foreignKeyConstraints, foreignKeyDefinition } from '../tables/foreign-key-constraints.ts';
 import { viewDefinitionText } from '../tables/pg-views.ts';
-import { ClassOid } from '../well-known-oids.ts';
+import { ClassOid, rowTypeArrayOid } from '../well-known-oids.ts';
 import { scalar } from './define.ts';
 
 /** format_type for any OID: built-in types via the type registry, relation row types by (visible) name. */
@@ -30,15 +30,28 @@ function findRoutine(snap: CatalogSnapshot, oid: number): RoutineDef | undefined
   return registryRoutines(snap).find((r) => routineOid(r, snap.functions) === oid);
 }
 
-function functionArguments(snap: CatalogSnapshot, def: RoutineDef): string {
-  return def.args.map((a) => formatTypeIn(snap, a, null)).join(', ');
+/** a set-returning function's OUT columns (PostgreSQL's built-ins declare them OUT, not RETURNS TABLE) */
+function outColumns(def: RoutineDef): readonly { readonly name: string; readonly type: { readonly oid: number } }[] {
+  if (def.kind !== 'set') return [];
+  return def.outColumns?.(def.args.map((a) => ({ oid: a, typmod: -1 }))) ?? [];
 }
 
+/** as PostgreSQL prints them: named inputs as `name type`, then `OUT name type` (DEFAULT values are not known here) */
+function functionArguments(snap: CatalogSnapshot, def: RoutineDef): string {
+  const ins = def.args.map((a, i) => {
+    const name = def.argNames?.[i];
+    return name === undefined || name === '' ? formatTypeIn(snap, a, null) : `${quoteIdent(name)} ${formatTypeIn(snap, a, null)}`;
+  });
+  const outs = outColumns(def).map((o) => `OUT ${quoteIdent(o.name)} ${formatTypeIn(snap, o.type.oid, null)}`);
+  return [...ins, ...outs].join(', ');
+}
+
+/** `SETOF regclass` for one OUT column, `SETOF record` for several, as pg_get_function_result answers for OUT parameters */
 function functionResult(snap: CatalogSnapshot, def: RoutineDef): string {
   if (def.kind === 'set') {
-    const outs = def.outColumns?.(def.args.map((a) => ({ oid: a, typmod: -1 })));
-    if (outs !== undefined && outs.length > 0) return `TABLE(${outs.map((o) => `${quoteIdent(o.name)} ${formatTypeIn(snap, o.type.oid, null)}`).join(', ')})`;
-    return `SETOF ${formatTypeIn(snap, declaredReturnType(def.returns, def.args), null)}`;
+    const outs = outColumns(def);
+    if (outs.length > 1) return 'SETOF record';
+    return `SETOF ${formatTypeIn(snap, outs[0]?.type.oid ?? declaredReturnType(def.returns, def.args), null)}`;
   }
   return formatTypeIn(snap, declaredReturnType(def.returns, def.args), null);
 }
@@ -88,9 +101,11 @@ export const describeFunctions: readonly RoutineDef[] = [
     return pk === undefined ? null : s.isSchemaOnPath(pk.rel.schemaOid);
   }),
   scalar('pg_type_is_visible', [Oid.oid], Oid.bool, ([oid], ctx) => {
-    if (typeInfo(oidArg(oid)) !== undefined) return true;
+    const o = oidArg(oid);
+    // built-in types and the arrays pg_type adds for them (regconfig[]) live in pg_catalog, always searched
+    if (typeInfo(o) !== undefined || allTypes().some((t) => t.typarray === o)) return true;
     const s = snap(ctx);
-    const rel = s.relations.find((r) => r.rowTypeOid === oid);
+    const rel = s.relations.find((r) => r.rowTypeOid === o || rowTypeArrayOid(r) === o);
     return rel === undefined ? null : s.isRelationVisible(rel);
   }),
   ...['pg_function_is_visible', 'pg_operator_is_visible', 'pg_opclass_is_visible', 'pg_collation_is_visible', 'pg_conversion_is_visible']

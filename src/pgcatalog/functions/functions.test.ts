@@ -94,7 +94,10 @@ describe('catalog description functions', () => {
     expect(call('pg_get_serial_sequence', [Oid.text, Oid.text], ['customers', 'id'])).toBeNull();
     expect(call('pg_get_function_arguments', [Oid.oid], [1081])).toBe('oid, integer');
     expect(call('pg_get_function_result', [Oid.oid], [1081])).toBe('text');
-    expect(call('pg_get_function_result', [Oid.oid], [1686])).toBe('TABLE(word text, catcode "char", barelabel boolean, catdesc text, baredesc text)');
+    // PostgreSQL 15: pg_get_keywords() has OUT parameters, so SETOF record and the OUT list (not RETURNS TABLE's form)
+    expect(call('pg_get_function_result', [Oid.oid], [1686])).toBe('SETOF record');
+    expect(call('pg_get_function_arguments', [Oid.oid], [1686])).toBe('OUT word text, OUT catcode "char", OUT barelabel boolean, OUT catdesc text, OUT baredesc text');
+    expect(call('pg_get_function_result', [Oid.oid], [3425])).toBe('SETOF regclass');
     expect(call('pg_get_functiondef', [Oid.oid], [89])).toContain('CREATE OR REPLACE FUNCTION pg_catalog.version()\n RETURNS text');
   });
 

@@ -34,6 +34,9 @@ export function* pgOperatorRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   }
 }
 
+/** an OID below FirstNormalObjectId: a type PostgreSQL's initdb creates */
+const isBuiltinType = (oid: number): boolean => oid < 16384;
+
 export function* pgCastRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   const routines = registryRoutines(snap);
   const seen = new Set<string>();
@@ -43,6 +46,9 @@ export function* pgCastRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
     seen.add(key);
     // PostgreSQL's OID and function for the casts it has (castfunc is 0 for binary-coercible and I/O casts)
     const pg = castLinks(c, routines, snap);
+    // between two built-in types PostgreSQL lists only its own casts: the registry's extra ones (text → regproc &
+    // co. through I/O, int2vector → int2[]) are coercions PostgreSQL makes without a pg_cast row, so \dC hides them
+    if (pg === undefined && isBuiltinType(c.source) && isBuiltinType(c.target)) continue;
     yield {
       oid: pg?.oid ?? synthesizedCastOid(c.source, c.target), castsource: c.source, casttarget: c.target, castfunc: c.method === 'f' ? pg?.func ?? 0 : 0,
       castcontext: c.context, castmethod: c.method,

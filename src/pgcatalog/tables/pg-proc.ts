@@ -43,10 +43,11 @@ function routineRow(def: RoutineDef, snap: CatalogSnapshot): CatalogRow {
     row['prorows'] = 1000;
     const outs = def.outColumns?.(def.args.map((a) => ({ oid: a, typmod: -1 })));
     if (outs !== undefined && outs.length > 0) {
-      row['prorettype'] = Oid.record;
+      // one OUT column: PostgreSQL's prorettype is that column's type (setof regclass), several: record
+      row['prorettype'] = outs.length === 1 ? outs[0]!.type.oid : Oid.record;
       row['proallargtypes'] = oidArray([...def.args, ...outs.map((o) => o.type.oid)]);
       row['proargmodes'] = charArray([...def.args.map(() => 'i'), ...outs.map(() => 'o')]);
-      row['proargnames'] = textArray([...def.args.map(() => ''), ...outs.map((o) => o.name)]);
+      row['proargnames'] = textArray([...(def.argNames ?? def.args.map(() => '')), ...outs.map((o) => o.name)]);
     }
   }
   return row;

@@ -4,11 +4,11 @@
  * hold OIDs of the PostgreSQL I/O functions (listed in pg_proc too).
  * @see https://www.postgresql.org/docs/15/catalog-pg-type.html
  */
-import { allTypes, type PgTypeInfo } from '../../common/pgtypes/index.ts';
+import { allTypes, typeInfo, type PgTypeInfo } from '../../common/pgtypes/index.ts';
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import type { CatalogRow } from '../system-table.ts';
 import { ioProcOidByName, subscriptHandlerOid } from '../type-facts.ts';
-import { BOOTSTRAP_SUPERUSER_OID } from '../well-known-oids.ts';
+import { BOOTSTRAP_SUPERUSER_OID, rowTypeArrayOid } from '../well-known-oids.ts';
 
 function typanalyze(t: PgTypeInfo): number {
   if (t.typinput === 'array_in') return ioProcOidByName('array_typanalyze');
@@ -33,21 +33,55 @@ function builtinRow(t: PgTypeInfo): CatalogRow {
 
 export function* pgTypeRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   const seen = new Set<number>();
-  for (const t of allTypes()) {
-    seen.add(t.oid);
-    yield builtinRow(t);
+  for (const row of builtinTypeRows()) {
+    seen.add(row['oid'] as number);
+    yield row;
   }
   for (const rel of snap.relations) {
     if (rel.rowTypeOid === 0 || seen.has(rel.rowTypeOid) || rel.kind === 'i') continue;
     seen.add(rel.rowTypeOid);
+    const typarray = rowTypeArrayOid(rel);
     yield {
       oid: rel.rowTypeOid, typname: rel.name, typnamespace: rel.schemaOid, typowner: BOOTSTRAP_SUPERUSER_OID,
       typlen: -1, typbyval: false, typtype: 'c', typcategory: 'C', typispreferred: false, typisdefined: true,
-      typdelim: ',', typrelid: rel.oid, typsubscript: 0, typelem: 0, typarray: 0,
+      typdelim: ',', typrelid: rel.oid, typsubscript: 0, typelem: 0, typarray,
       typinput: ioProcOidByName('record_in'), typoutput: ioProcOidByName('record_out'),
       typreceive: ioProcOidByName('record_recv'), typsend: ioProcOidByName('record_send'),
       typmodin: 0, typmodout: 0, typanalyze: 0, typalign: 'd', typstorage: 'x', typnotnull: false,
       typbasetype: 0, typtypmod: -1, typndims: 0, typcollation: 0, typdefaultbin: null, typdefault: null, typacl: null,
     };
+    if (typarray !== 0 && !seen.has(typarray)) {
+      seen.add(typarray);
+      yield arrayTypeRow(typarray, `_${rel.name}`, rel.schemaOid, rel.rowTypeOid);
+    }
   }
+}
+
+/** the type registry's types, and the array types it lacks that their typarray names */
+export function* builtinTypeRows(): Iterable<CatalogRow> {
+  const seen = new Set<number>();
+  for (const t of allTypes()) {
+    seen.add(t.oid);
+    yield builtinRow(t);
+  }
+  // array types of built-in types the type registry has no array for (regconfig[], jsonpath[], xid8[] …): typarray
+  // points at them, as in PostgreSQL
+  for (const t of allTypes()) {
+    if (t.typarray === 0 || typeInfo(t.typarray) !== undefined || seen.has(t.typarray)) continue;
+    seen.add(t.typarray);
+    yield { ...arrayTypeRow(t.typarray, `_${t.typname}`, t.typnamespace, t.oid), typalign: t.typalign === 'd' ? 'd' : 'i' };
+  }
+}
+
+/** an array type as PostgreSQL's initdb creates it (`_pg_cast`: array_in / array_out, typelem = the element type) */
+function arrayTypeRow(oid: number, typname: string, typnamespace: number, typelem: number): CatalogRow {
+  return {
+    oid, typname, typnamespace, typowner: BOOTSTRAP_SUPERUSER_OID, typlen: -1, typbyval: false, typtype: 'b',
+    typcategory: 'A', typispreferred: false, typisdefined: true, typdelim: ',', typrelid: 0,
+    typsubscript: ioProcOidByName('array_subscript_handler'), typelem, typarray: 0,
+    typinput: ioProcOidByName('array_in'), typoutput: ioProcOidByName('array_out'),
+    typreceive: ioProcOidByName('array_recv'), typsend: ioProcOidByName('array_send'), typmodin: 0, typmodout: 0,
+    typanalyze: ioProcOidByName('array_typanalyze'), typalign: 'd', typstorage: 'x', typnotnull: false,
+    typbasetype: 0, typtypmod: -1, typndims: 0, typcollation: 0, typdefaultbin: null, typdefault: null, typacl: null,
+  };
 }

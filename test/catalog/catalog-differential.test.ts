@@ -1,0 +1,77 @@
+/**
+ * lakegate's pg_proc, pg_operator, pg_cast and pg_type against PostgreSQL 15's (pg15-catalog-facts.json, made by
+ * generate-pg15-catalog-facts.mjs from a scratch cluster): an object lakegate lists with a built-in OID must be
+ * PostgreSQL's object of that OID — same name, argument and result types, comment (obj_description, which psql's
+ * \df+ / \do / \dT show) — and one lakegate numbers itself must not be a built-in PostgreSQL has under another OID.
+ * Each test lists the differences, so a regression names the object.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engineQuery, type EngineQuery } from '../../src/pgcatalog/testing/engine-query.ts';
+
+type Cell = string | number | null;
+interface Facts { procs: Cell[][]; operators: Cell[][]; casts: Cell[][]; types: Cell[][] }
+const pg = JSON.parse(readFileSync(new URL('./pg15-catalog-facts.json', import.meta.url), 'utf8')) as Facts;
+
+/** FirstNormalObjectId: OIDs below it are initdb's */
+const FIRST_NORMAL_OID = 16384;
+
+let db: EngineQuery;
+beforeAll(async () => {
+  db = await engineQuery(92);
+});
+afterAll(async () => {
+  await db?.close();
+});
+
+/** lakegate's rows as PostgreSQL's JSON cells: numbers for OID columns, null for NULL */
+async function rows(sql: string, numeric: readonly number[]): Promise<Cell[][]> {
+  return (await db.query(sql)).map((r) => r.map((v, i) => (v === 'NULL' ? null : numeric.includes(i) ? Number(v) : v)));
+}
+
+const byOid = (list: Cell[][]): Map<number, Cell[]> => new Map(list.map((r) => [r[0] as number, r]));
+
+/** rows lakegate lists under a built-in OID that differ from PostgreSQL's row of that OID */
+function builtinMismatches(ours: Cell[][], theirs: Cell[][]): string[] {
+  const pgRows = byOid(theirs);
+  return ours.filter((r) => (r[0] as number) < FIRST_NORMAL_OID && JSON.stringify(r) !== JSON.stringify(pgRows.get(r[0] as number)))
+    .map((r) => `lakegate ${JSON.stringify(r)} / PostgreSQL ${JSON.stringify(pgRows.get(r[0] as number) ?? null)}`);
+}
+
+describe('built-in objects have PostgreSQL 15 OIDs and facts', () => {
+  it('pg_proc: OID, name, argument and result types, comment', async () => {
+    const ours = await rows(`select oid, proname, proargtypes::text, prorettype, obj_description(oid, 'pg_proc')
+      from pg_proc order by oid`, [0, 3]);
+    expect(builtinMismatches(ours, pg.procs)).toEqual([]);
+    // a function PostgreSQL has must carry its OID (age(timestamp) was 2060, PostgreSQL's is 2059)
+    const pgBySignature = new Map(pg.procs.map((r) => [`${r[1] as string}(${r[2] as string})`, r[0]]));
+    const renumbered = ours.filter((r) => (r[0] as number) >= FIRST_NORMAL_OID && pgBySignature.has(`${r[1] as string}(${r[2] as string})`))
+      .map((r) => `${r[1] as string}(${r[2] as string}) is ${r[0] as number}, PostgreSQL's ${pgBySignature.get(`${r[1] as string}(${r[2] as string})`) as number}`);
+    expect(renumbered).toEqual([]);
+  });
+
+  it('pg_operator: OID, name, operand and result types, function, comment', async () => {
+    const ours = await rows(`select oid, oprname, oprleft, oprright, oprresult, oprcode::oid, obj_description(oid, 'pg_operator')
+      from pg_operator order by oid`, [0, 2, 3, 4, 5]);
+    expect(builtinMismatches(ours, pg.operators)).toEqual([]);
+  });
+
+  it('pg_cast: between built-in types, only the casts PostgreSQL lists, with its OID, function, context and method', async () => {
+    const ours = await rows(`select castsource, casttarget, oid, castfunc, castcontext, castmethod from pg_cast
+      where castsource < 16384 and casttarget < 16384 order by 1, 2`, [0, 1, 2, 3]);
+    const pgRows = new Map(pg.casts.map((r) => [`${r[0] as number}:${r[1] as number}`, r]));
+    const differing = ours.filter((r) => JSON.stringify(r) !== JSON.stringify(pgRows.get(`${r[0] as number}:${r[1] as number}`)))
+      .map((r) => `lakegate ${JSON.stringify(r)} / PostgreSQL ${JSON.stringify(pgRows.get(`${r[0] as number}:${r[1] as number}`) ?? null)}`);
+    expect(differing).toEqual([]);
+  });
+
+  it("pg_type: name, array type (catalog row types' too), element, relation, comment", async () => {
+    const ours = await rows(`select oid, typname, typarray, typelem, typrelid, typarray::regtype::text, obj_description(oid, 'pg_type')
+      from pg_type order by oid`, [0, 2, 3, 4]);
+    expect(builtinMismatches(ours, pg.types)).toEqual([]);
+    // every catalog table and view has its row type's array, as initdb creates them
+    const rowTypes = ours.filter((r) => (r[0] as number) < FIRST_NORMAL_OID && (r[4] as number) !== 0);
+    expect(rowTypes.length).toBeGreaterThan(150);
+    expect(rowTypes.filter((r) => r[2] === 0)).toEqual([]);
+  });
+});
