@@ -5,7 +5,9 @@
  * only confirms what the file's bounds already say. Such a file is read without the filter, and its chunks are
  * marked exact (exact-rows.ts), so the Filter above skips the pushed conjuncts too; filter columns nobody reads
  * on exact batches (ChunkFilter.unreadWhenExact) are then not decoded at all — all-NULL columns stand in, as
- * late materialization hands on for them (unread-nulls.ts).
+ * late materialization hands on for them (unread-nulls.ts). A file that proves only some conjuncts of the filter's
+ * top-level AND is judged on the others alone (unprovedPart: TPC-H q6's year of l_shipdate, q12's l_receiptdate
+ * range in most of its files).
  */
 import type { BoundPredicate } from '../scan/bound-predicate.ts';
 import { mustMatch } from '../scan/metadata-aggregate.ts';
@@ -20,6 +22,20 @@ import { unreadNulls } from './unread-nulls.ts';
  */
 export function fileProvesFilter(filter: BoundPredicate, task: FileScanTask): boolean {
   return mustMatch(filter, task.file, task.spec);
+}
+
+/**
+ * `filter` without the conjuncts of its top-level AND that `task`'s file proves for every row (as
+ * fileProvesFilter, one conjunct at a time): null when the file proves them all, `filter` itself when it proves
+ * none. TPC-H q6's l_shipdate year holds for every row of each monthly file it reads, its l_discount and
+ * l_quantity tests do not: the reader judges those two alone, and l_shipdate is not decoded for the filter. The
+ * rows the rest keeps satisfy the whole filter, so a batch judged exactly on the rest is exact for all of it.
+ */
+export function unprovedPart(filter: BoundPredicate, task: FileScanTask): BoundPredicate | null {
+  if (filter.kind !== 'and') return fileProvesFilter(filter, task) ? null : filter;
+  const rest = filter.args.filter((c) => !mustMatch(c, task.file, task.spec));
+  if (rest.length === filter.args.length) return filter;
+  return rest.length === 0 ? null : rest.length === 1 ? rest[0]! : { kind: 'and', args: rest };
 }
 
 /**

@@ -18,7 +18,7 @@ import { compileRowTest } from '../parallel/row-filter.ts';
 import { compileArrowSelect } from './arrow-row-filter.ts';
 import type { ChunkFilter, LateHistory } from './late-materialization.ts';
 import { isExact, markExact } from '../parallel/exact-rows.ts';
-import { fileProvesFilter, unreadRequestIndexes, withUnreadColumns, withoutIndexes } from './file-proved-filter.ts';
+import { unprovedPart, unreadRequestIndexes, withUnreadColumns, withoutIndexes } from './file-proved-filter.ts';
 import { attachLazyScaled, attachScaledLike, isSparseNumerics, scaledColumnOf, sparseLazyNumerics } from '../../common/pgtypes/numeric-column.ts';
 
 /** The value a field takes in a file that lacks it (§ Column Projection). */
@@ -78,19 +78,21 @@ export async function* readFileScanTask(
     }
   }
   const eqCols = eqSets.map((s) => s.fieldIds.map((id) => indexOfId.get(id)!));
-  // a filter the file's metadata proves for every row is not judged: its rows are exact as they are (file-proved-filter.ts)
-  const proved = options.filter !== undefined && fileProvesFilter(options.filter, task);
+  // conjuncts the file's metadata proves for every row are not judged; when it proves them all, its rows are exact
+  // as they are (file-proved-filter.ts)
+  const rest = options.filter === undefined ? undefined : unprovedPart(options.filter, task);
+  const proved = rest === null;
   // filter columns too (a pushed filter may name a column the scan does not project)
   let chunkFilter: ChunkFilter | undefined;
-  if (options.filter !== undefined && !proved) {
-    for (const id of referencedFieldIds(options.filter)) {
+  if (rest !== undefined && rest !== null) {
+    for (const id of referencedFieldIds(rest)) {
       if (indexOfId.has(id)) continue;
       const field = fields.find((f) => f.id === id) ?? deletes.fieldById(id);
       if (!field) continue;
       indexOfId.set(id, requests.length);
       requests.push({ fieldId: id, type: field.type, missingValue: missingValueOf(field, task) });
     }
-    chunkFilter = chunkFilterOf(options.filter, indexOfId, options.lateHistory);
+    chunkFilter = chunkFilterOf(rest, indexOfId, options.lateHistory);
   }
 
   const lineage = rowLineageFiller(requests, task);

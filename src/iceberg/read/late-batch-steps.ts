@@ -129,9 +129,10 @@ export function judgeBatch(columns: readonly ParquetColumnRequest[], filter: Chu
 
 /**
  * Phase 2 on one batch: the chunk of part `x`'s rows — phase 1's values for the filter's columns, the picked rows
- * of batch `b` of `p2` for the others. `position`: the file row position of the row group's first row.
+ * of batch `b` of `p2` for the others. `position`: the file row position of the row group's first row. `unread`:
+ * request indexes phase 2 did not decode, nobody reading them on exact batches (all NULL; `x` is exact then).
  */
-export function chunkOfPart(columns: readonly ParquetColumnRequest[], firstAt: ReadonlyMap<number, number>, p2: DecodedRowGroup | null, b: BatchAt, x: Selected, uri: string, position: number): ColumnChunk {
+export function chunkOfPart(columns: readonly ParquetColumnRequest[], firstAt: ReadonlyMap<number, number>, p2: DecodedRowGroup | null, b: BatchAt, x: Selected, uri: string, position: number, unread: ReadonlySet<number> | null = null): ColumnChunk {
   const local = x.rows, n = local.length;
   const out = columns.map((req, c) => {
     const at = firstAt.get(c);
@@ -140,6 +141,7 @@ export function chunkOfPart(columns: readonly ParquetColumnRequest[], firstAt: R
       // deferred only on exact batches, which an aligned part stays: the column nobody reads is all NULL
       return later === undefined ? x.vals[at]! : x.exact === true ? unreadNulls(n) : later();
     }
+    if (unread !== null && unread.has(c)) return unreadNulls(n);
     const idx = p2?.colIndex.get(req.fieldId);
     if (idx === undefined || b.data === null) return new Array<unknown>(n).fill(req.missingValue);
     return valuesAtRows(b.data[idx]!, req.type, uri, local, b.length);

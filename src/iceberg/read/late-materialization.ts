@@ -265,21 +265,61 @@ export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<Col
   add(metrics, 'lateRowsMaterialized', picked);
 
   // phase 2: the other columns, only the picked rows converted (and, page-selective, only their pages decoded)
-  let p2: DecodedRowGroup | null = null;
-  if (otherNames.size > 0) {
-    if (oneRead) p2 = p1;
-    // every row of a whole row group picked (TPC-H q1: 80 of its 81 files): decoded whole, without a picks list
-    // (a row group's worth of row numbers made per read; decodeAt would then decode whole too)
-    else if (selective && !(span === undefined && picked === rows)) p2 = await r.source.decodeAt!(rg, [...otherNames], idByName, pickedRows(selected, picked), r.span);
-    p2 ??= await r.source.decode(rg, [...otherNames], idByName);
+  // — but not those nobody reads on exact batches when every batch came out exact (unreadInPhase2)
+  const unread = unreadInPhase2(columns, filter, firstAt, selected);
+  let p2 = await decodePhase2(r, oneRead ? p1 : null, selected, picked, namesWithout(otherNames, unread, columns, nameById));
+  let batches = batchesOf(p2, rows);
+  let parts = partsFor(selected, batches, first.length, uri, rg, rows);
+  let skip = unread;
+  if (skip !== null && parts.some((x) => x !== undefined && x.rows.length > 0 && x.exact !== true)) {
+    // re-cut parts lost their verdict (partsFor): their rows need every column after all
+    skip = null;
+    p2 = await decodePhase2(r, oneRead ? p1 : null, selected, picked, otherNames);
+    batches = batchesOf(p2, rows);
+    parts = partsFor(selected, batches, first.length, uri, rg, rows);
   }
-  const batches = batchesOf(p2, rows);
-  const parts = partsFor(selected, batches, first.length, uri, rg, rows);
   for (let i = 0; i < batches.length; i++) {
     const x = parts[i];
     if (x === undefined || x.rows.length === 0) continue;
-    yield chunkOfPart(columns, firstAt, p2, batches[i]!, x, uri, r.position);
+    yield chunkOfPart(columns, firstAt, p2, batches[i]!, x, uri, r.position, skip);
   }
+}
+
+/**
+ * The request indexes of phase-2 columns (not the filter's) that nobody reads on exact batches
+ * (ChunkFilter.unreadWhenExact), when every batch phase 1 kept rows of was judged exactly — or null. Those are
+ * not decoded: all-NULL columns stand in (chunkOfPart). TPC-H q6: l_shipdate, whose year every file it reads
+ * proves (file-proved-filter.ts unprovedPart), is read by no one once l_discount and l_quantity are judged.
+ */
+function unreadInPhase2(columns: readonly ParquetColumnRequest[], filter: ChunkFilter, firstAt: ReadonlyMap<number, number>, selected: readonly Selected[]): ReadonlySet<number> | null {
+  const unread = filter.unreadWhenExact;
+  if (unread === undefined || unread.size === 0 || !selected.every((x) => x.exact === true)) return null;
+  let out: Set<number> | null = null;
+  for (let c = 0; c < columns.length; c++) if (!firstAt.has(c) && unread.has(columns[c]!.fieldId)) (out ??= new Set()).add(c);
+  return out;
+}
+
+/** `names` without the Parquet names of the requests at `skip` */
+function namesWithout(names: ReadonlySet<string>, skip: ReadonlySet<number> | null, columns: readonly ParquetColumnRequest[], nameById: ReadonlyMap<number, string>): ReadonlySet<string> {
+  if (skip === null) return names;
+  const out = new Set(names);
+  for (const c of skip) {
+    const n = nameById.get(columns[c]!.fieldId);
+    if (n !== undefined) out.delete(n);
+  }
+  return out;
+}
+
+/** phase 2's decode of `names` (`whole`: the one read's, when it already holds them), or null when there are none */
+async function decodePhase2(r: LateRowGroupRead, whole: DecodedRowGroup | null, selected: readonly Selected[], picked: number, names: ReadonlySet<string>): Promise<DecodedRowGroup | null> {
+  if (names.size === 0) return null;
+  if (whole !== null) return whole;
+  const { rg, idByName, span, rows } = r;
+  const selective = r.source.pageSelective === true && r.source.decodeAt !== undefined;
+  // every row of a whole row group picked (TPC-H q1: 80 of its 81 files): decoded whole, without a picks list
+  // (a row group's worth of row numbers made per read; decodeAt would then decode whole too)
+  const p2 = selective && !(span === undefined && picked === rows) ? await r.source.decodeAt!(rg, [...names], idByName, pickedRows(selected, picked), span) : null;
+  return p2 ?? await r.source.decode(rg, [...names], idByName);
 }
 
 /** phase 1 over every batch of `p1` (the batches the page index or a staged lead rule out are skipped) */
