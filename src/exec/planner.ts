@@ -13,6 +13,7 @@ import type { ExecOperator } from './operator.ts';
 import { extractEquiKeys } from './equi-keys.ts';
 import type { Instrumentation } from './instrumentation.ts';
 import { optimizePlan } from './optimizer/optimizer.ts';
+import { collectingPins, pinKey, type ParamPin } from './optimizer/param-identity.ts';
 import { TableScanExec } from './operators/table-scan-exec.ts';
 import { ValuesExec } from './operators/values-exec.ts';
 import { FilterExec } from './operators/filter-exec.ts';
@@ -117,21 +118,39 @@ export function executePlan(plan: LogicalPlan, ctx: ExecContext): AsyncIterable<
  * Bound plans are immutable and re-executed (prepared statements, the session plan caches), so the
  * optimized plan is kept per bound plan and per the settings the rules read: the switched-off rules, and the
  * settings constant folding of date/time literals depends on. `$n` values never enter the optimized plan
- * (scans resolve them per execution), so one optimization serves every execution.
+ * (scans resolve them per execution), so one optimization serves every execution — except for the `$n` a rule
+ * compared with a constant or another `$n` (optimizer/param-identity.ts): those are pinned, and plans are kept
+ * per their values too.
  */
-const OPTIMIZED = new WeakMap<LogicalPlan, Map<string, LogicalPlan>>();
+interface OptimizedPlans {
+  /** the `$n` any optimization of this bound plan compared: part of every key */
+  pins: readonly ParamPin[];
+  readonly byKey: Map<string, LogicalPlan>;
+}
+const OPTIMIZED = new WeakMap<LogicalPlan, OptimizedPlans>();
 const FOLDING_SETTINGS = ['lakegate.disabled_optimizer_rules', 'TimeZone', 'DateStyle', 'IntervalStyle'];
 
 export function optimizedFor(plan: LogicalPlan, ctx: ExecContext): LogicalPlan {
-  const key = FOLDING_SETTINGS.map((name) => ctx.session.getSetting(name, true) ?? '').join('\u0000');
-  let byKey = OPTIMIZED.get(plan);
-  if (byKey === undefined) OPTIMIZED.set(plan, (byKey = new Map()));
-  let optimized = byKey.get(key);
+  const settingsKey = FOLDING_SETTINGS.map((name) => ctx.session.getSetting(name, true) ?? '').join('\u0000');
+  let kept = OPTIMIZED.get(plan);
+  if (kept === undefined) OPTIMIZED.set(plan, (kept = { pins: [], byKey: new Map() }));
+  let optimized = kept.byKey.get(memoKey(settingsKey, ctx.params, kept.pins));
   if (optimized === undefined) {
-    optimized = optimizePlan(plan, ctx).plan;
-    if (byKey.size >= 8) byKey.clear();
-    byKey.set(key, optimized);
+    const { result, pins } = collectingPins(() => optimizePlan(plan, ctx).plan);
+    optimized = result;
+    const fresh = pins.filter((p) => !kept.pins.some((q) => q.index === p.index && q.oid === p.oid));
+    // a `$n` no plan kept so far was made for: those plans were keyed without its value
+    if (fresh.length > 0) {
+      kept.pins = [...kept.pins, ...fresh];
+      kept.byKey.clear();
+    }
+    if (kept.byKey.size >= 8) kept.byKey.clear();
+    kept.byKey.set(memoKey(settingsKey, ctx.params, kept.pins), optimized);
   }
   return optimized;
+}
+
+function memoKey(settingsKey: string, params: readonly unknown[], pins: readonly ParamPin[]): string {
+  return pins.length === 0 ? settingsKey : `${settingsKey}\u0000${pinKey(params, pins)}`;
 }
 

@@ -15,10 +15,21 @@ import { columnsRead } from './push-down-projection.ts';
 export const pruneJoinColumns: OptimizerRule = {
   name: 'prune_join_columns',
   apply: (plan) => {
-    visit(plan, null);
+    seen = new Map();
+    try {
+      visit(plan, null);
+    } finally {
+      seen = null;
+    }
     return plan;
   },
 };
+
+/**
+ * per node visited so far in this apply(): the columns its readers need. A node several parents read (the
+ * outer side a correlated aggregate reads too, correlated_aggregate_from_join) is marked for what all of them need.
+ */
+let seen: Map<LogicalPlan, Need> | null = null;
 
 /** per Join node: its output columns no node above reads (absent: all are read) */
 const DEAD = new WeakMap<Join, readonly number[]>();
@@ -69,6 +80,15 @@ function plus(need: Need, extra: Set<number>): Need {
 }
 
 function visit(p: LogicalPlan, need: Need): void {
+  if (seen !== null) {
+    if (seen.has(p)) {
+      const before = seen.get(p)!;
+      // nothing new to keep: the marks already hold for this reader too
+      if (before === null || (need !== null && [...need].every((i) => before.has(i)))) return;
+      need = need === null ? null : new Set([...before, ...need]);
+    }
+    seen.set(p, need);
+  }
   // subquery plans run on their own: all their columns count
   mapNodeExprs(p, (e) => mapSubqueryPlans(e, (sp) => { visit(sp, null); return sp; }));
   const kids = (...n: Need[]): void => planChildren(p).forEach((c, i) => visit(c, n[i] ?? null));
@@ -83,6 +103,9 @@ function visit(p: LogicalPlan, need: Need): void {
       const lw = p.left.columns.length;
       const rw = p.right.columns.length;
       const cond = read([p.condition]);
+      // a second reader's visit: the marks are made again for what every reader needs
+      DEAD.delete(p);
+      CONDITION_ONLY.delete(p);
       if (p.lateral || need === null) return kids(null, null);
       const leftOnly = p.joinType === 'semi' || p.joinType === 'anti';
       // semi / anti joins output the left row only: their right columns are read by the condition or not at all

@@ -150,9 +150,16 @@ export function someExpr(e: Expr, pred: (e: Expr) => boolean): boolean {
   return exprChildren(e).some((c) => someExpr(c, pred));
 }
 
-/** Structural equality (used to match GROUP BY expressions); subqueries compare by identity. */
-export function exprEquals(a: Expr, b: Expr): boolean {
+/**
+ * Structural equality (used to match GROUP BY expressions); subqueries compare by identity. `sameValue`, when
+ * given, is asked about a `$n` or constant the structure does not match with the other side's `$n` or constant
+ * (a rule that knows the execution's values: exec/optimizer/param-identity.ts).
+ */
+export function exprEquals(a: Expr, b: Expr, sameValue?: (a: ParamExpr | LiteralExpr, b: ParamExpr | LiteralExpr) => boolean): boolean {
   if (a === b) return true;
+  if (sameValue !== undefined && (a.kind === 'Param' || a.kind === 'Literal') && (b.kind === 'Param' || b.kind === 'Literal')) {
+    return exprEquals(a, b) || sameValue(a, b);
+  }
   if (a.kind !== b.kind) return false;
   switch (a.kind) {
     case 'ColumnRef': { const o = b as ColumnRefExpr; return a.index === o.index && a.levelsUp === o.levelsUp; }
@@ -173,7 +180,7 @@ export function exprEquals(a: Expr, b: Expr): boolean {
   }
   const ca = exprChildren(a);
   const cb = exprChildren(b);
-  return ca.length === cb.length && ca.every((c, i) => exprEquals(c, cb[i]!));
+  return ca.length === cb.length && ca.every((c, i) => exprEquals(c, cb[i]!, sameValue));
 }
 
 function keyOf(v: unknown): string {
