@@ -6,7 +6,7 @@
 import type { Batch } from '../common/batch.ts';
 import type { JoinType } from '../sql/index.ts';
 import { concatColumns } from '../common/batch-concat.ts';
-import { IndexBuffer, nullColumns, take } from './join-gather.ts';
+import { IndexBuffer, nullColumns, take, takeProbe } from './join-gather.ts';
 import type { JoinResidual } from './join-residual.ts';
 import type { BuiltRows } from './join-chunked-rows.ts';
 
@@ -65,7 +65,7 @@ export async function joinBlock(
       // no residual: every pair matches, so gather once (semi/anti need only the match marks)
       for (let k = 0; k < n; k++) leftMatched[lv[k]!] = 1;
       if (rightMatched) for (let k = 0; k < n; k++) rightMatched[rv[k]!] = 1;
-      if (emits) out.push({ columns: [...take(left, lv, n, leftWidth, false), ...take(right, rv, n, rightWidth, false)], length: n });
+      if (emits) out.push({ columns: [...takeProbe(left, lv, n, leftWidth), ...take(right, rv, n, rightWidth, false)], length: n });
       li.clear();
       ri.clear();
       return;
@@ -85,7 +85,7 @@ export async function joinBlock(
         rs = new Int32Array(kept);
         for (let j = 0; j < kept; j++) { const k = keep![j]!; ls[j] = lv[k]!; rs[j] = rv[k]!; }
       }
-      out.push({ columns: [...take(left, ls, kept, leftWidth, false), ...take(right, rs, kept, rightWidth, false)], length: kept });
+      out.push({ columns: [...takeProbe(left, ls, kept, leftWidth), ...take(right, rs, kept, rightWidth, false)], length: kept });
     }
     li.clear();
     ri.clear();

@@ -104,6 +104,25 @@ export function take(batch: BuiltRows, idx: ArrayLike<number>, n: number, width 
   return out;
 }
 
+/**
+ * take() of a probe batch (a plain batch, never chunked) at the rows a join pairs: when the pairs hold every row of
+ * `batch` once and in order — a foreign key probing its primary key's table after a runtime key filter cut the probe
+ * scan to the built keys (TPC-H q3's lineitem, q7's, q10's), so every row meets one built row — the batch's own column
+ * arrays go on, no copy (batches are immutable; their attached doubles and lazy numerics stay with them)
+ */
+export function takeProbe(batch: Batch, idx: Int32Array, n: number, width: number): (readonly unknown[])[] {
+  if (n !== batch.length || !isIdentity(idx, n)) return take(batch, idx, n, width, false);
+  const out = new Array<readonly unknown[]>(width);
+  for (let c = 0; c < width; c++) out[c] = batch.columns[c] ?? nullColumn(n);
+  return out;
+}
+
+/** idx[k] === k for every k < n (a loop of its own: see TEAM-NOTES on OSR) */
+function isIdentity(idx: Int32Array, n: number): boolean {
+  for (let k = 0; k < n; k++) if (idx[k] !== k) return false;
+  return true;
+}
+
 /** column `c` of `rows` at rows `idx` (first `n`; -1 gives NULL) */
 export function takeColumnOf(rows: BuiltRows, c: number, idx: ArrayLike<number>, n: number, mayHaveMinusOne = true): readonly unknown[] {
   if (!isChunked(rows)) return takeColumn(rows.columns[c], idx, n, mayHaveMinusOne);

@@ -13,7 +13,7 @@ import { nullColumn, type Batch } from '../../common/batch.ts';
 import { someExpr, transformExpr, type Expr, type Join, type OpExpr } from '../../sql/index.ts';
 import { checkAbort, queryMemory, type Env } from '../context.ts';
 import { compileAll } from '../expr/compile-expr.ts';
-import { concatBatches, joinBlock, unmatchedRight } from '../join-core.ts';
+import { concatBatches, joinBlock, unmatchedRight, type JoinCandidates } from '../join-core.ts';
 import { IndexBuffer, take } from '../join-gather.ts';
 import { buildJoinHashTable, type JoinHashTable } from '../join-hash-table.ts';
 import { JoinResidual } from '../join-residual.ts';
@@ -27,6 +27,7 @@ import { KeyOnlyBuild, keyOnlyBuildColumn, keyOnlyValue, markKeyOnlyScan } from 
 import { chunkAt, chunkedRows, chunksOf, isChunked, mapChunks, type BuiltRows } from '../join-chunked-rows.ts';
 import { builtKeyList } from '../join-key-list.ts';
 import { hashedOnlyColumns, NO_HASHED_ONLY, type HashedOnlyColumns } from '../join-hashed-only.ts';
+import { BuildOrderJoin } from '../join-build-order.ts';
 
 export interface EquiKeys {
   /** over the left row */
@@ -65,6 +66,8 @@ export class HashJoinExec implements ExecOperator {
   #keyOnlyFromScan = false;
   /** input columns only the equi keys read: once hashed / looked up, passed on as shared NULL columns */
   #hashedOnly: HashedOnlyColumns = NO_HASHED_ONLY;
+  /** whether the output went out in built order (join-build-order.ts) */
+  #builtOrder = false;
 
   async *execute(): AsyncIterable<Batch> {
     // the build side and its hash table are held in the query's memory budget (53200 past it)
@@ -76,13 +79,15 @@ export class HashJoinExec implements ExecOperator {
       this.#deadRight = dead.filter((i) => i >= lw).map((i) => i - lw);
     }
     this.#hashedOnly = hashedOnlyColumns(this.plan, this.keys.residual);
+    this.#builtOrder = false;
     try {
       yield* this.plan.buildSide === 'left' && canBuildLeft(this.keys, this.plan) ? this.#runBuildLeft(mem) : this.#run(mem);
     } finally {
       const keyOnly = this.#keyOnly < 0 ? '' : this.#keyOnlyFromScan ? '  Build Key: exact doubles from the scan' : '  Build Key: exact doubles';
       const { names } = this.#hashedOnly;
       const hashedOnly = names.length === 0 ? '' : `  Keys Not Carried: ${names.join(', ')}`;
-      noteMemoryDetail(this.env, this.plan, `Memory Usage: ${explainKb(mem.peak)}${this.#runtimeFilter ?? ''}${keyOnly}${hashedOnly}`);
+      const builtOrder = this.#builtOrder ? '  Output: built order' : '';
+      noteMemoryDetail(this.env, this.plan, `Memory Usage: ${explainKb(mem.peak)}${this.#runtimeFilter ?? ''}${keyOnly}${hashedOnly}${builtOrder}`);
       mem.release();
     }
   }
@@ -137,14 +142,25 @@ export class HashJoinExec implements ExecOperator {
     // a key-only column, and any column only the keys read, is read by nothing past the hash table: NULLs go out
     const rb = withNullRows(table.rows, this.#keyOnly >= 0 ? [this.#keyOnly, ...this.#hashedOnly.right] : this.#hashedOnly.right);
     const matched = jt === 'right' || jt === 'full' ? new Uint8Array(rb.length) : null;
+    // output in built order while each built row meets one probe row (join-build-order.ts)
+    let order = BuildOrderJoin.of(jt, cond, rb);
     for await (const raw of probeInput) {
       checkAbort(this.env);
       const lb = withNullColumns(raw, this.#deadLeft);
       await lk.prepare(lb);
       const firsts = probe(lb.columns, lb.length);
-      const cands = { first: (i: number): number => firsts[i]!, next };
       // the probe keys are looked up: columns only they read go on as NULLs
-      for (const b of await joinBlock(jt, withNullColumns(lb, this.#hashedOnly.left), rb, lw, rw, cands, cond, matched)) yield b;
+      const pb = withNullColumns(lb, this.#hashedOnly.left);
+      if (order !== null) {
+        if (order.add(pb, firsts, next)) continue;
+        for (const k of order.kept()) for (const b of await joinBlock(jt, k.batch, rb, lw, rw, candidatesOf(k.firsts, next), cond, matched)) yield b;
+        order = null;
+      }
+      for (const b of await joinBlock(jt, pb, rb, lw, rw, candidatesOf(firsts, next), cond, matched)) yield b;
+    }
+    if (order !== null) {
+      this.#builtOrder = true;
+      yield* order.finish(lw, rw);
     }
     if (matched) { const u = unmatchedRight(rb, matched, lw, rw); if (u) yield u; }
   }
@@ -175,14 +191,25 @@ export class HashJoinExec implements ExecOperator {
     const probeInput = await this.#probeInput(table, 'right');
     // a key-only column, and any column only the keys read, is read by nothing past the hash table: NULLs go out
     const lb = withNullRows(table.rows, this.#keyOnly >= 0 ? [this.#keyOnly, ...this.#hashedOnly.left] : this.#hashedOnly.left);
+    // output in built order while each built row meets one probe row (join-build-order.ts; TPC-H Q9's orders join)
+    let order = BuildOrderJoin.of(probeType, cond, lb);
     for await (const raw of probeInput) {
       checkAbort(this.env);
       const rb = withNullColumns(raw, this.#deadRight);
       await rk.prepare(rb);
       const firsts = probe(rb.columns, rb.length);
-      const cands = { first: (i: number): number => firsts[i]!, next };
       // the probe keys are looked up: columns only they read go on as NULLs
-      for (const b of await joinBlock(probeType, withNullColumns(rb, this.#hashedOnly.right), lb, rw, lw, cands, cond, matched)) yield back(b);
+      const pb = withNullColumns(rb, this.#hashedOnly.right);
+      if (order !== null) {
+        if (order.add(pb, firsts, next)) continue;
+        for (const k of order.kept()) for (const b of await joinBlock(probeType, k.batch, lb, rw, lw, candidatesOf(k.firsts, next), cond, matched)) yield back(b);
+        order = null;
+      }
+      for (const b of await joinBlock(probeType, pb, lb, rw, lw, candidatesOf(firsts, next), cond, matched)) yield back(b);
+    }
+    if (order !== null) {
+      this.#builtOrder = true;
+      for (const b of order.finish(rw, lw)) yield back(b);
     }
     if (matched === null) return;
     if (jt === 'left' || jt === 'full') {
@@ -247,6 +274,11 @@ export class HashJoinExec implements ExecOperator {
     }
     return values;
   }
+}
+
+/** joinBlock's candidates from a prober's first rows and the table's chains */
+function candidatesOf(firsts: Int32Array, next: Int32Array): JoinCandidates {
+  return { first: (i: number): number => firsts[i]!, next };
 }
 
 /** `b` with the columns `dead` as shared NULL columns (join-gather.ts and batch-concat.ts copy none of them) */
