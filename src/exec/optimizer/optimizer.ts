@@ -30,6 +30,7 @@ import { simplifyExpressions } from './simplify-expressions.ts';
 import { orEqualitiesToAny } from './or-equalities-to-any.ts';
 import { pushFilterBelowProjectionRule } from './push-filter-below-projection.ts';
 import { eagerAggregation } from './eager-aggregation.ts';
+import { leftJoinAggregatePerRow } from './left-join-aggregate-per-row.ts';
 import { aggregateBelowLeftJoin } from './aggregate-below-left-join.ts';
 import { reorderInnerJoinsRule } from './reorder-inner-joins.ts';
 import { pushDownJoinConditions } from './push-down-join-conditions.ts';
@@ -61,6 +62,7 @@ export const OPTIMIZER_RULES: readonly OptimizerRule[] = [
   pushFilterBelowProjectionRule,
   subqueryToSemiJoin,
   eagerAggregation,
+  leftJoinAggregatePerRow,
   aggregateBelowLeftJoin,
   reorderInnerJoinsRule,
   pushDownJoinConditions,

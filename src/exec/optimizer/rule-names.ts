@@ -12,6 +12,7 @@ export const OPTIMIZER_RULE_NAMES = [
   'push_filter_below_projection',
   'subquery_to_semi_join',
   'eager_aggregation',
+  'left_join_aggregate_per_row',
   'aggregate_below_left_join',
   'reorder_inner_joins',
   'push_down_join_conditions',
