@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { CatalogSnapshot } from './catalog-snapshot.ts';
 import type { CatalogRow } from './system-table.ts';
+import { registryLists } from './registry-lists.ts';
 import { pgOperatorRows } from './tables/pg-operator.ts';
 import { pgProcRows } from './tables/pg-proc.ts';
 import { builtinTypeRows } from './tables/pg-type.ts';
@@ -56,7 +57,7 @@ const NO_FUNCTIONS = {};
 
 function registryDescriptionRows(snap: CatalogSnapshot): readonly CatalogRow[] {
   const owner: object = snap.functions ?? NO_FUNCTIONS;
-  const size = `${snap.functions?.allRoutines().length ?? 0}:${snap.functions?.allOperators().length ?? 0}:${snap.functions?.allCasts().length ?? 0}`;
+  const size = registryLists(snap).key;
   const kept = rowsMemo.get(owner);
   if (kept !== undefined && kept.size === size) return kept.rows;
   const rows: CatalogRow[] = [];

@@ -9,6 +9,7 @@ import type { CastDef, RoutineDef } from '../functions/registry-types.ts';
 import { setFunctionCatalog, type FunctionCatalog } from './function-catalog.ts';
 import { fallbackFunctions, pgcatalogFunctions } from './functions.ts';
 import { pgcatalogCasts } from './casts.ts';
+import type { SnapshotSource } from './catalog-snapshot.ts';
 import { renderRegValue } from './render-reg-value.ts';
 import { setRegTextOutput } from '../functions/index.ts';
 
@@ -41,10 +42,25 @@ export function registerPgCatalog(registry: PgCatalogRegistry): void {
   registry.registerRoutines(fallbackFunctions.filter((f) => !names.has(f.name)));
   registry.registerCasts(pgcatalogCasts);
   setFunctionCatalog(registry);
-  setRegTextOutput((typeOid, value, ctx) => renderRegValue(typeOid, value, { session: ctx.session, catalog: ctx.catalog }));
+  // the statement's EvalContext itself: snapshotFor keeps one CatalogSnapshot per context, not one per value
+  setRegTextOutput((typeOid, value, ctx) => renderRegValue(typeOid, value, ctx));
 }
 
 /** Text output of a reg* value as PostgreSQL prints it (engine/render-reg-text.ts calls this). */
 export function regOutput(typeOid: number, value: number, session: SessionView, catalog: CatalogView): string | null {
-  return renderRegValue(typeOid, value, { session, catalog });
+  if (rendering === undefined || rendering.session !== session || rendering.catalog !== catalog) {
+    rendering = { session, catalog };
+    queueMicrotask(endRendering);
+  }
+  return renderRegValue(typeOid, value, rendering);
 }
+
+/**
+ * The wire renders a result's reg* values one by one with the session's (long-lived) view and catalog: the values of
+ * one synchronous run (a batch) share one source, hence one CatalogSnapshot (snapshotFor keys on it), instead of a
+ * snapshot per value; the next microtask drops it, so a later statement sees the catalog as it is then.
+ */
+let rendering: SnapshotSource | undefined;
+const endRendering = (): void => {
+  rendering = undefined;
+};

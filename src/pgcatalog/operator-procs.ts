@@ -10,6 +10,7 @@ import type { CastDef, OperatorDef, RoutineDef } from '../functions/registry-typ
 import type { CatalogSnapshot } from './catalog-snapshot.ts';
 import { PG_LINKED_PROCS, type LinkedProcRow } from './data/pg-linked-procs.ts';
 import { PG_CAST_FACTS, PG_OPERATOR_FACTS, type CastFactsRow, type OperatorFactsRow } from './data/pg-operator-procs.ts';
+import { registryLists } from './registry-lists.ts';
 import { routineOid } from './routine-oids.ts';
 
 /** a function pg_proc lists because another catalog points at it: PostgreSQL's facts */
@@ -102,11 +103,9 @@ const isStaticSupport = (name: string): boolean => name.endsWith('handler') || n
  * list itself, one per OID: the rows pg_proc adds and regproc resolves.
  */
 export function linkedProcs(snap: CatalogSnapshot): readonly LinkedProc[] {
-  const routines = snap.functions?.allRoutines() ?? [];
-  const operators = snap.functions?.allOperators() ?? [];
-  // regproc output asks once per value and the registry hands out fresh arrays: one list per registry and size
+  const { routines, operators, key: size } = registryLists(snap);
+  // regproc output asks once per value: one list per registry and size
   const owner: object = snap.functions ?? NO_FUNCTIONS;
-  const size = `${routines.length}:${operators.length}:${snap.functions?.allCasts().length ?? 0}`;
   const kept = linkedMemo.get(owner);
   if (kept !== undefined && kept.size === size) return kept.procs;
   const made = makeLinkedProcs(snap, routines, operators);
@@ -127,7 +126,7 @@ function makeLinkedProcs(snap: CatalogSnapshot, routines: readonly RoutineDef[],
     wanted.add(pg[4]);
     wanted.add(pg[5]);
   }
-  for (const c of snap.functions?.allCasts() ?? []) wanted.add(casts.get(`${c.source} ${c.target}`)?.[3] ?? 0);
+  for (const c of registryLists(snap).casts) wanted.add(casts.get(`${c.source} ${c.target}`)?.[3] ?? 0);
   const signatures = registrySignatures(routines);
   const out: LinkedProc[] = [];
   for (const p of procs.values()) {

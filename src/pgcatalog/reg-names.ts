@@ -12,7 +12,9 @@ import type { CatalogSnapshot } from './catalog-snapshot.ts';
 import { quoteIdent } from './catalog-snapshot.ts';
 import { PG_IO_PROCS } from './data/pg-io-procs.ts';
 import { linkedProcs } from './operator-procs.ts';
+import { registryLists } from './registry-lists.ts';
 import { operatorOid, routineOid } from './routine-oids.ts';
+import { PLPGSQL_PROCS } from './tables/pg-proc.ts';
 import { relationIndexes, type PrimaryKeyIndex } from './tables/relation-indexes.ts';
 import { rowTypeArrayOid } from './well-known-oids.ts';
 
@@ -117,7 +119,8 @@ export function regtypeIn(text: string, snap: CatalogSnapshot, missingOk = false
   try {
     const [schema, name] = relationParts(text, snap);
     const rel = schema === undefined ? snap.lookupRelation(name) : snap.findRelation(schema, name);
-    if (rel !== undefined && rel.rowTypeOid !== 0) return rel.rowTypeOid;
+    // indexes and sequences have no row type
+    if (rel !== undefined && rel.rowTypeOid !== 0 && rel.kind !== 'i' && rel.kind !== 'S') return rel.rowTypeOid;
     // a catalog row type's array by initdb's name: '_pg_class'
     const elementName = name.startsWith('_') ? name.slice(1) : undefined;
     const ofRel = elementName === undefined ? undefined : schema === undefined ? snap.lookupRelation(elementName) : snap.findRelation(schema, elementName);
@@ -137,7 +140,7 @@ export function regtypeOut(oid: number, snap: CatalogSnapshot): string {
   if (element !== undefined) return `${formatType(element.oid)}[]`;
   const rel = snap.relations.find((r) => r.rowTypeOid === oid);
   if (rel !== undefined) return snap.isRelationVisible(rel) ? quoteIdent(rel.name) : snap.qualifiedName(rel);
-  const arrayOf = oid < 16384 ? snap.relations.find((r) => rowTypeArrayOid(r) === oid) : undefined;
+  const arrayOf = snap.relations.find((r) => rowTypeArrayOid(r) === oid);
   if (arrayOf === undefined) return String(oid);
   return `${snap.isRelationVisible(arrayOf) ? quoteIdent(arrayOf.name) : snap.qualifiedName(arrayOf)}[]`;
 }
@@ -156,7 +159,7 @@ const procIndexMemo = new WeakMap<object, { size: string; index: ProcIndex }>();
 const NO_FUNCTIONS = {};
 
 function procIndex(snap: CatalogSnapshot): ProcIndex {
-  const routines: readonly RoutineDef[] = snap.functions?.allRoutines() ?? [];
+  const routines: readonly RoutineDef[] = registryLists(snap).routines;
   const linked = linkedProcs(snap);
   const owner: object = snap.functions ?? NO_FUNCTIONS;
   const size = `${routines.length}:${linked.length}`;
@@ -168,6 +171,7 @@ function procIndex(snap: CatalogSnapshot): ProcIndex {
   for (const r of routines) add({ oid: routineOid(r, snap.functions), name: r.name, args: r.args });
   for (const [oid, name, args] of PG_IO_PROCS) add({ oid, name, args });
   for (const p of linked) add(p);
+  for (const [oid, name, args] of PLPGSQL_PROCS) add({ oid, name, args });
   const nameCount = new Map<string, number>();
   for (const e of entries) nameCount.set(e.name, (nameCount.get(e.name) ?? 0) + 1);
   const index = { entries, byOid, nameCount };
@@ -234,7 +238,7 @@ export function regprocedureOut(oid: number, snap: CatalogSnapshot): string {
 }
 
 function operators(snap: CatalogSnapshot): readonly OperatorDef[] {
-  return snap.functions?.allOperators() ?? [];
+  return registryLists(snap).operators;
 }
 
 export function regoperIn(text: string, snap: CatalogSnapshot, missingOk = false): number | null {

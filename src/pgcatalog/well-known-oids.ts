@@ -100,10 +100,19 @@ const CATALOG_ROW_ARRAY_OIDS: ReadonlyMap<number, number> = new Map([
 ]);
 
 /**
- * pg_type.typarray of a relation's row type: initdb gives each catalog table and view an array type (_pg_class …)
- * that clients resolve (pgJDBC's getArray, `'pg_class[]'::regtype`). Relations lakegate creates have none yet.
+ * Array types of lakegate's relations' row types sit in 500 M–1 G, unused by every other OID source: a row type
+ * numbered by the catalog's counter (16384 upward, far below 100 M) or by StableOids (1.6 G–2 G) lands on its own
+ * slot, rowTypeOid mod 500 M above the base, so the array type needs no stored OID and every process agrees on it.
  */
-export function rowTypeArrayOid(rel: { readonly oid: number; readonly rowTypeOid: number }): number {
-  if (rel.oid >= 16384 || rel.rowTypeOid === 0) return 0;
+const USER_ROW_ARRAY_BASE = 500_000_000;
+
+/**
+ * pg_type.typarray of a relation's row type: initdb gives each catalog table and view an array type (_pg_class …)
+ * and PostgreSQL one to each table, view and materialized view it creates (`'t[]'::regtype`, pgJDBC's getArray);
+ * indexes and sequences have no row type (PostgreSQL 14 and later).
+ */
+export function rowTypeArrayOid(rel: { readonly oid: number; readonly rowTypeOid: number; readonly kind?: string }): number {
+  if (rel.rowTypeOid === 0 || rel.kind === 'i' || rel.kind === 'S') return 0;
+  if (rel.oid >= 16384) return USER_ROW_ARRAY_BASE + (rel.rowTypeOid % USER_ROW_ARRAY_BASE);
   return CATALOG_ROW_ARRAY_OIDS.get(rel.rowTypeOid) ?? rel.rowTypeOid - 1;
 }

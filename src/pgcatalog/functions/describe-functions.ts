@@ -4,15 +4,16 @@
  * pg_get_function_arguments/result, obj/col/shobj_description, to_reg*, pg_typeof.
  * @see https://www.postgresql.org/docs/15/functions-info.html#FUNCTIONS-INFO-CATALOG-TABLE
  */
+import { GatewayError } from '../../common/errors.ts';
 import { Oid, allTypes, formatType, typeInfo } from '../../common/pgtypes/index.ts';
+import { SqlState } from '../../common/sqlstate.ts';
 import type { EvalContext, RoutineDef } from '../../functions/registry-types.ts';
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import { quoteIdent } from '../catalog-snapshot.ts';
 import { snapshotFor } from '../eval-snapshot.ts';
+import { functionArguments, functionDefinition, functionResult, procSignature, type ProcSignature } from '../function-signatures.ts';
 import { regclassIn, regclassOut, regnamespaceIn, regprocedureIn, regprocIn, regroleIn, regtypeIn, regtypeOut } from '../reg-names.ts';
-import { declaredReturnType, routineOid } from '../routine-oids.ts';
 import { findDescription, pgShdescriptionRows } from '../tables/pg-description.ts';
-import { registryRoutines } from '../tables/pg-proc.ts';
 import { constraintIndexes, indexDefinition, primaryKeyDefinition, relationIndexes } from '../tables/relation-indexes.ts';
 import { foreignKeyConstraints, foreignKeyDefinition } from '../tables/foreign-key-constraints.ts';
 import { viewDefinitionText } from '../tables/pg-views.ts';
@@ -26,34 +27,23 @@ export function formatTypeIn(snap: CatalogSnapshot, oid: number, typmod: number 
   return out === String(oid) ? '???' : out;
 }
 
-function findRoutine(snap: CatalogSnapshot, oid: number): RoutineDef | undefined {
-  return registryRoutines(snap).find((r) => routineOid(r, snap.functions) === oid);
+/** format_type for printing a function's arguments and result */
+const typeFormatter = (snap: CatalogSnapshot) => (oid: number): string => formatTypeIn(snap, oid, null);
+
+/** pg_get_function_arguments & co. of function `oid` (any pg_proc row), null for an unknown OID as in PostgreSQL */
+function printed(ctx: EvalContext, oid: unknown, print: (sig: ProcSignature, s: CatalogSnapshot) => string | null): string | null {
+  const s = snap(ctx);
+  const sig = procSignature(s, oidArg(oid));
+  return sig === undefined ? null : print(sig, s);
 }
 
-/** a set-returning function's OUT columns (PostgreSQL's built-ins declare them OUT, not RETURNS TABLE) */
-function outColumns(def: RoutineDef): readonly { readonly name: string; readonly type: { readonly oid: number } }[] {
-  if (def.kind !== 'set') return [];
-  return def.outColumns?.(def.args.map((a) => ({ oid: a, typmod: -1 }))) ?? [];
-}
-
-/** as PostgreSQL prints them: named inputs as `name type`, then `OUT name type` (DEFAULT values are not known here) */
-function functionArguments(snap: CatalogSnapshot, def: RoutineDef): string {
-  const ins = def.args.map((a, i) => {
-    const name = def.argNames?.[i];
-    return name === undefined || name === '' ? formatTypeIn(snap, a, null) : `${quoteIdent(name)} ${formatTypeIn(snap, a, null)}`;
-  });
-  const outs = outColumns(def).map((o) => `OUT ${quoteIdent(o.name)} ${formatTypeIn(snap, o.type.oid, null)}`);
-  return [...ins, ...outs].join(', ');
-}
-
-/** `SETOF regclass` for one OUT column, `SETOF record` for several, as pg_get_function_result answers for OUT parameters */
-function functionResult(snap: CatalogSnapshot, def: RoutineDef): string {
-  if (def.kind === 'set') {
-    const outs = outColumns(def);
-    if (outs.length > 1) return 'SETOF record';
-    return `SETOF ${formatTypeIn(snap, outs[0]?.type.oid ?? declaredReturnType(def.returns, def.args), null)}`;
-  }
-  return formatTypeIn(snap, declaredReturnType(def.returns, def.args), null);
+/** pg_get_function_arg_default: the default of argument `n` (1-based over all arguments) if it is a defaulted input */
+function argDefault(sig: ProcSignature, n: number): string | null {
+  const isInput = (i: number): boolean => { const m = sig.modes?.[i] ?? 'i'; return m === 'i' || m === 'b' || m === 'v'; };
+  if (n < 1 || n > sig.argTypes.length || !isInput(n - 1)) return null;
+  let inputNo = 0;
+  for (let i = 0; i < n; i++) if (isInput(i)) inputNo++;
+  return sig.defaults[inputNo - 1 - (sig.inputCount - sig.defaults.length)] ?? null;
 }
 
 function viewDef(snap: CatalogSnapshot, oid: number): string | null {
@@ -126,24 +116,16 @@ export const describeFunctions: readonly RoutineDef[] = [
   scalar('pg_get_statisticsobjdef_columns', [Oid.oid], Oid.text, () => null),
   scalar('pg_get_partkeydef', [Oid.oid], Oid.text, () => null),
   scalar('pg_tablespace_location', [Oid.oid], Oid.text, () => ''),
-  scalar('pg_get_functiondef', [Oid.oid], Oid.text, ([oid], ctx) => {
-    const s = snap(ctx);
-    const def = findRoutine(s, oidArg(oid));
-    if (def === undefined) return null;
-    return `CREATE OR REPLACE FUNCTION pg_catalog.${quoteIdent(def.name)}(${functionArguments(s, def)})\n RETURNS ${functionResult(s, def)}\n LANGUAGE internal\nAS $function$${def.name}$function$\n`;
-  }),
-  scalar('pg_get_function_arguments', [Oid.oid], Oid.text, ([oid], ctx) => {
-    const def = findRoutine(snap(ctx), oidArg(oid));
-    return def === undefined ? null : functionArguments(snap(ctx), def);
-  }),
-  scalar('pg_get_function_identity_arguments', [Oid.oid], Oid.text, ([oid], ctx) => {
-    const def = findRoutine(snap(ctx), oidArg(oid));
-    return def === undefined ? null : functionArguments(snap(ctx), def);
-  }),
-  scalar('pg_get_function_result', [Oid.oid], Oid.text, ([oid], ctx) => {
-    const def = findRoutine(snap(ctx), oidArg(oid));
-    return def === undefined ? null : functionResult(snap(ctx), def);
-  }),
+  scalar('pg_get_functiondef', [Oid.oid], Oid.text, ([oid], ctx) => printed(ctx, oid, (sig, s) => {
+    if (sig.row['prokind'] === 'a') throw new GatewayError(SqlState.wrong_object_type, `"${sig.name}" is an aggregate function`);
+    return functionDefinition(sig, typeFormatter(s), (support) => quoteIdent(procSignature(s, support)?.name ?? String(support)));
+  })),
+  scalar('pg_get_function_arguments', [Oid.oid], Oid.text, ([oid], ctx) => printed(ctx, oid, (sig, s) => functionArguments(sig, typeFormatter(s), true).text)),
+  // PostgreSQL's identity arguments are the arguments without DEFAULT clauses (OUT ones included)
+  scalar('pg_get_function_identity_arguments', [Oid.oid], Oid.text, ([oid], ctx) => printed(ctx, oid, (sig, s) => functionArguments(sig, typeFormatter(s), false).text)),
+  // PostgreSQL 15's OID for it (data/pg-proc-oids.ts lists only the functions pgcatalog had when it was generated)
+  { ...scalar('pg_get_function_arg_default', [Oid.oid, Oid.int4], Oid.text, ([oid, n], ctx) => printed(ctx, oid, (sig) => argDefault(sig, n as number))), oid: 3808 },
+  scalar('pg_get_function_result', [Oid.oid], Oid.text, ([oid], ctx) => printed(ctx, oid, (sig, s) => (sig.row['prokind'] === 'p' ? null : functionResult(sig, typeFormatter(s))))),
   scalar('obj_description', [Oid.oid, Oid.name], Oid.text, ([oid, cls], ctx) => {
     const classoid = classOidByName(snap(ctx), cls as string);
     return classoid === undefined ? null : findDescription(snap(ctx), oidArg(oid), classoid, 0);

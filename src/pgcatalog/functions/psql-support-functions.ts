@@ -8,9 +8,10 @@ import { Oid, elementTypeOf, formatType, sqlType, type PgArray } from '../../com
 import type { EvalContext, RoutineDef } from '../../functions/registry-types.ts';
 import { quoteIdent } from '../catalog-snapshot.ts';
 import { snapshotFor } from '../eval-snapshot.ts';
+import { procSignature } from '../function-signatures.ts';
 import { regOut } from '../reg-names.ts';
 import { constraintIndexes, relationIndexes } from '../tables/relation-indexes.ts';
-import { ClassOid } from '../well-known-oids.ts';
+import { ClassOid, PLPGSQL_LANGUAGE_OID } from '../well-known-oids.ts';
 import { scalar, setReturning } from './define.ts';
 
 const RELKIND_NAMES: Record<string, string> = { r: 'table', v: 'view', m: 'materialized view', f: 'foreign table', p: 'table', i: 'index', S: 'sequence' };
@@ -41,6 +42,8 @@ function describeObject(ctx: EvalContext, classid: number, objid: number, subid:
       return `type ${regOut(Oid.regtype, objid, snap)}`;
     case ClassOid.pg_proc:
       return `function ${regOut(Oid.regprocedure, objid, snap)}`;
+    case ClassOid.pg_language:
+      return objid === PLPGSQL_LANGUAGE_OID ? 'language plpgsql' : null;
     default:
       return null;
   }
@@ -53,7 +56,11 @@ export const psqlSupportFunctions: readonly RoutineDef[] = [
   scalar('oidvectortypes', [Oid.oidvector], Oid.text, ([v]) => (v as PgArray).values.map((o) => formatType(o as number)).join(', ')),
   scalar('pg_describe_object', [Oid.oid, Oid.oid, Oid.int4], Oid.text, ([c, o, s], ctx) => describeObject(ctx, c as number, o as number, s as number)),
   scalar('pg_get_partition_constraintdef', [Oid.oid], Oid.text, () => null),
-  scalar('pg_get_function_sqlbody', [Oid.oid], Oid.text, () => null),
+  // a SQL-standard body (BEGIN ATOMIC … END) of a built-in; lakegate's own functions have none
+  scalar('pg_get_function_sqlbody', [Oid.oid], Oid.text, ([oid], ctx) => {
+    const body = procSignature(snapshotFor(ctx), oid as number)?.row['prosqlbody'];
+    return typeof body === 'string' ? body : null;
+  }),
   ...INVISIBLE_KINDS.map((name) => scalar(name, [Oid.oid], Oid.bool, () => true)),
   scalar('pg_tablespace_size', [Oid.oid], Oid.int8, () => 0n, { volatility: 'v' }),
   scalar('pg_tablespace_size', [Oid.name], Oid.int8, () => 0n, { volatility: 'v' }),

@@ -26,7 +26,7 @@ function relationRow(snap: CatalogSnapshot, rel: RelationInfo, withTriggers: Rea
     oid: rel.oid,
     relname: rel.name,
     relnamespace: rel.schemaOid,
-    reltype: rel.kind === 'i' ? 0 : rel.rowTypeOid,
+    reltype: rel.kind === 'i' || rel.kind === 'S' ? 0 : rel.rowTypeOid,
     reloftype: 0,
     relowner: BOOTSTRAP_SUPERUSER_OID,
     relam: rel.kind === 'r' || rel.kind === 'm' ? HEAP_AM_OID : rel.kind === 'i' ? BTREE_AM_OID : 0,

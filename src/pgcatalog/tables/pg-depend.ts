@@ -6,10 +6,14 @@
  */
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import type { CatalogRow } from '../system-table.ts';
-import { attrDefOid, ClassOid, viewRuleOid } from '../well-known-oids.ts';
+import { attrDefOid, ClassOid, PLPGSQL_LANGUAGE_OID, viewRuleOid } from '../well-known-oids.ts';
+import { PLPGSQL_PROCS } from './pg-proc.ts';
 import { constraintIndexes } from './relation-indexes.ts';
 import { viewReferences } from './view-references.ts';
 import { identityOf, sequenceOwnershipDepends } from './pg-sequence.ts';
+
+/** pg_extension.oid of plpgsql (static-catalogs.ts) */
+const PLPGSQL_EXTENSION_OID = 13559;
 
 const dep = (classid: number, objid: number, refclassid: number, refobjid: number, refobjsubid: number, deptype: string): CatalogRow =>
   ({ classid, objid, objsubid: 0, refclassid, refobjid, refobjsubid, deptype });
@@ -39,9 +43,14 @@ export function* pgDependRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
       }
     }
   }
+  // initdb's plpgsql extension: its language and handler functions are members ('e'), which \dx+ lists
+  for (const [oid] of PLPGSQL_PROCS) yield dep(ClassOid.pg_proc, oid, ClassOid.pg_extension, PLPGSQL_EXTENSION_OID, 0, 'e');
+  yield dep(ClassOid.pg_language, PLPGSQL_LANGUAGE_OID, ClassOid.pg_extension, PLPGSQL_EXTENSION_OID, 0, 'e');
   // OWNED BY: a serial column's sequence goes with it ('a'), an identity's is part of it ('i')
   for (const o of sequenceOwnershipDepends(snap)) yield dep(ClassOid.pg_class, o.seq, ClassOid.pg_class, o.table, o.attnum, o.deptype);
   for (const pk of constraintIndexes(snap)) {
+    // initdb's objects (the catalogs' own keys) are pinned: PostgreSQL records no dependencies for them
+    if (pk.rel.oid < 16384) continue;
     for (const n of pk.attnums) yield dep(ClassOid.pg_constraint, pk.constraintOid, ClassOid.pg_class, pk.rel.oid, n, 'a');
     yield dep(ClassOid.pg_class, pk.oid, ClassOid.pg_constraint, pk.constraintOid, 0, 'i');
   }

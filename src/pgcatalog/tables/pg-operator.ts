@@ -5,13 +5,14 @@
  */
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import { castLinks, operatorLinks } from '../operator-procs.ts';
+import { registryLists } from '../registry-lists.ts';
 import { declaredReturnType, operatorOid } from '../routine-oids.ts';
 import type { CatalogRow } from '../system-table.ts';
 import { BOOTSTRAP_SUPERUSER_OID, NamespaceOid, synthesizedCastOid } from '../well-known-oids.ts';
 import { registryRoutines } from './pg-proc.ts';
 
 export function* pgOperatorRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
-  const ops = snap.functions?.allOperators() ?? [];
+  const ops = registryLists(snap).operators;
   const routines = registryRoutines(snap);
   const seen = new Set<number>();
   const listed = new Set(ops.map((o) => operatorOid(o, snap.functions)));
@@ -40,7 +41,7 @@ const isBuiltinType = (oid: number): boolean => oid < 16384;
 export function* pgCastRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   const routines = registryRoutines(snap);
   const seen = new Set<string>();
-  for (const c of snap.functions?.allCasts() ?? []) {
+  for (const c of registryLists(snap).casts) {
     const key = `${c.source}:${c.target}`;
     if (seen.has(key)) continue;
     seen.add(key);

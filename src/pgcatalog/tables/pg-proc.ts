@@ -5,16 +5,26 @@
  */
 import { Oid } from '../../common/pgtypes/index.ts';
 import type { RoutineDef } from '../../functions/registry-types.ts';
+import { builtinProcDetails } from '../builtin-proc-details.ts';
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import { PG_IO_PROCS } from '../data/pg-io-procs.ts';
 import { linkedProcs } from '../operator-procs.ts';
+import { registryLists } from '../registry-lists.ts';
 import { declaredReturnType, routineOid } from '../routine-oids.ts';
 import type { CatalogRow } from '../system-table.ts';
 import { BOOTSTRAP_SUPERUSER_OID, INTERNAL_LANGUAGE_OID, NamespaceOid } from '../well-known-oids.ts';
 import { charArray, oidArray, oidvector, textArray } from './vectors.ts';
 
+/**
+ * The functions initdb's plpgsql extension creates (pg_language.lanplcallfoid / laninline / lanvalidator, \dL+,
+ * \dx+ plpgsql): oid, name, argument types, result type; language C, as builtin-proc-details.ts lists them.
+ */
+export const PLPGSQL_PROCS: readonly (readonly [number, string, readonly number[], number])[] = [
+  [13560, 'plpgsql_call_handler', [], 2280], [13561, 'plpgsql_inline_handler', [2281], 2278], [13562, 'plpgsql_validator', [26], 2278],
+];
+
 export function registryRoutines(snap: CatalogSnapshot): readonly RoutineDef[] {
-  return snap.functions?.allRoutines() ?? [];
+  return registryLists(snap).routines;
 }
 
 function base(oid: number, name: string, args: readonly number[], rettype: number): Record<string, unknown> {
@@ -30,14 +40,16 @@ function base(oid: number, name: string, args: readonly number[], rettype: numbe
   };
 }
 
-function routineRow(def: RoutineDef, snap: CatalogSnapshot): CatalogRow {
+function routineRow(def: RoutineDef, snap: CatalogSnapshot): Record<string, unknown> {
   const row = base(routineOid(def, snap.functions), def.name, def.args, declaredReturnType(def.returns, def.args));
   row['prokind'] = def.kind === 'aggregate' ? 'a' : 'f';
   row['proisstrict'] = def.kind === 'aggregate' ? false : def.strict ?? true;
   row['provolatile'] = def.volatility ?? 'i';
   row['pronargdefaults'] = def.defaults ?? 0;
   row['provariadic'] = def.variadic ?? 0;
-  if (def.argNames !== undefined) row['proargnames'] = textArray(def.argNames);
+  // one name per argument ('' for an unnamed one), as PostgreSQL stores them: pgJDBC reads proargnames[i] for each
+  const names = def.argNames === undefined ? undefined : def.args.map((_, i) => def.argNames?.[i] ?? '');
+  if (names !== undefined) row['proargnames'] = textArray(names);
   if (def.kind === 'set') {
     row['proretset'] = true;
     row['prorows'] = 1000;
@@ -47,9 +59,39 @@ function routineRow(def: RoutineDef, snap: CatalogSnapshot): CatalogRow {
       row['prorettype'] = outs.length === 1 ? outs[0]!.type.oid : Oid.record;
       row['proallargtypes'] = oidArray([...def.args, ...outs.map((o) => o.type.oid)]);
       row['proargmodes'] = charArray([...def.args.map(() => 'i'), ...outs.map(() => 'o')]);
-      row['proargnames'] = textArray([...(def.argNames ?? def.args.map(() => '')), ...outs.map((o) => o.name)]);
+      row['proargnames'] = textArray([...(names ?? def.args.map(() => '')), ...outs.map((o) => o.name)]);
     }
   }
+  return row;
+}
+
+/**
+ * A built-in's row as PostgreSQL 15 lists it: its language, C symbol or SQL body, volatility (age(timestamptz,
+ * timestamptz) is immutable there, stable in the registry, which the planner keeps using), argument names, modes
+ * and defaults. The registry's definition still decides how lakegate runs the function.
+ */
+function withBuiltinDetails(row: Record<string, unknown>): CatalogRow {
+  const d = builtinProcDetails(row['oid'] as number);
+  if (d === undefined) return row;
+  row['prolang'] = d.prolang;
+  row['prosrc'] = d.prosrc;
+  row['probin'] = d.probin;
+  row['prosqlbody'] = d.prosqlbody;
+  row['provolatile'] = d.provolatile;
+  row['proisstrict'] = d.proisstrict;
+  row['proparallel'] = d.proparallel;
+  row['procost'] = d.procost;
+  row['prorows'] = d.prorows;
+  row['prosupport'] = d.prosupport;
+  row['prosecdef'] = d.prosecdef;
+  row['proleakproof'] = d.proleakproof;
+  row['prokind'] = d.prokind;
+  row['proretset'] = d.proretset;
+  row['pronargdefaults'] = d.pronargdefaults;
+  row['proargnames'] = d.proargnames === null ? null : textArray(d.proargnames);
+  row['proargmodes'] = d.proargmodes === null ? null : charArray(d.proargmodes);
+  row['proallargtypes'] = d.proallargtypes === null ? null : oidArray(d.proallargtypes);
+  row['proargdefaults'] = d.argDefaults.length === 0 ? null : d.argDefaults.join(', ');
   return row;
 }
 
@@ -59,19 +101,20 @@ export function* pgProcRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
     const row = routineRow(def, snap);
     if (seen.has(row['oid'] as number)) continue;
     seen.add(row['oid'] as number);
-    yield row;
+    yield withBuiltinDetails(row);
   }
   for (const [oid, name, args, ret, volatility, strict] of PG_IO_PROCS) {
     if (seen.has(oid)) continue;
     seen.add(oid);
-    yield { ...base(oid, name, args, ret), provolatile: volatility, proisstrict: strict };
+    yield withBuiltinDetails({ ...base(oid, name, args, ret), provolatile: volatility, proisstrict: strict });
   }
   // the functions pg_operator, pg_cast, pg_am and pg_range point at (operator-procs.ts)
   for (const p of linkedProcs(snap)) {
     if (seen.has(p.oid)) continue;
     seen.add(p.oid);
-    yield { ...base(p.oid, p.name, p.args, p.returns), provolatile: p.volatility, proisstrict: p.strict };
+    yield withBuiltinDetails({ ...base(p.oid, p.name, p.args, p.returns), provolatile: p.volatility, proisstrict: p.strict });
   }
+  for (const [oid, name, args, ret] of PLPGSQL_PROCS) if (!seen.has(oid)) yield withBuiltinDetails(base(oid, name, args, ret));
 }
 
 export function* pgAggregateRows(snap: CatalogSnapshot): Iterable<CatalogRow> {

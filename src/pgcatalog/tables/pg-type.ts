@@ -38,7 +38,8 @@ export function* pgTypeRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
     yield row;
   }
   for (const rel of snap.relations) {
-    if (rel.rowTypeOid === 0 || seen.has(rel.rowTypeOid) || rel.kind === 'i') continue;
+    // indexes and (since PostgreSQL 14) sequences have no row type
+    if (rel.rowTypeOid === 0 || seen.has(rel.rowTypeOid) || rel.kind === 'i' || rel.kind === 'S') continue;
     seen.add(rel.rowTypeOid);
     const typarray = rowTypeArrayOid(rel);
     yield {

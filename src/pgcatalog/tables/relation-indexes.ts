@@ -2,10 +2,12 @@
  * The indexes pg_catalog reports for user relations: one unique btree index per primary key, named
  * <table>_pkey as PostgreSQL names it (or as CONSTRAINT named it; kept through renames), backing a pg_constraint
  * row of contype 'p'; the CREATE INDEX indexes; and the unique indexes of UNIQUE constraints, each backing a
- * pg_constraint row of contype 'u' (a CREATE UNIQUE INDEX is an index only, as in PostgreSQL).
+ * pg_constraint row of contype 'u' (a CREATE UNIQUE INDEX is an index only, as in PostgreSQL); and PostgreSQL 15's
+ * own indexes on its pg_catalog tables with the primary keys and unique constraints they back (psql's \d pg_cast).
  */
 import type { RelationInfo } from '../../catalog/catalog-view.ts';
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
+import { PG_CATALOG_INDEXES, type CatalogIndexRow } from '../data/pg-catalog-indexes.ts';
 import { primaryKeyConstraintOid, primaryKeyIndexOid, uniqueConstraintOid } from '../well-known-oids.ts';
 
 export interface PrimaryKeyIndex {
@@ -45,6 +47,30 @@ export function constraintTypeOf(ix: PrimaryKeyIndex): 'p' | 'u' | null {
   return ix.constraintOid !== 0 ? 'u' : null;
 }
 
+let catalogIndexRows: ReadonlyMap<number, readonly CatalogIndexRow[]> | undefined;
+/** per catalog relation object: the system relations are built once, so are their indexes */
+const catalogIndexMemo = new WeakMap<RelationInfo, readonly PrimaryKeyIndex[]>();
+
+/** PostgreSQL's indexes on a pg_catalog table, in OID order (none for any other relation) */
+export function catalogIndexesOf(rel: RelationInfo): readonly PrimaryKeyIndex[] {
+  if (rel.oid >= 16384 || rel.kind !== 'r') return [];
+  const kept = catalogIndexMemo.get(rel);
+  if (kept !== undefined) return kept;
+  if (catalogIndexRows === undefined) {
+    const byTable = new Map<number, CatalogIndexRow[]>();
+    for (const row of PG_CATALOG_INDEXES) {
+      const list = byTable.get(row[2]) ?? [];
+      list.push(row);
+      byTable.set(row[2], list);
+    }
+    catalogIndexRows = byTable;
+  }
+  const indexes = (catalogIndexRows.get(rel.oid) ?? []).map(([oid, name, , attnums, kind, constraintOid]): PrimaryKeyIndex => (
+    kind === 'p' ? { oid, name, constraintOid, rel, attnums } : { oid, name, constraintOid, rel, attnums, primary: false, unique: kind !== 'i' }));
+  catalogIndexMemo.set(rel, indexes);
+  return indexes;
+}
+
 /** the indexes backing a constraint (pg_constraint contype 'p' and 'u'): each table's primary key, then its UNIQUE constraints */
 export function constraintIndexes(snap: CatalogSnapshot): PrimaryKeyIndex[] {
   const out: PrimaryKeyIndex[] = [];
@@ -52,6 +78,7 @@ export function constraintIndexes(snap: CatalogSnapshot): PrimaryKeyIndex[] {
     const pk = primaryKeyOf(rel);
     if (pk !== undefined) out.push(pk);
     if (rel.indexes !== undefined) for (const ix of secondaryIndexesOf(rel)) if (ix.constraintOid !== 0) out.push(ix);
+    if (rel.oid < 16384) for (const ix of catalogIndexesOf(rel)) if (ix.constraintOid !== 0) out.push(ix);
   }
   return out;
 }
@@ -68,6 +95,7 @@ export function relationIndexes(snap: CatalogSnapshot): PrimaryKeyIndex[] {
     const pk = primaryKeyOf(rel);
     if (pk !== undefined) out.push(pk);
     if (rel.indexes !== undefined) out.push(...secondaryIndexesOf(rel));
+    if (rel.oid < 16384) out.push(...catalogIndexesOf(rel));
   }
   return out;
 }
