@@ -46,9 +46,10 @@ export class BuildOrderJoin {
   }
 
   /**
-   * records the pairs of probe batch `probe` (`firsts[i]`: the first built row with row i's key, then `next`); false,
-   * recording nothing of it, when a built row meets a second probe row or too many probe rows are kept: the caller then
-   * joins `kept()` and this batch as usual, and every later one
+   * records the pairs of probe batch `probe` (`firsts[i]`: the first built row with row i's key, then `next`); false
+   * when a built row meets a second probe row or too many probe rows are kept: the caller then joins `kept()` and this
+   * batch as usual, and every later one (the pairs of this batch recorded before the second meeting are left behind,
+   * unread: finish() is never called after a false)
    */
   add(probe: Batch, firsts: Int32Array, next: Int32Array): boolean {
     const n = probe.length;
