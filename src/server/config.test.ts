@@ -55,8 +55,15 @@ describe('config', () => {
   it('rejects bad values and unknown keys with a readable message', async () => {
     expect(() => parseConfig({ port: 70000 })).toThrowError(ConfigError);
     expect(() => parseConfig({ prot: 1 })).toThrowError(/invalid configuration/);
-    expect(() => parseConfig({ auth: 'md5' })).toThrowError(/auth/);
+    expect(() => parseConfig({ auth: 'ident' })).toThrowError(/auth/);
+    expect(() => parseConfig({ users: [{ name: 'a', verifier: 'md5ABC' }] })).toThrowError(/verifier/);
     await expect(loadConfig({ config: '/nonexistent/x.yml' }, {})).rejects.toThrowError(/could not read config file/);
     await expect(loadConfig({ config: yamlFile('- 1\n- 2\n') }, {})).rejects.toThrowError(/mapping/);
+  });
+
+  it("auth: md5, and users' MD5 secrets as pg_authid keeps them (md5 + 32 hex digits)", () => {
+    const c = parseConfig({ auth: 'md5', users: [{ name: 'alice', verifier: 'md5ee69efad287c7423caf0b3229d71f567' }, { name: 'bob', verifier: 'SCRAM-SHA-256$4096:c2FsdA==$a2V5:a2V5' }] });
+    expect(c.auth).toBe('md5');
+    expect(c.users.map((u) => u.verifier?.slice(0, 5))).toEqual(['md5ee', 'SCRAM']);
   });
 });

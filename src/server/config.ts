@@ -10,7 +10,8 @@ const UserSchema = z
   .object({
     name: z.string().min(1),
     password: z.string().optional(),
-    verifier: z.string().startsWith('SCRAM-SHA-256$').optional(),
+    /** a SCRAM-SHA-256 verifier (`lakegate scram-verifier`), or an MD5 secret `md5` + md5(password + name) as pg_authid keeps it */
+    verifier: z.string().regex(/^(SCRAM-SHA-256\$|md5[0-9a-f]{32}$)/, 'a SCRAM-SHA-256$… verifier or md5 and 32 hex digits').optional(),
   })
   .strict();
 
@@ -26,8 +27,11 @@ export const ConfigSchema = z
     unix_socket_directories: z.string().default(process.platform === 'win32' ? '' : '/tmp'),
     warehouse: z.string().default('./warehouse'),
     databases: z.array(z.string().min(1)).min(1).default(['lakegate']),
-    /** method for users listed with a password; unlisted users: trust from loopback only */
-    auth: z.enum(['trust', 'password', 'scram-sha-256']).default('scram-sha-256'),
+    /**
+     * method for users listed with a password; unlisted users: trust from loopback only. md5: MD5 challenge for
+     * users with an MD5 secret or a password, SCRAM for those with a SCRAM verifier (PostgreSQL's pg_hba md5)
+     */
+    auth: z.enum(['trust', 'password', 'md5', 'scram-sha-256']).default('scram-sha-256'),
     users: z.array(UserSchema).default([]),
     /** PEM file paths; absent = SSLRequest answered 'N' */
     tls: z.object({ cert: z.string(), key: z.string() }).strict().nullable().default(null),

@@ -350,7 +350,9 @@ export class PgConnection implements LoopHost {
     }
     this.admitted = true;
     const remoteAddress = this.raw.remoteAddress ?? '';
-    await authenticate(this.opts.auth, { user, database, remoteAddress, ssl: this.ssl }, {
+    // SCRAM-SHA-256-PLUS binds to the certificate this TLS connection presented
+    const serverCertificate = this.ssl ? ((this.socket as TLSSocket).getCertificate() as { raw?: Buffer } | null)?.raw : undefined;
+    await authenticate(this.opts.auth, { user, database, remoteAddress, ssl: this.ssl, ...(serverCertificate === undefined ? {} : { serverCertificate }) }, {
       send: async (write) => {
         write(this.w);
         await this.flush();

@@ -1,9 +1,12 @@
 /**
  * Authentication exchange after StartupMessage. The method is chosen per user:
- * a user listed with a password or verifier → SCRAM-SHA-256 (or cleartext when `method: password`);
- * an unlisted user → trust from loopback addresses only (anywhere when `method: trust`).
+ * a user listed with a password or verifier → SCRAM-SHA-256 (cleartext when `method: password`, MD5 when
+ * `method: md5` and the user's secret is an MD5 one or a password — a SCRAM verifier still gets SCRAM, as in
+ * PostgreSQL); an unlisted user → trust from loopback addresses only (anywhere when `method: trust`).
+ * Over TLS SCRAM offers SCRAM-SHA-256-PLUS too (channel binding tls-server-end-point).
  * Failures are FATAL with PostgreSQL's wording (28P01 `password authentication failed for user "x"`).
  * @see https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-START-UP
+ * @see https://www.postgresql.org/docs/15/auth-password.html
  */
 import { randomBytes } from 'node:crypto';
 import { GatewayError } from '../../common/errors.ts';
@@ -16,23 +19,28 @@ import {
 } from '../protocol/backend-serializer.ts';
 import { BufferReader } from '../protocol/buffer-reader.ts';
 import type { BufferWriter } from '../protocol/buffer-writer.ts';
+import { certificateHash } from './channel-binding.ts';
+import {
+  AuthenticationMD5Password, checkMd5Response, checkPasswordAgainstMd5, isMd5Verifier, md5Verifier,
+} from './md5-password.ts';
 import {
   deriveScramVerifier,
   parseScramVerifier,
   SCRAM_SHA_256,
+  SCRAM_SHA_256_PLUS,
   ScramServerExchange,
   type ScramVerifier,
   verifyPasswordAgainstScram,
 } from './scram-sha-256.ts';
 
-export const AuthMethod = { trust: 'trust', password: 'password', scram: 'scram-sha-256' } as const;
+export const AuthMethod = { trust: 'trust', password: 'password', md5: 'md5', scram: 'scram-sha-256' } as const;
 export type AuthMethod = (typeof AuthMethod)[keyof typeof AuthMethod];
 
 export interface AuthUser {
   readonly name: string;
   /** cleartext password (kept in memory only; prefer `verifier`) */
   readonly password?: string;
-  /** `SCRAM-SHA-256$<iter>:<salt>$<StoredKey>:<ServerKey>` */
+  /** `SCRAM-SHA-256$<iter>:<salt>$<StoredKey>:<ServerKey>`, or `md5` + md5(password + name) as pg_authid keeps them */
   readonly verifier?: string;
 }
 
@@ -46,6 +54,8 @@ export interface AuthPeer {
   readonly database: string;
   readonly remoteAddress: string;
   readonly ssl: boolean;
+  /** over TLS: the DER of the certificate the server presented (SCRAM-SHA-256-PLUS binds to it) */
+  readonly serverCertificate?: Uint8Array;
 }
 
 /** How the exchange talks to the client: send (and flush) a message, receive the next 'p' payload. */
@@ -75,16 +85,32 @@ export async function authenticate(cfg: AuthConfig, peer: AuthPeer, io: AuthIO):
       { severity: 'FATAL' },
     );
   }
-  const verifier = user.verifier === undefined ? null : parseScramVerifier(user.verifier);
-  if (user.verifier !== undefined && verifier === null) throw passwordFailed(peer.user);
+  const md5 = user.verifier !== undefined && isMd5Verifier(user.verifier) ? user.verifier : null;
+  const verifier = user.verifier === undefined || md5 !== null ? null : parseScramVerifier(user.verifier);
+  if (user.verifier !== undefined && verifier === null && md5 === null) throw passwordFailed(peer.user);
   if (cfg.method === AuthMethod.password) {
     await io.send(AuthenticationCleartextPassword);
     const password = new BufferReader(Buffer.from(await io.receive())).cstring();
-    const ok = verifier ? verifyPasswordAgainstScram(password, verifier) : password === user.password;
+    const ok = verifier ? verifyPasswordAgainstScram(password, verifier)
+      : md5 !== null ? checkPasswordAgainstMd5(password, peer.user, md5) : password === user.password;
     if (!ok) throw passwordFailed(peer.user);
     return;
   }
-  await scram(verifier ?? verifierFromPassword(user), peer.user, io);
+  // md5 with a SCRAM secret authenticates by SCRAM (PostgreSQL's rule); scram-sha-256 with an MD5 secret runs a
+  // doomed exchange against a random verifier, so the client learns only that the password was wrong
+  if (cfg.method === AuthMethod.md5 && verifier === null) {
+    await md5Exchange(md5 ?? md5Verifier(user.password!, peer.user), peer.user, io);
+    return;
+  }
+  const scramVerifier = verifier ?? (md5 !== null ? deriveScramVerifier(randomBytes(16).toString('hex'), randomBytes(16), 4096) : verifierFromPassword(user));
+  await scram(scramVerifier, peer, io);
+}
+
+async function md5Exchange(secret: string, user: string, io: AuthIO): Promise<void> {
+  const salt = randomBytes(4);
+  await io.send((w) => AuthenticationMD5Password(w, salt));
+  const response = new BufferReader(Buffer.from(await io.receive())).cstring();
+  if (!checkMd5Response(response, secret, salt)) throw passwordFailed(user);
 }
 
 /** Users configured with a cleartext password get a verifier with a random salt, derived once. */
@@ -98,16 +124,21 @@ function verifierFromPassword(user: AuthUser): ScramVerifier {
   return v;
 }
 
-async function scram(verifier: ScramVerifier, user: string, io: AuthIO): Promise<void> {
-  await io.send((w) => AuthenticationSASL(w, [SCRAM_SHA_256]));
+async function scram(verifier: ScramVerifier, peer: AuthPeer, io: AuthIO): Promise<void> {
+  const user = peer.user;
+  // PostgreSQL offers -PLUS first on a TLS connection
+  const offered = peer.ssl && peer.serverCertificate !== undefined;
+  await io.send((w) => AuthenticationSASL(w, offered ? [SCRAM_SHA_256_PLUS, SCRAM_SHA_256] : [SCRAM_SHA_256]));
   const initial = new BufferReader(Buffer.from(await io.receive()));
   const mechanism = initial.cstring();
-  if (mechanism !== SCRAM_SHA_256) {
+  const plus = offered && mechanism === SCRAM_SHA_256_PLUS;
+  if (mechanism !== SCRAM_SHA_256 && !plus) {
     throw new GatewayError(SqlState.protocol_violation, 'client selected an invalid SASL authentication mechanism', { severity: 'FATAL' });
   }
   const len = initial.i32();
   const clientFirst = Buffer.from(initial.bytes(len < 0 ? 0 : len)).toString('utf8');
-  const exchange = new ScramServerExchange(verifier);
+  const binding = plus ? { plus, offered, certificateHash: certificateHash(peer.serverCertificate!) } : { plus, offered };
+  const exchange = new ScramServerExchange(verifier, undefined, binding);
   const serverFirst = exchange.clientFirst(clientFirst);
   await io.send((w) => AuthenticationSASLContinue(w, serverFirst));
   const clientFinal = Buffer.from(await io.receive()).toString('utf8');

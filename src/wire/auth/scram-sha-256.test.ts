@@ -1,3 +1,4 @@
+import { createHash, createHmac, pbkdf2Sync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deriveScramVerifier, formatScramVerifier, makeScramVerifier, parseScramVerifier, ScramServerExchange, verifyPasswordAgainstScram } from './scram-sha-256.ts';
 
@@ -49,5 +50,46 @@ describe('SCRAM-SHA-256', () => {
     const v = deriveScramVerifier('pencil', Buffer.from('W22ZaJ0SNY7soEsUEjb6gQ==', 'base64'), 4096);
     expect(v.storedKey.length).toBe(32);
     expect(v.serverKey.length).toBe(32);
+  });
+
+  describe('SCRAM-SHA-256-PLUS (tls-server-end-point)', () => {
+    const certHash = createHash('sha256').update('the server certificate').digest();
+    const hmac = (key: Buffer, data: string): Buffer => createHmac('sha256', key).update(data).digest();
+    /** the client side of RFC 5802 with channel binding data `cbind` in c= */
+    const clientFinal = (serverFirst: string, clientFirstBare: string, gs2: string, cbind: Buffer): string => {
+      const salted = pbkdf2Sync('pencil', Buffer.from('W22ZaJ0SNY7soEsUEjb6gQ==', 'base64'), 4096, 32, 'sha256');
+      const clientKey = hmac(salted, 'Client Key');
+      const nonce = /r=([^,]*)/.exec(serverFirst)![1]!;
+      const withoutProof = `c=${Buffer.concat([Buffer.from(gs2), cbind]).toString('base64')},r=${nonce}`;
+      const signature = hmac(createHash('sha256').update(clientKey).digest(), `${clientFirstBare},${serverFirst},${withoutProof}`);
+      const proof = Buffer.from(clientKey.map((b, i) => b ^ signature[i]!));
+      return `${withoutProof},p=${proof.toString('base64')}`;
+    };
+    const plus = { plus: true, offered: true, certificateHash: certHash };
+
+    it('accepts the certificate hash after the gs2 header', () => {
+      const x = new ScramServerExchange(verifier, undefined, plus);
+      const first = x.clientFirst('p=tls-server-end-point,,n=,r=abcdef');
+      expect(x.clientFinal(clientFinal(first, 'n=,r=abcdef', 'p=tls-server-end-point,,', certHash))).toMatch(/^v=/);
+    });
+
+    it("refuses another certificate's hash (28000), a missing binding and other binding types (08P01)", () => {
+      const x = new ScramServerExchange(verifier, undefined, plus);
+      const first = x.clientFirst('p=tls-server-end-point,,n=,r=abcdef');
+      const other = createHash('sha256').update('a man in the middle').digest();
+      expect(() => x.clientFinal(clientFinal(first, 'n=,r=abcdef', 'p=tls-server-end-point,,', other)))
+        .toThrowError(expect.objectContaining({ code: '28000', message: 'SCRAM channel binding check failed' }));
+      expect(() => new ScramServerExchange(verifier, undefined, plus).clientFirst('n,,n=,r=abc'))
+        .toThrowError(expect.objectContaining({ code: '08P01', detail: expect.stringContaining('does not include channel binding data') }));
+      expect(() => new ScramServerExchange(verifier, undefined, plus).clientFirst('p=tls-unique,,n=,r=abc'))
+        .toThrowError(expect.objectContaining({ code: '08P01', message: 'unsupported SCRAM channel-binding type "tls-unique"' }));
+    });
+
+    it("refuses a client that supports binding but thinks the server does not ('y' over TLS)", () => {
+      expect(() => new ScramServerExchange(verifier, undefined, { plus: false, offered: true }).clientFirst('y,,n=,r=abc'))
+        .toThrowError(expect.objectContaining({ code: '08P01', message: 'SCRAM channel binding negotiation error' }));
+      const x = new ScramServerExchange(verifier, () => RFC.serverNonce, { plus: false, offered: false });
+      expect(x.clientFirst('y,,n=user,r=rOprNGfwEbeRWgbNEkqO')).toBe(RFC.serverFirst);
+    });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * SCRAM-SHA-256 server side (RFC 5802 / RFC 7677) with PostgreSQL-style stored verifiers:
  * `SCRAM-SHA-256$<iterations>:<salt b64>$<StoredKey b64>:<ServerKey b64>`.
- * No channel binding (we advertise only SCRAM-SHA-256, not -PLUS).
+ * Over TLS the server also offers SCRAM-SHA-256-PLUS with channel binding type tls-server-end-point
+ * (channel-binding.ts), as PostgreSQL does; the checks and their errors are auth-scram.c's.
  * @see https://www.rfc-editor.org/rfc/rfc5802#section-3
  * @see https://www.postgresql.org/docs/current/sasl-authentication.html
  */
@@ -10,6 +11,19 @@ import { GatewayError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 
 export const SCRAM_SHA_256 = 'SCRAM-SHA-256';
+export const SCRAM_SHA_256_PLUS = 'SCRAM-SHA-256-PLUS';
+
+/** the channel binding side of one exchange */
+export interface ScramChannelBinding {
+  /** the client chose SCRAM-SHA-256-PLUS */
+  readonly plus: boolean;
+  /** the connection is TLS with a certificate, so the server offered -PLUS (a 'y' flag is then a downgrade) */
+  readonly offered: boolean;
+  /** tls-server-end-point data: the hash of the server certificate (needed when `plus`) */
+  readonly certificateHash?: Buffer;
+}
+
+const NO_BINDING: ScramChannelBinding = { plus: false, offered: false };
 const DEFAULT_ITERATIONS = 4096;
 
 export interface ScramVerifier {
@@ -92,16 +106,31 @@ export class ScramServerExchange {
   constructor(
     private readonly verifier: ScramVerifier,
     private readonly makeNonce: () => string = () => randomBytes(18).toString('base64'),
+    private readonly binding: ScramChannelBinding = NO_BINDING,
   ) {}
 
   /** Returns server-first-message. */
   clientFirst(message: string): string {
     const m = /^([ny]|p=[^,]*),([^,]*),(.*)$/.exec(message);
     if (!m) throw malformed('Unexpected SCRAM client-first-message.');
-    if (m[1]!.startsWith('p=')) {
-      throw malformed('The client selected SCRAM-SHA-256 without channel binding, but sent channel binding data.');
+    const flag = m[1]!;
+    if (flag.startsWith('p=')) {
+      if (!this.binding.plus) {
+        throw malformed('The client selected SCRAM-SHA-256 without channel binding, but the SCRAM message includes channel binding data.');
+      }
+      const type = flag.slice(2);
+      if (type !== 'tls-server-end-point') {
+        throw new GatewayError(SqlState.protocol_violation, `unsupported SCRAM channel-binding type "${type}"`, { severity: 'FATAL' });
+      }
+    } else if (this.binding.plus) {
+      throw malformed('The client selected SCRAM-SHA-256-PLUS, but the SCRAM message does not include channel binding data.');
+    } else if (flag === 'y' && this.binding.offered) {
+      throw new GatewayError(SqlState.protocol_violation, 'SCRAM channel binding negotiation error', {
+        severity: 'FATAL',
+        detail: 'The client supports SCRAM channel binding but thinks the server does not.  However, this server does support channel binding.',
+      });
     }
-    this.gs2Header = `${m[1]},${m[2]},`;
+    this.gs2Header = `${flag},${m[2]},`;
     this.clientFirstBare = m[3]!;
     const clientNonce = attributes(this.clientFirstBare).get('r');
     if (!clientNonce) throw malformed('client-first-message has no nonce');
@@ -116,8 +145,13 @@ export class ScramServerExchange {
     if (proofAt < 0) throw malformed('client-final-message has no proof');
     const withoutProof = message.slice(0, proofAt);
     const attrs = attributes(withoutProof);
-    if (attrs.get('c') !== Buffer.from(this.gs2Header).toString('base64')) {
-      throw malformed('SCRAM channel binding check failed');
+    if (this.binding.plus) {
+      const expected = Buffer.concat([Buffer.from(this.gs2Header), this.binding.certificateHash ?? Buffer.alloc(0)]).toString('base64');
+      if (attrs.get('c') !== expected) {
+        throw new GatewayError(SqlState.invalid_authorization_specification, 'SCRAM channel binding check failed', { severity: 'FATAL' });
+      }
+    } else if (attrs.get('c') !== Buffer.from(this.gs2Header).toString('base64')) {
+      throw new GatewayError(SqlState.protocol_violation, 'unexpected SCRAM channel-binding attribute in client-final-message', { severity: 'FATAL' });
     }
     if (attrs.get('r') !== this.nonce) throw malformed('Nonce does not match.');
     const proof = Buffer.from(message.slice(proofAt + 3), 'base64');
