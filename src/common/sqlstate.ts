@@ -26,6 +26,7 @@ export const SqlState = {
   bad_copy_file_format: '22P04',
   numeric_value_out_of_range: '22003',
   string_data_right_truncation: '22001',
+  string_data_length_mismatch: '22026',
   null_value_not_allowed: '22004',
   invalid_time_zone_displacement_value: '22009',
   invalid_row_count_in_limit_clause: '2201W',

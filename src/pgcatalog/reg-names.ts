@@ -12,6 +12,7 @@ import type { CatalogSnapshot } from './catalog-snapshot.ts';
 import { quoteIdent } from './catalog-snapshot.ts';
 import { PG_IO_PROCS } from './data/pg-io-procs.ts';
 import { linkedProcs } from './operator-procs.ts';
+import { formatOtherType, otherType, otherTypeByName } from './other-types.ts';
 import { registryLists } from './registry-lists.ts';
 import { operatorOid, routineOid } from './routine-oids.ts';
 import { PLPGSQL_PROCS } from './tables/pg-proc.ts';
@@ -111,12 +112,15 @@ export function regtypeIn(text: string, snap: CatalogSnapshot, missingOk = false
   // a catalog row type's array: 'pg_class[]'
   if (text.trim().endsWith('[]')) {
     const element = regtypeIn(text.trim().slice(0, -2), snap, true);
-    const arrayOid = element === null ? 0 : typeInfo(element)?.typarray ?? 0;
+    const arrayOid = element === null ? 0 : typeInfo(element)?.typarray ?? (otherType(element)?.['typarray'] as number | undefined) ?? 0;
     if (arrayOid !== 0) return arrayOid;
     const ofRel = element === null ? undefined : snap.relations.find((r) => r.rowTypeOid === element);
     if (ofRel !== undefined && rowTypeArrayOid(ofRel) !== 0) return rowTypeArrayOid(ofRel);
   }
   try {
+    // PostgreSQL's types the registry lacks: 'point', 'information_schema.cardinal_number'
+    const other = otherTypeByName(parseQualifiedName(text));
+    if (other !== undefined) return other;
     const [schema, name] = relationParts(text, snap);
     const rel = schema === undefined ? snap.lookupRelation(name) : snap.findRelation(schema, name);
     // indexes and sequences have no row type
@@ -138,6 +142,8 @@ export function regtypeOut(oid: number, snap: CatalogSnapshot): string {
   // an array type the type registry does not list (regconfig[], xid8[]): its element's name and []
   const element = allTypes().find((t) => t.typarray === oid);
   if (element !== undefined) return `${formatType(element.oid)}[]`;
+  const other = formatOtherType(oid);
+  if (other !== undefined) return other;
   const rel = snap.relations.find((r) => r.rowTypeOid === oid);
   if (rel !== undefined) return snap.isRelationVisible(rel) ? quoteIdent(rel.name) : snap.qualifiedName(rel);
   const arrayOf = snap.relations.find((r) => rowTypeArrayOid(r) === oid);

@@ -4,6 +4,7 @@
  */
 import { typeInfo, type PgTypeInfo } from '../common/pgtypes/index.ts';
 import { PG_IO_PROCS } from './data/pg-io-procs.ts';
+import { otherType } from './other-types.ts';
 
 export interface TypeFacts {
   readonly typname: string;
@@ -21,6 +22,16 @@ export interface TypeFacts {
 export function typeFacts(oid: number): TypeFacts {
   const t = typeInfo(oid);
   if (t === undefined) {
+    // PostgreSQL's types the registry lacks (point, tsvector …) have their pg_type rows
+    const o = otherType(oid);
+    if (o !== undefined) {
+      return {
+        typname: o['typname'] as string, typlen: o['typlen'] as number, typbyval: o['typbyval'] as boolean,
+        typalign: o['typalign'] as string, typstorage: o['typstorage'] as string, typcollation: o['typcollation'] as number,
+        typtype: o['typtype'] as string, typelem: o['typelem'] as number,
+        isArray: o['typelem'] !== 0 && o['typlen'] === -1 && o['typinput'] === ioProcOidByName('array_in'), info: undefined,
+      };
+    }
     return { typname: String(oid), typlen: -1, typbyval: false, typalign: 'i', typstorage: 'x', typcollation: 0, typtype: 'b', typelem: 0, isArray: false, info: undefined };
   }
   return {

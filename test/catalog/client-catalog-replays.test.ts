@@ -76,14 +76,14 @@ describe('psql 15', () => {
       ['pg_catalog', 'percentile_cont', 'double precision[]', 'double precision[] ORDER BY double precision', 'agg', 'immutable', 'safe', 'alice', 'invoker', 'NULL', 'internal', 'aggregate_dummy', 'multiple continuous percentiles'],
       ['pg_catalog', 'percentile_cont', 'interval[]', 'double precision[] ORDER BY interval', 'agg', 'immutable', 'safe', 'alice', 'invoker', 'NULL', 'internal', 'aggregate_dummy', 'multiple continuous percentiles'],
     ]);
-    // age(timestamptz, timestamptz) is immutable in PostgreSQL's catalog; age(timestamp) is a SQL function (PostgreSQL also
-    // lists age(xid), which lakegate does not have)
+    // age(timestamptz, timestamptz) is immutable in PostgreSQL's catalog; age(timestamp) is a SQL function; age(xid) too
     const age = await query(dfPlus('age'));
     expect(age.map((r) => [r[3], r[5], r[10], r[11]])).toEqual([
       ['timestamp with time zone', 'stable', 'sql', 'RETURN age((CURRENT_DATE)::timestamp with time zone, $1)'],
       ['timestamp with time zone, timestamp with time zone', 'immutable', 'internal', 'timestamptz_age'],
       ['timestamp without time zone', 'stable', 'sql', 'RETURN age((CURRENT_DATE)::timestamp without time zone, $1)'],
       ['timestamp without time zone, timestamp without time zone', 'immutable', 'internal', 'timestamp_age'],
+      ['xid', 'stable', 'internal', 'xid_age'],
     ]);
   });
 

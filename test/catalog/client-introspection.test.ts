@@ -19,8 +19,8 @@ afterAll(async () => {
 
 describe('pgJDBC DatabaseMetaData', () => {
   it('getFunctions: REMARKS and SPECIFIC_NAME carry PostgreSQL 15 comments and OIDs', async () => {
-    // PostgreSQL also lists age(xid), which lakegate does not have
     expect(await query(`SELECT current_database() AS FUNCTION_CAT, n.nspname AS FUNCTION_SCHEM, p.proname AS FUNCTION_NAME,  d.description AS REMARKS, CASE WHEN (format_type(p.prorettype, null) = 'unknown') THEN 0 WHEN (substring(pg_get_function_result(p.oid) from 0 for 6) = 'TABLE') OR (substring(pg_get_function_result(p.oid) from 0 for 6) = 'SETOF') THEN 2 ELSE 1 END AS FUNCTION_TYPE,  p.proname || '_' || p.oid AS SPECIFIC_NAME FROM pg_catalog.pg_proc p INNER JOIN pg_catalog.pg_namespace n ON p.pronamespace=n.oid LEFT JOIN pg_catalog.pg_description d ON p.oid=d.objoid WHERE true  AND p.prokind='f' AND n.nspname LIKE 'pg_catalog' AND p.proname LIKE 'age' ORDER BY FUNCTION_SCHEM, FUNCTION_NAME, p.oid::text`)).toEqual([
+      ['lake', 'pg_catalog', 'age', 'age of a transaction ID, in transactions before current transaction', '1', 'age_1181'],
       ['lake', 'pg_catalog', 'age', 'date difference preserving months and years', '1', 'age_1199'],
       ['lake', 'pg_catalog', 'age', 'date difference from today preserving months and years', '1', 'age_1386'],
       ['lake', 'pg_catalog', 'age', 'date difference preserving months and years', '1', 'age_2058'],

@@ -13,6 +13,7 @@ import { jsonbIn } from './json-text.ts';
 import { PG_EPOCH_DAYS, PG_EPOCH_USECS } from './calendar.ts';
 import { elementTypeOf } from './registry.ts';
 import { inetRecv, inetSend } from './inet-value.ts';
+import { bitRecv, bitSend } from './bit-text.ts';
 
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
@@ -91,6 +92,8 @@ export function binaryIn(oid: number, bytes: Uint8Array): unknown {
     }
   }
   if (oid === Oid.record) throw new GatewayError(SqlState.feature_not_supported, 'input of anonymous composite types is not implemented');
+  if (oid === Oid.money) return fixed(bytes, 8).getBigInt64(0);
+  if (oid === Oid.bit || oid === Oid.varbit) return bitRecv(bytes);
   if (oid === Oid.int2vector) return arrayFromBinary(bytes, Oid.int2);
   if (oid === Oid.oidvector) return arrayFromBinary(bytes, Oid.oid);
   if (elementTypeOf(oid) !== 0) return arrayFromBinary(bytes, elementTypeOf(oid));
@@ -103,7 +106,8 @@ export function binaryOut(oid: number, value: unknown): Uint8Array {
     case Oid.bool: return Uint8Array.of(value ? 1 : 0);
     case Oid.int2: { const b = new Uint8Array(2); view(b).setInt16(0, Number(value)); return b; }
     case Oid.int4: { const b = new Uint8Array(4); view(b).setInt32(0, Number(value)); return b; }
-    case Oid.int8: { const b = new Uint8Array(8); view(b).setBigInt64(0, BigInt(value as bigint)); return b; }
+    case Oid.int8: case Oid.money: { const b = new Uint8Array(8); view(b).setBigInt64(0, BigInt(value as bigint)); return b; }
+    case Oid.bit: case Oid.varbit: return bitSend(value as string);
     case Oid.oid: case Oid.regproc: case Oid.regprocedure: case Oid.regoper: case Oid.regoperator: case Oid.regclass:
     case Oid.regtype: case Oid.regnamespace: case Oid.regrole: case Oid.regconfig: case Oid.regdictionary:
     case Oid.regcollation: case Oid.xid: case Oid.cid: {

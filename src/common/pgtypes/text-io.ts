@@ -25,6 +25,8 @@ import { elementTypeOf } from './registry.ts';
 import { vectorIn, vectorOut } from './vector-text.ts';
 import { intervalDefaultUnits, intervalTypmod } from './interval-typmod.ts';
 import { cidrIn, cidrOut, inetIn } from './inet-value.ts';
+import { cashIn, cashOut } from './money-text.ts';
+import { bitIn } from './bit-text.ts';
 
 /** Text → JS value (see values.ts) for a column/parameter of type `oid` with modifier `typmod`. */
 export function textIn(oid: number, typmod: number, text: string, settings: OutputSettings = DEFAULT_OUTPUT_SETTINGS): unknown {
@@ -66,6 +68,9 @@ export function textIn(oid: number, typmod: number, text: string, settings: Outp
     case Oid.int2vector: case Oid.oidvector: return vectorIn(oid, text);
     case Oid.name: return nameIn(text);
     case Oid.record: throw new GatewayError(SqlState.feature_not_supported, 'input of anonymous composite types is not implemented');
+    case Oid.money: return cashIn(text);
+    case Oid.bit: return bitIn(text, typmod, false);
+    case Oid.varbit: return bitIn(text, typmod, true);
   }
   const elem = elementTypeOf(oid);
   if (elem !== 0) return arrayIn(text, elem, (s) => textIn(elem, typmod, s, settings));
@@ -96,6 +101,7 @@ export function textOut(oid: number, value: unknown, settings: OutputSettings = 
     case Oid.interval: return intervalOut(value as Interval, settings.intervalStyle);
     case Oid.record: return recordText(value, settings);
     case Oid.void: return '';
+    case Oid.money: return cashOut(value as bigint);
   }
   if (isPgArray(value)) return arrayText(value, settings);
   if (isPgRecord(value)) return recordText(value, settings);

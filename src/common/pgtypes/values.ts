@@ -23,6 +23,8 @@
  * | timestamp, timestamptz                     | bigint: microseconds since 1970-01-01 00:00:00 (UTC for   |
  * |                                            |   timestamptz; wall clock for timestamp); ±infinity below |
  * | interval                                   | Interval                                                  |
+ * | money                                      | bigint: cents (money-text.ts)                             |
+ * | bit, varbit                                | string of '0' / '1' (bit-text.ts)                         |
  * | arrays                                     | PgArray                                                   |
  * | record (row constructors)                  | PgRecord                                                  |
  */

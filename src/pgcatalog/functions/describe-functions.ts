@@ -11,11 +11,13 @@ import type { EvalContext, RoutineDef } from '../../functions/registry-types.ts'
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import { quoteIdent } from '../catalog-snapshot.ts';
 import { snapshotFor } from '../eval-snapshot.ts';
+import { formatOtherType, otherType } from '../other-types.ts';
 import { functionArguments, functionDefinition, functionResult, procSignature, type ProcSignature } from '../function-signatures.ts';
 import { regclassIn, regclassOut, regnamespaceIn, regprocedureIn, regprocIn, regroleIn, regtypeIn, regtypeOut } from '../reg-names.ts';
 import { findDescription, pgShdescriptionRows } from '../tables/pg-description.ts';
 import { constraintIndexes, indexDefinition, primaryKeyDefinition, relationIndexes } from '../tables/relation-indexes.ts';
 import { foreignKeyConstraints, foreignKeyDefinition } from '../tables/foreign-key-constraints.ts';
+import { domainConstraintDefinition } from '../tables/information-schema-domains.ts';
 import { viewDefinitionText } from '../tables/pg-views.ts';
 import { ClassOid, rowTypeArrayOid } from '../well-known-oids.ts';
 import { scalar } from './define.ts';
@@ -23,6 +25,8 @@ import { scalar } from './define.ts';
 /** format_type for any OID: built-in types via the type registry, relation row types by (visible) name. */
 export function formatTypeIn(snap: CatalogSnapshot, oid: number, typmod: number | null): string {
   if (typeInfo(oid) !== undefined) return formatType(oid, typmod ?? undefined);
+  const other = formatOtherType(oid);
+  if (other !== undefined) return other;
   const out = regtypeOut(oid, snap);
   return out === String(oid) ? '???' : out;
 }
@@ -61,7 +65,9 @@ function indexDef(ctx: EvalContext, oid: number, column: number, pretty: boolean
   return name === undefined ? '' : quoteIdent(name);
 }
 
-function constraintDef(ctx: EvalContext, oid: number): string | null {
+function constraintDef(ctx: EvalContext, oid: number, pretty = false): string | null {
+  const domainCheck = domainConstraintDefinition(oid, pretty);
+  if (domainCheck !== undefined) return domainCheck;
   const snap = snapshotFor(ctx);
   const pk = constraintIndexes(snap).find((p) => p.constraintOid === oid);
   if (pk !== undefined) return primaryKeyDefinition(pk, quoteIdent);
@@ -94,6 +100,8 @@ export const describeFunctions: readonly RoutineDef[] = [
     const o = oidArg(oid);
     // built-in types and the arrays pg_type adds for them (regconfig[]) live in pg_catalog, always searched
     if (typeInfo(o) !== undefined || allTypes().some((t) => t.typarray === o)) return true;
+    const other = otherType(o);
+    if (other !== undefined) return other['typnamespace'] === 11;
     const s = snap(ctx);
     const rel = s.relations.find((r) => r.rowTypeOid === o || rowTypeArrayOid(r) === o);
     return rel === undefined ? null : s.isRelationVisible(rel);
@@ -103,7 +111,7 @@ export const describeFunctions: readonly RoutineDef[] = [
   scalar('pg_get_indexdef', [Oid.oid], Oid.text, ([oid], ctx) => indexDef(ctx, oidArg(oid), 0, false)),
   scalar('pg_get_indexdef', [Oid.oid, Oid.int4, Oid.bool], Oid.text, ([oid, col, pretty], ctx) => indexDef(ctx, oidArg(oid), col as number, pretty === true)),
   scalar('pg_get_constraintdef', [Oid.oid], Oid.text, ([oid], ctx) => constraintDef(ctx, oidArg(oid))),
-  scalar('pg_get_constraintdef', [Oid.oid, Oid.bool], Oid.text, ([oid], ctx) => constraintDef(ctx, oidArg(oid))),
+  scalar('pg_get_constraintdef', [Oid.oid, Oid.bool], Oid.text, ([oid, pretty], ctx) => constraintDef(ctx, oidArg(oid), pretty === true)),
   scalar('pg_get_viewdef', [Oid.oid], Oid.text, ([oid], ctx) => viewDef(snap(ctx), oidArg(oid))),
   scalar('pg_get_viewdef', [Oid.oid, Oid.bool], Oid.text, ([oid], ctx) => viewDef(snap(ctx), oidArg(oid))),
   scalar('pg_get_viewdef', [Oid.oid, Oid.int4], Oid.text, ([oid], ctx) => viewDef(snap(ctx), oidArg(oid))),

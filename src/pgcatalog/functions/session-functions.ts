@@ -1,6 +1,6 @@
 /**
  * Session and server information functions: version(), current_database(), current_schema(s), current_user,
- * session_user, pg_backend_pid, inet_*, pg_postmaster_start_time, txid_current, current_setting/set_config,
+ * session_user, pg_backend_pid, inet_*, pg_postmaster_start_time, txid_current, age(xid), current_setting/set_config,
  * pg_cancel_backend/pg_terminate_backend, pg_sleep, pg_is_in_recovery, pg_listening_channels.
  * @see https://www.postgresql.org/docs/15/functions-info.html
  */
@@ -16,6 +16,25 @@ import { socketInet } from '../../common/pgtypes/inet-value.ts';
 export function versionString(ctx: EvalContext): string {
   const v = ctx.session.getSetting('server_version', true) ?? '15.0';
   return `PostgreSQL ${v} on x86_64-pc-linux-gnu, compiled by lakegate, 64-bit`;
+}
+
+/** FirstNormalTransactionId: xids below it (invalid, bootstrap, frozen) are infinitely old */
+const FIRST_NORMAL_XID = 3;
+const INT32_MAX = 2147483647;
+
+/**
+ * age(xid): transactions between `xid` and the current transaction's id, modulo 2^32 as xid_age computes it
+ * (the current id is the one txid_current() gives; PostgreSQL uses the latest when none is assigned yet)
+ */
+function xidAge(ctx: EvalContext, xid: number): number {
+  if (xid < FIRST_NORMAL_XID) return INT32_MAX;
+  const now = Number(ctx.session.currentTransactionId() & 0xffffffffn);
+  return (now - xid) | 0;
+}
+
+/** mxid_age(xid): lakegate has no multixacts, so the next one is 1 (pg_database.datminmxid), as in a new cluster */
+function mxidAge(mxid: number): number {
+  return mxid === 0 ? INT32_MAX : (1 - mxid) | 0;
 }
 
 function ownSession(ctx: EvalContext) {
@@ -64,6 +83,9 @@ export const sessionFunctions: readonly RoutineDef[] = [
   scalar('pg_conf_load_time', [], Oid.timestamptz, (_a, ctx) => ctx.session.serverStartTime),
   scalar('txid_current', [], Oid.int8, (_a, ctx) => ctx.session.currentTransactionId(), { volatility: 'v' }),
   scalar('pg_current_xact_id', [], Oid.xid8, (_a, ctx) => ctx.session.currentTransactionId(), { volatility: 'v' }),
+  // pgAdmin's and DataGrip's age(datfrozenxid) / mxid_age(datminmxid), with PostgreSQL's OIDs
+  { ...scalar('age', [Oid.xid], Oid.int4, ([xid], ctx) => xidAge(ctx, xid as number), { volatility: 's' }), oid: 1181 },
+  { ...scalar('mxid_age', [Oid.xid], Oid.int4, ([mxid]) => mxidAge(mxid as number), { volatility: 's' }), oid: 3939 },
   scalar('pg_cancel_backend', [Oid.int4], Oid.bool, ([pid], ctx) => ctx.session.cancelBackend(pid as number), { volatility: 'v' }),
   scalar('pg_terminate_backend', [Oid.int4, Oid.int8], Oid.bool, ([pid], ctx) => ctx.session.terminateBackend(pid as number), { volatility: 'v', defaults: 1 }),
   scalar('pg_sleep', [Oid.float8], Oid.void, ([s], ctx) => sleep(s as number, ctx.signal), { volatility: 'v' }),

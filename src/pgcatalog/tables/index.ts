@@ -6,6 +6,7 @@ import type { RowProducer } from '../system-table.ts';
 import {
   checkConstraintsRows, constraintColumnUsageRows, keyColumnUsageRows, referentialConstraintsRows, tableConstraintsRows,
 } from './information-schema-constraints.ts';
+import { columnDomainUsageRows, domainConstraintsRows, domainsRows, domainUdtUsageRows } from './information-schema-domains.ts';
 import { elementTypesRows, parametersRows, routinesRows } from './information-schema-routines.ts';
 import {
   catalogNameRows, characterSetsRows, columnsRows, enabledRolesRows, schemataRows, tableGrantsRows, tablesRows, viewsRows,
@@ -83,6 +84,10 @@ export const SYSTEM_ROW_PRODUCERS: Readonly<Record<string, RowProducer>> = {
   'information_schema.enabled_roles': enabledRolesRows,
   'information_schema.table_constraints': tableConstraintsRows,
   'information_schema.check_constraints': checkConstraintsRows,
+  'information_schema.domains': domainsRows,
+  'information_schema.domain_constraints': domainConstraintsRows,
+  'information_schema.column_domain_usage': columnDomainUsageRows,
+  'information_schema.domain_udt_usage': domainUdtUsageRows,
   'information_schema.key_column_usage': keyColumnUsageRows,
   'information_schema.referential_constraints': referentialConstraintsRows,
   'information_schema.constraint_column_usage': constraintColumnUsageRows,

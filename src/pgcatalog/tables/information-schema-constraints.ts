@@ -8,6 +8,7 @@ import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import { quoteIdent } from '../catalog-snapshot.ts';
 import type { CatalogRow } from '../system-table.ts';
 import { foreignKeyConstraints } from './foreign-key-constraints.ts';
+import { domainCheckClauseRows } from './information-schema-domains.ts';
 import { constraintIndexes, constraintTypeOf } from './relation-indexes.ts';
 
 interface NotNullConstraint { schema: string; table: string; name: string; column: string }
@@ -42,6 +43,8 @@ export function* checkConstraintsRows(snap: CatalogSnapshot): Iterable<CatalogRo
   for (const nn of notNullConstraints(snap)) {
     yield { constraint_catalog: snap.catalog.database, constraint_schema: nn.schema, constraint_name: nn.name, check_clause: `${quoteIdent(nn.column)} IS NOT NULL` };
   }
+  // pg_constraint's CHECK constraints: information_schema's domains' (tables have none)
+  yield* domainCheckClauseRows(snap);
 }
 
 export function* keyColumnUsageRows(snap: CatalogSnapshot): Iterable<CatalogRow> {

@@ -6,6 +6,8 @@
 import type { RelationInfo } from '../../catalog/catalog-view.ts';
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import type { CatalogRow } from '../system-table.ts';
+import { domainColumnType, otherType } from '../other-types.ts';
+import { NamespaceOid } from '../well-known-oids.ts';
 import { infoSchemaTypeColumns } from './information-schema-types.ts';
 import { viewDefinitionText } from './pg-views.ts';
 import { columnSequence, shownDefault } from './pg-sequence.ts';
@@ -79,6 +81,7 @@ function* relationColumns(snap: CatalogSnapshot, rel: RelationInfo, db: string):
       table_catalog: db, table_schema: rel.schema, table_name: rel.name, column_name: c.name,
       ordinal_position: i + 1, column_default: identity === undefined && c.defaultExpr !== undefined ? shownDefault(snap, c.defaultExpr) : null, is_nullable: yesNo(c.nullable),
       ...infoSchemaTypeColumns(c.type.oid, c.type.typmod),
+      ...domainColumns(rel, i + 1, db),
       udt_catalog: db, dtd_identifier: String(i + 1), is_self_referencing: 'NO', is_identity: yesNo(identity !== undefined),
       identity_cycle: yesNo(identity?.options.cycle === true), is_generated: 'NEVER', is_updatable: yesNo(rel.kind === 'r' || rel.kind === 'p'),
       ...(identity === undefined ? {} : {
@@ -87,6 +90,13 @@ function* relationColumns(snap: CatalogSnapshot, rel: RelationInfo, db: string):
       }),
     };
   }
+}
+
+/** domain_catalog / _schema / _name of an information_schema column typed by one of its domains */
+function domainColumns(rel: RelationInfo, attnum: number, db: string): CatalogRow {
+  const domain = rel.schemaOid === NamespaceOid.information_schema ? domainColumnType(rel.oid, attnum) : undefined;
+  const name = domain === undefined ? undefined : otherType(domain)?.['typname'];
+  return name === undefined ? {} : { domain_catalog: db, domain_schema: 'information_schema', domain_name: name };
 }
 
 export function* catalogNameRows(snap: CatalogSnapshot): Iterable<CatalogRow> {

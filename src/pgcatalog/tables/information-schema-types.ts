@@ -5,6 +5,7 @@
  * @see https://github.com/postgres/postgres/blob/REL_15_STABLE/src/backend/catalog/information_schema.sql
  */
 import { Oid, formatType } from '../../common/pgtypes/index.ts';
+import { formatOtherType, otherType } from '../other-types.ts';
 import { typeFacts } from '../type-facts.ts';
 
 /** UTF8's maximum bytes per character, used for character_octet_length */
@@ -29,7 +30,9 @@ export function infoSchemaDataType(oid: number): string {
   const t = typeFacts(oid);
   // information_schema.sql's rule: any varlena type with an element type (so int2vector/oidvector too)
   if (t.typelem !== 0 && t.typlen === -1) return 'ARRAY';
-  if (t.info === undefined || t.info.typnamespace !== 11 || t.typtype === 'c' || t.typtype === 'e') return 'USER-DEFINED';
+  // a pg_catalog type the registry lacks (point, tsvector …) prints as format_type does
+  if (t.info === undefined) return otherType(oid)?.['typnamespace'] === 11 ? formatOtherType(oid) ?? 'USER-DEFINED' : 'USER-DEFINED';
+  if (t.info.typnamespace !== 11 || t.typtype === 'c' || t.typtype === 'e') return 'USER-DEFINED';
   return formatType(oid);
 }
 

@@ -8,7 +8,9 @@ import type { ColumnDef } from '../../catalog/table-source.ts';
 import { Oid } from '../../common/pgtypes/index.ts';
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import type { CatalogRow } from '../system-table.ts';
+import { domainColumnType } from '../other-types.ts';
 import { typeFacts } from '../type-facts.ts';
+import { NamespaceOid } from '../well-known-oids.ts';
 import { relationIndexes } from './relation-indexes.ts';
 import { systemAttributeFactsOf } from '../system-attribute-facts.ts';
 import { identityOf } from './pg-sequence.ts';
@@ -71,7 +73,11 @@ function* relationAttributes(snap: CatalogSnapshot, rel: RelationInfo): Iterable
     let row = columnRow(rel.oid, cols[i]!, i + 1);
     const identity = rel.kind === 'r' ? identityOf(snap, rel, cols[i]!.name) : '';
     if (identity !== '') row = { ...row, attidentity: identity, atthasdef: false };
-    if (facts !== undefined) yield { ...row, attcollation: facts.collations[i] ?? 0, attndims: facts.ndims[i] ?? 0 };
+    if (facts !== undefined) {
+      // information_schema's columns are typed with its domains (sql_identifier …), values of their base types
+      const domain = rel.schemaOid === NamespaceOid.information_schema ? domainColumnType(rel.oid, i + 1) : undefined;
+      yield { ...row, attcollation: facts.collations[i] ?? 0, attndims: facts.ndims[i] ?? 0, ...(domain === undefined ? {} : { atttypid: domain }) };
+    }
     else yield rel.kind === 'v' ? { ...row, attndims: 0 } : row;
   }
 }

@@ -7,6 +7,7 @@ import type { RelationInfo } from '../../catalog/catalog-view.ts';
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import type { CatalogRow } from '../system-table.ts';
 import { BOOTSTRAP_SUPERUSER_OID, BTREE_AM_OID, HEAP_AM_OID } from '../well-known-oids.ts';
+import { frozenXid } from './pg-database.ts';
 import { hasIndexes, relationIndexes } from './relation-indexes.ts';
 
 /** pg_class.relisshared: catalogs shared by all databases of a cluster. */
@@ -18,7 +19,7 @@ const SHARED_CATALOGS = new Set([
 const STORED_KINDS = new Set(['r', 'm', 't', 'i', 'S']);
 const NO_OIDS: ReadonlySet<number> = new Set();
 
-function relationRow(snap: CatalogSnapshot, rel: RelationInfo, withTriggers: ReadonlySet<number> = NO_OIDS): CatalogRow {
+function relationRow(snap: CatalogSnapshot, rel: RelationInfo, withTriggers: ReadonlySet<number> = NO_OIDS, frozen = 0): CatalogRow {
   const stored = STORED_KINDS.has(rel.kind);
   const isSystem = rel.schemaOid === 11 || rel.schemaOid === 13207;
   const estimate = rel.source.estimatedRows;
@@ -53,7 +54,7 @@ function relationRow(snap: CatalogSnapshot, rel: RelationInfo, withTriggers: Rea
     relreplident: rel.kind === 'r' && !isSystem ? 'd' : 'n',
     relispartition: false,
     relrewrite: 0,
-    relfrozenxid: rel.kind === 'r' || rel.kind === 'm' ? 716 : 0,
+    relfrozenxid: rel.kind === 'r' || rel.kind === 'm' ? frozen : 0,
     relminmxid: rel.kind === 'r' || rel.kind === 'm' ? 1 : 0,
     relacl: null,
     reloptions: null,
@@ -66,7 +67,9 @@ export function* pgClassRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   for (const rel of snap.relations) {
     for (const fk of rel.foreignKeys ?? []) withTriggers.add(rel.oid).add(fk.refRelationOid);
   }
-  for (const rel of snap.relations) yield relationRow(snap, rel, withTriggers);
+  // tables are frozen up to the current transaction (pg-database.ts frozenXid): pgAdmin's age(relfrozenxid) is 0
+  const frozen = frozenXid(snap);
+  for (const rel of snap.relations) yield relationRow(snap, rel, withTriggers, frozen);
   for (const pk of relationIndexes(snap)) {
     yield {
       ...relationRow(snap, pk.rel),

@@ -12,6 +12,7 @@ import type { CatalogRow } from '../system-table.ts';
 import { typeFacts } from '../type-facts.ts';
 import { attrDefOid, viewRuleOid } from '../well-known-oids.ts';
 import { foreignKeyConstraints } from './foreign-key-constraints.ts';
+import { pgDomainConstraintRows } from './information-schema-domains.ts';
 import { constraintIndexes, constraintTypeOf, relationIndexes } from './relation-indexes.ts';
 import { defaultBtreeOpclass } from './static-catalogs.ts';
 import { int2Array, int2vector, oidvector } from './vectors.ts';
@@ -52,6 +53,7 @@ export function* pgConstraintRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
       conffeqop: null, confdelsetcols: null, conexclop: null, conbin: null,
     };
   }
+  yield* pgDomainConstraintRows();
 }
 
 export function* pgAttrdefRows(snap: CatalogSnapshot): Iterable<CatalogRow> {

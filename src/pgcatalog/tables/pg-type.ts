@@ -1,12 +1,13 @@
 /**
- * pg_type: every built-in type of the type registry, plus the composite row type of each relation
- * (typtype 'c', typrelid = the relation) as PostgreSQL creates one per table and view. Regproc columns
+ * pg_type: every built-in type of the type registry and PostgreSQL's others (other-types.ts), plus the composite row
+ * type of each relation (typtype 'c', typrelid = the relation) as PostgreSQL creates one per table and view. Regproc columns
  * hold OIDs of the PostgreSQL I/O functions (listed in pg_proc too).
  * @see https://www.postgresql.org/docs/15/catalog-pg-type.html
  */
 import { allTypes, typeInfo, type PgTypeInfo } from '../../common/pgtypes/index.ts';
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import type { CatalogRow } from '../system-table.ts';
+import { otherTypeRows } from '../other-types.ts';
 import { ioProcOidByName, subscriptHandlerOid } from '../type-facts.ts';
 import { BOOTSTRAP_SUPERUSER_OID, rowTypeArrayOid } from '../well-known-oids.ts';
 
@@ -72,6 +73,9 @@ export function* builtinTypeRows(): Iterable<CatalogRow> {
     seen.add(t.typarray);
     yield { ...arrayTypeRow(t.typarray, `_${t.typname}`, t.typnamespace, t.oid), typalign: t.typalign === 'd' ? 'd' : 'i' };
   }
+  // PostgreSQL's other built-in types (point, tsvector, table_am_handler, information_schema's domains …): in the
+  // catalog only, so functions and columns that use them print their names
+  for (const row of otherTypeRows()) if (!seen.has(row['oid'] as number)) yield row;
 }
 
 /** an array type as PostgreSQL's initdb creates it (`_pg_cast`: array_in / array_out, typelem = the element type) */
