@@ -89,6 +89,32 @@ describe('IcebergTables.refresh', () => {
     expect(tokenReads()).toBe(n + 2);
   });
 
+  it('a quiet change token answers without a read, and never covers a message read before it', async () => {
+    const { catalog, lists, tokenReads, commitElsewhere } = countingCatalog(true);
+    let quiet: number | undefined;
+    const watched = Object.assign(catalog, { quietChangeToken: () => quiet }) as IcebergCatalog;
+    const tables = new IcebergTables(new DatabaseCatalog('d', 5, new OidAllocator(), 'o'), watched, io, () => {});
+    await tables.refresh(true);
+    quiet = 7; // the watch settled on the token the refresh read
+    const r1 = noteRead();
+    const before = tokenReads();
+    for (let i = 0; i < 3; i++) expect(tables.refreshIfStale(r1)).toBeUndefined();
+    expect(tokenReads()).toBe(before);
+    // the -wal write of a commit made before r1's bytes were sent is seen later in that poll phase: the quiet
+    // answers above must not have vouched for r1, so its statement reads the token and re-lists
+    quiet = undefined;
+    commitElsewhere();
+    const refreshing = tables.refreshIfStale(r1);
+    expect(refreshing).toBeInstanceOf(Promise);
+    await refreshing;
+    expect(lists()).toBe(2);
+    // a quiet answer of another value (settled on a later token than the mirror's) is no answer: read it
+    quiet = 7;
+    const n = tokenReads();
+    expect(tables.refreshIfStale(noteRead())).toBeUndefined();
+    expect(tokenReads()).toBe(n + 1);
+  });
+
   it('a statement that comes while a refresh runs waits for its listing, and that refresh covers nothing', async () => {
     const { catalog, lists, tokenReads, commitElsewhere } = countingCatalog(true);
     const tables = new IcebergTables(new DatabaseCatalog('d', 5, new OidAllocator(), 'o'), catalog, io, () => {});

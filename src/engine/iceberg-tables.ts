@@ -198,7 +198,12 @@ export class IcebergTables {
    */
   private upToDate(): boolean {
     if (this.inFlight !== null) return false;
-    const token = this.catalog.changeToken?.();
+    const catalog = this.catalog;
+    // known unchanged without a read (a quiet -wal watch): covers this statement, not every read so far
+    // (checkedAfterRead stays: a read of the current poll phase may come before its commit's watch event)
+    const quiet = catalog.quietChangeToken?.();
+    if (quiet !== undefined && quiet === this.lastToken) return true;
+    const token = catalog.changeToken?.();
     if (token !== undefined) {
       if (token !== this.lastToken) return false;
       // every message read so far was sent before this check: it covers them

@@ -54,6 +54,29 @@ describe('readIntoReusedBuffer', () => {
     expect(closed).toBe(true);
   });
 
+  it('hands out one view per short read length, each showing the bytes of its read', async () => {
+    const seen: { view: Buffer; bytes: string }[] = [];
+    const client = await pair((s) => {
+      readIntoReusedBuffer(s, (chunk) => {
+        seen.push({ view: chunk, bytes: chunk.toString('latin1') });
+      });
+    });
+    const sent = ['abc', 'xyz', 'hello', 'abcd', 'q'.repeat(300), 'r'.repeat(300), 'pqr'];
+    let got = 0;
+    for (const piece of sent) {
+      client.write(piece);
+      got += piece.length;
+      await until(() => seen.reduce((n, c) => n + c.bytes.length, 0) === got);
+    }
+    client.destroy();
+    expect(seen.map((c) => c.bytes)).toEqual(sent);
+    const byLength = (n: number) => seen.filter((c) => c.view.length === n).map((c) => c.view);
+    // three reads of 3 bytes share one view; reads past 256 bytes get their own
+    expect(new Set(byLength(3)).size).toBe(1);
+    expect(byLength(3)).toHaveLength(3);
+    expect(new Set(byLength(300)).size).toBe(2);
+  });
+
   it('pause() stops the callbacks until resume(); a second switch is refused', async () => {
     let received = 0;
     let socket: Socket | null = null;

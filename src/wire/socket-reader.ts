@@ -8,13 +8,16 @@
  * `new net.Socket({ onread })` would (its buffer and callback slots, and the handle's `useUserBuffer`).
  * Where that is not possible (another Node version, a TLS socket, a test double) it says so and the
  * caller keeps its 'data' listener. pause() / resume() keep working: net.Socket stops and starts the
- * handle's reading itself when the slots are set.
+ * handle's reading itself when the slots are set. A short read's view is made once per length and handed out
+ * again for every read of that length (valid only during the call, as the buffer's bytes are).
  * @see https://nodejs.org/docs/latest-v20.x/api/net.html#socketconnectoptions-connectlistener (onread)
  */
 import type { Socket } from 'node:net';
 
 /** the size of each connection's read buffer: Node's own read size */
 export const READ_BUFFER_SIZE = 64 * 1024;
+/** reads up to this many bytes get a view of the buffer made once per length (a round trip's messages are short) */
+const KEPT_VIEW_BYTES = 256;
 
 interface UserBufferHandle {
   useUserBuffer(buffer: Uint8Array): void;
@@ -45,8 +48,17 @@ export function readIntoReusedBuffer(socket: Socket, onChunk: (chunk: Buffer) =>
   const buffer = Buffer.allocUnsafe(READ_BUFFER_SIZE);
   handle.useUserBuffer(buffer);
   record[slots.buffer] = buffer;
+  // the view of a read's bytes is borrowed like the buffer itself, so one per length serves every read of that
+  // length: no Buffer object per read (a pgbench round trip reads the same few lengths over and over)
+  const views: (Buffer | undefined)[] = [];
   record[slots.callback] = (nread: number, buf: Buffer): void => {
-    onChunk(buf.subarray(0, nread));
+    if (nread > KEPT_VIEW_BYTES || buf !== buffer) return onChunk(buf.subarray(0, nread));
+    let view = views[nread];
+    if (view === undefined) {
+      while (views.length < nread) views.push(undefined);
+      view = views[nread] = buf.subarray(0, nread);
+    }
+    onChunk(view);
   };
   // whatever the stream read before the switch is still in its queue
   for (let chunk = socket.read() as Buffer | null; chunk !== null; chunk = socket.read() as Buffer | null) onChunk(chunk);

@@ -1,8 +1,8 @@
 /**
  * A commit made by another lakegate process on the same warehouse is seen by the next statement here, also by a
- * prepared point lookup whose catalog change check found nothing new a moment before (SqliteDialect.changeToken
- * answers such checks without reading the WAL-index header once the -wal file has been quiet: the other
- * process's frame writes must wake it).
+ * prepared point lookup whose catalog change check found nothing new a moment before (SqliteDialect.quietChangeToken
+ * answers such checks without reading the WAL-index header while its watch on the -wal file heard no write:
+ * the other process's frame writes must wake it, wal-write-watch.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -63,7 +63,7 @@ describe('a commit of another server process on the same warehouse', () => {
     expect((await lookup(1)).rows).toEqual([{ v: 'one' }]);
     for (let round = 2; round <= 4; round++) {
       expect((await lookup(round)).rowCount).toBe(0);
-      // longer than SqliteDialect's default settle time: the change check here answers without a header read
+      // a quiet spell: the watch has settled, and the change checks here answer without a header read
       await sleep(2_500);
       for (let i = 0; i < 20; i++) expect((await lookup(round)).rowCount).toBe(0);
       await remote.query(`insert into ext.kv values (${round}, 'v${round}')`);

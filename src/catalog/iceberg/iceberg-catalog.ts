@@ -106,6 +106,8 @@ export interface IcebergCatalog {
    * see a commit made elsewhere at its next statement without re-listing the catalog on every statement.
    */
   changeToken?(): number | string | undefined;
+  /** changeToken's value without reading it, when known unchanged since it was last read; see SqlDialect.quietChangeToken */
+  quietChangeToken?(): number | string | undefined;
 
   close(): Promise<void>;
 }

@@ -302,6 +302,11 @@ export class SqlCatalog implements IcebergCatalog {
     return this.dialect.changeToken?.();
   }
 
+  /** see IcebergCatalog.quietChangeToken */
+  quietChangeToken(): number | string | undefined {
+    return this.dialect.quietChangeToken?.();
+  }
+
   async close(): Promise<void> {
     await this.dialect.close();
   }

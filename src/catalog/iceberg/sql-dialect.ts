@@ -34,6 +34,12 @@ export interface SqlDialect extends SqlExecutor {
    * fall back to polling).
    */
   changeToken?(): number | string;
+  /**
+   * The change token without reading it, when the dialect knows it has not moved since it was last read (SQLite:
+   * no write to the -wal file seen, wal-write-watch.ts); undefined when unsure. Sees every commit made before the
+   * bytes of a statement read in an earlier event-loop poll phase — not every socket read made so far.
+   */
+  quietChangeToken?(): number | string | undefined;
   close(): Promise<void>;
 }
 

@@ -10,6 +10,7 @@ import { endianness } from 'node:os';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { SqlDialect, SqlExecutor, SqlRow, SqlValue } from './sql-dialect.ts';
+import { WalWriteWatch } from './wal-write-watch.ts';
 
 export interface SqliteDialectOptions {
   /** how long a writer waits for another process's lock, in ms (default 5000) */
@@ -43,6 +44,10 @@ export class SqliteDialect implements SqlDialect {
   /** the -shm file (WAL index), read by changeToken; null when not in WAL mode or not openable */
   private shmFd: number | null = null;
   private readonly shmHeader = Buffer.alloc(SHM_HEADER_BYTES);
+  /** tells when the token read last is still current (quietChangeToken); undefined until the first changeToken(), null without one */
+  private walWatch: WalWriteWatch | null | undefined = undefined;
+  /** the header's token read right after the watch last settled */
+  private settledToken: string | undefined;
 
   constructor(file: string, options: SqliteDialectOptions = {}) {
     this.file = file === ':memory:' ? file : resolve(file);
@@ -113,27 +118,61 @@ export class SqliteDialect implements SqlDialect {
   changeToken(): number | string {
     if (!this.db.open) return -1;
     if (this.shmFd !== null) {
-      try {
-        if (readSync(this.shmFd, this.shmHeader, 0, SHM_HEADER_BYTES, 0) === SHM_HEADER_BYTES) {
-          const h = this.shmHeader;
-          const le = LITTLE_ENDIAN;
-          // WalIndexHdr (native byte order): mxFrame at 16, aSalt[0] at 32, aSalt[1] at 36
-          const mxFrame = le ? h.readUInt32LE(16) : h.readUInt32BE(16);
-          const salt1 = le ? h.readUInt32LE(32) : h.readUInt32BE(32);
-          const salt2 = le ? h.readUInt32LE(36) : h.readUInt32BE(36);
-          return `${salt1}:${salt2}:${mxFrame}`;
-        }
-      } catch {
-        // fall through: the pragma answers
+      const watch = this.walWatch === undefined ? this.startWatch() : this.walWatch;
+      // after a write to the -wal file: the token read now is trusted once no writer is mid-commit
+      const settled = watch !== null && !watch.quiet && watch.settle();
+      const token = this.readShmHeader();
+      if (token !== undefined) {
+        if (settled) this.settledToken = token;
+        return token;
       }
+      if (settled) watch.unsettle();
     }
     return this.dataVersion.get() as number;
+  }
+
+  /**
+   * The change token without reading it: the one read when the -wal watch last settled, while no write to the
+   * -wal file has been seen since (wal-write-watch.ts: a commit made before the bytes of a statement read in an
+   * earlier event-loop poll phase has been seen). Undefined when unsure: ask changeToken().
+   */
+  quietChangeToken(): string | undefined {
+    const watch = this.walWatch;
+    return watch != null && watch.quiet ? this.settledToken : undefined;
+  }
+
+  /** `salt1:salt2:mxFrame` of the WAL-index header, undefined when it cannot be read */
+  private readShmHeader(): string | undefined {
+    try {
+      if (readSync(this.shmFd!, this.shmHeader, 0, SHM_HEADER_BYTES, 0) !== SHM_HEADER_BYTES) return undefined;
+    } catch {
+      return undefined;
+    }
+    const h = this.shmHeader;
+    const le = LITTLE_ENDIAN;
+    // WalIndexHdr (native byte order): mxFrame at 16, aSalt[0] at 32, aSalt[1] at 36
+    const mxFrame = le ? h.readUInt32LE(16) : h.readUInt32BE(16);
+    const salt1 = le ? h.readUInt32LE(32) : h.readUInt32BE(32);
+    const salt2 = le ? h.readUInt32LE(36) : h.readUInt32BE(36);
+    return `${salt1}:${salt2}:${mxFrame}`;
+  }
+
+  /** the -wal watch, at the first token read (processes that never ask, such as commit workers, watch nothing) */
+  private startWatch(): WalWriteWatch | null {
+    try {
+      this.walWatch = new WalWriteWatch(this.file);
+    } catch {
+      this.walWatch = null; // no inotify, no -wal file, no second connection: read the header every time
+    }
+    return this.walWatch;
   }
 
   async close(): Promise<void> {
     await withFileLock(this.file, async () => {
       if (this.shmFd !== null) closeSync(this.shmFd);
       this.shmFd = null;
+      this.walWatch?.close();
+      this.walWatch = null;
       this.db.close();
     });
   }
