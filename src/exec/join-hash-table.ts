@@ -28,8 +28,11 @@ export interface JoinHashTable {
   readonly next: Int32Array;
   /** distinct non-NULL keys */
   readonly size: number;
-  /** the first row of every key */
-  heads(): Iterable<number>;
+  /**
+   * the first row of every key, as a typed array: a generator made per table was a new map per query (a generator
+   * function's objects take its own prototype), so the code looping over it was thrown away with each table
+   */
+  heads(): Int32Array;
   /**
    * the distinct keys as numbers, in heads() order, when the table holds one integer key column as numbers
    * (a runtime key filter's list without reading a row: hash-join-exec.ts), else null
@@ -166,8 +169,15 @@ function rangeOf(keys: Float64Array): KeyScan {
   return { ok: true, int32, min, max };
 }
 
-/** the JoinHashTable over `find` (a key → its first row, or -1); `keyNumbers` null: the keys are packed pairs */
-function intTable(rows: BuiltRows, next: Int32Array, size: number, bytes: number, heads: () => Iterable<number>, find: (k: number) => number, keyNumbers: (() => Float64Array) | null, index: Int32Array | Float64Array): JoinHashTable {
+/** found[i] = the first built row with key keys[i] (NaN: none), or -1, for i < n: a table kind's own loop (findAll) */
+type FindAll = (keys: Float64Array, n: number, found: Int32Array) => void;
+
+/**
+ * the JoinHashTable over `find` (a key → its first row, or -1) and `findAll` (the same over a batch's keys in a loop of
+ * the table kind's own, so the per-row lookup is inlined, not a call of one of several closures); `keyNumbers` null:
+ * the keys are packed pairs
+ */
+function intTable(rows: BuiltRows, next: Int32Array, size: number, bytes: number, heads: () => Int32Array, find: (k: number) => number, findAll: FindAll, keyNumbers: (() => Float64Array) | null, index: Int32Array | Float64Array): JoinHashTable {
   let released = false;
   return {
     rows, next, size, bytes, heads,
@@ -198,10 +208,7 @@ function intTable(rows: BuiltRows, next: Int32Array, size: number, bytes: number
         } else if (x !== undefined && x.nulls === null) keys = x.f;
         else if (x !== undefined) exactKeysInto(x.f, x.nulls, n, pk);
         else keysInto(probeKey, cols, n, pk, 'nan');
-        for (let i = 0; i < n; i++) {
-          const k = keys[i]!;
-          found[i] = k !== k ? -1 : find(k);
-        }
+        findAll(keys, n, found);
         return found;
       };
     },
@@ -270,14 +277,31 @@ function directTable(rows: BuiltRows, pieces: readonly Float64Array[], starts: I
     const d = k - min;
     return d >= 0 && d <= span ? heads[d]! - 1 : -1;
   };
-  const firstRows = function* (): Iterable<number> { for (let d = 0; d <= span; d++) if (heads[d] !== 0) yield heads[d]! - 1; };
+  const firstRows = (): Int32Array => firstRowsOf(heads, 0, 1, size);
   const keyNumbers = (): Float64Array => {
     const out = new Float64Array(size);
     let m = 0;
     for (let d = 0; d <= span; d++) if (heads[d] !== 0) out[m++] = min + d;
     return out;
   };
-  return intTable(rows, next, size, heads.length * 4 + n * 4, firstRows, find, single ? keyNumbers : null, heads);
+  const findAll = (keys: Float64Array, m: number, found: Int32Array): void => findAllDirect(heads, min, span, keys, m, found);
+  return intTable(rows, next, size, heads.length * 4 + n * 4, firstRows, find, findAll, single ? keyNumbers : null, heads);
+}
+
+/** the first rows of an index's `size` keys: every `step`-th entry from `from` that is not 0, minus one */
+function firstRowsOf(index: Int32Array | Float64Array, from: number, step: number, size: number): Int32Array {
+  const out = new Int32Array(size);
+  let m = 0;
+  for (let s = from; s < index.length; s += step) if (index[s] !== 0) out[m++] = index[s]! - 1;
+  return out;
+}
+
+/** findAll of a direct table: d = k − min within [0, span] reads heads[d] (NaN and keys outside: -1) */
+function findAllDirect(heads: Int32Array, min: number, span: number, keys: Float64Array, n: number, found: Int32Array): void {
+  for (let i = 0; i < n; i++) {
+    const d = keys[i]! - min;
+    found[i] = d >= 0 && d <= span ? heads[d]! - 1 : -1;
+  }
 }
 
 /** the keys of one piece (rows at + 0 …) into a direct table, last row first; returns how many keys were new */
@@ -295,8 +319,12 @@ function insertDirect(keys: Float64Array, at: number, min: number, heads: Int32A
   return added;
 }
 
-/** the keys of one piece into a hashed table's slots (hashedTable), last row first; returns how many were new */
-function insertHashed(keys: Float64Array, at: number, tab: Int32Array | Float64Array, mask: number, next: Int32Array): number {
+/**
+ * the keys of one piece into a hashed table's slots (hashedTable), last row first; returns how many were new. One
+ * function per slot array type (insertHashed32 / insertHashed64, the same text): one shared by both met both and was
+ * deoptimized ("wrong map") whenever the other came
+ */
+function insertHashed32(keys: Float64Array, at: number, tab: Int32Array, mask: number, next: Int32Array): number {
   const wrap = 2 * mask + 1;
   let added = 0;
   for (let i = keys.length - 1; i >= 0; i--) {
@@ -312,6 +340,56 @@ function insertHashed(keys: Float64Array, at: number, tab: Int32Array | Float64A
   return added;
 }
 
+function insertHashed64(keys: Float64Array, at: number, tab: Float64Array, mask: number, next: Int32Array): number {
+  const wrap = 2 * mask + 1;
+  let added = 0;
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const k = keys[i]!;
+    if (k !== k) continue;
+    const j = at + i;
+    for (let s = slotOf(k, mask) << 1; ; s = (s + 2) & wrap) {
+      const h = tab[s + 1]!;
+      if (h === 0) { tab[s] = k; tab[s + 1] = j + 1; added++; break; }
+      if (tab[s] === k) { next[j] = h - 1; tab[s + 1] = j + 1; break; }
+    }
+  }
+  return added;
+}
+
+/** the first row + 1 of key k in an Int32Array slot table (0: none); k a 32-bit integer */
+function slotHead32(tab: Int32Array, mask: number, k: number): number {
+  const wrap = 2 * mask + 1;
+  for (let s = slotOf(k, mask) << 1; ; s = (s + 2) & wrap) {
+    const h = tab[s + 1]!;
+    if (h === 0 || tab[s] === k) return h;
+  }
+}
+
+/** the same in a Float64Array slot table (k not NaN) */
+function slotHead64(tab: Float64Array, mask: number, k: number): number {
+  const wrap = 2 * mask + 1;
+  for (let s = slotOf(k, mask) << 1; ; s = (s + 2) & wrap) {
+    const h = tab[s + 1]!;
+    if (h === 0 || tab[s] === k) return h;
+  }
+}
+
+/** findAll of an Int32Array slot table: a key that is not a 32-bit integer (NaN included) has no match */
+function findAllHashed32(tab: Int32Array, mask: number, keys: Float64Array, n: number, found: Int32Array): void {
+  for (let i = 0; i < n; i++) {
+    const k = keys[i]!;
+    found[i] = (k | 0) !== k ? -1 : slotHead32(tab, mask, k) - 1;
+  }
+}
+
+/** findAll of a Float64Array slot table (NaN: no match) */
+function findAllHashed64(tab: Float64Array, mask: number, keys: Float64Array, n: number, found: Int32Array): void {
+  for (let i = 0; i < n; i++) {
+    const k = keys[i]!;
+    found[i] = k !== k ? -1 : slotHead64(tab, mask, k) - 1;
+  }
+}
+
 /**
  * open addressing with linear probing over one typed array of [key, first row + 1] pairs (0: an empty slot),
  * so a probe of a big build side touches one cache line per slot, not a key array and a head array; an
@@ -323,28 +401,29 @@ function hashedTable(rows: BuiltRows, pieces: readonly Float64Array[], starts: I
   let cap = 16;
   while (cap < n * 2) cap *= 2;
   const mask = cap - 1;
-  const wrap = 2 * cap - 1;
-  const tab = int32 ? takeInt32(2 * cap, 0) : takeFloat64(2 * cap);
+  const tab32 = int32 ? takeInt32(2 * cap, 0) : null;
+  const tab64 = int32 ? null : takeFloat64(2 * cap);
+  const tab: Int32Array | Float64Array = tab32 ?? tab64!;
   const next = takeInt32(n, -1);
   let size = 0;
-  for (let b = pieces.length - 1; b >= 0; b--) size += insertHashed(pieces[b]!, starts[b]!, tab, mask, next);
+  for (let b = pieces.length - 1; b >= 0; b--) {
+    size += tab32 !== null ? insertHashed32(pieces[b]!, starts[b]!, tab32, mask, next) : insertHashed64(pieces[b]!, starts[b]!, tab64!, mask, next);
+  }
   // an Int32Array table holds only 32-bit keys: any other probe key has no match
-  const find = (k: number): number => {
-    if (int32 && (k | 0) !== k) return -1;
-    for (let s = slotOf(k, mask) << 1; ; s = (s + 2) & wrap) {
-      const h = tab[s + 1]!;
-      if (h === 0) return -1;
-      if (tab[s] === k) return h - 1;
-    }
-  };
-  const firstRows = function* (): Iterable<number> { for (let s = 1; s < tab.length; s += 2) if (tab[s] !== 0) yield tab[s]! - 1; };
+  const find = tab32 !== null
+    ? (k: number): number => ((k | 0) !== k ? -1 : slotHead32(tab32, mask, k) - 1)
+    : (k: number): number => (k !== k ? -1 : slotHead64(tab64!, mask, k) - 1);
+  const findAll: FindAll = tab32 !== null
+    ? (keys, m, found) => findAllHashed32(tab32, mask, keys, m, found)
+    : (keys, m, found) => findAllHashed64(tab64!, mask, keys, m, found);
+  const firstRows = (): Int32Array => firstRowsOf(tab, 1, 2, size);
   const keyNumbers = (): Float64Array => {
     const out = new Float64Array(size);
     let m = 0;
     for (let s = 1; s < tab.length; s += 2) if (tab[s] !== 0) out[m++] = tab[s - 1]!;
     return out;
   };
-  return intTable(rows, next, size, cap * (int32 ? 8 : 16) + n * 4, firstRows, find, single ? keyNumbers : null, tab);
+  return intTable(rows, next, size, cap * (int32 ? 8 : 16) + n * 4, firstRows, find, findAll, single ? keyNumbers : null, tab);
 }
 
 /**

@@ -12,7 +12,7 @@
 import { nullColumn, type Batch } from '../../common/batch.ts';
 import { someExpr, transformExpr, type Expr, type Join, type OpExpr } from '../../sql/index.ts';
 import { checkAbort, queryMemory, type Env } from '../context.ts';
-import { compileAll } from '../expr/compile-expr.ts';
+import { compileAll, type RowFn } from '../expr/compile-expr.ts';
 import { concatBatches, joinBlock, unmatchedRight, type JoinCandidates } from '../join-core.ts';
 import { IndexBuffer, take } from '../join-gather.ts';
 import { buildJoinHashTable, type JoinHashTable } from '../join-hash-table.ts';
@@ -24,7 +24,7 @@ import { estimateBatchBytes } from '../memory/size-estimate.ts';
 import { MAX_KEY_FILTER_KEYS, keyFilterFits, probeSideFilterable, runKeyFiltered, withKeyFilter } from '../runtime-key-filter.ts';
 import { deadJoinColumns } from '../optimizer/prune-join-columns.ts';
 import { KeyOnlyBuild, keyOnlyBuildColumn, keyOnlyValue, markKeyOnlyScan } from '../join-key-only.ts';
-import { chunkAt, chunkedRows, chunksOf, isChunked, mapChunks, type BuiltRows } from '../join-chunked-rows.ts';
+import { chunkAt, chunkedRows, chunksOf, isChunked, mapChunks, type BuiltRows, type ChunkedRows } from '../join-chunked-rows.ts';
 import { builtKeyList } from '../join-key-list.ts';
 import { hashedOnlyColumns, NO_HASHED_ONLY, type HashedOnlyColumns } from '../join-hashed-only.ts';
 import { BuildOrderJoin } from '../join-build-order.ts';
@@ -254,26 +254,34 @@ export class HashJoinExec implements ExecOperator {
     if (!isChunked(rows)) await lk.prepare(rows);
     // one key column: the heads are one row per distinct key already, no set needed
     const seen = onlyKey ? null : new Set<unknown>();
-    const values: unknown[] = [];
-    const fn = lk.fns[0]!;
     // a key-only build column (join-key-only.ts) holds placeholders: its values are made from the doubles
     const keyOnly = this.#keyOnly >= 0 && onlyKey ? this.#keyOnly : -1;
-    const { chunks, starts } = chunksOf(rows);
-    for (const r of table.heads()) {
-      // row r of the build side is row j of chunk c (join-chunked-rows.ts)
-      const c = chunks.length === 1 ? 0 : chunkAt(starts, r);
-      const chunk = chunks[c]!, j = r - starts[c]!;
-      const v = keyOnly >= 0 ? keyOnlyValue(chunk.columns[keyOnly]!, chunk.length, j) : fn(chunk.columns, j);
-      if (v === null || v === undefined) continue;
-      if (seen !== null) {
-        const key = typeof v === 'object' ? String(v) : v;
-        if (seen.has(key)) continue;
-        seen.add(key);
-      }
-      values.push(v);
-    }
-    return values;
+    return headValues(table.heads(), chunksOf(rows), lk.fns[0]!, keyOnly, seen);
   }
+}
+
+/**
+ * #builtValues' loop (its own function: see TEAM-NOTES on OSR): the key of each head row `r` of the built chunks —
+ * row r − starts[c] of chunk c —, read by `fn` or, for a key-only column, made from its doubles; NULLs skipped, and
+ * repeats when `seen` is given
+ */
+function headValues(heads: Int32Array, rows: ChunkedRows, fn: RowFn, keyOnly: number, seen: Set<unknown> | null): unknown[] {
+  const { chunks, starts } = rows;
+  const values: unknown[] = [];
+  for (let q = 0; q < heads.length; q++) {
+    const r = heads[q]!;
+    const c = chunks.length === 1 ? 0 : chunkAt(starts, r);
+    const chunk = chunks[c]!, j = r - starts[c]!;
+    const v = keyOnly >= 0 ? keyOnlyValue(chunk.columns[keyOnly]!, chunk.length, j) : fn(chunk.columns, j);
+    if (v === null || v === undefined) continue;
+    if (seen !== null) {
+      const key = typeof v === 'object' ? String(v) : v;
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
+    values.push(v);
+  }
+  return values;
 }
 
 /** joinBlock's candidates from a prober's first rows and the table's chains */
