@@ -182,26 +182,13 @@ export class HashAggregateExec implements ExecOperator {
     const states = new GroupStates(aggregates, this.env.ctx);
     // a key that is a column of the input is read in place; others are computed into a reused array
     const direct = groupKeys.map((e) => (e.kind === 'ColumnRef' && e.levelsUp === 0 ? e.index : -1));
-    const computed: unknown[][] = groupKeys.map(() => []);
-    const keyCols: (readonly unknown[])[] = groupKeys.map(() => []);
+    const batch = new GroupedBatch(keys.fns, direct, table, states, vector);
     const keysOf = (g: number): unknown[] => table.keysOf(g);
-    let gids = new Int32Array(0);
     for await (const b of this.input.execute()) {
       checkAbort(this.env);
       await keys.prepare(b);
       const n = b.length;
-      if (gids.length < n) gids = new Int32Array(Math.max(n, 1024));
-      let i = 0;
-      try {
-        for (; i < n; i++) for (let c = 0; c < direct.length; c++) if (direct[c] === -1) computed[c]![i] = keys.fns[c]!(b.columns, i);
-      } catch (err) {
-        vector.raiseEarlierRowError(b.columns, i);
-        throw err;
-      }
-      for (let c = 0; c < direct.length; c++) keyCols[c] = direct[c] === -1 ? computed[c]! : b.columns[direct[c]!]!;
-      table.assign(keyCols, n, gids);
-      states.ensure(table.size);
-      vector.accumulateGroups(b.columns, n, gids, states);
+      batch.add(b.columns, n);
       mem.afterGroups(n, table.size, keysOf);
     }
     // no GROUP BY: an empty input still yields one row (count = 0)
@@ -216,11 +203,7 @@ export class HashAggregateExec implements ExecOperator {
     for (let from = 0; from < count; from += BATCH_SIZE) {
       const to = Math.min(count, from + BATCH_SIZE);
       const cols: unknown[][] = keyOids.map((_, c) => table.keySlice(c, from, to));
-      for (let k = 0; k < aggregates.length; k++) {
-        const col = new Array<unknown>(to - from);
-        for (let g = from; g < to; g++) col[g - from] = states.final(k, g);
-        cols.push(col);
-      }
+      for (let k = 0; k < aggregates.length; k++) cols.push(finalColumn(states, k, from, to));
       if (withGid) cols.push(new Array<unknown>(to - from).fill(gid));
       // every group read: the state arrays go to the next aggregate (expr/spare-arrays.ts) before the last batch leaves
       if (to === count) { states.release(); table.release(); }
@@ -264,6 +247,68 @@ export class HashAggregateExec implements ExecOperator {
       if (to === kept.length) { states.release(); table.release(); }
       if (to > from) yield { columns: cols, length: to - from };
     }
+  }
+}
+
+/**
+ * #runGrouped's work on one batch, out of the async generator. With the row loops inside it, V8 optimized the
+ * generator (it sees every input operator's iterator and batches) and deoptimized it ("wrong map") again and
+ * again: 5 TurboFan compiles of #runGrouped in each of the first two passes of q18 q1 q13 q16 q15, 1 in the
+ * later ones; without them, none in three passes (session 29, --trace-opt --trace-deopt at SF 1).
+ */
+class GroupedBatch {
+  /** per key: its input column when the key is a column read in place, -1 when computed into `computed` */
+  readonly #direct: readonly number[];
+  readonly #anyComputed: boolean;
+  readonly #fns: readonly RowFn[];
+  readonly #computed: unknown[][];
+  readonly #keyCols: (readonly unknown[])[];
+  readonly #table: GroupTable;
+  readonly #states: GroupStates;
+  readonly #vector: VectorAggregation;
+  #gids = new Int32Array(0);
+
+  constructor(fns: readonly RowFn[], direct: readonly number[], table: GroupTable, states: GroupStates, vector: VectorAggregation) {
+    this.#fns = fns;
+    this.#direct = direct;
+    this.#anyComputed = direct.includes(-1);
+    this.#computed = direct.map(() => []);
+    this.#keyCols = direct.map(() => []);
+    this.#table = table;
+    this.#states = states;
+    this.#vector = vector;
+  }
+
+  /** the batch's rows numbered into groups and their aggregates stepped */
+  add(cols: Cols, n: number): void {
+    if (this.#gids.length < n) this.#gids = new Int32Array(Math.max(n, 1024));
+    const direct = this.#direct, keyCols = this.#keyCols;
+    if (this.#anyComputed) computeKeys(this.#fns, direct, this.#computed, cols, n, this.#vector);
+    for (let c = 0; c < direct.length; c++) {
+      const d = direct[c]!;
+      keyCols[c] = d === -1 ? this.#computed[c]! : cols[d]!;
+    }
+    this.#table.assign(keyCols, n, this.#gids);
+    this.#states.ensure(this.#table.size);
+    this.#vector.accumulateGroups(cols, n, this.#gids, this.#states);
+  }
+}
+
+/** aggregate k's results of groups from … to-1 (a loop kept out of the async generators) */
+function finalColumn(states: GroupStates, k: number, from: number, to: number): unknown[] {
+  const col = new Array<unknown>(to - from);
+  for (let g = from; g < to; g++) col[g - from] = states.final(k, g);
+  return col;
+}
+
+/** the computed keys (direct[c] = -1) of rows 0 … n-1 into computed[c]; an error is the first failing row's, arguments included */
+function computeKeys(fns: readonly RowFn[], direct: readonly number[], computed: unknown[][], cols: Cols, n: number, vector: VectorAggregation): void {
+  let i = 0;
+  try {
+    for (; i < n; i++) for (let c = 0; c < direct.length; c++) if (direct[c] === -1) computed[c]![i] = fns[c]!(cols, i);
+  } catch (err) {
+    vector.raiseEarlierRowError(cols, i);
+    throw err;
   }
 }
 
