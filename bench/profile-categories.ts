@@ -52,7 +52,7 @@ const EXCHANGE_BUILTINS = new Set(['postMessage', 'structuredClone', 'receiveMes
  */
 export const PATH_RULES: readonly (readonly [FrameClass, RegExp])[] = [
   // --- exchange: what crosses between the main thread and the scan workers
-  ['exchange', /^src\/iceberg\/parallel\/(column-transfer|string-codes|key-list-wire|filter-wire|cloneable|scan-pool|parallel-scan|source-parallel-scan|task-groups|scan-worker|merge-task|row-group-splits|scan-task|io-from-description|worker-errors)\b/],
+  ['exchange', /^src\/iceberg\/parallel\/(column-transfer|string-codes|key-list-wire|filter-wire|cloneable|scan-pool|scan-pool-worker|scan-request-wire|pack-batches|parallel-scan|source-parallel-scan|task-groups|scan-worker|merge-task|row-group-splits|scan-task|io-from-description|worker-errors)\b/],
   ['exchange', /^src\/exec\/exchange\//],
   ['exchange', /^src\/exec\/partial\/(state-wire|expr-wire|int8-key-wire|fragment-packs)\b/],
   ['exchange', /^src\/common\/batch-concat\b/],

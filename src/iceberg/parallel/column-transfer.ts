@@ -186,7 +186,8 @@ function packerFor(t: IcebergType): Packer | null {
   }
 }
 
-function packColumn(col: readonly unknown[], n: number, t: IcebergType): PackedColumn {
+/** one column of `n` rows packed by its Iceberg type (pack-batches.ts packs the columns it cannot pack piece by piece here) */
+export function packColumn(col: readonly unknown[], n: number, t: IcebergType): PackedColumn {
   const packer = packerFor(t);
   const packed = packer?.(col, n) ?? null;
   if (packed !== null) return packed;

@@ -11,8 +11,9 @@ import type { ScanTaskRequest, ScanTaskResult } from './scan-task.ts';
 import type { MergeTaskRequest, MergeTaskResult } from './merge-task.ts';
 import type { FileScanTask } from '../scan/table-scan.ts';
 import { columnBytes } from '../read/column-bytes.ts';
+import { isMissingParts, ScanRequestSender, type MissingParts } from './scan-request-wire.ts';
 
-const WORKER_FILE = new URL('./scan-worker.mjs', import.meta.url).href;
+const WORKER_FILE = new URL('./scan-pool-worker.mjs', import.meta.url).href;
 
 /** Scans of fewer rows than this stay on the main thread: the hand-off costs more than the decode saves. */
 export const DEFAULT_MIN_PARALLEL_ROWS = 200_000;
@@ -47,11 +48,13 @@ export class ScanPool {
   readonly minBytes: number;
   #piscina: Piscina | null = null;
   #closed = false;
+  readonly #requests: ScanRequestSender;
 
   constructor(options: ScanPoolOptions = {}) {
     this.size = Math.max(1, Math.floor(options.size ?? availableParallelism()));
     this.minRows = options.minRows ?? DEFAULT_MIN_PARALLEL_ROWS;
     this.minBytes = options.minBytes ?? DEFAULT_MIN_PARALLEL_BYTES;
+    this.#requests = new ScanRequestSender(this.size);
   }
 
   /**
@@ -114,8 +117,14 @@ export class ScanPool {
     return this.#piscina;
   }
 
+  /**
+   * Runs a scan task; the scan's shared parts go with its first tasks only (scan-request-wire.ts), and a task whose
+   * worker lacks them is sent again whole.
+   */
   run(req: ScanTaskRequest, signal: AbortSignal): Promise<ScanTaskResult> {
-    return this.#pool().run(req, { signal }) as Promise<ScanTaskResult>;
+    const pool = this.#pool();
+    const first = pool.run(this.#requests.wire(req), { signal }) as Promise<ScanTaskResult | MissingParts>;
+    return first.then((r) => (isMissingParts(r) ? pool.run(this.#requests.whole(req), { signal }) as Promise<ScanTaskResult> : r));
   }
 
   /** Runs a merge task (merge-task.ts); the buffers in `transferList` are moved to the worker, not copied. */

@@ -41,6 +41,21 @@ export type ReadMetrics = Pick<ScanMetrics, 'rowGroupsTotal' | 'rowGroupsScanned
   | 'lateRowGroups' | 'lateRowGroupsMatched' | 'lateRowsTotal' | 'lateRowsMaterialized' | 'fileCacheLookups' | 'fileCacheHits'
   | 'pageIndexRowGroups' | 'pageIndexRowGroupsPruned' | 'pagesTotal' | 'pagesScanned'>;
 
+/**
+ * a worker's ReadMetrics with every counter present, in one order: counters added on first use (the late,
+ * cache and page-index ones, by query) gave the object a new shape per query, and each new one was a "wrong map"
+ * deopt of the readers that update it (readParquetColumns, readRowGroupLate, decodeSpan). Zeros add nothing on
+ * the main thread (parallel-scan.ts addLateMetrics) and EXPLAIN shows counters only when non-zero.
+ */
+export function emptyReadMetrics(): ReadMetrics {
+  return {
+    rowGroupsTotal: 0, rowGroupsScanned: 0, bytesRead: 0, rowsDecoded: 0,
+    lateRowGroups: 0, lateRowGroupsMatched: 0, lateRowsTotal: 0, lateRowsMaterialized: 0,
+    fileCacheLookups: 0, fileCacheHits: 0,
+    pageIndexRowGroups: 0, pageIndexRowGroupsPruned: 0, pagesTotal: 0, pagesScanned: 0,
+  };
+}
+
 export type ScanTaskResult =
   | { readonly ok: true; readonly batches: readonly PackedBatch[]; readonly metrics: ReadMetrics; readonly partial?: unknown }
   | { readonly ok: false; readonly canceled: boolean; readonly error: PlainError | null };

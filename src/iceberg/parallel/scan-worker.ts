@@ -5,7 +5,6 @@
  */
 import { Piscina } from 'piscina';
 import type { Batch } from '../../common/batch.ts';
-import { concatColumns } from '../../common/batch-concat.ts';
 import type { NestedField } from '../spec/schema.ts';
 import type { IcebergIO } from '../io.ts';
 import { DeleteLoader } from '../read/delete-loader.ts';
@@ -13,11 +12,12 @@ import { configureFileCache } from '../read/file-cache.ts';
 import { readFileScanTask, type FileScanTaskReadOptions } from '../read/file-scan-task-reader.ts';
 import type { LateHistory } from '../read/late-materialization.ts';
 import { wireFilterFor } from './filter-wire.ts';
-import { packBatch, type PackedBatch } from './column-transfer.ts';
+import type { PackedBatch } from './column-transfer.ts';
+import { packBatches } from './pack-batches.ts';
 import { isExact } from './exact-rows.ts';
 import { ioFromDescription } from './io-from-description.ts';
 import { compileRowFilter } from './row-filter.ts';
-import { isCanceled, requestTasks, type ReadMetrics, type ScanTaskRequest, type ScanTaskResult } from './scan-task.ts';
+import { emptyReadMetrics, isCanceled, requestTasks, type ReadMetrics, type ScanTaskRequest, type ScanTaskResult } from './scan-task.ts';
 import { isMergeTaskRequest, type MergeTaskRequest, type MergeTaskResult } from './merge-task.ts';
 import { toPlainError } from './worker-errors.ts';
 import { scaledOnlyField } from '../read/arrow-fast-columns.ts';
@@ -116,10 +116,14 @@ export default async function runScanTask(req: ScanTaskRequest | MergeTaskReques
     const late = bound !== null && req.lateMaterialization === true;
     // late materialization filters inside the reader; otherwise the decoded batches are filtered here
     const filter = bound === null || late ? null : compileRowFilter(bound, new Map(req.fields.map((f, i) => [f.id, i])));
-    const metrics: ReadMetrics = { rowGroupsTotal: 0, rowGroupsScanned: 0, bytesRead: 0, rowsDecoded: 0 };
+    const metrics: ReadMetrics = emptyReadMetrics();
     // filled by a partial aggregate before its first batch is read (run-fragment.ts): fields its exact batches never read
     const unreadWhenExact = new Set<number>();
-    const readOptions = late ? { metrics, filter: bound, lateHistory: lateHistoryFor(req.scanId), unreadWhenExact } : { metrics };
+    // one shape whether late or not (absent fields undefined): the reader's reads of it stay monomorphic across queries
+    const readOptions: FileScanTaskReadOptions = {
+      signal: undefined, metrics, rowIds: false, filter: late ? bound : undefined,
+      lateHistory: late ? lateHistoryFor(req.scanId) : undefined, unreadWhenExact: late ? unreadWhenExact : undefined,
+    };
     if (req.fragment !== undefined) {
       // scan → filter → project → partial aggregate (exec/partial/): the groups go back, not the rows
       const { runFragment } = await (fragmentModule ??= import('../../exec/partial/run-fragment.ts'));
@@ -144,7 +148,8 @@ export default async function runScanTask(req: ScanTaskRequest | MergeTaskReques
     let pendingRows = 0;
     const flush = (): void => {
       // the pieces' rows together: exact (exact-rows.ts) when every piece was
-      if (pendingRows > 0) out.push(packBatch(concatColumns(pending, types.length), types, transfer, pending.every(isExact)));
+      // packed as one batch, the typed columns piece by piece (not glued first: pack-batches.ts)
+      if (pendingRows > 0) out.push(packBatches(pending, types, transfer, pending.every(isExact)));
       pending = [];
       pendingRows = 0;
     };

@@ -1,6 +1,7 @@
 /** A low-cardinality string column crosses threads as codes plus its distinct values, and arrives with every value. */
 import { describe, expect, it } from 'vitest';
 import type { IcebergType } from '../spec/schema.ts';
+import { attachDictionaryStrings } from '../read/dictionary-strings.ts';
 import { packBatch, unpackBatch } from './column-transfer.ts';
 
 const STRING: IcebergType = { kind: 'primitive', name: 'string' };
@@ -30,5 +31,28 @@ describe('string column transfer (string-codes.ts)', () => {
     const mixed: unknown[] = Array.from({ length: 2000 }, () => 'a');
     mixed[1500] = 42;
     expect(roundTrip(mixed)).toEqual({ kind: 'cloned', out: mixed });
+  });
+
+  it("takes a dictionary-decoded column's own codes and entries, and arrives with every value", () => {
+    const entries = [...TYPES, 'UNUSED IN THIS BATCH'];
+    const codes = Int32Array.from({ length: 4096 }, (_, i) => (i * 31) % TYPES.length);
+    const col = Array.from(codes, (c) => entries[c]!);
+    attachDictionaryStrings(col, { codes, entries });
+    const transfer: ArrayBufferLike[] = [];
+    const packed = packBatch({ length: col.length, columns: [col] }, [STRING], transfer);
+    const p = packed.columns[0]!;
+    expect(p.kind === 'strcodes' && p.dict).toBe(entries);
+    expect(roundTrip(col)).toEqual({ kind: 'strcodes', out: col });
+  });
+
+  it('packs an attached column by its values when its dictionary is too big for the batch', () => {
+    const entries = Array.from({ length: 3000 }, (_, i) => `e${i}`);
+    const codes = Int32Array.from({ length: 2048 }, (_, i) => i % 4);
+    const col = Array.from(codes, (c) => entries[c]!);
+    attachDictionaryStrings(col, { codes, entries });
+    const transfer: ArrayBufferLike[] = [];
+    const p = packBatch({ length: col.length, columns: [col] }, [STRING], transfer).columns[0]!;
+    expect(p.kind === 'strcodes' && p.dict).toEqual(['e0', 'e1', 'e2', 'e3']);
+    expect(roundTrip(col)).toEqual({ kind: 'strcodes', out: col });
   });
 });

@@ -13,6 +13,7 @@ import type { BoundPredicate } from '../scan/bound-predicate.ts';
 import { mustMatch } from '../scan/metadata-aggregate.ts';
 import type { FileScanTask } from '../scan/table-scan.ts';
 import type { ColumnChunk } from './parquet-reader.ts';
+import { columnChunk } from './column-chunk.ts';
 import { unreadNulls } from './unread-nulls.ts';
 
 /**
@@ -66,5 +67,5 @@ export function withUnreadColumns(chunk: ColumnChunk, unreadAt: readonly number[
       skip++;
     } else columns[c] = chunk.columns[read++]!;
   }
-  return { firstRowPosition: chunk.firstRowPosition, length: chunk.length, columns, ...(chunk.positions === undefined ? {} : { positions: chunk.positions }) };
+  return columnChunk(chunk.firstRowPosition, chunk.positions, chunk.length, columns);
 }

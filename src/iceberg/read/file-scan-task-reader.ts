@@ -14,8 +14,8 @@ import { parquetReadOptions, readParquetColumns, type ColumnChunk, type ParquetC
 import { tupleKey, type DeleteLoader, type EqualityDeleteSet } from './delete-loader.ts';
 import { rowLineageFiller } from '../lineage/row-lineage-columns.ts';
 import { referencedFieldIds, type BoundPredicate } from '../scan/bound-predicate.ts';
-import { compileRowTest } from '../parallel/row-filter.ts';
-import { compileArrowSelect } from './arrow-row-filter.ts';
+import { compileRowTest, type RowTest } from '../parallel/row-filter.ts';
+import { compileArrowSelect, type ArrowRowSelect } from './arrow-row-filter.ts';
 import type { ChunkFilter, LateHistory } from './late-materialization.ts';
 import { isExact, markExact } from '../parallel/exact-rows.ts';
 import { unprovedPart, unreadRequestIndexes, withUnreadColumns, withoutIndexes } from './file-proved-filter.ts';
@@ -98,7 +98,7 @@ export async function* readFileScanTask(
   const lineage = rowLineageFiller(requests, task);
   // only rows the filter alone decides: delete files and row ids read the columns of the rows they keep
   if (chunkFilter !== undefined && options.unreadWhenExact !== undefined && options.unreadWhenExact.size > 0 && deleted.size === 0 && eqSets.length === 0 && lineage === null && !rowIds) {
-    chunkFilter = { ...chunkFilter, unreadWhenExact: options.unreadWhenExact };
+    chunkFilter = withUnreadWhenExact(chunkFilter, options.unreadWhenExact);
   }
   const kept: ChunkRows = { path, deleted, eqSets, eqCols, rowRange: task.rowRange, width: fields.length, rowIds };
   // a proved file's columns nobody reads on exact batches are not read at all (same conditions as unreadWhenExact above)
@@ -121,20 +121,41 @@ function chunkFilterOf(filter: BoundPredicate, indexOfId: ReadonlyMap<number, nu
   const test = compileRowTest(filter, indexOfId);
   if (test === null) return undefined;
   const columns = [...referencedFieldIds(filter)].flatMap((id) => indexOfId.get(id) ?? []);
-  const selectArrow = compileArrowSelect(filter, indexOfId);
   const lead = leadColumnOf(filter, indexOfId);
-  return {
-    columns,
-    predicate: filter,
-    ...(lead === null ? {} : { lead: [lead] }),
-    ...(history === undefined ? {} : { history }),
-    ...(selectArrow === null ? {} : { selectArrow }),
-    select: (cols, length) => {
-      const keep: number[] = [];
-      for (let r = 0; r < length; r++) if (test(cols as readonly (readonly unknown[])[], r)) keep.push(r);
-      return keep;
-    },
-  };
+  return new ScanChunkFilter(columns, filter, lead === null ? undefined : [lead], history, compileArrowSelect(filter, indexOfId) ?? undefined, test, undefined);
+}
+
+/** `f` with `unreadWhenExact` set (the same class: one shape) */
+function withUnreadWhenExact(f: ChunkFilter, unread: ReadonlySet<number>): ChunkFilter {
+  return f instanceof ScanChunkFilter ? new ScanChunkFilter(f.columns, f.predicate, f.lead, f.history, f.selectArrow, f.test, unread) : { ...f, unreadWhenExact: unread };
+}
+
+/**
+ * A ChunkFilter in one shape, every field set in the constructor (undefined when absent): built from optional
+ * spreads it came in up to eight shapes by query (lead, history, selectArrow, unreadWhenExact), each new one a
+ * "wrong map" deopt of the late-materialization steps that read it (readRowGroupLate, judgeBatch)
+ */
+class ScanChunkFilter implements ChunkFilter {
+  constructor(
+    readonly columns: readonly number[],
+    readonly predicate: BoundPredicate,
+    readonly lead: readonly number[] | undefined,
+    readonly history: LateHistory | undefined,
+    readonly selectArrow: ArrowRowSelect | undefined,
+    readonly test: RowTest,
+    readonly unreadWhenExact: ReadonlySet<number> | undefined,
+  ) {}
+
+  select(cols: readonly (readonly unknown[] | undefined)[], length: number): number[] {
+    return selectRows(this.test, cols, length);
+  }
+}
+
+/** the rows of `length` that `test` keeps (module level: a loop of its own, out of the select method) */
+function selectRows(test: RowTest, cols: readonly (readonly unknown[] | undefined)[], length: number): number[] {
+  const keep: number[] = [];
+  for (let r = 0; r < length; r++) if (test(cols as readonly (readonly unknown[])[], r)) keep.push(r);
+  return keep;
 }
 
 /** what readFileScanTask keeps of each chunk: the same for every chunk of a file */

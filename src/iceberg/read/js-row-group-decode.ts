@@ -122,16 +122,22 @@ function arrowTypeOf(leaf: JsLeaf): DataType {
   }
 }
 
+/** a batch's validity: its bitmap (undefined when no row is NULL) and NULL count */
+interface Validity { readonly nullBitmap: Uint8Array | undefined; readonly nullCount: number }
+
+/** no NULL: shared (one shape for every batch, and makeData's props after the spread too) */
+const NO_NULLS: Validity = { nullBitmap: undefined, nullCount: 0 };
+
 /** the validity bitmap of rows [start, start + n) and its NULL count */
-function validity(defined: Uint8Array | null, start: number, n: number): { nullBitmap?: Uint8Array; nullCount: number } {
-  if (defined === null) return { nullCount: 0 };
+function validity(defined: Uint8Array | null, start: number, n: number): Validity {
+  if (defined === null) return NO_NULLS;
   const bm = new Uint8Array((n + 7) >> 3);
   let nulls = 0;
   for (let i = 0; i < n; i++) {
     if (defined[start + i] === 1) bm[i >> 3]! |= 1 << (i & 7);
     else nulls++;
   }
-  return nulls === 0 ? { nullCount: 0 } : { nullBitmap: bm, nullCount: nulls };
+  return nulls === 0 ? NO_NULLS : { nullBitmap: bm, nullCount: nulls };
 }
 
 /**
@@ -187,7 +193,7 @@ function writeWords(src: Int32Array, i: number, x: number): void {
 }
 
 /** a Decimal128 chunk of rows [start, start + n) of `src` whose words are made only if read (lazy-decimal-data.ts) */
-function lazyDecimalData(type: Decimal, src: DecimalSource, start: number, n: number, v: { nullBitmap?: Uint8Array; nullCount: number }): Data {
+function lazyDecimalData(type: Decimal, src: DecimalSource, start: number, n: number, v: Validity): Data {
   return new LazyDecimalData(type, n, v.nullBitmap, v.nullCount, src, start);
 }
 
@@ -315,7 +321,7 @@ function dictionaryDoubles(entries: Uint8Array): Float64Array | null {
  * (dictionary-codes.ts)
  */
 function dictionaryDecimalToArrow(type: Decimal, dd: Float64Array, codes: DictionaryCodeArray, defined: Uint8Array | null, lengths: readonly number[], first: number): { data: Data[]; bytes: number } {
-  const dictionary = lazyDecimalData(type, dd, 0, dd.length, { nullCount: 0 });
+  const dictionary = lazyDecimalData(type, dd, 0, dd.length, NO_NULLS);
   setExactDoubles(dictionary, dd);
   const data: Data[] = [];
   let bytes = 0, start = first;

@@ -17,6 +17,7 @@ import type { DecodedRowGroup } from './row-group-decode.ts';
 import type { ColumnChunk, ParquetColumnRequest } from './parquet-reader.ts';
 import type { ChunkFilter, Selected } from './late-materialization.ts';
 import { markExact } from '../parallel/exact-rows.ts';
+import { columnChunk, positionsOf } from './column-chunk.ts';
 
 /** one batch of a decoded row group with its first row (data null: nothing decoded, constants only) */
 export interface BatchAt {
@@ -78,6 +79,14 @@ export function arrowColumns(columns: readonly ParquetColumnRequest[], first: re
 }
 
 /**
+ * a Selected in its one shape (every field present: `deferred` undefined when none): judged, re-cut and converted
+ * selections came in three shapes, a "wrong map" deopt of chunkOfPart / readRowGroupLate per new one
+ */
+export function selection(start: number, length: number, rows: readonly number[], vals: readonly unknown[][], exact: boolean, deferred: ReadonlyMap<number, () => unknown[]> | undefined): Selected {
+  return { start, length, rows, vals, exact, deferred };
+}
+
+/**
  * Phase 1 on one batch: the rows (batch-local, ascending) that may match with their filter-column values, or
  * null when none may. `mask`: the rows a staged lead conjunct kept (only those are judged).
  */
@@ -124,7 +133,7 @@ export function judgeBatch(columns: readonly ParquetColumnRequest[], filter: Chu
     });
   }
   if (sel.length === 0) return null;
-  return { start: b.start, length: b.length, rows: sel, vals, exact: arrow?.complete === true, ...(deferred === undefined ? {} : { deferred }) };
+  return selection(b.start, b.length, sel, vals, arrow?.complete === true, deferred);
 }
 
 /**
@@ -147,7 +156,7 @@ export function chunkOfPart(columns: readonly ParquetColumnRequest[], firstAt: R
     return valuesAtRows(b.data[idx]!, req.type, uri, local, b.length);
   });
   const base = position + b.start;
-  const chunk: ColumnChunk = { firstRowPosition: base, length: n, columns: out, ...(n === b.length ? {} : { positions: local.map((l) => base + l) }) };
+  const chunk = columnChunk(base, n === b.length ? undefined : positionsOf(local, base), n, out);
   // re-cut selections carry no verdict (recut): only an aligned batch the Arrow pass judged whole is marked
   return x.exact === true ? markExact(chunk) : chunk;
 }

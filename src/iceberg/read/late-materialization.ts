@@ -19,7 +19,7 @@ import { pgError } from '../../common/errors.ts';
 import { settingFlagOn } from '../../common/env-settings.ts';
 import type { ScanMetrics } from '../../catalog/table-source.ts';
 import type { SessionView } from '../../catalog/session-view.ts';
-import { arrowColumns, chunkOfPart, judgeBatch, latePhases, type BatchAt } from './late-batch-steps.ts';
+import { arrowColumns, chunkOfPart, judgeBatch, latePhases, selection, type BatchAt } from './late-batch-steps.ts';
 import { ROWS_PER_BATCH, type DecodedRowGroup } from './row-group-decode.ts';
 import type { ColumnChunk, ParquetColumnRequest } from './parquet-reader.ts';
 import type { ParquetSource } from './parquet-source.ts';
@@ -152,7 +152,7 @@ export interface Selected {
 function converted(x: Selected): Selected {
   if (x.deferred === undefined) return x;
   const vals = x.vals.map((v, k) => x.deferred!.get(k)?.() ?? v);
-  return { start: x.start, length: x.length, rows: x.rows, vals };
+  return selection(x.start, x.length, x.rows, vals, false, undefined);
 }
 
 /** the selections of `sel` re-cut along another batching (phase 2's decode came in other batch sizes) */
@@ -173,7 +173,7 @@ export function recut(sel: readonly Selected[], batches: readonly { start: numbe
       s++;
       at = 0;
     }
-    out.push({ start: b.start, length: b.length, rows, vals });
+    out.push(selection(b.start, b.length, rows, vals, false, undefined));
   }
   return out;
 }
@@ -234,7 +234,8 @@ function joinColumns(a: DecodedRowGroup, aWidth: number, b: DecodedRowGroup): De
   if (a.batches.length !== b.batches.length || a.batches.some((x, i) => x.length !== b.batches[i]!.length)) return null;
   const colIndex = new Map(a.colIndex);
   for (const [id, i] of b.colIndex) colIndex.set(id, aWidth + i);
-  return { colIndex, batches: a.batches.map((x, i) => ({ length: x.length, columns: [...x.columns, ...b.batches[i]!.columns] })) };
+  // the field order of assembleRowGroup's (row-group-decode.ts): one shape for a decoded row group
+  return { batches: a.batches.map((x, i) => ({ length: x.length, columns: [...x.columns, ...b.batches[i]!.columns] })), colIndex };
 }
 
 export async function* readRowGroupLate(r: LateRowGroupRead): AsyncGenerator<ColumnChunk> {

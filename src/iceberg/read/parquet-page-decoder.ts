@@ -368,10 +368,16 @@ export function decodeColumnChunk(chunk: Uint8Array, codec: number, physical: nu
     : plain !== null ? { indices: null, dict: null, offsets: plain.offsets, bytes: plain.bytes.subarray(0, plain.size) }
     : indices !== null ? { indices, dict: dictStr, offsets: null, bytes: null }
     : { indices: null, dict: null, offsets: new Int32Array(rows + 1), bytes: new Uint8Array(0) }; // no values at all
-  if (isString) return { rows, defined, raw: null, fixedDict: null, strings };
-  if (raw === null && codes !== null) return { rows, defined, raw: null, fixedDict: { entries: dictRaw!, codes }, strings: null };
+  // one shape for every chunk (decodedChunk): the readers of a chunk stay monomorphic
+  if (isString) return decodedChunk(rows, defined, null, false, null, strings);
+  if (raw === null && codes !== null) return decodedChunk(rows, defined, null, false, { entries: dictRaw!, codes }, null);
   const atPicksOnly = picks !== undefined && !rawWhole;
-  return { rows, defined, raw: raw ?? new Uint8Array(rows * width), fixedDict: null, strings: null, ...(atPicksOnly ? { rawAtPicksOnly: true } : {}) }; // no page decoded: placeholders
+  return decodedChunk(rows, defined, raw ?? new Uint8Array(rows * width), atPicksOnly, null, null); // no page decoded: placeholders
+}
+
+/** a DecodedChunk, every field present in one order */
+function decodedChunk(rows: number, defined: Uint8Array | null, raw: Uint8Array | null, rawAtPicksOnly: boolean, fixedDict: DecodedChunk['fixedDict'], strings: StringValues | null): DecodedChunk {
+  return { rows, defined, raw, rawAtPicksOnly, fixedDict, strings };
 }
 
 /** the PLAIN values (from `p` in `body`) of the page's rows picks[from … to-1] (the page starts at row `row`, no NULLs) */

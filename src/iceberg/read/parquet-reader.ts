@@ -15,6 +15,7 @@
  * skips row groups no page can match and tells late materialization which row ranges to evaluate.
  */
 import { ROWS_PER_BATCH } from './row-group-decode.ts';
+import { columnChunk } from './column-chunk.ts';
 import { decodeSpan, readRowGroupLate, type ChunkFilter, type LateMetrics, type LateRowGroupRead } from './late-materialization.ts';
 import { intersectRanges, type RowRanges } from './page-row-ranges.ts';
 import { pgError } from '../../common/errors.ts';
@@ -155,7 +156,7 @@ export async function* readParquetColumns(
         const end = span === undefined ? rows : span[1];
         for (let off = span === undefined ? 0 : span[0]; off < end; off += ROWS_PER_BATCH) {
           const length = Math.min(ROWS_PER_BATCH, end - off);
-          yield { firstRowPosition: position + off, length, columns: columns.map((c) => new Array<unknown>(length).fill(c.missingValue)) };
+          yield columnChunk(position + off, undefined, length, columns.map((c) => new Array<unknown>(length).fill(c.missingValue)));
         }
         position += rows;
         continue;
@@ -173,7 +174,7 @@ export async function* readParquetColumns(
           if (idx === undefined) return new Array<unknown>(length).fill(c.missingValue);
           return arrowDataToValues(batch.columns[idx]!, c.type, uri);
         });
-        yield { firstRowPosition: position, length, columns: out };
+        yield columnChunk(position, undefined, length, out);
         position += length;
       }
       if (position !== base + rows) {
