@@ -9,6 +9,7 @@ import { FakeHandler } from '../wire/testing/fake-handler.ts';
 import { testCodec } from '../wire/testing/test-codec.ts';
 import { silentLogger } from '../wire/wire-logger.ts';
 import { startServer } from './main.ts';
+import { hasOpenssl } from '../../test/helpers/openssl.ts';
 
 const run = promisify(execFile);
 
@@ -58,15 +59,6 @@ describe('txid_current() across restarts', () => {
     expect(second[0]! > first[2]!).toBe(true);
   }, 60_000);
 });
-
-const hasOpenssl = (() => {
-  try {
-    execFileSync('openssl', ['version']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 describe.skipIf(!hasOpenssl)('startServer with tls in the config', () => {
   it('loads PEM files and upgrades SSLRequest', async () => {

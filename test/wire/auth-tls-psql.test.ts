@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeScramVerifier } from '../../src/wire/auth/scram-sha-256.ts';
 import { startWire, type WireFixture } from './start-wire.ts';
+import { hasOpenssl } from '../helpers/openssl.ts';
 
 const run = promisify(execFile);
 const PSQL = '/usr/bin/psql';
@@ -115,15 +116,6 @@ describe('authentication', () => {
     await Promise.all([b.end(), c.end()]);
   });
 });
-
-const hasOpenssl = (() => {
-  try {
-    execFileSync('openssl', ['version']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 describe.skipIf(!hasOpenssl)('TLS', () => {
   function selfSigned(): { cert: Buffer; key: Buffer } {

@@ -5,15 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { certificateHash, pemCertificateDer, signatureAlgorithmOid } from './channel-binding.ts';
-
-const hasOpenssl = (() => {
-  try {
-    execFileSync('openssl', ['version']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { hasOpenssl } from '../../../test/helpers/openssl.ts';
 
 /** a self-signed certificate made by openssl with key type `key` and digest `digest` */
 function certificate(key: string[], digest: string): Buffer {
