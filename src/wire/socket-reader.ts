@@ -21,6 +21,29 @@ const KEPT_VIEW_BYTES = 256;
 
 interface UserBufferHandle {
   useUserBuffer(buffer: Uint8Array): void;
+  /** the JS function libuv's reads call (net.Socket installs Node's onStreamRead) */
+  onread: ((this: unknown, arrayBuffer: ArrayBuffer) => unknown) | null;
+}
+
+/** where Node's stream binding leaves a read's byte count (or error) for the onread function */
+interface ReadState {
+  readonly streamBaseState: Int32Array;
+  readonly kReadBytesOrError: number;
+}
+
+let readState: ReadState | null | undefined;
+
+/** Node's stream_wrap binding's read slot, or null when absent (then Node's own onStreamRead keeps every read) */
+function streamReadState(): ReadState | null {
+  if (readState !== undefined) return readState;
+  readState = null;
+  try {
+    const b = (process as unknown as { binding(name: string): Partial<ReadState> }).binding('stream_wrap');
+    if (b.streamBaseState instanceof Int32Array && typeof b.kReadBytesOrError === 'number') readState = b as ReadState;
+  } catch {
+    // no binding: Node's onStreamRead stays
+  }
+  return readState;
 }
 
 /** the Socket's private slots that `onread` fills, found by their description (Node 18–22) */
@@ -51,7 +74,7 @@ export function readIntoReusedBuffer(socket: Socket, onChunk: (chunk: Buffer) =>
   // the view of a read's bytes is borrowed like the buffer itself, so one per length serves every read of that
   // length: no Buffer object per read (a pgbench round trip reads the same few lengths over and over)
   const views: (Buffer | undefined)[] = [];
-  record[slots.callback] = (nread: number, buf: Buffer): void => {
+  const deliver = (nread: number, buf: Buffer): void => {
     if (nread > KEPT_VIEW_BYTES || buf !== buffer) return onChunk(buf.subarray(0, nread));
     let view = views[nread];
     if (view === undefined) {
@@ -60,6 +83,21 @@ export function readIntoReusedBuffer(socket: Socket, onChunk: (chunk: Buffer) =>
     }
     onChunk(view);
   };
+  record[slots.callback] = deliver;
+  // Bytes read go straight to `deliver`: Node's onStreamRead would first look the socket and its slots up through
+  // megamorphic symbol loads and refresh the socket's idle timer (connections here use none). EOF, errors and a
+  // read after destroy() stay with onStreamRead, which ends or destroys the stream as it always does.
+  const state = streamReadState();
+  const nodeOnread = typeof handle.onread === 'function' ? handle.onread : null;
+  if (state !== null && nodeOnread !== null) {
+    const bytes = state.streamBaseState;
+    const slot = state.kReadBytesOrError;
+    handle.onread = function onread(this: unknown, arrayBuffer: ArrayBuffer): unknown {
+      const nread = bytes[slot]!;
+      if (nread > 0 && !socket.destroyed) return deliver(nread, buffer);
+      return nodeOnread.call(this, arrayBuffer);
+    };
+  }
   // whatever the stream read before the switch is still in its queue
   for (let chunk = socket.read() as Buffer | null; chunk !== null; chunk = socket.read() as Buffer | null) onChunk(chunk);
   return true;
