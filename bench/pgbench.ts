@@ -3,7 +3,7 @@
  *
  *   npm run bench:pgbench -- [--duration 10] [--clients 8] [--jobs 2] [--targets pg,lakegate] [--modes simple,extended,prepared]
  *                            [--schema public] [--cases select1,lookup] [--warmup 2] [--node-args "--trace-gc"]
- *                            [--transport tcp|unix]
+ *                            [--transport tcp|unix] [--rounds 1]
  *
  * Targets: `pg`; `lakegate` (in this process); `lakegate-pN` (`lakegate serve --processes N` as a command,
  * on a free port the server picks: `--port 0`, the port read from its "listening on" line; started with the `start`
@@ -15,7 +15,10 @@
  *   lookup   `SELECT v FROM bench_kv WHERE id = :id`     a parameterised one-row lookup on a 1 000-row table
  * Each case runs with -M simple / extended / prepared, after an unmeasured `--warmup` seconds of the same script
  * on every target (steady state: a second lakegate process otherwise spends its first seconds cold — JIT, caches
- * of a table another process created). Prints TPS per target and a markdown ratio table, the CPU µs per
+ * of a table another process created). Every server is started first; then for each case and mode the targets run
+ * one after the other, `--rounds` times, each round in a rotated order, so that the runs compared are seconds apart
+ * (this machine's speed drifts by ±20 % over minutes). Tables show per-cell medians over the rounds; a ratio is the
+ * median of the rounds' own ratios (lakegate's TPS over PostgreSQL's TPS of the same round). Prints TPS per target and a markdown ratio table, the CPU µs per
  * transaction of server (and its system part) and pgbench with the machine's idle share, and for lakegate targets the server's context
  * switches per transaction (voluntary / involuntary: waiting for work vs preempted by the other tasks on a core)
  * and each server process's share of the CPU (pgbench-cpu.ts); writes bench/results/pgbench-<date>.json.
@@ -45,6 +48,7 @@ const { values: args } = parseArgs({
     schema: { type: 'string', default: 'public' },
     cases: { type: 'string', default: 'select1,lookup' },
     warmup: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '1' },
     'node-args': { type: 'string', default: '' },
     transport: { type: 'string', default: 'tcp' },
   },
@@ -67,6 +71,7 @@ INSERT INTO ${KV} SELECT g, md5(g::text) FROM generate_series(1, 1000) g;`;
 
 interface Run {
   target: string;
+  round: number;
   case: CaseName;
   mode: string;
   tps: number | null;
@@ -116,7 +121,7 @@ interface Target {
   readonly pgbenchHost: string;
 }
 
-async function runPgbench(target: Target, script: string, mode: string, duration = args.duration): Promise<Omit<Run, 'target' | 'case' | 'mode'>> {
+async function runPgbench(target: Target, script: string, mode: string, duration = args.duration): Promise<Omit<Run, 'target' | 'round' | 'case' | 'mode'>> {
   const u = new URL(target.url);
   const argv = ['-n', '-c', args.clients, '-j', args.jobs, '-T', duration, '-M', mode, '-f', script, '-h', target.pgbenchHost, '-p', u.port, '-U', decodeURIComponent(u.username) || 'postgres', u.pathname.slice(1) || 'postgres'];
   const serverPid = listeningPid(Number(u.port));
@@ -209,41 +214,60 @@ const runs: Run[] = [];
 const servers: Array<{ close(): Promise<void> }> = [];
 // lakegate's socket files go here (one directory per run; each server's file is named after its own port)
 const lakegateSocketDir = mkdtempSync(join(tmpdir(), 'lg-pgbench-sock-'));
+const rounds = Math.max(1, Number(args.rounds));
+const failedRun = (target: string, name: CaseName, mode: string, error: string): Run => ({ target, round: 0, case: name, mode, tps: null, latencyMs: null, transactions: null, failed: null, error });
+
+/** starts one target's server and creates the lookup table on it */
+async function startTarget(target: string): Promise<{ server: Target; setupError: string | null }> {
+  const processes = /^lakegate-p(\d+)$/.exec(target);
+  const tcpHost = (url: string): string => new URL(url).hostname;
+  let server: Target;
+  if (target === 'pg') {
+    const c = await startPgCluster();
+    servers.push({ close: () => c.stop() });
+    if (overUnix && c.socketDir === null) throw new Error('--transport unix needs the throwaway PostgreSQL (PG_TEST_URL has no socket dir)');
+    server = { url: c.url, pgbenchHost: overUnix ? c.socketDir! : tcpHost(c.url) };
+  } else if (processes !== null) {
+    const lg = await spawnLakegate(Number(processes[1]), lakegateSocketDir);
+    servers.push(lg);
+    server = { url: lg.url, pgbenchHost: overUnix ? lakegateSocketDir : tcpHost(lg.url) };
+  } else {
+    const lg = await startLakegate({ config: { unix_socket_directories: lakegateSocketDir } });
+    servers.push(lg);
+    server = { url: lg.url, pgbenchHost: overUnix ? lakegateSocketDir : tcpHost(lg.url) };
+  }
+  // the lookup table only when a lookup case runs
+  return { server, setupError: caseNames.includes('lookup') ? await setup(server.url) : null };
+}
+
 try {
+  const started = new Map<string, { server: Target; setupError: string | null }>();
   for (const target of targets) {
-    let server: Target;
     try {
-      const processes = /^lakegate-p(\d+)$/.exec(target);
-      const tcpHost = (url: string): string => new URL(url).hostname;
-      if (target === 'pg') {
-        const c = await startPgCluster();
-        servers.push({ close: () => c.stop() });
-        if (overUnix && c.socketDir === null) throw new Error('--transport unix needs the throwaway PostgreSQL (PG_TEST_URL has no socket dir)');
-        server = { url: c.url, pgbenchHost: overUnix ? c.socketDir! : tcpHost(c.url) };
-      } else if (processes !== null) {
-        const lg = await spawnLakegate(Number(processes[1]), lakegateSocketDir);
-        servers.push(lg);
-        server = { url: lg.url, pgbenchHost: overUnix ? lakegateSocketDir : tcpHost(lg.url) };
-      } else {
-        const lg = await startLakegate({ config: { unix_socket_directories: lakegateSocketDir } });
-        servers.push(lg);
-        server = { url: lg.url, pgbenchHost: overUnix ? lakegateSocketDir : tcpHost(lg.url) };
-      }
+      started.set(target, await startTarget(target));
     } catch (e) {
-      for (const name of caseNames) for (const mode of modes) runs.push({ target, case: name, mode, tps: null, latencyMs: null, transactions: null, failed: null, error: `server did not start: ${(e as Error).message.split('\n')[0]}` });
-      continue;
+      for (const name of caseNames) for (const mode of modes) runs.push(failedRun(target, name, mode, `server did not start: ${(e as Error).message.split('\n')[0]}`));
     }
-    // the lookup table only when a lookup case runs
-    const setupError = caseNames.includes('lookup') ? await setup(server.url) : null;
-    for (const name of caseNames) {
-      for (const mode of modes) {
-        if (name === 'lookup' && setupError) {
-          runs.push({ target, case: name, mode, tps: null, latencyMs: null, transactions: null, failed: null, error: `setup failed: ${setupError}` });
-          continue;
+  }
+  for (const name of caseNames) {
+    for (const mode of modes) {
+      const ready = targets.filter((t) => {
+        const s = started.get(t);
+        if (s === undefined) return false;
+        if (name === 'lookup' && s.setupError !== null) {
+          runs.push(failedRun(t, name, mode, `setup failed: ${s.setupError}`));
+          return false;
         }
-        if (Number(args.warmup) > 0) await runPgbench(server, scripts[name], mode, args.warmup);
-        process.stderr.write(`pgbench ${target} ${name} -M ${mode} -T ${args.duration} over ${args.transport} …\n`);
-        runs.push({ target, case: name, mode, ...(await runPgbench(server, scripts[name], mode)) });
+        return true;
+      });
+      if (Number(args.warmup) > 0) for (const t of ready) await runPgbench(started.get(t)!.server, scripts[name], mode, args.warmup);
+      for (let round = 0; round < rounds; round++) {
+        // rotate the order each round: no target always runs first, or right after a given other one
+        const order = ready.map((_, i) => ready[(i + round) % ready.length]!);
+        for (const t of order) {
+          process.stderr.write(`pgbench ${t} ${name} -M ${mode} -T ${args.duration} over ${args.transport}, round ${round + 1}/${rounds} …\n`);
+          runs.push({ target: t, round, case: name, mode, ...(await runPgbench(started.get(t)!.server, scripts[name], mode)) });
+        }
       }
     }
   }
@@ -253,23 +277,47 @@ try {
   rmSync(lakegateSocketDir, { recursive: true, force: true });
 }
 
+/** the median of the numbers present, or null */
+function median(values: ReadonlyArray<number | null | undefined>): number | null {
+  const v = values.filter((x): x is number => typeof x === 'number' && Number.isFinite(x)).sort((a, b) => a - b);
+  if (v.length === 0) return null;
+  const mid = v.length >> 1;
+  return v.length % 2 === 1 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
+}
+
 const fmt = (n: number | null | undefined): string => (n === null || n === undefined ? 'n/a' : n.toFixed(0));
-const find = (t: string, c: string, m: string): Run | undefined => runs.find((r) => r.target === t && r.case === c && r.mode === m);
+const cellRuns = (t: string, c: string, m: string): Run[] => runs.filter((r) => r.target === t && r.case === c && r.mode === m && r.error === undefined);
+/** a cell's medians over its rounds (undefined when no round of it succeeded) */
+const find = (t: string, c: string, m: string): Omit<Run, 'round' | 'error'> | undefined => {
+  const rs = cellRuns(t, c, m);
+  if (rs.length === 0) return undefined;
+  const med = (k: keyof Run): number | null => median(rs.map((r) => r[k] as number | null | undefined));
+  const splits = rs.map((r) => r.processSplit ?? []).filter((p) => p.length > 1);
+  return { target: t, case: c as CaseName, mode: m, tps: med('tps'), latencyMs: med('latencyMs'), transactions: med('transactions'), failed: med('failed'), serverCpuUs: med('serverCpuUs'), serverSysUs: med('serverSysUs'), pgbenchCpuUs: med('pgbenchCpuUs'), idlePct: med('idlePct'), serverVcsw: med('serverVcsw'), serverIvcsw: med('serverIvcsw'), processSplit: splits[0]?.map((_, i) => Math.round(median(splits.map((p) => p[i]))!)) ?? [] };
+};
+/** the median over rounds of lakegate's TPS / PostgreSQL's TPS in the same round, and the lowest round's ratio */
+const roundRatios = (t: string, c: string, m: string): number[] => {
+  const pgByRound = new Map(cellRuns('pg', c, m).map((r) => [r.round, r.tps]));
+  return cellRuns(t, c, m).flatMap((r) => {
+    const pgTps = pgByRound.get(r.round);
+    return pgTps && r.tps ? [r.tps / pgTps] : [];
+  });
+};
 const lakegates = targets.includes('pg') ? targets.filter((t) => t.startsWith('lakegate')) : [];
 const lines = [`| case | mode | ${targets.map((t) => `${t} tps`).join(' | ')} |${lakegates.map((t) => ` ${t} / pg |`).join('')}`];
 lines.push(`|---|---|${targets.map(() => '---:').join('|')}|${lakegates.map(() => '---:|').join('')}`);
 for (const c of caseNames) {
   for (const m of modes) {
     const cells = targets.map((t) => fmt(find(t, c, m)?.tps));
-    const pgTps = find('pg', c, m)?.tps;
     const ratio = lakegates.map((t) => {
-      const lgTps = find(t, c, m)?.tps;
-      return ` ${pgTps && lgTps ? (lgTps / pgTps).toFixed(2) : 'n/a'} |`;
+      const rs = roundRatios(t, c, m);
+      const med = median(rs);
+      return ` ${med === null ? 'n/a' : med.toFixed(2)}${rs.length > 1 ? ` (${Math.min(...rs).toFixed(2)}–${Math.max(...rs).toFixed(2)})` : ''} |`;
     }).join('');
     lines.push(`| ${c} | ${m} | ${cells.join(' | ')} |${ratio}`);
   }
 }
-console.log(`\npgbench -c ${args.clients} -j ${args.jobs} -T ${args.duration} -n over ${overUnix ? 'Unix-domain sockets' : 'loopback TCP'} (custom scripts, ${args.warmup} s warm-up each)\n`);
+console.log(`\npgbench -c ${args.clients} -j ${args.jobs} -T ${args.duration} -n over ${overUnix ? 'Unix-domain sockets' : 'loopback TCP'} (custom scripts, ${args.warmup} s warm-up each${rounds > 1 ? `; medians of ${rounds} rounds, ratios with their range` : ''})\n`);
 console.log(lines.join('\n'));
 // where the CPU went: a run whose machine had nothing idle is bound by server + pgbench CPU per transaction
 const fmtUs = (n: number | null | undefined): string => (n === null || n === undefined ? 'n/a' : n.toFixed(1));
@@ -314,5 +362,5 @@ const resultsDir = new URL('./results/', import.meta.url);
 mkdirSync(resultsDir, { recursive: true });
 const stamp = new Date().toISOString().replace(/:/g, '-').replace(/\..*$/, '');
 const file = new URL(`pgbench-${stamp}.json`, resultsDir);
-writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), transport: args.transport, schema: args.schema, cases: caseNames, clients: Number(args.clients), jobs: Number(args.jobs), durationSec: Number(args.duration), warmupSec: Number(args.warmup), pgbench, runs }, null, 2)}\n`);
+writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), transport: args.transport, schema: args.schema, cases: caseNames, clients: Number(args.clients), jobs: Number(args.jobs), durationSec: Number(args.duration), warmupSec: Number(args.warmup), rounds, pgbench, runs }, null, 2)}\n`);
 console.log(`\nwrote ${file.pathname}`);
