@@ -62,7 +62,8 @@ export class StatementRunner {
   }
 
   private runStatement(stmt: ParsedStatement, params: readonly unknown[], prepared: EnginePrepared | null, fresh: boolean): StatementResult | Promise<StatementResult> {
-    if (shapeOf(stmt.ast).runsAsQuery) return this.runQuery(stmt, params, prepared, fresh);
+    const shape = shapeOf(stmt.ast);
+    if (shape.runsAsQuery) return this.runQuery(stmt, shape.kind, params, prepared, fresh);
     return this.runUtility(stmt, params, fresh);
   }
 
@@ -76,7 +77,7 @@ export class StatementRunner {
   }
 
   /** a promise only when the mirror must be refreshed first or a DML statement's count awaited */
-  private runQuery(stmt: ParsedStatement, params: readonly unknown[], prepared: EnginePrepared | null, fresh: boolean): StatementResult | Promise<StatementResult> {
+  private runQuery(stmt: ParsedStatement, kind: string, params: readonly unknown[], prepared: EnginePrepared | null, fresh: boolean): StatementResult | Promise<StatementResult> {
     const session = this.session;
     // simple-protocol queries repeat verbatim (dashboards, pgbench): reuse the bound plan while the catalog
     // and search_path are unchanged; bound plans are immutable, so sharing them is safe
@@ -87,7 +88,7 @@ export class StatementRunner {
     // after a refresh the plan is looked up again (the catalog version may have moved)
     if (!fresh && (cached === undefined || !isCatalogFree(cached))) {
       const refreshing = session.iceberg?.refreshIfStale(session.readMark);
-      if (refreshing !== undefined) return refreshing.then(() => this.runQuery(stmt, params, prepared, true));
+      if (refreshing !== undefined) return refreshing.then(() => this.runQuery(stmt, kind, params, prepared, true));
     }
     let bound: BoundQuery;
     if (cached !== undefined) {
@@ -110,7 +111,6 @@ export class StatementRunner {
         prepared.catalogVersion = session.planVersion;
       }
     }
-    const kind = shapeOf(stmt.ast).kind;
     if (kind !== 'SelectStmt') session.noteDmlTarget(stmt.ast);
     const ctx = session.execContext(params);
     if (kind === 'SelectStmt') {

@@ -85,8 +85,9 @@ export function readIntoReusedBuffer(socket: Socket, onChunk: (chunk: Buffer) =>
   };
   record[slots.callback] = deliver;
   // Bytes read go straight to `deliver`: Node's onStreamRead would first look the socket and its slots up through
-  // megamorphic symbol loads and refresh the socket's idle timer (connections here use none). EOF, errors and a
-  // read after destroy() stay with onStreamRead, which ends or destroys the stream as it always does.
+  // megamorphic symbol loads and refresh the socket's idle timer (connections here use none). EOF and errors stay
+  // with onStreamRead, which ends or destroys the stream as it always does. No destroyed check: destroy() closes
+  // the handle and sets its onread to a no-op in the same synchronous call, so no read reaches this one after it.
   const state = streamReadState();
   const nodeOnread = typeof handle.onread === 'function' ? handle.onread : null;
   if (state !== null && nodeOnread !== null) {
@@ -94,7 +95,7 @@ export function readIntoReusedBuffer(socket: Socket, onChunk: (chunk: Buffer) =>
     const slot = state.kReadBytesOrError;
     handle.onread = function onread(this: unknown, arrayBuffer: ArrayBuffer): unknown {
       const nread = bytes[slot]!;
-      if (nread > 0 && !socket.destroyed) return deliver(nread, buffer);
+      if (nread > 0) return deliver(nread, buffer);
       return nodeOnread.call(this, arrayBuffer);
     };
   }

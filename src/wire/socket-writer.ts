@@ -81,9 +81,12 @@ export class SocketWriter {
    */
   write(bytes: Uint8Array): WriteOutcome {
     const socket = this.socket;
-    if (socket.destroyed) return WRITTEN;
-    // bytes the stream still holds must go first: through the stream then
-    if (socket.writableLength > 0 || this.handleOf() !== this.handle) return socket.write(bytes) ? KEPT : FULL;
+    // bytes the stream still holds must go first: through the stream then. A destroyed socket has no handle
+    // (destroy() drops it synchronously), so the destroyed check is only needed off the direct path
+    if (this.handleOf() !== this.handle || socket.writableLength > 0) {
+      if (socket.destroyed) return WRITTEN;
+      return socket.write(bytes) ? KEPT : FULL;
+    }
     const req = this.req;
     const err = this.handle.writeBuffer(req, bytes);
     if (err !== 0) {

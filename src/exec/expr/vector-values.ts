@@ -13,6 +13,8 @@ export function valuesOf(vec: Vec, sel: Sel, n: number): readonly unknown[] {
   if (vec.tag === 'values') return vec.v;
   if (vec.tag === 'scaled') return scaledToValues(vec, sel, n);
   if (vec.tag === 'mixed') return mixedToValues(vec, sel, n);
+  // a one-row result (a point lookup, SELECT 1) is the common case: Array.prototype.fill is a C++ builtin call
+  if (n === 1) return [vec.c];
   return new Array<unknown>(n).fill(vec.c);
 }
 
