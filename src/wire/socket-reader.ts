@@ -13,6 +13,7 @@
  * @see https://nodejs.org/docs/latest-v20.x/api/net.html#socketconnectoptions-connectlistener (onread)
  */
 import type { Socket } from 'node:net';
+import { streamWrapBinding } from './stream-wrap-binding.ts';
 
 /** the size of each connection's read buffer: Node's own read size */
 export const READ_BUFFER_SIZE = 64 * 1024;
@@ -23,27 +24,6 @@ interface UserBufferHandle {
   useUserBuffer(buffer: Uint8Array): void;
   /** the JS function libuv's reads call (net.Socket installs Node's onStreamRead) */
   onread: ((this: unknown, arrayBuffer: ArrayBuffer) => unknown) | null;
-}
-
-/** where Node's stream binding leaves a read's byte count (or error) for the onread function */
-interface ReadState {
-  readonly streamBaseState: Int32Array;
-  readonly kReadBytesOrError: number;
-}
-
-let readState: ReadState | null | undefined;
-
-/** Node's stream_wrap binding's read slot, or null when absent (then Node's own onStreamRead keeps every read) */
-function streamReadState(): ReadState | null {
-  if (readState !== undefined) return readState;
-  readState = null;
-  try {
-    const b = (process as unknown as { binding(name: string): Partial<ReadState> }).binding('stream_wrap');
-    if (b.streamBaseState instanceof Int32Array && typeof b.kReadBytesOrError === 'number') readState = b as ReadState;
-  } catch {
-    // no binding: Node's onStreamRead stays
-  }
-  return readState;
 }
 
 /** the Socket's private slots that `onread` fills, found by their description (Node 18–22) */
@@ -88,7 +68,7 @@ export function readIntoReusedBuffer(socket: Socket, onChunk: (chunk: Buffer) =>
   // megamorphic symbol loads and refresh the socket's idle timer (connections here use none). EOF and errors stay
   // with onStreamRead, which ends or destroys the stream as it always does. No destroyed check: destroy() closes
   // the handle and sets its onread to a no-op in the same synchronous call, so no read reaches this one after it.
-  const state = streamReadState();
+  const state = streamWrapBinding();
   const nodeOnread = typeof handle.onread === 'function' ? handle.onread : null;
   if (state !== null && nodeOnread !== null) {
     const bytes = state.streamBaseState;

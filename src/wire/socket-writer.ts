@@ -12,39 +12,11 @@
  * @see https://github.com/nodejs/node/blob/v20.x/lib/internal/stream_base_commons.js (writeGeneric)
  */
 import type { Socket } from 'node:net';
+import { streamWrapBinding, type StreamWrapBinding, type WriteReq } from './stream-wrap-binding.ts';
 
 /** what libuv's stream handle offers (LibuvStreamWrap::WriteBuffer) */
 interface WriteHandle {
   writeBuffer(req: WriteReq, data: Uint8Array): number;
-}
-
-/** a WriteWrap request: libuv keeps it, and the bytes, until the write completed (then oncomplete runs) */
-interface WriteReq {
-  oncomplete?: (status: number) => void;
-  buffer?: Uint8Array | null;
-}
-
-interface StreamWrapBinding {
-  readonly WriteWrap: new () => WriteReq;
-  readonly streamBaseState: Int32Array;
-  readonly kLastWriteWasAsync: number;
-}
-
-let binding: StreamWrapBinding | null | undefined;
-
-/** Node's stream_wrap binding (in process.binding's allowed list since Node 11), or null when absent */
-function streamWrap(): StreamWrapBinding | null {
-  if (binding !== undefined) return binding;
-  binding = null;
-  try {
-    const b = (process as unknown as { binding(name: string): Partial<StreamWrapBinding> }).binding('stream_wrap');
-    if (typeof b.WriteWrap === 'function' && b.streamBaseState instanceof Int32Array && typeof b.kLastWriteWasAsync === 'number') {
-      binding = b as StreamWrapBinding;
-    }
-  } catch {
-    // no binding: callers keep socket.write
-  }
-  return binding;
 }
 
 /** SocketWriter.write's answers: the bytes went to the kernel / are kept (room for more) / are kept (wait) */
@@ -140,7 +112,7 @@ export class SocketWriter {
   static for(socket: Socket): SocketWriter | null {
     // an escape hatch while this leans on process.binding (DEP0111): LAKEGATE_SOCKET_WRITES=stream keeps socket.write
     if (process.env['LAKEGATE_SOCKET_WRITES'] === 'stream') return null;
-    const b = streamWrap();
+    const b = streamWrapBinding();
     const handle = (socket as unknown as { _handle?: Partial<WriteHandle> | null })._handle;
     if (b === null || handle === null || handle === undefined || typeof handle.writeBuffer !== 'function') return null;
     return new SocketWriter(socket, handle as WriteHandle, b);
