@@ -13,6 +13,9 @@ import { elementTypeOf } from '../common/pgtypes/registry.ts';
 import type { CastContext, CastDef, EvalContext } from './registry-types.ts';
 import { textInput, textOutput } from './text-io.ts';
 
+/** types whose typmod a separate length-coercion cast applies (not the input function) */
+const LENGTH_COERCED: ReadonlySet<number> = new Set([Oid.varchar, Oid.bpchar, Oid.bit, Oid.varbit]);
+
 /** source → target through text: textOut(source) then textIn(target, typmod). */
 export function ioCoercion(source: number, target: number, context: CastContext): CastDef {
   return {
@@ -22,8 +25,9 @@ export function ioCoercion(source: number, target: number, context: CastContext)
     method: 'i',
     impl: (v, typmod, ctx) => {
       const text = typeof v === 'string' && (source === Oid.unknown || source === Oid.text || source === Oid.varchar) ? v : textOutput(source, v, ctx);
-      // length coercion of varchar(n)/bpchar(n) is applied afterwards (applyCoercion), with isExplicit
-      return textInput(target, target === Oid.varchar || target === Oid.bpchar ? -1 : typmod, text, ctx);
+      // length coercion of varchar(n)/bpchar(n)/bit(n)/varbit(n) is applied afterwards (applyCoercion), with isExplicit:
+      // '1011'::bit(3) truncates as PostgreSQL's coerce_type (input with typmod -1, then the length cast) does
+      return textInput(target, LENGTH_COERCED.has(target) ? -1 : typmod, text, ctx);
     },
   };
 }

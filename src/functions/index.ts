@@ -1,7 +1,7 @@
 /**
  * The function library's public face: the default FunctionRegistry with every family registered
  * (string, regex, math, aggregates, numeric/comparison operators, casts, and date/time, array, json,
- * set-returning, uuid and inet/cidr from their own files), plus the helpers the binder and executor share:
+ * set-returning, uuid, inet/cidr, bit/varbit and money from their own files), plus the helpers the binder and executor share:
  * compareValues / valueKey (sort, join, hash), applyCoercion (CAST, assignment, implicit coercion),
  * textInput / textOutput (session-aware I/O functions).
  */
@@ -23,6 +23,9 @@ import { jsonCasts, jsonFunctions, jsonOperators } from './json-functions.ts';
 import { setReturningFunctions } from './set-returning-functions.ts';
 import { uuidFunctions } from './uuid-functions.ts';
 import { inetCasts, inetFunctions, inetOperators } from './inet-functions.ts';
+import { bitCasts, bitFunctions, bitOperatorFunctions, bitOperators } from './bit-functions.ts';
+import { moneyCasts, moneyFunctions, moneyOperatorFunctions, moneyOperators } from './money-functions.ts';
+import { byteaBitFunctions } from './bytea-bit-functions.ts';
 
 export { FunctionRegistry, type ResolvedFunction, type ResolvedOperator, type ResolveOptions } from './registry.ts';
 export { selectCommonType } from './common-type.ts';
@@ -52,6 +55,11 @@ export function createRegistry(): FunctionRegistry {
   r.registerRoutines(setReturningFunctions);
   r.registerRoutines(uuidFunctions);
   r.registerRoutines(inetFunctions);
+  r.registerRoutines(bitFunctions);
+  r.registerRoutines(bitOperatorFunctions);
+  r.registerRoutines(moneyFunctions);
+  r.registerRoutines(moneyOperatorFunctions);
+  r.registerRoutines(byteaBitFunctions);
   r.registerOperators(numericOperators);
   r.registerOperators(compareOperators);
   r.registerOperators(stringOperators);
@@ -59,10 +67,14 @@ export function createRegistry(): FunctionRegistry {
   r.registerOperators(arrayOperators);
   r.registerOperators(jsonOperators);
   r.registerOperators(inetOperators);
+  r.registerOperators(bitOperators);
+  r.registerOperators(moneyOperators);
   r.registerCasts(coreCasts);
   r.registerCasts(datetimeCasts);
   r.registerCasts(jsonCasts);
   r.registerCasts(inetCasts);
+  r.registerCasts(bitCasts);
+  r.registerCasts(moneyCasts);
   return r;
 }
 

@@ -294,7 +294,10 @@ export class FunctionRegistry {
     const shown = (prefix ? '' : formatType(left.oid) + ' ') + name + ' ' + formatType(right.oid);
     if (chosen === 'none') {
       throw pgError(SqlState.undefined_function, `operator does not exist: ${shown}`, {
-        hint: 'No operator matches the given name and argument types. You might need to add explicit type casts.',
+        // op_error: a prefix operator's hint speaks of one argument
+        hint: prefix
+          ? 'No operator matches the given name and argument type. You might need to add an explicit type cast.'
+          : 'No operator matches the given name and argument types. You might need to add explicit type casts.',
       });
     }
     if (chosen === 'ambiguous') {

@@ -6,6 +6,7 @@
 import { GatewayError, notSupported } from '../errors.ts';
 import { SqlState } from '../sqlstate.ts';
 import { Oid } from './oids.ts';
+import { typeLabel } from './type-label.ts';
 import { type Interval, type PgArray, type PgRecord, type TimeTz, isPgArray, isPgRecord, TIMESTAMP_INFINITY, TIMESTAMP_NEG_INFINITY } from './values.ts';
 import { Numeric } from './numeric.ts';
 import { numericFromBinary, numericToBinary } from './numeric-binary.ts';
@@ -97,7 +98,7 @@ export function binaryIn(oid: number, bytes: Uint8Array): unknown {
   if (oid === Oid.int2vector) return arrayFromBinary(bytes, Oid.int2);
   if (oid === Oid.oidvector) return arrayFromBinary(bytes, Oid.oid);
   if (elementTypeOf(oid) !== 0) return arrayFromBinary(bytes, elementTypeOf(oid));
-  throw notSupported(`binary input for type OID ${oid}`);
+  throw notSupported(`binary input for type ${typeLabel(oid)}`);
 }
 
 /** JS value → binary send format. */
@@ -166,7 +167,7 @@ export function binaryOut(oid: number, value: unknown): Uint8Array {
   }
   if (isPgArray(value)) return arrayToBinary(value);
   if (isPgRecord(value)) return recordToBinary(value);
-  throw notSupported(`binary output for type OID ${oid}`);
+  throw notSupported(`binary output for type ${typeLabel(oid)}`);
 }
 
 function uuidFromBytes(b: Uint8Array): string {

@@ -9,6 +9,7 @@ import { GatewayError, notSupported } from '../errors.ts';
 import { SqlState } from '../sqlstate.ts';
 import type { OutputSettings } from './output-settings.ts';
 import { Oid } from './oids.ts';
+import { typeLabel } from './type-label.ts';
 import { type Interval, type PgArray, type PgRecord, type TimeTz, isPgArray, isPgRecord, TIMESTAMP_INFINITY, TIMESTAMP_NEG_INFINITY } from './values.ts';
 import { DEFAULT_OUTPUT_SETTINGS } from './output-settings.ts';
 import { Numeric } from './numeric.ts';
@@ -74,7 +75,7 @@ export function textIn(oid: number, typmod: number, text: string, settings: Outp
   }
   const elem = elementTypeOf(oid);
   if (elem !== 0) return arrayIn(text, elem, (s) => textIn(elem, typmod, s, settings));
-  throw notSupported(`text input for type OID ${oid}`);
+  throw notSupported(`text input for type ${typeLabel(oid)}`);
 }
 
 /** JS value → text for a value of type `oid` (null is the caller's business: it has no text). */
@@ -108,7 +109,7 @@ export function textOut(oid: number, value: unknown, settings: OutputSettings = 
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
   if (Numeric.isNumeric(value)) return value.toString();
-  throw notSupported(`text output for type OID ${oid}`);
+  throw notSupported(`text output for type ${typeLabel(oid)}`);
 }
 
 function numericText(v: unknown): string {

@@ -11,6 +11,7 @@ import { GatewayError, pgError, toGatewayError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import { binaryIn, textIn } from '../../common/pgtypes/index.ts';
 import { Oid, type SqlType } from '../../common/pgtypes/oids.ts';
+import { bitLengthCoerce, varbitLengthCoerce } from '../../common/pgtypes/bit-math.ts';
 import type { OutputSettings } from '../../wire/handler.ts';
 import { TypedBatch } from '../../iceberg/write/typed-columns.ts';
 import type { CopyTarget } from './copy-in-decoder.ts';
@@ -23,6 +24,9 @@ const SIGNATURE = [0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0
 /** binaryIn, then the typmod the column's receive function applies */
 function receive(type: SqlType, bytes: Uint8Array, settings: OutputSettings): unknown {
   const v = binaryIn(type.oid, bytes);
+  // bit_recv / varbit_recv check the length against the typmod (n itself, not n + 4)
+  if (type.oid === Oid.bit && v !== null) return bitLengthCoerce(v as string, type.typmod, false);
+  if (type.oid === Oid.varbit && v !== null) return varbitLengthCoerce(v as string, type.typmod, false);
   if (type.typmod < 4 || v === null) return v;
   if (type.oid === Oid.numeric) return textIn(Oid.numeric, type.typmod, String(v), settings);
   return charTypmod(type, v);

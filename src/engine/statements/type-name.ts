@@ -2,6 +2,7 @@
  * TypeName (parse tree) → SqlType with PostgreSQL's typmod encoding, for DDL and PREPARE.
  * varchar(n)/bpchar(n) → n + 4, numeric(p,s) → ((p << 16) | s) + 4, time/timestamp/interval(p) → p.
  */
+import { unknownTypeError } from '../../common/pgtypes/unknown-type-error.ts';
 import { pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
 import { Oid, type SqlType } from '../../common/pgtypes/oids.ts';
@@ -18,9 +19,7 @@ export function sqlTypeOf(typeName: unknown): SqlType {
   }
   const info = typeByName(bare);
   if (info === undefined) {
-    throw pgError(SqlState.undefined_object, `type "${names.filter((n) => n !== 'pg_catalog').join('.')}" does not exist`, {
-      ...(typeof body.location === 'number' ? { position: body.location + 1 } : {}),
-    });
+    throw unknownTypeError(names, typeof body.location === 'number' ? body.location + 1 : undefined);
   }
   const mods = Array.isArray(body.typmods) ? body.typmods.map((m) => Number(constText(m))) : [];
   const typmod = typmodOf(info.oid, mods, bare);

@@ -153,12 +153,27 @@ export function applySchemaChanges(table: string, changes: readonly SchemaChange
         }
         // the same Iceberg type read back as another PostgreSQL type (varchar(5) → text) only when it cannot fail
         const declared = props[columnTypeProperty(id)];
+        // money is stored as long cents: read as bigint they would change value, and PostgreSQL has no such cast
+        const declaredOid = declared === undefined ? undefined : Number(declared.split(':')[0]);
+        if ((declaredOid === Oid.money || declaredOid === Oid._money) && c.type.oid !== declaredOid) {
+          const typeText = formatType(c.type.oid, c.type.typmod);
+          throw pgError(SqlState.datatype_mismatch, `column "${c.name}" cannot be cast automatically to type ${typeText}`, { hint: `You might need to specify "USING ${c.name}::${typeText}".` });
+        }
         if (JSON.stringify(f['type']) === JSON.stringify(targetJson)) {
           const natural = toSqlType(target);
           const [oid, typmod] = declared === undefined ? [natural.oid, natural.typmod] : declared.split(':').map(Number);
           // to the type the field reads back as, to an unbounded varchar, or to a longer length of the same type
+          const declaredMod = typmod ?? -1;
+          // bit(n) values all have n bits: another length fails as PostgreSQL's length coercion would on every row
+          // (an empty table may change it); bit(n) → bit varying(m ≥ n) keeps every value
+          const bitLength = oid === Oid.bit && c.type.oid === Oid.bit && c.type.typmod !== declaredMod;
+          if (bitLength && !empty && declaredMod > 0) {
+            throw pgError(SqlState.string_data_length_mismatch, `bit string length ${declaredMod} does not match type bit(${c.type.typmod})`);
+          }
+          const bitToVarbit = oid === Oid.bit && c.type.oid === Oid.varbit && (c.type.typmod === -1 || c.type.typmod >= declaredMod);
           const widening = (c.type.oid === natural.oid && c.type.typmod === natural.typmod) || (c.type.oid === Oid.varchar && c.type.typmod === -1 && natural.oid === Oid.text)
-            || (declared !== undefined && c.type.oid === oid && (c.type.typmod === -1 || c.type.typmod >= (typmod ?? -1)));
+            || bitLength || bitToVarbit
+            || (declared !== undefined && c.type.oid === oid && (c.type.typmod === declaredMod || (oid !== Oid.bit && (c.type.typmod === -1 || c.type.typmod >= declaredMod))));
           if (!widening) {
             throw pgError(SqlState.feature_not_supported, `cannot change column "${c.name}" of Iceberg table "${table}" to ${formatType(c.type.oid, c.type.typmod)}`, {
               detail: 'Only widening type changes are supported on Iceberg tables; PostgreSQL would rewrite the table.',

@@ -3,7 +3,8 @@
  * int2/int4 → int, int8 → long, float4 → float, float8 → double, numeric(p,s) → decimal(p,s) (p ≤ 38;
  * numeric without a precision is rejected: Iceberg decimals have a fixed scale and guessing one would
  * silently change values), text/varchar/bpchar/json/jsonb → string, bool → boolean, date, time,
- * timestamp, timestamptz, uuid, bytea → binary. Anything else: 0A000 naming the type.
+ * timestamp, timestamptz, uuid, bytea → binary, money → long (cents), bit / varbit → string ('0' / '1').
+ * Anything else: 0A000 naming the type.
  * Struct and map columns (and lists of them) cannot be spelled as PostgreSQL types: CREATE TABLE gives them
  * in the iceberg_types option (iceberg-types-option.ts); icebergTypeJson writes every kind.
  */
@@ -32,6 +33,11 @@ export function icebergTypeOf(type: SqlType): PrimitiveType {
     case Oid.timestamptz: return p('timestamptz');
     case Oid.uuid: return p('uuid');
     case Oid.bytea: return p('binary');
+    // Iceberg has neither: the table property of new-table-metadata.ts (columnTypeProperty) keeps the declared type.
+    // money is PostgreSQL's own int64 count of cents (cash.c), so long holds every value exactly and keeps lakegate's
+    // values, order, statistics and pushed filters the same; bit strings stay readable as their '0' / '1' text.
+    case Oid.money: return p('long');
+    case Oid.bit: case Oid.varbit: return p('string');
     case Oid.numeric: {
       if (type.typmod < 4) {
         throw pgError(SqlState.feature_not_supported, 'Iceberg tables do not support numeric without a precision', {
@@ -59,6 +65,10 @@ export function icebergTypeOf(type: SqlType): PrimitiveType {
 export function icebergColumnTypeOf(type: SqlType, nextId: () => number): IcebergType {
   const element = elementTypeOf(type.oid);
   if (element === 0 || type.oid === Oid.int2vector || type.oid === Oid.oidvector) return icebergTypeOf(type);
+  // read back, list elements carry the Iceberg type's element OID (int8, text), which money / bit would not print as
+  if (element === Oid.money || element === Oid.bit || element === Oid.varbit) {
+    throw pgError(SqlState.feature_not_supported, `Iceberg tables do not support type ${formatType(type.oid, type.typmod)}`);
+  }
   return { kind: 'list', elementId: nextId(), elementRequired: false, element: icebergTypeOf({ oid: element, typmod: type.typmod }) };
 }
 

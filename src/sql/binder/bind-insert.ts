@@ -30,7 +30,7 @@ function pos(p: number | undefined): { position?: number } {
 export function assign(b: Binder, e: Expr, col: ColumnDef, position: number | undefined): Expr {
   const r = tryCoerce(b.env, e, col.type, 'a');
   if (r === undefined) {
-    throw pgError(SqlState.datatype_mismatch, `column "${col.name}" is of type ${formatType(col.type.oid, col.type.typmod)} but expression is of type ${formatType(e.type.oid, e.type.typmod)}`, {
+    throw pgError(SqlState.datatype_mismatch, `column "${col.name}" is of type ${formatType(col.type.oid)} but expression is of type ${formatType(e.type.oid)}`, {
       ...pos(position), hint: 'You will need to rewrite or cast the expression.',
     });
   }

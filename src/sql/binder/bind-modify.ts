@@ -108,7 +108,7 @@ export function bindAssignments(b: Binder, targetList: readonly Node[], tcols: r
     const e = tag === 'SetToDefault' ? defaultFor(b, col) : bindExpr(b, rt.val, es);
     const c = tryCoerce(b.env, e, col.type, 'a');
     if (c === undefined) {
-      throw pgError(SqlState.datatype_mismatch, `column "${col.name}" is of type ${formatType(col.type.oid, col.type.typmod)} but expression is of type ${formatType(e.type.oid, e.type.typmod)}`, { ...pos(locOf(tagOf(rt.val)[1])), hint: 'You will need to rewrite or cast the expression.' });
+      throw pgError(SqlState.datatype_mismatch, `column "${col.name}" is of type ${formatType(col.type.oid)} but expression is of type ${formatType(e.type.oid)}`, { ...pos(locOf(tagOf(rt.val)[1])), hint: 'You will need to rewrite or cast the expression.' });
     }
     assigned.set(j, c);
   }

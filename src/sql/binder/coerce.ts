@@ -19,6 +19,8 @@ export const INT4: SqlType = sqlType(Oid.int4);
 export const INT8: SqlType = sqlType(Oid.int8);
 
 const NUMERIC_FOLDABLE = new Set<number>([Oid.int2, Oid.int4, Oid.int8, Oid.numeric, Oid.float4, Oid.float8, Oid.oid]);
+/** types whose typmod a length-coercion cast applies after the conversion (bit(n) pads only when explicit) */
+const LENGTH_COERCED: ReadonlySet<number> = new Set([Oid.varchar, Oid.bpchar, Oid.bit, Oid.varbit]);
 /** numeric casts never read the session; anything that does would fail loudly here */
 const NO_SESSION = new Proxy({}, { get: () => { throw new Error('constant folding needs no session'); } }) as EvalContext;
 
@@ -66,11 +68,13 @@ export function tryCoerce(env: CoerceEnv, e: Expr, target: SqlType, context: Cas
   }
   const explicit = context === 'e';
   const fn: CastDef['impl'] = (v, typmod, ctx) => path.impl(v, typmod, ctx, explicit);
-  const self = target.typmod >= 0 && (target.oid === Oid.varchar || target.oid === Oid.bpchar) ? env.functions.cast(target.oid, target.oid) : undefined;
+  const self = target.typmod >= 0 && LENGTH_COERCED.has(target.oid) ? env.functions.cast(target.oid, target.oid) : undefined;
   if (self === undefined) return { kind: 'Cast', arg: e, fn, type: target, ...(position === undefined ? {} : { position }) };
-  // coerce_type_typmod: varchar(n) / bpchar(n) take the length coercion after the conversion (cut for CAST / ::,
+  // coerce_type_typmod: varchar(n) / bpchar(n) / bit(n) / varbit(n) take the length coercion after the conversion (cut for CAST / ::,
   // else 22001), as a separate step whose errors carry no position (PostgreSQL raises them at run time)
-  const converted: Expr = { kind: 'Cast', arg: e, fn, type: sqlType(target.oid), ...(position === undefined ? {} : { position }) };
+  // int4 / int8 → bit(n) take the length as their typmod argument (bitfromint4(int4, int4)), as PostgreSQL passes it
+  const convertedType = target.oid === Oid.bit ? target : sqlType(target.oid);
+  const converted: Expr = { kind: 'Cast', arg: e, fn, type: convertedType, ...(position === undefined ? {} : { position }) };
   return { kind: 'Cast', arg: converted, fn: (v, typmod, ctx) => self.impl(v, typmod, ctx, explicit), type: target };
 }
 
