@@ -5,7 +5,7 @@
  */
 import { notSupported, pgError } from '../../common/errors.ts';
 import { SqlState } from '../../common/sqlstate.ts';
-import { exprEquals, transformExpr, type Expr, type SetCallExpr, type SortKeyExpr, type WindowFuncExpr } from '../logical/expr.ts';
+import { exprEquals, someExpr, transformExpr, type Expr, type SetCallExpr, type SortKeyExpr, type WindowFuncExpr } from '../logical/expr.ts';
 import type { LogicalPlan } from '../logical/plan.ts';
 import { coerceToBoolean } from './coerce.ts';
 import { bindExpr, locOf, recordFieldsOf, resolveUnknownOutput, strVal, tagOf } from './bind-expr.ts';
@@ -233,7 +233,12 @@ function bindTargets(b: Binder, list: readonly Node[], scope: Scope, es: ExprSco
  */
 function resolveSqlItem(b: Binder, node: unknown, targets: readonly Target[], scope: Scope, es: ExprScope, clause: string, inputFirst: boolean): Expr {
   const s = resolveSortItem(b, { node }, targets, scope, es, clause, inputFirst);
-  return s.target !== undefined ? targets[s.target]!.expr : s.expr!;
+  if (s.target === undefined) return s.expr!;
+  const expr = targets[s.target]!.expr;
+  // `SELECT sum(x) … GROUP BY 1`: the select-list item was bound where aggregates are allowed (checkTargetListEntrySQL92)
+  if (someExpr(expr, (e) => e.kind === 'Aggregate')) throw pgError(SqlState.grouping_error, `aggregate functions are not allowed in ${clause}`);
+  if (someExpr(expr, (e) => e.kind === 'WindowFunc')) throw pgError(SqlState.windowing_error, `window functions are not allowed in ${clause}`);
+  return expr;
 }
 
 function resolveSortItem(b: Binder, sb: Node, targets: readonly Target[], scope: Scope, es: ExprScope, clause: string, inputFirst = false): SortItem {
