@@ -16,6 +16,7 @@ import { formatOtherType, otherType, otherTypeByName } from './other-types.ts';
 import { registryLists } from './registry-lists.ts';
 import { operatorOid, routineOid } from './routine-oids.ts';
 import { PLPGSQL_PROCS } from './tables/pg-proc.ts';
+import { textSearchObjectName, textSearchObjectOid } from './tables/text-search-catalogs.ts';
 import { relationIndexes, type PrimaryKeyIndex } from './tables/relation-indexes.ts';
 import { rowTypeArrayOid } from './well-known-oids.ts';
 
@@ -311,7 +312,7 @@ export function regroleOut(oid: number, snap: CatalogSnapshot): string {
 }
 
 /** The reg* type OIDs this module handles. */
-export const REG_TYPES = [Oid.regclass, Oid.regtype, Oid.regproc, Oid.regprocedure, Oid.regoper, Oid.regoperator, Oid.regnamespace, Oid.regrole] as const;
+export const REG_TYPES = [Oid.regclass, Oid.regtype, Oid.regproc, Oid.regprocedure, Oid.regoper, Oid.regoperator, Oid.regnamespace, Oid.regrole, Oid.regconfig, Oid.regdictionary] as const;
 
 /** Text input of any reg* type. */
 export function regIn(typeOid: number, text: string, snap: CatalogSnapshot, missingOk = false): number | null {
@@ -324,6 +325,13 @@ export function regIn(typeOid: number, text: string, snap: CatalogSnapshot, miss
     case Oid.regoperator: return regoperatorIn(text, snap, missingOk);
     case Oid.regnamespace: return regnamespaceIn(text, snap, missingOk);
     case Oid.regrole: return regroleIn(text, snap, missingOk);
+    case Oid.regconfig: case Oid.regdictionary: {
+      if (NUMERIC.test(text)) return Number(text);
+      const kind = typeOid === Oid.regconfig ? 'config' : 'dict';
+      const oid = textSearchObjectOid(kind, text);
+      if (oid !== undefined || missingOk) return oid ?? null;
+      throw new GatewayError(SqlState.undefined_object, `text search ${kind === 'config' ? 'configuration' : 'dictionary'} "${text}" does not exist`);
+    }
     default: return Number(text);
   }
 }
@@ -339,6 +347,8 @@ export function regOut(typeOid: number, oid: number, snap: CatalogSnapshot): str
     case Oid.regoperator: return regoperOut(oid, snap, true);
     case Oid.regnamespace: return regnamespaceOut(oid, snap);
     case Oid.regrole: return regroleOut(oid, snap);
+    case Oid.regconfig: return textSearchObjectName('config', oid) ?? String(oid);
+    case Oid.regdictionary: return textSearchObjectName('dict', oid) ?? String(oid);
     default: return String(oid);
   }
 }

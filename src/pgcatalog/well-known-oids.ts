@@ -13,6 +13,7 @@ export const ClassOid = {
   pg_cast: 2605, pg_collation: 3456, pg_opclass: 2616, pg_trigger: 2620, pg_ts_config: 3602, pg_ts_dict: 3600,
   pg_ts_parser: 3601, pg_ts_template: 3764, pg_event_trigger: 3466, pg_foreign_data_wrapper: 2328,
   pg_foreign_server: 1417, pg_publication: 6104, pg_subscription: 6100, pg_policy: 3256, pg_statistic_ext: 3381,
+  pg_conversion: 2607,
 } as const;
 
 export const BOOTSTRAP_SUPERUSER_OID = 10;

@@ -18,7 +18,7 @@ import { findDescription, pgShdescriptionRows } from '../tables/pg-description.t
 import { constraintIndexes, indexDefinition, primaryKeyDefinition, relationIndexes } from '../tables/relation-indexes.ts';
 import { foreignKeyConstraints, foreignKeyDefinition } from '../tables/foreign-key-constraints.ts';
 import { domainConstraintDefinition } from '../tables/information-schema-domains.ts';
-import { viewDefinitionText } from '../tables/pg-views.ts';
+import { viewDefinitionOf, viewDefinitionText } from '../tables/pg-views.ts';
 import { ClassOid, rowTypeArrayOid } from '../well-known-oids.ts';
 import { scalar } from './define.ts';
 
@@ -50,9 +50,14 @@ function argDefault(sig: ProcSignature, n: number): string | null {
   return sig.defaults[inputNo - 1 - (sig.inputCount - sig.defaults.length)] ?? null;
 }
 
-function viewDef(snap: CatalogSnapshot, oid: number): string | null {
+/**
+ * pg_get_viewdef: `pretty` as PostgreSQL's flag (parentheses only where needed); with a wrap column (the int4 form)
+ * PostgreSQL packs targets onto lines up to that width, which lakegate does not: the stored text's shape then.
+ */
+function viewDef(snap: CatalogSnapshot, oid: number, pretty: boolean | 'wrap' = false): string | null {
   const rel = snap.relationByOid(oid);
-  return rel === undefined || (rel.kind !== 'v' && rel.kind !== 'm') ? null : viewDefinitionText(rel.viewDefinition);
+  if (rel === undefined || (rel.kind !== 'v' && rel.kind !== 'm')) return null;
+  return pretty === 'wrap' ? viewDefinitionText(rel.viewDefinition) : viewDefinitionOf(rel, snap, pretty);
 }
 
 function indexDef(ctx: EvalContext, oid: number, column: number, pretty: boolean): string | null {
@@ -106,17 +111,18 @@ export const describeFunctions: readonly RoutineDef[] = [
     const rel = s.relations.find((r) => r.rowTypeOid === o || rowTypeArrayOid(r) === o);
     return rel === undefined ? null : s.isRelationVisible(rel);
   }),
-  ...['pg_function_is_visible', 'pg_operator_is_visible', 'pg_opclass_is_visible', 'pg_collation_is_visible', 'pg_conversion_is_visible']
+  ...['pg_function_is_visible', 'pg_operator_is_visible', 'pg_opclass_is_visible', 'pg_collation_is_visible', 'pg_conversion_is_visible',
+    'pg_ts_config_is_visible', 'pg_ts_dict_is_visible', 'pg_ts_parser_is_visible', 'pg_ts_template_is_visible', 'pg_opfamily_is_visible']
     .map((name) => scalar(name, [Oid.oid], Oid.bool, () => true)),
   scalar('pg_get_indexdef', [Oid.oid], Oid.text, ([oid], ctx) => indexDef(ctx, oidArg(oid), 0, false)),
   scalar('pg_get_indexdef', [Oid.oid, Oid.int4, Oid.bool], Oid.text, ([oid, col, pretty], ctx) => indexDef(ctx, oidArg(oid), col as number, pretty === true)),
   scalar('pg_get_constraintdef', [Oid.oid], Oid.text, ([oid], ctx) => constraintDef(ctx, oidArg(oid))),
   scalar('pg_get_constraintdef', [Oid.oid, Oid.bool], Oid.text, ([oid, pretty], ctx) => constraintDef(ctx, oidArg(oid), pretty === true)),
   scalar('pg_get_viewdef', [Oid.oid], Oid.text, ([oid], ctx) => viewDef(snap(ctx), oidArg(oid))),
-  scalar('pg_get_viewdef', [Oid.oid, Oid.bool], Oid.text, ([oid], ctx) => viewDef(snap(ctx), oidArg(oid))),
-  scalar('pg_get_viewdef', [Oid.oid, Oid.int4], Oid.text, ([oid], ctx) => viewDef(snap(ctx), oidArg(oid))),
+  scalar('pg_get_viewdef', [Oid.oid, Oid.bool], Oid.text, ([oid, pretty], ctx) => viewDef(snap(ctx), oidArg(oid), pretty === true)),
+  scalar('pg_get_viewdef', [Oid.oid, Oid.int4], Oid.text, ([oid], ctx) => viewDef(snap(ctx), oidArg(oid), 'wrap')),
   scalar('pg_get_viewdef', [Oid.text], Oid.text, ([name], ctx) => viewDef(snap(ctx), regclassIn(name as string, snap(ctx))!)),
-  scalar('pg_get_viewdef', [Oid.text, Oid.bool], Oid.text, ([name], ctx) => viewDef(snap(ctx), regclassIn(name as string, snap(ctx))!)),
+  scalar('pg_get_viewdef', [Oid.text, Oid.bool], Oid.text, ([name, pretty], ctx) => viewDef(snap(ctx), regclassIn(name as string, snap(ctx))!, pretty === true)),
   scalar('pg_get_ruledef', [Oid.oid], Oid.text, () => null),
   scalar('pg_get_ruledef', [Oid.oid, Oid.bool], Oid.text, () => null),
   scalar('pg_get_triggerdef', [Oid.oid], Oid.text, () => null),

@@ -84,7 +84,7 @@ describe('catalog description functions', () => {
     expect(call('pg_get_indexdef', [Oid.oid, Oid.int4, Oid.bool], [primaryKeyIndexOid(Fixture.items), 0, true])).toBe('CREATE UNIQUE INDEX items_pkey ON sales.items USING btree (sku)');
     expect(call('pg_get_constraintdef', [Oid.oid], [primaryKeyConstraintOid(Fixture.orders)])).toBe('PRIMARY KEY (id, line)');
     expect(call('pg_get_constraintdef', [Oid.oid, Oid.bool], [primaryKeyConstraintOid(Fixture.customers), true])).toBe('PRIMARY KEY (id)');
-    const def = ' SELECT orders.cust, sum(orders.amount) AS total FROM orders GROUP BY orders.cust;';
+    const def = ' SELECT orders.cust,\n    sum(orders.amount) AS total\n   FROM orders\n  GROUP BY orders.cust;';
     expect(call('pg_get_viewdef', [Oid.oid], [Fixture.summary])).toBe(def);
     expect(call('pg_get_viewdef', [Oid.oid, Oid.bool], [Fixture.summary, true])).toBe(def);
     expect(call('pg_get_viewdef', [Oid.text], ['order_summary'])).toBe(def);

@@ -8,6 +8,7 @@ import { Oid, sqlType } from '../../common/pgtypes/index.ts';
 import type { RoutineDef } from '../../functions/registry-types.ts';
 import { quoteIdent } from '../catalog-snapshot.ts';
 import { PG_KEYWORDS } from '../data/pg-keywords.ts';
+import { DEFAULT_PARSER_OID, DEFAULT_PARSER_TOKEN_TYPES } from '../tables/text-search-catalogs.ts';
 import { typeFacts } from '../type-facts.ts';
 import { scalar, setReturning } from './define.ts';
 
@@ -80,6 +81,15 @@ export const miscFunctions: readonly RoutineDef[] = [
       { name: 'word', type: sqlType(Oid.text) }, { name: 'catcode', type: sqlType(Oid.char) }, { name: 'barelabel', type: sqlType(Oid.bool) },
       { name: 'catdesc', type: sqlType(Oid.text) }, { name: 'baredesc', type: sqlType(Oid.text) },
     ]),
+  // ts_token_type(parser oid | name): PostgreSQL's OIDs 3713 / 3714 (not in pg-proc-oids.ts, which lists older ones)
+  ...([[Oid.oid, 3713, (p: unknown) => Number(p) === DEFAULT_PARSER_OID], [Oid.text, 3714, (p: unknown) => p === 'default' || p === 'pg_catalog.default']] as const)
+    .map(([argType, oid, isDefault]) => ({
+      ...setReturning('ts_token_type', [argType], Oid.record,
+        ([parser]) => (isDefault(parser) ? DEFAULT_PARSER_TOKEN_TYPES.map((t) => [...t]) : []),
+        () => [{ name: 'tokid', type: sqlType(Oid.int4) }, { name: 'alias', type: sqlType(Oid.text) }, { name: 'description', type: sqlType(Oid.text) }],
+        { volatility: 'v' }),
+      oid,
+    })),
 ];
 
 /** Functions F1's library may already provide; registerPgCatalog adds them only when missing. */

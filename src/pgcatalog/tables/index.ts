@@ -24,11 +24,12 @@ import { pgAggregateRows, pgProcRows } from './pg-proc.ts';
 import { pgCursorsRows, pgPreparedStatementsRows, pgSettingsRows, pgStatActivityRows } from './pg-settings.ts';
 import { pgTimezoneNamesRows } from './pg-timezone-names.ts';
 import { pgTypeRows } from './pg-type.ts';
+import { pgConversionRows, pgTsConfigMapRows, pgTsConfigRows, pgTsDictRows, pgTsParserRows, pgTsTemplateRows } from './text-search-catalogs.ts';
 import {
   pgIndexesRows, pgMatviewsRows, pgStatioUserTablesRows, pgStatUserTablesRows, pgTablesRows, pgViewsRows,
 } from './pg-views.ts';
 import {
-  pgAmRows, pgAvailableExtensionsRows, pgCollationRows, pgExtensionRows, pgLanguageRows, pgOpclassRows, pgRangeRows,
+  pgAmRows, pgAvailableExtensionsRows, pgCollationRows, pgExtensionRows, pgLanguageRows, pgOpclassRows, pgOpfamilyRows, pgRangeRows,
   pgTablespaceRows,
 } from './static-catalogs.ts';
 
@@ -67,6 +68,13 @@ export const SYSTEM_ROW_PRODUCERS: Readonly<Record<string, RowProducer>> = {
   'pg_catalog.pg_extension': pgExtensionRows,
   'pg_catalog.pg_available_extensions': pgAvailableExtensionsRows,
   'pg_catalog.pg_opclass': pgOpclassRows,
+  'pg_catalog.pg_opfamily': pgOpfamilyRows,
+  'pg_catalog.pg_ts_parser': pgTsParserRows,
+  'pg_catalog.pg_ts_template': pgTsTemplateRows,
+  'pg_catalog.pg_ts_dict': pgTsDictRows,
+  'pg_catalog.pg_ts_config': pgTsConfigRows,
+  'pg_catalog.pg_ts_config_map': pgTsConfigMapRows,
+  'pg_catalog.pg_conversion': pgConversionRows,
   'pg_catalog.pg_tables': pgTablesRows,
   'pg_catalog.pg_views': pgViewsRows,
   'pg_catalog.pg_matviews': pgMatviewsRows,

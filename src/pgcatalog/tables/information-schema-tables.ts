@@ -9,7 +9,7 @@ import type { CatalogRow } from '../system-table.ts';
 import { domainColumnType, otherType } from '../other-types.ts';
 import { NamespaceOid } from '../well-known-oids.ts';
 import { infoSchemaTypeColumns } from './information-schema-types.ts';
-import { viewDefinitionText } from './pg-views.ts';
+import { viewDefinitionOf } from './pg-views.ts';
 import { columnSequence, shownDefault } from './pg-sequence.ts';
 
 const yesNo = (b: boolean): string => (b ? 'YES' : 'NO');
@@ -47,7 +47,7 @@ export function* viewsRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
     if (rel.kind !== 'v') continue;
     yield {
       table_catalog: snap.catalog.database, table_schema: rel.schema, table_name: rel.name,
-      view_definition: viewDefinitionText(rel.viewDefinition), check_option: 'NONE', is_updatable: 'NO',
+      view_definition: viewDefinitionOf(rel, snap, false), check_option: 'NONE', is_updatable: 'NO',
       is_insertable_into: 'NO', is_trigger_updatable: 'NO', is_trigger_deletable: 'NO', is_trigger_insertable_into: 'NO',
     };
   }

@@ -51,7 +51,7 @@ describe('information_schema', () => {
     expect((await scan('information_schema.tables', ctx)).find((r) => r['table_name'] === 'pg_class')?.['table_type']).toBe('BASE TABLE');
     const views = (await scan('information_schema.views', ctx)).filter(user);
     expect(views.map((r) => [r['table_name'], r['view_definition'], r['check_option'], r['is_updatable']])).toEqual([
-      ['order_summary', ' SELECT orders.cust, sum(orders.amount) AS total FROM orders GROUP BY orders.cust;', 'NONE', 'NO'],
+      ['order_summary', ' SELECT orders.cust,\n    sum(orders.amount) AS total\n   FROM orders\n  GROUP BY orders.cust;', 'NONE', 'NO'],
     ]);
     expect((await scan('information_schema.schemata', ctx)).map((r) => r['schema_name'])).toEqual(['pg_catalog', 'pg_toast', 'public', 'information_schema', 'sales']);
   });

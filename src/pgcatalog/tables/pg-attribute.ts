@@ -98,7 +98,10 @@ export function* pgAttributeRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
     const cols = snap.columnsOf(pk.rel);
     for (let i = 0; i < pk.attnums.length; i++) {
       const col = cols[pk.attnums[i]! - 1];
-      if (col !== undefined) yield { ...columnRow(pk.oid, col, i + 1), atthasdef: false, attstattarget: -1 };
+      if (col === undefined) continue;
+      // an index's attributes are never NOT NULL; name_ops keys are stored as cstring (its opckeytype)
+      const row = { ...columnRow(pk.oid, col, i + 1), atthasdef: false, attstattarget: -1, attnotnull: false };
+      yield col.type.oid === Oid.name ? { ...row, atttypid: Oid.cstring, attlen: -2 } : row;
     }
   }
 }

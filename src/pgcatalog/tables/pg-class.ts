@@ -16,6 +16,8 @@ const SHARED_CATALOGS = new Set([
   'pg_shdescription', 'pg_shseclabel', 'pg_replication_origin', 'pg_subscription', 'pg_parameter_acl',
 ]);
 
+const GLOBAL_TABLESPACE_OID = 1664;
+
 const STORED_KINDS = new Set(['r', 'm', 't', 'i', 'S']);
 const NO_OIDS: ReadonlySet<number> = new Set();
 
@@ -32,7 +34,8 @@ function relationRow(snap: CatalogSnapshot, rel: RelationInfo, withTriggers: Rea
     relowner: BOOTSTRAP_SUPERUSER_OID,
     relam: rel.kind === 'r' || rel.kind === 'm' ? HEAP_AM_OID : rel.kind === 'i' ? BTREE_AM_OID : 0,
     relfilenode: stored ? rel.oid : 0,
-    reltablespace: 0,
+    // shared catalogs (and their indexes, which copy this row) live in pg_global; the rest in the database's default
+    reltablespace: rel.schemaOid === 11 && SHARED_CATALOGS.has(rel.name) ? GLOBAL_TABLESPACE_OID : 0,
     relpages: 0,
     reltuples: rel.kind === 'v' ? 0 : estimate ?? -1,
     relallvisible: 0,
@@ -78,6 +81,8 @@ export function* pgClassRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
       reltype: 0,
       relam: BTREE_AM_OID,
       relfilenode: pk.oid,
+      // a btree index PostgreSQL just built and never vacuumed counts its metapage (pgJDBC getIndexInfo's PAGES)
+      relpages: 1,
       reltuples: 0,
       relhasindex: false,
       relhastriggers: false,

@@ -9,6 +9,7 @@ import { routineOid } from '../routine-oids.ts';
 import type { CatalogRow } from '../system-table.ts';
 import { ClassOid } from '../well-known-oids.ts';
 import { registryRoutines } from './pg-proc.ts';
+import { textSearchDescriptionRows } from './text-search-catalogs.ts';
 
 export function* pgDescriptionRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   // objects commented here; PostgreSQL's built-in comment on the same object is not listed twice
@@ -43,7 +44,10 @@ function* ownDescriptionRows(snap: CatalogSnapshot, classoid?: number): Iterable
   }
   // the built-in extension and language, as initdb comments them
   if (wants(ClassOid.pg_extension)) yield { objoid: 13559, classoid: ClassOid.pg_extension, objsubid: 0, description: 'PL/pgSQL procedural language' };
-  if (wants(ClassOid.pg_language)) yield { objoid: 13563, classoid: ClassOid.pg_language, objsubid: 0, description: 'PL/pgSQL procedural language' };
+  if (wants(ClassOid.pg_language)) {
+    for (const [objoid, description] of LANGUAGE_DESCRIPTIONS) yield { objoid, classoid: ClassOid.pg_language, objsubid: 0, description };
+  }
+  yield* textSearchDescriptionRows(wants);
   if (!wants(ClassOid.pg_proc)) return;
   const seen = new Set<number>();
   for (const def of registryRoutines(snap)) {
@@ -54,6 +58,12 @@ function* ownDescriptionRows(snap: CatalogSnapshot, classoid?: number): Iterable
     yield { objoid: oid, classoid: ClassOid.pg_proc, objsubid: 0, description: def.description };
   }
 }
+
+/** initdb's comments on the languages (psql \dLS shows them) */
+const LANGUAGE_DESCRIPTIONS: readonly (readonly [number, string])[] = [
+  [12, 'built-in functions'], [13, 'dynamically-loaded C functions'], [14, 'SQL-language functions'],
+  [13563, 'PL/pgSQL procedural language'],
+];
 
 export function* pgShdescriptionRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   for (const db of snap.databases()) {

@@ -9,8 +9,12 @@ import { textArray } from './vectors.ts';
 import { Oid } from '../../common/pgtypes/oids.ts';
 import { pgArray } from '../../common/pgtypes/values.ts';
 
+/** PostgreSQL's GUC_NO_SHOW_ALL settings: SHOW names them, pg_settings (and so psql's \dconfig) does not */
+const NOT_IN_PG_SETTINGS = new Set(['is_superuser', 'session_authorization', 'role', 'seed']);
+
 export function* pgSettingsRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   for (const s of snap.session.settings()) {
+    if (NOT_IN_PG_SETTINGS.has(s.name)) continue;
     yield {
       name: s.name, setting: s.setting, unit: s.unit, category: s.category, short_desc: s.shortDesc,
       extra_desc: null, context: s.context, vartype: s.vartype, source: s.source, min_val: null, max_val: null,

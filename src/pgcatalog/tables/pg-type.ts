@@ -4,6 +4,7 @@
  * hold OIDs of the PostgreSQL I/O functions (listed in pg_proc too).
  * @see https://www.postgresql.org/docs/15/catalog-pg-type.html
  */
+import { readFileSync } from 'node:fs';
 import { allTypes, typeInfo, type PgTypeInfo } from '../../common/pgtypes/index.ts';
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import type { CatalogRow } from '../system-table.ts';
@@ -32,7 +33,30 @@ function builtinRow(t: PgTypeInfo): CatalogRow {
   };
 }
 
+/**
+ * pg_type in PostgreSQL's row order: initdb's types as its heap holds them (data/pg-type-order.json, made by
+ * testing/generate-pg15-type-order.mjs; clients read pg_type without ORDER BY — pgJDBC's getTypeInfo lists the types
+ * in scan order), then the others as made
+ */
 export function* pgTypeRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
+  const rank = pgTypeRank();
+  const rows = [...unorderedTypeRows(snap)];
+  const keyed = rows.map((row, i) => ({ row, key: rank.get(row['oid'] as number) ?? rank.size + i }));
+  keyed.sort((a, b) => a.key - b.key);
+  for (const k of keyed) yield k.row;
+}
+
+let typeRank: Map<number, number> | undefined;
+
+function pgTypeRank(): Map<number, number> {
+  if (typeRank === undefined) {
+    const oids = JSON.parse(readFileSync(new URL('../data/pg-type-order.json', import.meta.url), 'utf8')) as number[];
+    typeRank = new Map(oids.map((oid, i) => [oid, i]));
+  }
+  return typeRank;
+}
+
+function* unorderedTypeRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   const seen = new Set<number>();
   for (const row of builtinTypeRows()) {
     seen.add(row['oid'] as number);

@@ -3,8 +3,10 @@
  * pg_stat_user_tables / pg_statio_user_tables (counters zero; n_live_tup from the row estimate).
  * @see https://www.postgresql.org/docs/15/view-pg-tables.html
  */
+import type { RelationInfo } from '../../catalog/catalog-view.ts';
 import type { CatalogSnapshot } from '../catalog-snapshot.ts';
 import { quoteIdent } from '../catalog-snapshot.ts';
+import { ruleutilsViewDef } from '../ruleutils-view-def.ts';
 import type { CatalogRow } from '../system-table.ts';
 import { hasIndexes, indexDefinition, relationIndexes } from './relation-indexes.ts';
 
@@ -25,7 +27,7 @@ export function* pgTablesRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
 export function* pgViewsRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
   for (const rel of snap.relations) {
     if (rel.kind !== 'v') continue;
-    yield { schemaname: rel.schema, viewname: rel.name, viewowner: snap.session.user, definition: viewDefinitionText(rel.viewDefinition) };
+    yield { schemaname: rel.schema, viewname: rel.name, viewowner: snap.session.user, definition: viewDefinitionOf(rel, snap, false) };
   }
 }
 
@@ -34,7 +36,7 @@ export function* pgMatviewsRows(snap: CatalogSnapshot): Iterable<CatalogRow> {
     if (rel.kind !== 'm') continue;
     yield {
       schemaname: rel.schema, matviewname: rel.name, matviewowner: snap.session.user, tablespace: null,
-      hasindexes: hasIndexes(rel), ispopulated: true, definition: viewDefinitionText(rel.viewDefinition),
+      hasindexes: hasIndexes(rel), ispopulated: true, definition: viewDefinitionOf(rel, snap, false),
     };
   }
 }
@@ -50,6 +52,14 @@ export function viewDefinitionText(def: string | undefined): string | null {
   if (def === undefined) return null;
   const body = def.trim().replace(/;\s*$/, '');
   return ` ${body};`;
+}
+
+/**
+ * pg_get_viewdef(view, pretty): PostgreSQL 15's rendering where ruleutils-view-def.ts covers the query, else the
+ * stored SQL in pg_get_viewdef's shape. pg_views and information_schema.views show the non-pretty form.
+ */
+export function viewDefinitionOf(rel: RelationInfo, snap: CatalogSnapshot, pretty: boolean): string | null {
+  return ruleutilsViewDef(rel, snap, pretty) ?? viewDefinitionText(rel.viewDefinition);
 }
 
 export function* pgStatUserTablesRows(snap: CatalogSnapshot): Iterable<CatalogRow> {

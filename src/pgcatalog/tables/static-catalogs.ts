@@ -1,8 +1,10 @@
 /**
  * Catalogs whose rows are fixed facts of a PostgreSQL 15 cluster: pg_am, pg_tablespace, pg_collation (default,
- * C, POSIX), pg_language, pg_extension (plpgsql), pg_available_extensions, pg_range (built-in ranges) and
- * pg_opclass (the default btree operator classes, which pg_index.indclass refers to). Values copied from PG 15.
+ * C, POSIX), pg_language, pg_extension (plpgsql), pg_available_extensions, pg_range (built-in ranges),
+ * pg_opclass and pg_opfamily (all of PostgreSQL's; the default btree classes are what pg_index.indclass refers to).
+ * Values copied from PG 15.
  */
+import { readFileSync } from 'node:fs';
 import type { CatalogRow } from '../system-table.ts';
 import { BOOTSTRAP_SUPERUSER_OID, NamespaceOid } from '../well-known-oids.ts';
 
@@ -75,8 +77,31 @@ export function defaultBtreeOpclass(typeOid: number): number {
   return DEFAULT_BTREE_OPCLASSES.find((o) => o[1] === t)?.[0] ?? 0;
 }
 
+interface OpclassesJson {
+  /** oid, opcmethod, opcname, opcnamespace, opcfamily, opcintype, opcdefault, opckeytype */
+  readonly opclasses: readonly (readonly [number, number, string, number, number, number, boolean, number])[];
+  /** oid, opfmethod, opfname, opfnamespace */
+  readonly opfamilies: readonly (readonly [number, number, string, number])[];
+}
+
+let opclassData: OpclassesJson | undefined;
+
+/** every operator class and family of PostgreSQL 15 (data/pg-opclasses.json, testing/generate-pg15-opclasses.mjs) */
+function opclasses(): OpclassesJson {
+  opclassData ??= JSON.parse(readFileSync(new URL('../data/pg-opclasses.json', import.meta.url), 'utf8')) as OpclassesJson;
+  return opclassData;
+}
+
+/** pg_opclass: PostgreSQL 15's operator classes in its row order (DEFAULT_BTREE_OPCLASSES are among them) */
 export function* pgOpclassRows(): Iterable<CatalogRow> {
-  for (const [oid, opcintype, opcname, opcfamily] of DEFAULT_BTREE_OPCLASSES) {
-    yield { oid, opcmethod: 403, opcname, opcnamespace: NamespaceOid.pg_catalog, opcowner: BOOTSTRAP_SUPERUSER_OID, opcfamily, opcintype, opcdefault: true, opckeytype: 0 };
+  for (const [oid, opcmethod, opcname, opcnamespace, opcfamily, opcintype, opcdefault, opckeytype] of opclasses().opclasses) {
+    yield { oid, opcmethod, opcname, opcnamespace, opcowner: BOOTSTRAP_SUPERUSER_OID, opcfamily, opcintype, opcdefault, opckeytype };
+  }
+}
+
+/** pg_opfamily: PostgreSQL 15's operator families (pg_amop / pg_amproc stay empty) */
+export function* pgOpfamilyRows(): Iterable<CatalogRow> {
+  for (const [oid, opfmethod, opfname, opfnamespace] of opclasses().opfamilies) {
+    yield { oid, opfmethod, opfname, opfnamespace, opfowner: BOOTSTRAP_SUPERUSER_OID };
   }
 }

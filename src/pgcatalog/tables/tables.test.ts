@@ -176,7 +176,7 @@ describe('server catalogs', () => {
     ]);
     expect((await scan('pg_tables', ctx)).some((r) => r['tablename'] === 'pg_class')).toBe(true);
     const views = (await scan('pg_views', ctx)).filter((r) => r['schemaname'] === 'public');
-    expect(views).toEqual([{ schemaname: 'public', viewname: 'order_summary', viewowner: 'alice', definition: ' SELECT orders.cust, sum(orders.amount) AS total FROM orders GROUP BY orders.cust;' }]);
+    expect(views).toEqual([{ schemaname: 'public', viewname: 'order_summary', viewowner: 'alice', definition: ' SELECT orders.cust,\n    sum(orders.amount) AS total\n   FROM orders\n  GROUP BY orders.cust;' }]);
     const indexes = await scan('pg_indexes', ctx);
     expect(indexes.filter((r) => r['schemaname'] !== 'pg_catalog').map((r) => r['indexdef'])).toEqual([
       'CREATE UNIQUE INDEX customers_pkey ON public.customers USING btree (id)',
