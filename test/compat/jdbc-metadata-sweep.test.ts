@@ -20,11 +20,6 @@ const KNOWN: Readonly<Record<string, KnownDifference>> = {
   'getFunctions(pg_catalog,lower)': { why: `${MISSING_BUILTINS}: lower(anyrange), lower(anymultirange)` },
   'getFunctions(pg_catalog,date_%)': { why: MISSING_BUILTINS },
   'getFunctionColumns(pg_catalog,date_part)': { why: `${MISSING_BUILTINS}: date_part(text, timetz)` },
-  "RSMD SELECT 1::int2 a, 1::int4 b, 1::int8 c, 1.5::": {
-    why: '"char" is bpchar in lakegate\'s type system (RowDescription says 1042, not 18)',
-    onlyPostgres: ['aa label=aa type=1 typeName=char prec=1 scale=0 disp=1 null=2 auto=false signed=false case=true cur=false class=java.lang.String table= schema= base= ro=false w=true search=true'],
-    onlyLakegate: ['aa label=aa type=1 typeName=bpchar prec=2147483647 scale=0 disp=2147483647 null=2 auto=false signed=false case=true cur=false class=java.lang.String table= schema= base= ro=false w=true search=true'],
-  },
 };
 
 /**

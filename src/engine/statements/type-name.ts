@@ -17,7 +17,8 @@ export function sqlTypeOf(typeName: unknown): SqlType {
   if (bare === 'serial' || bare === 'bigserial' || bare === 'smallserial') {
     throw pgError(SqlState.feature_not_supported, `${bare} columns are not supported`, { hint: 'Use an integer column without a sequence default.' });
   }
-  const info = typeByName(bare);
+  // unquoted char / character arrive as pg_catalog.bpchar: a bare `char` was written "char" (the one-byte type)
+  const info = typeByName(bare === 'char' && (names.length === 1 || names[0] === 'pg_catalog') ? '"char"' : bare);
   if (info === undefined) {
     throw unknownTypeError(names, typeof body.location === 'number' ? body.location + 1 : undefined);
   }

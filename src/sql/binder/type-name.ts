@@ -11,7 +11,8 @@ export function resolveTypeName(tn: Node): SqlType {
   const names = (tn.names as Node[]).map((x) => String((x.String as Node).sval));
   const display = names.filter((x, i) => !(i === 0 && x === 'pg_catalog' && names.length > 1)).join('.');
   let info = typeByName(names.length > 1 && names[0] === 'pg_catalog' ? names.slice(1).join('.') : names.join('.'));
-  if (names[names.length - 1] === 'char' && names[0] === 'pg_catalog' && names.length === 2) info = typeByName('"char"');
+  // the grammar spells unquoted char / character as pg_catalog.bpchar, so a bare `char` here was written "char"
+  if (names[names.length - 1] === 'char' && (names.length === 1 || (names[0] === 'pg_catalog' && names.length === 2))) info = typeByName('"char"');
   const position = typeof tn.location === 'number' && tn.location >= 0 ? tn.location + 1 : undefined;
   if (info === undefined) throw unknownTypeError(names, position);
   const mods = ((tn.typmods as Node[] | undefined) ?? []).map((m) => {
