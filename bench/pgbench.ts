@@ -3,7 +3,7 @@
  *
  *   npm run bench:pgbench -- [--duration 10] [--clients 8] [--jobs 2] [--targets pg,lakegate] [--modes simple,extended,prepared]
  *                            [--schema public] [--cases select1,lookup] [--warmup 2] [--node-args "--trace-gc"]
- *                            [--transport tcp|unix] [--rounds 1]
+ *                            [--transport tcp|unix] [--rounds 1] [--client-cpus 0]
  *
  * Targets: `pg`; `lakegate` (in this process); `lakegate-pN` (`lakegate serve --processes N` as a command,
  * on a free port the server picks: `--port 0`, the port read from its "listening on" line; started with the `start`
@@ -18,7 +18,11 @@
  * of a table another process created). Every server is started first; then for each case and mode the targets run
  * one after the other, `--rounds` times, each round in a rotated order, so that the runs compared are seconds apart
  * (this machine's speed drifts by ±20 % over minutes). Tables show per-cell medians over the rounds; a ratio is the
- * median of the rounds' own ratios (lakegate's TPS over PostgreSQL's TPS of the same round). Prints TPS per target and a markdown ratio table, the CPU µs per
+ * median of the rounds' own ratios (lakegate's TPS over PostgreSQL's TPS of the same round).
+ * `--client-cpus LIST` runs pgbench under `taskset -c LIST` (the servers stay free to use every CPU): pgbench on a
+ * core of its own, as a client on another machine would be. Unpinned on a 2-core machine, the kernel's wake-affine
+ * placement sometimes runs a pgbench thread on the single-process server's core for a whole run, and that run's
+ * server CPU per transaction rises ≈ 50 % (session 30: 18 → 27 µs per prepared SELECT 1, bimodal across runs). Prints TPS per target and a markdown ratio table, the CPU µs per
  * transaction of server (and its system part) and pgbench with the machine's idle share, and for lakegate targets the server's context
  * switches per transaction (voluntary / involuntary: waiting for work vs preempted by the other tasks on a core)
  * and each server process's share of the CPU (pgbench-cpu.ts); writes bench/results/pgbench-<date>.json.
@@ -49,6 +53,7 @@ const { values: args } = parseArgs({
     cases: { type: 'string', default: 'select1,lookup' },
     warmup: { type: 'string', default: '2' },
     rounds: { type: 'string', default: '1' },
+    'client-cpus': { type: 'string', default: '' },
     'node-args': { type: 'string', default: '' },
     transport: { type: 'string', default: 'tcp' },
   },
@@ -126,7 +131,8 @@ async function runPgbench(target: Target, script: string, mode: string, duration
   const argv = ['-n', '-c', args.clients, '-j', args.jobs, '-T', duration, '-M', mode, '-f', script, '-h', target.pgbenchHost, '-p', u.port, '-U', decodeURIComponent(u.username) || 'postgres', u.pathname.slice(1) || 'postgres'];
   const serverPid = listeningPid(Number(u.port));
   const before = { server: serverPid === null ? null : treeCpuSeconds(serverPid), serverSys: serverPid === null ? null : treeSystemCpuSeconds(serverPid), pgbench: reapedChildrenCpuSeconds(), machine: machineTicks(), switches: serverPid === null ? null : treeSwitches(serverPid), processes: serverPid === null ? new Map<number, number>() : childProcessCpuSeconds(serverPid) };
-  const r = await spawnAsync(pgbench, argv, (Number(duration) + 60) * 1000);
+  const pinned = args['client-cpus'] !== '';
+  const r = await spawnAsync(pinned ? 'taskset' : pgbench, pinned ? ['-c', args['client-cpus'], pgbench, ...argv] : argv, (Number(duration) + 60) * 1000);
   // PostgreSQL's backends exit with pgbench's connections: their times reach the postmaster once it reaps them
   await new Promise((res) => setTimeout(res, 300));
   const after = { server: serverPid === null ? null : treeCpuSeconds(serverPid), serverSys: serverPid === null ? null : treeSystemCpuSeconds(serverPid), pgbench: reapedChildrenCpuSeconds(), machine: machineTicks(), switches: serverPid === null ? null : treeSwitches(serverPid), processes: serverPid === null ? new Map<number, number>() : childProcessCpuSeconds(serverPid) };
@@ -317,7 +323,7 @@ for (const c of caseNames) {
     lines.push(`| ${c} | ${m} | ${cells.join(' | ')} |${ratio}`);
   }
 }
-console.log(`\npgbench -c ${args.clients} -j ${args.jobs} -T ${args.duration} -n over ${overUnix ? 'Unix-domain sockets' : 'loopback TCP'} (custom scripts, ${args.warmup} s warm-up each${rounds > 1 ? `; medians of ${rounds} rounds, ratios with their range` : ''})\n`);
+console.log(`\npgbench -c ${args.clients} -j ${args.jobs} -T ${args.duration} -n over ${overUnix ? 'Unix-domain sockets' : 'loopback TCP'} (custom scripts, ${args.warmup} s warm-up each${args['client-cpus'] === '' ? '' : `; pgbench on CPUs ${args['client-cpus']}`}${rounds > 1 ? `; medians of ${rounds} rounds, ratios with their range` : ''})\n`);
 console.log(lines.join('\n'));
 // where the CPU went: a run whose machine had nothing idle is bound by server + pgbench CPU per transaction
 const fmtUs = (n: number | null | undefined): string => (n === null || n === undefined ? 'n/a' : n.toFixed(1));
@@ -362,5 +368,5 @@ const resultsDir = new URL('./results/', import.meta.url);
 mkdirSync(resultsDir, { recursive: true });
 const stamp = new Date().toISOString().replace(/:/g, '-').replace(/\..*$/, '');
 const file = new URL(`pgbench-${stamp}.json`, resultsDir);
-writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), transport: args.transport, schema: args.schema, cases: caseNames, clients: Number(args.clients), jobs: Number(args.jobs), durationSec: Number(args.duration), warmupSec: Number(args.warmup), rounds, pgbench, runs }, null, 2)}\n`);
+writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), transport: args.transport, schema: args.schema, cases: caseNames, clients: Number(args.clients), jobs: Number(args.jobs), durationSec: Number(args.duration), warmupSec: Number(args.warmup), rounds, clientCpus: args['client-cpus'] || null, pgbench, runs }, null, 2)}\n`);
 console.log(`\nwrote ${file.pathname}`);
