@@ -6,6 +6,7 @@
  * COUNT(DISTINCT ...) and ORDER BY inside aggregates are the executor's job.
  * @see https://www.postgresql.org/docs/15/functions-aggregate.html
  */
+import { FoldState } from './fold-state.ts';
 import { Oid, type SqlType } from '../common/pgtypes/oids.ts';
 import type { Numeric } from '../common/pgtypes/numeric.ts';
 import { GatewayError } from '../common/errors.ts';
@@ -24,23 +25,6 @@ const { int2, int4, int8, float4, float8, numeric, bool, text, bytea } = Oid;
 
 function agg(oid: number, name: string, args: number[], returns: AggregateDef['returns'], create: AggregateDef['create'], strict = true): AggregateDef {
   return { kind: 'aggregate', oid, name, args, returns, volatility: 'i', strict, create };
-}
-
-/** A state folding one value with `merge`; final() is null when nothing was seen. */
-class FoldState<T> implements AggregateState {
-  value: T | null = null;
-  constructor(private readonly merge: (acc: T, x: T) => T, private readonly map: (v: unknown) => T = (v) => v as T) {}
-  step(args: readonly unknown[]): void {
-    const x = this.map(args[0]);
-    this.value = this.value === null ? x : this.merge(this.value, x);
-  }
-  combine(other: AggregateState): void {
-    const o = (other as FoldState<T>).value;
-    if (o !== null) this.value = this.value === null ? o : this.merge(this.value, o);
-  }
-  final(): unknown {
-    return this.value;
-  }
 }
 
 /** avg(interval): interval sum divided by the count (interval_avg). */

@@ -6,9 +6,10 @@ import type { AggregateState } from './registry-types.ts';
 
 export class FoldState<T> implements AggregateState {
   value: T | null = null;
-  constructor(private readonly merge: (acc: T, x: T) => T) {}
+  /** `map`: the argument as the state holds it (identity unless given) */
+  constructor(private readonly merge: (acc: T, x: T) => T, private readonly map: (v: unknown) => T = (v) => v as T) {}
   step(args: readonly unknown[]): void {
-    const x = args[0] as T;
+    const x = this.map(args[0]);
     this.value = this.value === null ? x : this.merge(this.value, x);
   }
   combine(other: AggregateState): void {

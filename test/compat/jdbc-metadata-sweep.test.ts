@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandExists, PG_JDBC_JAR, runClient } from './compat-target.ts';
-import { checkAgainstPin, compareLines, startSweepPair, type KnownDifference, type SweepPair } from './sweep/sweep-pair.ts';
+import { startSweepPair, SweepCheck, type KnownDifference, type SweepPair } from './sweep/sweep-pair.ts';
 
 const missing = !commandExists('javac') || !commandExists('java') || !existsSync(PG_JDBC_JAR);
 const source = fileURLToPath(new URL('./jdbc/MetaSweep.java', import.meta.url));
@@ -66,21 +66,11 @@ describe.skipIf(process.env.PG_COMPAT === '1' || missing)('pgJDBC DatabaseMetaDa
     const pg = sections(pgOut, pair.database);
     const lg = sections(lgOut, pair.database);
     expect([...lg.keys()]).toEqual([...pg.keys()]);
-    const problems: string[] = [];
-    const errors: string[] = [];
-    const proposed: Record<string, unknown> = {};
-    for (const [name, pgLines] of pg) {
-      const lgLines = lg.get(name) ?? [];
-      if (lgLines.some((l) => l.startsWith('EXC')) && !pgLines.some((l) => l.startsWith('EXC'))) {
-        errors.push(`${name}: ${lgLines.find((l) => l.startsWith('EXC'))!}`);
-      }
-      const cmp = compareLines(pgLines, lgLines);
-      problems.push(...checkAgainstPin(name, cmp, KNOWN[name]));
-      if (cmp !== 'equal') proposed[name] = cmp === 'order' ? { orderOnly: true } : { onlyPostgres: cmp.onlyPostgres.slice(0, 6), onlyLakegate: cmp.onlyLakegate.slice(0, 6) };
-    }
-    if (process.env.SWEEP_PRINT === '1') console.log(JSON.stringify(proposed, null, 1));
-    expect(errors).toEqual([]);
-    expect(problems).toEqual([]);
+    const check = new SweepCheck(KNOWN, (l) => l.startsWith('EXC'));
+    for (const [name, pgLines] of pg) check.add(name, pgLines, lg.get(name) ?? []);
+    check.printProposedPins();
+    expect(check.errors).toEqual([]);
+    expect(check.problems).toEqual([]);
   }, 240_000);
 });
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPgBinDir } from '../helpers/pg-cluster.ts';
 import { runClient } from './compat-target.ts';
-import { checkAgainstPin, compareLines, startSweepPair, type KnownDifference, type SweepPair } from './sweep/sweep-pair.ts';
+import { startSweepPair, SweepCheck, type KnownDifference, type SweepPair } from './sweep/sweep-pair.ts';
 
 const COMMANDS: readonly string[] = [
   '\\d', '\\d+', '\\d shop.*', '\\d shop.customers', '\\d+ shop.customers', '\\d shop.orders', '\\d+ shop.orders',
@@ -83,9 +83,6 @@ async function psql(host: string, port: number, database: string, command: strin
 
 describe.skipIf(process.env.PG_COMPAT === '1' || psqlBin === null)('psql 15 describe meta-commands, lakegate vs PostgreSQL', () => {
   let pair: SweepPair;
-  const problems: string[] = [];
-  const errors: string[] = [];
-  const proposed: Record<string, unknown> = {};
 
   beforeAll(async () => {
     pair = await startSweepPair('sweep_psql');
@@ -95,23 +92,17 @@ describe.skipIf(process.env.PG_COMPAT === '1' || psqlBin === null)('psql 15 desc
   });
 
   it('every command answers as PostgreSQL does, or as pinned', async () => {
+    const check = new SweepCheck(KNOWN, (l) => l.includes('ERROR'));
     for (const cmd of COMMANDS) {
       const [pgOut, lgOut] = await Promise.all([
         psql(pair.postgres.host, pair.postgres.port, pair.database, cmd),
         psql(pair.lakegate.host, pair.lakegate.port, pair.database, cmd),
       ]);
-      const pgLines = normalise(pgOut);
-      const lgLines = normalise(lgOut);
-      if (lgLines.some((l) => l.includes('ERROR')) && !pgLines.some((l) => l.includes('ERROR'))) {
-        errors.push(`${cmd}: ${lgLines.find((l) => l.includes('ERROR'))!}`);
-      }
-      const cmp = compareLines(pgLines, lgLines);
-      problems.push(...checkAgainstPin(cmd, cmp, KNOWN[cmd]));
-      if (cmp !== 'equal') proposed[cmd] = cmp === 'order' ? { orderOnly: true } : { onlyPostgres: cmp.onlyPostgres.slice(0, 6), onlyLakegate: cmp.onlyLakegate.slice(0, 6) };
+      check.add(cmd, normalise(pgOut), normalise(lgOut));
     }
-    if (process.env.SWEEP_PRINT === '1') console.log(JSON.stringify(proposed, null, 1));
-    expect(errors).toEqual([]);
-    expect(problems).toEqual([]);
+    check.printProposedPins();
+    expect(check.errors).toEqual([]);
+    expect(check.problems).toEqual([]);
   }, 240_000);
 
   it('pinned: COMMENT ON SCHEMA is refused (0A000), so \\dn+ shows no description for an Iceberg namespace', async () => {

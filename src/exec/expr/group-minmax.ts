@@ -3,7 +3,7 @@
  * instead of one state object per group: int2/int4/float4/float8/date as doubles, int8/timestamp(tz) as the
  * bigint values themselves, numeric as an exact unscaled double with its display scale (vector-numeric.ts).
  *
- * Same answers as the FoldState of functions/aggregates.ts stepped row by row: float order is
+ * Same answers as the FoldState (functions/fold-state.ts) of functions/aggregates.ts stepped row by row: float order is
  * float8_cmp_internal's (NaN above everything, -0 = +0), and on a tie the newer value wins, as int4larger /
  * float8_larger / numeric_larger return their second argument then — so max(0, -0) is -0 and max(1.0, 1.00)
  * is 1.00. A value the typed arrays cannot hold (numeric NaN / ±Infinity or an unscaled value past 2^53,

@@ -137,3 +137,28 @@ export function checkAgainstPin(name: string, cmp: Comparison, pin: KnownDiffere
   }
   return out;
 }
+
+/** One sweep's verdict, answer by answer: lakegate errors where PostgreSQL has none, and answers off their pins. */
+export class SweepCheck {
+  readonly errors: string[] = [];
+  readonly problems: string[] = [];
+  /** the differences in pin form, printed with SWEEP_PRINT=1 (to write or update pins) */
+  private readonly proposed: Record<string, unknown> = {};
+
+  constructor(
+    private readonly known: Readonly<Record<string, KnownDifference>>,
+    private readonly isError: (line: string) => boolean,
+  ) {}
+
+  add(name: string, pgLines: readonly string[], lgLines: readonly string[]): void {
+    const lgError = lgLines.find(this.isError);
+    if (lgError !== undefined && !pgLines.some(this.isError)) this.errors.push(`${name}: ${lgError}`);
+    const cmp = compareLines(pgLines, lgLines);
+    this.problems.push(...checkAgainstPin(name, cmp, this.known[name]));
+    if (cmp !== 'equal') this.proposed[name] = cmp === 'order' ? { orderOnly: true } : { onlyPostgres: cmp.onlyPostgres.slice(0, 6), onlyLakegate: cmp.onlyLakegate.slice(0, 6) };
+  }
+
+  printProposedPins(): void {
+    if (process.env.SWEEP_PRINT === '1') console.log(JSON.stringify(this.proposed, null, 1));
+  }
+}
