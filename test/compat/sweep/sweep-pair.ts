@@ -4,6 +4,7 @@
  * catalog calls against both and diff the answers (see ../README.md, "Client sweeps").
  */
 import pg from 'pg';
+import { expect } from 'vitest';
 import { startLakegate, type LakegateServer } from '../../helpers/lakegate-server.ts';
 import { sharedPgCluster } from '../../helpers/pg-cluster.ts';
 
@@ -161,4 +162,21 @@ export class SweepCheck {
   printProposedPins(): void {
     if (process.env.SWEEP_PRINT === '1') console.log(JSON.stringify(this.proposed, null, 1));
   }
+}
+
+/**
+ * A client program's sweep output against each server ("## <section>" headers, lines, a final DONE), parsed by
+ * `sections`, compared section by section; `EXC…` lines are the client's exceptions. Fails the calling test.
+ */
+export function expectSectionsAgree(pgOut: string, lgOut: string, sections: (out: string) => Map<string, string[]>, known: Readonly<Record<string, KnownDifference>>): void {
+  expect(pgOut).toContain('DONE');
+  expect(lgOut).toContain('DONE');
+  const pg = sections(pgOut);
+  const lg = sections(lgOut);
+  expect([...lg.keys()]).toEqual([...pg.keys()]);
+  const check = new SweepCheck(known, (l) => l.startsWith('EXC'));
+  for (const [name, pgLines] of pg) check.add(name, pgLines, lg.get(name) ?? []);
+  check.printProposedPins();
+  expect(check.errors).toEqual([]);
+  expect(check.problems).toEqual([]);
 }
